@@ -1,0 +1,1 @@
+public let runwayCoreVersion = "0.1.0"

@@ -1,0 +1,256 @@
+/*
+ * runway.h — the C interface of librunway, a run-tracking engine.
+ *
+ * A host pushes GPS fixes and sensor samples in as JSON (or as a plain struct);
+ * the engine turns them into live flight data (FlightData snapshots), discrete
+ * events (phase changes, log lines, ticks) and, at the end, a flight record.
+ *
+ * Conventions that hold for every function below
+ * ----------------------------------------------
+ *  - Every fallible call returns a runway_status. Outputs come last and are
+ *    written only on success (runway_push_jsonl always writes its counts).
+ *  - On failure, runway_last_error() returns a message for the calling thread.
+ *    Decide success from the status, never from the message.
+ *  - Bad input never crashes the host and changes no run state.
+ *  - Strings the library returns through `char **out` are the caller's; free
+ *    them with runway_string_free(). Strings returned as `const char *` are
+ *    owned by the library (see each function).
+ *  - Every function is safe to call from any thread, concurrently, on the same
+ *    session. A closed session handle must not be used again (as with free()).
+ *  - Callbacks run on threads the library owns, never while a library lock is
+ *    held: a callback may call back into the library (snapshot, poll,
+ *    unsubscribe itself or another subscription, push) — except
+ *    runway_session_close(), which it must not call (detected and refused).
+ *  - Times are unix seconds (double). In calls that take a time, NaN means
+ *    "now": the wall clock with a live clock, the latest input's time with the
+ *    replay clock (the default).
+ *  - Numbers in JSON output that are unknown are `null`, never NaN or Infinity.
+ *
+ * Limits: one JSON input (a fix, a config, options, or one JSON Lines line) is
+ * at most RUNWAY_MAX_INPUT_BYTES bytes and at most 1000 levels deep; a session
+ * has at most RUNWAY_MAX_SUBSCRIBERS subscriptions; a queue subscription holds
+ * at most RUNWAY_MAX_QUEUE_CAPACITY events.
+ */
+#ifndef RUNWAY_H
+#define RUNWAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Versions ---------------------------------------------------------- */
+
+#define RUNWAY_ABI_VERSION 1          /* bumped on any incompatible ABI change */
+#define RUNWAY_VERSION_MAJOR 0
+#define RUNWAY_VERSION_MINOR 1
+#define RUNWAY_VERSION_PATCH 0
+#define RUNWAY_VERSION_STRING "0.1.0"
+
+#define RUNWAY_MAX_INPUT_BYTES (1024 * 1024)
+#define RUNWAY_MAX_SUBSCRIBERS 256
+#define RUNWAY_MAX_QUEUE_CAPACITY 65536
+#define RUNWAY_DEFAULT_QUEUE_CAPACITY 1024
+#define RUNWAY_LOG_LINES 20
+
+/* ---- Types --------------------------------------------------------------- */
+
+/** An open session: one flight. Opaque; created by runway_session_open(). */
+typedef struct runway_session runway_session;
+
+/** One GPS fix for runway_push_fix(). NaN = unknown. A negative finite speed,
+ *  course, h_acc or v_acc also means unknown (as on phones). `t` may be NaN
+ *  only with the live clock ("now"). */
+typedef struct runway_fix {
+  double t;      /* unix seconds */
+  double lat;    /* degrees, -90..90, required */
+  double lon;    /* degrees, -180..180, required */
+  double alt;    /* metres above sea level */
+  double speed;  /* m/s, from the receiver (Doppler) */
+  double course; /* degrees clockwise from true north, 0..360 */
+  double h_acc;  /* horizontal accuracy, metres */
+  double v_acc;  /* vertical accuracy, metres */
+} runway_fix;
+
+typedef enum runway_status {
+  RUNWAY_OK = 0,
+  RUNWAY_ERR_ARGUMENT = 1,  /* NULL pointer, bad config or options */
+  RUNWAY_ERR_JSON = 2,      /* not JSON, or not a JSON object (also invalid UTF-8) */
+  RUNWAY_ERR_INPUT = 3,     /* well-formed but invalid: missing/ill-typed field, out of range,
+                               non-finite, time going backwards, too large */
+  RUNWAY_ERR_STATE = 4,     /* not allowed in the session's current phase */
+  RUNWAY_ERR_NOT_FOUND = 5, /* unknown subscription or record */
+  RUNWAY_ERR_STORE = 6,     /* storage failure */
+  RUNWAY_ERR_INTERNAL = 7
+} runway_status;
+
+/* ---- Library ------------------------------------------------------------- */
+
+/** The ABI version of the loaded library; compare with RUNWAY_ABI_VERSION. */
+uint32_t runway_abi_version(void);
+
+/** The library's version, e.g. "0.1.0". Static storage; never free it. */
+const char *runway_version(void);
+
+/** The message of the calling thread's last failed call, or "" if none.
+ *  Owned by the library; valid until this thread's next failing call. */
+const char *runway_last_error(void);
+
+/** A fixed description of a status (like sqlite3_errstr). Static storage. */
+const char *runway_status_string(runway_status status);
+
+/* ---- Sessions ------------------------------------------------------------ */
+
+/** Open a session (one flight) in phase "preflight".
+ *
+ *  config_json may be NULL (all defaults) or a JSON object with any of:
+ *    "clock": "replay" (default: times come from inputs; a replay is
+ *             deterministic) | "live" (times may be omitted and are taken
+ *             from the wall clock; a shared 1 Hz ticker emits "tick" events
+ *             and advances elapsed time between fixes while in cruise)
+ *    "distance_filter_m": 5     a fix closer than this to the last kept point
+ *                               updates the live values but is not kept
+ *                               (0 keeps every fix)
+ *    "required_accuracy_m": 50  fixes with a worse h_acc are not kept and
+ *                               raise a reduced-accuracy warning
+ *    "pace_window_s": 10        window for pace from distance over time when
+ *                               a fix carries no speed
+ *  Unknown keys are RUNWAY_ERR_ARGUMENT (they are typos).
+ *  On success *out receives the session; close it with runway_session_close(). */
+runway_status runway_session_open(const char *config_json, runway_session **out);
+
+/** Close a session: ends all its subscriptions, waits until none of its
+ *  callbacks is running, frees it. NULL is a no-op. Must not be called from
+ *  inside a callback: that is detected, nothing is closed, and
+ *  runway_last_error() says so. */
+void runway_session_close(runway_session *s);
+
+/* ---- Inputs -------------------------------------------------------------- */
+
+/** Push one input as a JSON object (NUL-terminated UTF-8):
+ *    a fix:     {"lat":..,"lon":..,"t":..,"alt":..,"speed":..,"course":..,
+ *                "h_acc":..,"v_acc":..}   (lat, lon required; t required with
+ *                the replay clock)
+ *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
+ *  Unknown keys are ignored. Returns when the input is processed: a snapshot
+ *  read afterwards reflects it. Fixes before start update the live position
+ *  but add no distance; fixes while holding (paused) add none either. */
+runway_status runway_push_json(runway_session *s, const char *json);
+
+/** Push a JSON Lines batch (one input per line, blank lines skipped, "\r\n"
+ *  accepted). Every line is processed, good or bad; *accepted and *rejected
+ *  (either may be NULL) always receive the counts. Returns RUNWAY_OK when every
+ *  line was accepted, else the status of the first rejected line, whose
+ *  message names its line number (1-based). */
+runway_status runway_push_jsonl(runway_session *s, const char *buf, size_t len,
+                                size_t *accepted, size_t *rejected);
+
+/** Push one fix as a struct: the fast path, same rules as a JSON fix. */
+runway_status runway_push_fix(runway_session *s, const runway_fix *fix);
+
+/** Advance the session's clock to t without a fix (NaN = now). While in
+ *  cruise this advances elapsed time and emits a "tick" event. Hosts with
+ *  their own 1 Hz timer call it; the live clock calls it for them. */
+runway_status runway_tick(runway_session *s, double t);
+
+/* ---- Flight phases ------------------------------------------------------- */
+/* preflight -> cruise (start) <-> holding (pause/resume) -> touchdown (stop,
+ * from cruise or holding). Any other transition is RUNWAY_ERR_STATE and
+ * changes nothing; a session is one flight. Each change emits a "phase" event.
+ * With the replay clock and t = NaN, the time is that of the latest input, or,
+ * before any input, that of the next one. A t before the latest input is
+ * RUNWAY_ERR_INPUT. */
+
+runway_status runway_start(runway_session *s, double t);
+runway_status runway_pause(runway_session *s, double t);
+runway_status runway_resume(runway_session *s, double t);
+runway_status runway_stop(runway_session *s, double t);
+
+/* ---- Outputs ------------------------------------------------------------- */
+
+/** The latest FlightData snapshot as JSON (the same object a "flight" event
+ *  carries, with the seq of the latest event). Free *out with
+ *  runway_string_free(). */
+runway_status runway_snapshot_json(runway_session *s, char **out);
+
+/** The flight record so far (complete after stop): start_t, end_t, elapsed_s,
+ *  distance_m, averages, maxima, and the route as [[lat, lon, alt|null, t],...].
+ *  Free *out with runway_string_free(). */
+runway_status runway_summary_json(runway_session *s, char **out);
+
+/** The last RUNWAY_LOG_LINES log lines (oldest first) as a JSON array of log
+ *  events. Free *out with runway_string_free(). */
+runway_status runway_log_json(runway_session *s, char **out);
+
+/** Free a string returned by the library. NULL is a no-op. */
+void runway_string_free(char *p);
+
+/* ---- Subscriptions ------------------------------------------------------- */
+
+/** Receives one event as a NUL-terminated JSON object. event_json is valid
+ *  only during the call; copy it to keep it. Runs on a thread the library
+ *  owns (one per callback subscription), never concurrently with itself,
+ *  never while a library lock is held. It may call any runway_* function
+ *  except runway_session_close() on its own session. */
+typedef void (*runway_event_fn)(const char *event_json, void *user);
+
+/** Subscribe to the session's events, from the next one on (no replay: read
+ *  the snapshot for the current state).
+ *
+ *  options_json may be NULL or an object with any of:
+ *    "kinds": ["flight","phase","tick","log","split","alert"] (default all)
+ *    "policy": "latest" (default: flight and tick snapshots coalesce to the
+ *              newest; discrete events are queued, up to
+ *              RUNWAY_DEFAULT_QUEUE_CAPACITY) | "queue" (every event in order)
+ *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default
+ *              RUNWAY_DEFAULT_QUEUE_CAPACITY). When full, newer events are
+ *              dropped and counted; the next delivery is then an event
+ *              {"kind":"overflow","dropped":N,"seq":<last dropped seq>}, which
+ *              every subscription receives whatever its "kinds".
+ *  Unknown keys or kinds are RUNWAY_ERR_ARGUMENT.
+ *
+ *  fn != NULL: events are delivered to fn(event_json, user) on a library
+ *  thread. fn == NULL: a poll subscription; read it with runway_poll().
+ *  *out_id receives the subscription's id (never 0). */
+runway_status runway_subscribe(runway_session *s, const char *options_json,
+                               runway_event_fn fn, void *user, uint64_t *out_id);
+
+/** Take the next event of a poll subscription: *out receives a JSON string
+ *  (free it with runway_string_free()), or NULL when none is waiting; never
+ *  blocks. On a callback subscription: RUNWAY_ERR_ARGUMENT. */
+runway_status runway_poll(runway_session *s, uint64_t id, char **out);
+
+/** End a subscription. From outside any callback it returns when that
+ *  subscription's callback is not running and will never run again. From
+ *  inside a callback (any subscription's) it does not wait: the callback in
+ *  progress finishes and no later one starts. Unknown or already-ended id:
+ *  RUNWAY_ERR_NOT_FOUND (harmless). */
+runway_status runway_unsubscribe(runway_session *s, uint64_t id);
+
+/* ---- PFD formatting ------------------------------------------------------ */
+/* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with
+ * buf NULL) like snprintf, and returns the length the full string needs
+ * (excluding the NUL). Pure functions, thread-safe. */
+
+/** Pace "m:ss", rounded to the nearest second; "--:--" for NaN, ±inf, <= 0. */
+size_t runway_format_pace(double min_per_km, char *buf, size_t cap);
+/** Pace tape: pace rounded to the nearest 15 s, two ticks either side,
+ *  space-separated ("4:00 4:15 4:30 4:45 5:00"); "" when pace is unknown. */
+size_t runway_format_pace_tape(double min_per_km, char *buf, size_t cap);
+/** Compass point of 8 by 45° sectors centred on N ("N","NE",...); "--" unknown. */
+size_t runway_format_direction(double heading_deg, char *buf, size_t cap);
+/** Heading tape: heading rounded to 90° with the neighbours at ±90° ("N E S"). */
+size_t runway_format_heading_tape(double heading_deg, char *buf, size_t cap);
+/** Elapsed time "HH:MM:SS" of whole seconds (floor); "--:--:--" when unknown. */
+size_t runway_format_time(double elapsed_s, char *buf, size_t cap);
+/** Distance in km with two decimals ("5.03"). */
+size_t runway_format_distance(double distance_m, char *buf, size_t cap);
+/** Altitude in whole metres ("123"); "--" when unknown. */
+size_t runway_format_altitude(double altitude_m, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RUNWAY_H */

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what librunway's build and tests need on a fresh Debian machine:
+#   libcjson-dev (apt-get, when root) and pytest (pip).
+set -euo pipefail
+quiet=${1:-}
+need_apt=()
+[ -f /usr/include/cjson/cJSON.h ] || need_apt+=(libcjson-dev)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "installing ${need_apt[*]} with apt-get"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  else
+    echo "librunway needs the Debian package(s): ${need_apt[*]} — install them (apt-get install ${need_apt[*]}) and retry" >&2
+    exit 1
+  fi
+fi
+[ "$quiet" = --quiet ] && exit 0
+PY=${PYTHON:-python3}
+if ! "$PY" -c 'import pytest' 2>/dev/null; then
+  echo "installing pytest with pip"
+  "$PY" -m pip install -q pytest
+fi
