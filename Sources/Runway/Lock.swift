@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A pthread mutex with condition variables bound to it.
+///
+/// The one place where engine state is guarded by hand: `Session` and `Subscription` keep their
+/// mutable state behind a `Lock` and are `@unchecked Sendable` because of it. Callbacks into host
+/// code never run while it is held.
+final class Lock: @unchecked Sendable {
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+
+    @inline(__always)
+    func withLock<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// A condition variable waited on with this lock held.
+    final class Condition: @unchecked Sendable {
+        private let cond: UnsafeMutablePointer<pthread_cond_t>
+        private let lock: Lock
+
+        init(_ lock: Lock) {
+            self.lock = lock
+            cond = .allocate(capacity: 1)
+            cond.initialize(to: pthread_cond_t())
+            pthread_cond_init(cond, nil)
+        }
+
+        deinit {
+            pthread_cond_destroy(cond)
+            cond.deallocate()
+        }
+
+        /// Waits (the lock must be held); returns after a signal or a spurious wake-up.
+        func wait() { pthread_cond_wait(cond, lock.mutex) }
+
+        /// Waits at most `seconds` (the lock must be held).
+        func wait(seconds: Double) {
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let whole = Int(seconds)
+            let nanos = Int((seconds - Double(whole)) * 1e9)
+            ts.tv_sec += whole + (ts.tv_nsec + nanos) / 1_000_000_000
+            ts.tv_nsec = (ts.tv_nsec + nanos) % 1_000_000_000
+            pthread_cond_timedwait(cond, lock.mutex, &ts)
+        }
+
+        func signal() { pthread_cond_signal(cond) }
+        func broadcast() { pthread_cond_broadcast(cond) }
+    }
+}
+
+/// Starts a detached thread running `body`.
+func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = pthread_t()
+    let rc = pthread_create(&thread, nil, { raw in
+        guard let raw else { return nil }
+        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        box.body()
+        return nil
+    }, context)
+    if rc != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        return false
+    }
+    pthread_detach(thread)
+    return true
+}
+

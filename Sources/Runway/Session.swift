@@ -1,0 +1,211 @@
+import CRunwayABI
+import RunwayCore
+
+/// A session as the C ABI sees it: one flight's `FlightComputer` and its subscribers, under one lock.
+///
+/// Every call runs the core synchronously under the lock, so a call returns after its input is
+/// processed. Events are serialised once and queued to each interested subscriber; callback
+/// subscribers are served by their own delivery thread, which never holds the lock while it runs
+/// the host's callback.
+final class Session: @unchecked Sendable {
+    let lock = Lock()
+    /// Broadcast when a delivery thread finishes a callback or exits.
+    let idle: Lock.Condition
+    let liveClock: Bool
+
+    private var core: FlightComputer
+    private var subscriptions: [UInt64: Subscription] = [:]
+    private var order: [UInt64] = []
+    private var nextID: UInt64 = 1
+    private var wanted: UInt32 = 0
+    private var closed = false
+    private var scratch: [Event] = []
+
+    static let maxSubscribers = Int(RUNWAY_MAX_SUBSCRIBERS)
+
+    init(config: EngineConfig) {
+        core = FlightComputer(config: config)
+        liveClock = config.clock == .live
+        idle = Lock.Condition(lock)
+        scratch.reserveCapacity(8)
+    }
+
+    /// An identity that delivery threads carry, to detect close from inside a callback.
+    var token: UInt { UInt(bitPattern: Unmanaged.passUnretained(self).toOpaque()) }
+
+    // MARK: - Inputs
+
+    /// Processes one decoded input; a rejected one is logged and rethrown.
+    func process(_ input: Input) throws(RunwayError) {
+        let now = liveClock ? WallClock.now() : .nan
+        try lock.withLock { () throws(RunwayError) in
+            do throws(RunwayError) {
+                try core.process(input, wallClock: now, events: &scratch)
+            } catch {
+                core.logRejection(error, events: &scratch)
+                dispatch()
+                throw error
+            }
+            dispatch()
+        }
+    }
+
+    /// Processes a batch in order under one lock; returns the first failure with its index.
+    func process(batch: [(line: Int, input: Result<Input, RunwayError>)],
+                 accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
+        let now = liveClock ? WallClock.now() : .nan
+        lock.withLock {
+            for item in batch {
+                do throws(RunwayError) {
+                    try core.process(item.input.get(), wallClock: now, events: &scratch)
+                    accepted += 1
+                } catch {
+                    core.logRejection(error, events: &scratch)
+                    if firstError == nil { firstError = (item.line, error) }
+                }
+            }
+            dispatch()
+        }
+    }
+
+    /// Logs an input that failed before reaching the core (bad JSON, bad values).
+    func reject(_ error: RunwayError) {
+        lock.withLock {
+            core.logRejection(error, events: &scratch)
+            dispatch()
+        }
+    }
+
+    func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
+        let now = liveClock ? WallClock.now() : .nan
+        try lock.withLock { () throws(RunwayError) in
+            try core.command(command, at: t, wallClock: now, events: &scratch)
+            dispatch()
+        }
+    }
+
+    func tick(at t: Double) throws(RunwayError) {
+        let now = WallClock.now()
+        try lock.withLock { () throws(RunwayError) in
+            guard !closed else { return }
+            try core.tick(at: t, wallClock: now, events: &scratch)
+            dispatch()
+        }
+    }
+
+    // MARK: - Outputs
+
+    func snapshot() -> FlightData { lock.withLock { core.snapshot } }
+
+    /// A copy of the core (cheap: its arrays are copy-on-write), to serialise outside the lock.
+    func coreCopy() -> FlightComputer { lock.withLock { core } }
+
+    /// Serialises the new events once each and queues them to the subscribers that want them.
+    /// Called with the lock held.
+    private func dispatch() {
+        defer { scratch.removeAll(keepingCapacity: true) }
+        guard wanted != 0 else { return }
+        for event in scratch where wanted & event.kind.bit != 0 {
+            let payload = Payload(seq: event.seq, kind: event.kind, bytes: event.cString())
+            for id in order {
+                guard let sub = subscriptions[id], sub.wants(event.kind) else { continue }
+                sub.enqueue(payload)
+                if sub.target != nil { sub.wake.signal() }
+            }
+        }
+    }
+
+    // MARK: - Subscriptions
+
+    func subscribe(options: SubscriptionOptions, target: CallbackTarget?) throws(RunwayError) -> UInt64 {
+        try lock.withLock { () throws(RunwayError) -> UInt64 in
+            guard subscriptions.count < Session.maxSubscribers else {
+                throw RunwayError(.state, "the session already has \(Session.maxSubscribers) subscriptions (the maximum)")
+            }
+            let id = nextID
+            let sub = Subscription(id: id, options: options, target: target, lock: lock)
+            if let target {
+                sub.running = true
+                let started = spawnThread { [lock, idle, token] in
+                    Session.deliver(sub, target: target, lock: lock, idle: idle, token: token)
+                }
+                guard started else {
+                    sub.running = false
+                    throw RunwayError(.internal, "could not start a delivery thread")
+                }
+            }
+            nextID += 1
+            subscriptions[id] = sub
+            order.append(id)
+            wanted |= options.kinds
+            return id
+        }
+    }
+
+    func poll(_ id: UInt64) throws(RunwayError) -> Payload? {
+        try lock.withLock { () throws(RunwayError) -> Payload? in
+            guard let sub = subscriptions[id] else { throw RunwayError(.notFound, "no subscription \(id) in this session") }
+            guard sub.target == nil else {
+                throw RunwayError(.argument, "subscription \(id) delivers by callback; runway_poll is for poll subscriptions")
+            }
+            return sub.next()
+        }
+    }
+
+    func unsubscribe(_ id: UInt64) throws(RunwayError) {
+        try lock.withLock { () throws(RunwayError) in
+            guard let sub = subscriptions.removeValue(forKey: id) else {
+                throw RunwayError(.notFound, "no subscription \(id) in this session (already ended?)")
+            }
+            order.removeAll { $0 == id }
+            wanted = subscriptions.values.reduce(0) { $0 | $1.options.kinds }
+            sub.cancelled = true
+            sub.wake.signal()
+            // Inside a callback we must not wait (it could be waiting on itself).
+            guard !ThreadState.isDeliveryThread else { return }
+            while sub.running { idle.wait() }
+        }
+    }
+
+    /// Ends every subscription and waits until no callback of this session runs.
+    /// - Returns: false (and closes nothing) when called from one of this session's callbacks.
+    func close() -> Bool {
+        guard ThreadState.deliveryToken != token else { return false }
+        lock.withLock {
+            closed = true
+            let subs = Array(subscriptions.values)
+            subscriptions.removeAll()
+            order.removeAll()
+            wanted = 0
+            for sub in subs {
+                sub.cancelled = true
+                sub.wake.signal()
+            }
+            for sub in subs { while sub.running { idle.wait() } }
+        }
+        return true
+    }
+
+    /// The delivery loop of one callback subscription, on its own thread.
+    private static func deliver(_ sub: Subscription, target: CallbackTarget, lock: Lock,
+                                idle: Lock.Condition, token: UInt) {
+        ThreadState.markDeliveryThread(token)
+        lock.lock()
+        while !sub.cancelled {
+            guard let payload = sub.next() else {
+                sub.wake.wait()
+                continue
+            }
+            lock.unlock()
+            payload.bytes.withUnsafeBufferPointer { buf in
+                guard let base = buf.baseAddress else { return }
+                target.fn(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), target.user)
+            }
+            lock.lock()
+            idle.broadcast()
+        }
+        sub.running = false
+        idle.broadcast()
+        lock.unlock()
+    }
+}

@@ -1,0 +1,145 @@
+import CRunwayABI
+import RunwayCore
+
+/// One event, serialised once and shared by every subscriber that wants it.
+struct Payload: Sendable {
+    let seq: UInt64
+    let kind: EventKind
+    /// NUL-terminated JSON.
+    let bytes: [UInt8]
+}
+
+/// What a subscriber asked for: kinds, buffering policy, capacity.
+struct SubscriptionOptions: Sendable, Equatable {
+    enum Policy: String, Sendable { case latest, queue }
+
+    static let maxCapacity = Int(RUNWAY_MAX_QUEUE_CAPACITY)
+    static let defaultCapacity = Int(RUNWAY_DEFAULT_QUEUE_CAPACITY)
+
+    var kinds: UInt32 = EventKind.allCases.reduce(0) { $0 | $1.bit }
+    var policy: Policy = .latest
+    var capacity = SubscriptionOptions.defaultCapacity
+
+    /// Reads options JSON; unknown keys, kinds or policies are argument errors.
+    static func parse(_ text: String?) throws(RunwayError) -> SubscriptionOptions {
+        var o = SubscriptionOptions()
+        guard let text, !text.isEmpty else { return o }
+        let fields: [(key: String, value: JSONValue)]
+        do { fields = try JSONInput.object(text) } catch { throw RunwayError(.argument, "options: \(error.message)") }
+        for (key, value) in fields {
+            switch key {
+            case "kinds":
+                guard case .array(let list) = value else { throw RunwayError(.argument, "options: \"kinds\" must be an array of strings") }
+                var mask: UInt32 = 0
+                for item in list {
+                    guard case .string(let name) = item, let kind = EventKind(rawValue: name), kind != .overflow else {
+                        throw RunwayError(.argument, "options: unknown kind in \"kinds\" (expected flight, phase, tick, log, split, alert)")
+                    }
+                    mask |= kind.bit
+                }
+                o.kinds = mask
+            case "policy":
+                guard case .string(let s) = value, let p = Policy(rawValue: s) else {
+                    throw RunwayError(.argument, "options: \"policy\" must be \"latest\" or \"queue\"")
+                }
+                o.policy = p
+            case "capacity":
+                guard let n = value.finiteNumber, n == n.rounded(), n >= 1, n <= Double(maxCapacity) else {
+                    throw RunwayError(.argument, "options: \"capacity\" must be an integer in 1...\(maxCapacity)")
+                }
+                o.capacity = Int(n)
+            default:
+                throw RunwayError(.argument, "options: unknown key \"\(key.prefix(60))\"")
+            }
+        }
+        return o
+    }
+}
+
+/// The host's callback and its context pointer. The pointer is the host's: the library only
+/// passes it back, from the subscription's delivery thread.
+struct CallbackTarget: @unchecked Sendable {
+    let fn: @convention(c) (UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void
+    let user: UnsafeMutableRawPointer?
+}
+
+/// One subscriber's queue and delivery state. Guarded by its session's lock.
+final class Subscription: @unchecked Sendable {
+    let id: UInt64
+    let options: SubscriptionOptions
+    let target: CallbackTarget?
+    /// Wakes the delivery thread (callback subscriptions).
+    let wake: Lock.Condition
+
+    private var queue: [Payload] = []
+    private var head = 0
+    private var latestFlight: Payload?
+    private var latestTick: Payload?
+    private var dropped = 0
+    private var droppedSeq: UInt64 = 0
+
+    var cancelled = false
+    /// The delivery thread is alive (callback subscriptions).
+    var running = false
+
+    init(id: UInt64, options: SubscriptionOptions, target: CallbackTarget?, lock: Lock) {
+        self.id = id
+        self.options = options
+        self.target = target
+        self.wake = Lock.Condition(lock)
+    }
+
+    func wants(_ kind: EventKind) -> Bool { options.kinds & kind.bit != 0 }
+
+    private var queued: Int { queue.count - head }
+
+    /// Adds an event: coalesced (latest policy, snapshots), queued, or dropped and counted.
+    func enqueue(_ p: Payload) {
+        if options.policy == .latest && p.kind.coalesces {
+            if p.kind == .flight { latestFlight = p } else { latestTick = p }
+            return
+        }
+        if dropped > 0 && queued < options.capacity {
+            queue.append(overflowNotice())
+        }
+        guard queued < options.capacity else {
+            dropped += 1
+            droppedSeq = p.seq
+            return
+        }
+        queue.append(p)
+    }
+
+    var hasPending: Bool { queued > 0 || latestFlight != nil || latestTick != nil || dropped > 0 }
+
+    /// Takes the pending event with the lowest seq (an overflow notice once the queue drained).
+    func next() -> Payload? {
+        var best: Payload? = queued > 0 ? queue[head] : nil
+        var from = 0
+        if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = f; from = 1 }
+        if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = t; from = 2 }
+        switch from {
+        case 1: latestFlight = nil
+        case 2: latestTick = nil
+        default:
+            if best != nil {
+                head += 1
+                if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
+                else if head > 1024 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+            } else if dropped > 0 {
+                best = overflowNotice()
+            }
+        }
+        return best
+    }
+
+    private func overflowNotice() -> Payload {
+        var w = JSONWriter(capacity: 64)
+        w.beginObject()
+        w.field("kind", "overflow"); w.field("seq", droppedSeq); w.field("dropped", dropped)
+        w.endObject()
+        let p = Payload(seq: droppedSeq, kind: .overflow, bytes: w.finishCString())
+        dropped = 0
+        return p
+    }
+}

@@ -1,0 +1,153 @@
+/// A value snapshot of the live flight: what the PFD shows. Unknown values are NaN here and
+/// `null` in JSON.
+public struct FlightData: Sendable, Equatable {
+    public var seq: UInt64 = 0
+    public var t: Double = .nan
+    public var phase: FlightPhase = .preflight
+    public var lat: Double = .nan
+    public var lon: Double = .nan
+    public var hAccM: Double = .nan
+    /// "ok", "reduced" or "unknown" (no fix or no accuracy yet).
+    public var accuracy: Accuracy = .unknown
+    public var distanceM: Double = 0
+    public var points: Int = 0
+    public var fixes: Int = 0
+    public var speedMps: Double = .nan
+    public var altitudeM: Double = .nan
+    public var headingDeg: Double = .nan
+    public var elapsedS: Double = 0
+    public var hrBpm: Double = .nan
+    public var cadenceSpm: Double = .nan
+
+    public enum Accuracy: String, Sendable { case ok, reduced, unknown }
+
+    public init() {}
+
+    /// Current pace, min/km = 1 / (speed·60/1000); NaN when speed is unknown or zero.
+    public var paceMinPerKm: Double { FlightData.pace(speedMps: speedMps) }
+
+    /// Average pace, min/km = (elapsed_s/60) / (distance_m/1000); NaN before any distance.
+    public var avgPaceMinPerKm: Double { FlightData.averagePace(elapsedS: elapsedS, distanceM: distanceM) }
+
+    public static func pace(speedMps: Double) -> Double {
+        guard speedMps.isFinite, speedMps > 0 else { return .nan }
+        return 1 / (speedMps * 60 / 1000)
+    }
+
+    public static func averagePace(elapsedS: Double, distanceM: Double) -> Double {
+        guard distanceM > 0, elapsedS.isFinite, elapsedS > 0 else { return .nan }
+        return (elapsedS / 60) / (distanceM / 1000)
+    }
+
+    /// Writes the `flight` event object.
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("kind", "flight")
+        w.field("seq", seq)
+        w.field("t", t)
+        w.field("phase", phase.rawValue)
+        w.field("lat", lat)
+        w.field("lon", lon)
+        w.field("h_acc_m", hAccM)
+        w.field("accuracy", accuracy.rawValue)
+        w.field("distance_m", distanceM)
+        w.field("points", points)
+        w.field("fixes", fixes)
+        w.field("speed_mps", speedMps)
+        w.field("pace_min_per_km", paceMinPerKm)
+        w.field("avg_pace_min_per_km", avgPaceMinPerKm)
+        w.field("altitude_m", altitudeM)
+        w.field("heading_deg", headingDeg)
+        w.field("elapsed_s", elapsedS)
+        w.field("hr_bpm", hrBpm)
+        w.field("cadence_spm", cadenceSpm)
+        w.key("pfd")
+        w.beginObject()
+        w.field("pace", PFD.pace(paceMinPerKm))
+        w.key("pace_tape"); w.strings(PFD.paceTape(paceMinPerKm))
+        w.field("direction", PFD.direction(headingDeg))
+        w.key("heading_tape"); w.strings(PFD.headingTape(headingDeg))
+        w.field("time", PFD.time(elapsedS))
+        w.field("distance", PFD.distance(distanceM))
+        w.field("altitude", PFD.altitude(altitudeM))
+        w.field("avg_pace", PFD.averagePace(avgPaceMinPerKm))
+        w.field("hr", PFD.whole(hrBpm))
+        w.field("cadence", PFD.whole(cadenceSpm))
+        w.endObject()
+        w.endObject()
+    }
+}
+
+/// The kinds of events a session emits.
+public enum EventKind: String, Sendable, CaseIterable {
+    case flight, phase, tick, log, split, alert, overflow
+
+    public var bit: UInt32 { 1 << UInt32(EventKind.allCases.firstIndex(of: self) ?? 0) }
+
+    /// Snapshots that a `latest` subscriber may skip to the newest of.
+    public var coalesces: Bool { self == .flight || self == .tick }
+}
+
+/// One event: a snapshot or a discrete happening, with its per-session sequence number.
+public struct Event: Sendable, Equatable {
+    public enum Body: Sendable, Equatable {
+        case flight(FlightData)
+        case phase(from: FlightPhase, to: FlightPhase)
+        case tick(elapsedS: Double, distanceM: Double, phase: FlightPhase)
+        case log(LogRing.Line)
+    }
+
+    public let seq: UInt64
+    public let t: Double
+    public let body: Body
+
+    public var kind: EventKind {
+        switch body {
+        case .flight: return .flight
+        case .phase: return .phase
+        case .tick: return .tick
+        case .log: return .log
+        }
+    }
+
+    /// The event as a JSON object.
+    public func write(to w: inout JSONWriter) {
+        switch body {
+        case .flight(let data):
+            data.write(to: &w)
+        case .phase(let from, let to):
+            w.beginObject()
+            w.field("kind", "phase"); w.field("seq", seq); w.field("t", t)
+            w.field("from", from.rawValue); w.field("to", to.rawValue)
+            w.endObject()
+        case .tick(let elapsed, let distance, let phase):
+            let avg = FlightData.averagePace(elapsedS: elapsed, distanceM: distance)
+            w.beginObject()
+            w.field("kind", "tick"); w.field("seq", seq); w.field("t", t)
+            w.field("phase", phase.rawValue)
+            w.field("elapsed_s", elapsed); w.field("avg_pace_min_per_km", avg)
+            w.key("pfd"); w.beginObject()
+            w.field("time", PFD.time(elapsed)); w.field("avg_pace", PFD.averagePace(avg))
+            w.endObject()
+            w.endObject()
+        case .log(let line):
+            line.write(to: &w)
+        }
+    }
+
+    /// NUL-terminated JSON bytes, for handing to C.
+    public func cString() -> [UInt8] {
+        var w = JSONWriter()
+        write(to: &w)
+        return w.finishCString()
+    }
+}
+
+extension LogRing.Line {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("kind", "log"); w.field("seq", seq); w.field("t", t)
+        w.field("level", level.rawValue); w.field("message", message)
+        w.endObject()
+    }
+}

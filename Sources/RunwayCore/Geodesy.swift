@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Distances and bearings on the WGS84 ellipsoid.
+///
+/// Uses the local ellipsoidal approximation at the segment's mid-latitude (the radii of curvature
+/// of the meridian and the prime vertical, as cheap-ruler does). For segments up to 10 km at
+/// latitudes up to 80° it stays within 0.001% of the exact geodesic (the tests check it against
+/// Vincenty's inverse formula), at the cost of one cosine and one square root.
+public enum Geodesy {
+    /// WGS84 semi-major axis, metres.
+    public static let a = 6_378_137.0
+    /// WGS84 flattening.
+    public static let f = 1.0 / 298.257223563
+    static let e2 = f * (2 - f)
+    static let metresPerRadian = a
+    static let degToRad = Double.pi / 180
+
+    /// Metres per degree of latitude (ky) and of longitude (kx) at a latitude.
+    @inline(__always)
+    static func scales(latitude: Double) -> (kx: Double, ky: Double) {
+        let c = cos(latitude * degToRad)
+        let w2 = 1 / (1 - e2 * (1 - c * c))
+        let w = w2.squareRoot()
+        let m = metresPerRadian * degToRad
+        return (m * w * c, m * w * w2 * (1 - e2))
+    }
+
+    /// Longitude difference wrapped into -180...180, so segments across the antimeridian are short.
+    @inline(__always)
+    static func wrappedDeltaLon(_ lon1: Double, _ lon2: Double) -> Double {
+        var d = lon2 - lon1
+        if d > 180 { d -= 360 } else if d < -180 { d += 360 }
+        return d
+    }
+
+    /// Distance in metres between two points given in degrees.
+    @inline(__always)
+    public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        let k = scales(latitude: (lat1 + lat2) / 2)
+        let dx = wrappedDeltaLon(lon1, lon2) * k.kx
+        let dy = (lat2 - lat1) * k.ky
+        return (dx * dx + dy * dy).squareRoot()
+    }
+
+    /// Initial bearing in degrees clockwise from true north, 0..<360.
+    public static func bearing(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
+        let k = scales(latitude: (lat1 + lat2) / 2)
+        let dx = wrappedDeltaLon(lon1, lon2) * k.kx
+        let dy = (lat2 - lat1) * k.ky
+        var b = atan2(dx, dy) / degToRad
+        if b < 0 { b += 360 }
+        if b >= 360 { b -= 360 }
+        return b
+    }
+}

@@ -1,0 +1,236 @@
+import CJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reading JSON text with cJSON: limits, UTF-8 validation, and conversion to Swift values.
+public enum JSONInput {
+    /// The largest JSON input accepted, in bytes (a fix, a config, options, one JSON Lines line).
+    public static let maxInputBytes = 1 << 20
+
+    /// Parses one JSON object from `bytes` (no NUL needed) and hands its root to `body`.
+    ///
+    /// Throws `.input` for an oversized text and `.json` for invalid UTF-8, malformed JSON,
+    /// trailing content, or a value that is not an object.
+    public static func withObject<R>(_ bytes: UnsafeRawBufferPointer,
+                                     _ body: (UnsafeMutablePointer<cJSON>) throws(RunwayError) -> R)
+        throws(RunwayError) -> R
+    {
+        guard bytes.count <= maxInputBytes else {
+            throw .input("input of \(bytes.count) bytes exceeds the limit of \(maxInputBytes) bytes")
+        }
+        guard let base = bytes.baseAddress, bytes.count > 0 else { throw .json("empty input: expected a JSON object") }
+        if let bad = firstInvalidUTF8(bytes) { throw .json("invalid UTF-8 at byte \(bad)") }
+        let chars = base.assumingMemoryBound(to: CChar.self)
+        var end: UnsafePointer<CChar>? = nil
+        guard let root = cJSON_ParseWithLengthOpts(chars, bytes.count, &end, 0) else {
+            let offset = end.map { $0 - UnsafePointer(chars) } ?? 0
+            throw .json("not valid JSON (error near byte \(offset)) or nested deeper than \(CJSON_NESTING_LIMIT) levels")
+        }
+        defer { cJSON_Delete(root) }
+        if let end {
+            var i = end - UnsafePointer(chars)
+            while i < bytes.count, isSpace(bytes[i]) { i += 1 }
+            guard i >= bytes.count else { throw .json("unexpected content after the JSON value at byte \(i)") }
+        }
+        guard cJSON_IsObject(root) != 0 else { throw .json("expected a JSON object, got \(typeName(root))") }
+        return try body(root)
+    }
+
+    /// Parses `text` as one JSON object and converts it to a dictionary of Swift values.
+    public static func object(_ text: String) throws(RunwayError) -> [(key: String, value: JSONValue)] {
+        var copy = text
+        var result: Result<[(key: String, value: JSONValue)], RunwayError> = .success([])
+        copy.withUTF8 { buf in
+            do throws(RunwayError) {
+                let fields = try withObject(UnsafeRawBufferPointer(buf)) { (root) throws(RunwayError) in
+                    var out: [(key: String, value: JSONValue)] = []
+                    var child = root.pointee.child
+                    while let c = child {
+                        out.append((key: c.pointee.string.map { String(cString: $0) } ?? "", value: JSONValue(c)))
+                        child = c.pointee.next
+                    }
+                    return out
+                }
+                result = .success(fields)
+            } catch {
+                result = .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    @inline(__always)
+    public static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    static func typeName(_ item: UnsafeMutablePointer<cJSON>) -> String {
+        if cJSON_IsArray(item) != 0 { return "an array" }
+        if cJSON_IsString(item) != 0 { return "a string" }
+        if cJSON_IsNumber(item) != 0 { return "a number" }
+        if cJSON_IsBool(item) != 0 { return "a boolean" }
+        if cJSON_IsNull(item) != 0 { return "null" }
+        return "an object"
+    }
+
+    /// The offset of the first byte that breaks UTF-8 (or is NUL), or nil when all is valid.
+    public static func firstInvalidUTF8(_ b: UnsafeRawBufferPointer) -> Int? {
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if c < 0x80 {
+                if c == 0 { return i }
+                i += 1
+                continue
+            }
+            var need = 0
+            var lo: UInt8 = 0x80, hi: UInt8 = 0xBF
+            switch c {
+            case 0xC2...0xDF: need = 1
+            case 0xE0: need = 2; lo = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: need = 2
+            case 0xED: need = 2; hi = 0x9F
+            case 0xF0: need = 3; lo = 0x90
+            case 0xF1...0xF3: need = 3
+            case 0xF4: need = 3; hi = 0x8F
+            default: return i
+            }
+            guard i + need < n else { return i }
+            let first = b[i + 1]
+            guard first >= lo, first <= hi else { return i }
+            var k = 2
+            while k <= need {
+                let cc = b[i + k]
+                guard cc >= 0x80, cc <= 0xBF else { return i }
+                k += 1
+            }
+            i += need + 1
+        }
+        return nil
+    }
+}
+
+/// A JSON value converted from cJSON, for small documents (config, options).
+public enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    init(_ item: UnsafeMutablePointer<cJSON>) {
+        if cJSON_IsNumber(item) != 0 {
+            self = .number(item.pointee.valuedouble)
+        } else if cJSON_IsString(item) != 0 {
+            self = .string(item.pointee.valuestring.map { String(cString: $0) } ?? "")
+        } else if cJSON_IsBool(item) != 0 {
+            self = .bool(cJSON_IsTrue(item) != 0)
+        } else if cJSON_IsArray(item) != 0 {
+            var out: [JSONValue] = []
+            var child = item.pointee.child
+            while let c = child { out.append(JSONValue(c)); child = c.pointee.next }
+            self = .array(out)
+        } else if cJSON_IsObject(item) != 0 {
+            var out: [String: JSONValue] = [:]
+            var child = item.pointee.child
+            while let c = child {
+                out[c.pointee.string.map { String(cString: $0) } ?? ""] = JSONValue(c)
+                child = c.pointee.next
+            }
+            self = .object(out)
+        } else {
+            self = .null
+        }
+    }
+
+    /// A finite number, or nil.
+    public var finiteNumber: Double? {
+        if case .number(let d) = self, d.isFinite { return d }
+        return nil
+    }
+}
+
+/// Decoding inputs (fixes and samples) straight from cJSON, the hot path.
+public enum InputDecoder {
+    /// Decodes one input from JSON text bytes.
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> Input {
+        try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
+    }
+
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> Input {
+        var fix = Fix(lat: .nan, lon: .nan)
+        var type: String? = nil
+        var bpm = Double.nan, spm = Double.nan
+        var sawLat = false, sawLon = false
+        var child = root.pointee.child
+        while let c = child {
+            child = c.pointee.next
+            guard let key = c.pointee.string, key[0] != 0 else { continue }
+            let slot: Int
+            switch (key[0], key[1]) {
+            case (0x6C, 0x61) where strcmp(key, "lat") == 0: slot = 0  // la
+            case (0x6C, 0x6F) where strcmp(key, "lon") == 0: slot = 1  // lo
+            case (0x74, 0) : slot = 2                                    // t
+            case (0x61, 0x6C) where strcmp(key, "alt") == 0: slot = 3
+            case (0x73, 0x70) where strcmp(key, "speed") == 0: slot = 4
+            case (0x73, 0x70) where strcmp(key, "spm") == 0: slot = 11
+            case (0x63, 0x6F) where strcmp(key, "course") == 0: slot = 5
+            case (0x68, 0x5F) where strcmp(key, "h_acc") == 0: slot = 6
+            case (0x76, 0x5F) where strcmp(key, "v_acc") == 0: slot = 7
+            case (0x68, 0x72) where key[2] == 0: slot = 8               // hr
+            case (0x63, 0x61) where strcmp(key, "cadence") == 0: slot = 9
+            case (0x62, 0x70) where strcmp(key, "bpm") == 0: slot = 10
+            case (0x74, 0x79) where strcmp(key, "type") == 0:
+                guard cJSON_IsString(c) != 0, let s = c.pointee.valuestring else {
+                    throw .input("\"type\" must be a string")
+                }
+                type = String(cString: s)
+                continue
+            default: continue  // unknown keys are ignored (forward compatibility)
+            }
+            let v: Double
+            if cJSON_IsNumber(c) != 0 {
+                v = c.pointee.valuedouble
+                guard v.isFinite else { throw .input("\"\(String(cString: key))\" must be a finite number") }
+            } else if cJSON_IsNull(c) != 0 {
+                v = .nan  // null = unknown
+            } else {
+                throw .input("\"\(String(cString: key))\" must be a number, got \(JSONInput.typeName(c))")
+            }
+            switch slot {
+            case 0: fix.lat = v; sawLat = true
+            case 1: fix.lon = v; sawLon = true
+            case 2: fix.t = v
+            case 3: fix.alt = v
+            case 4: fix.speed = v
+            case 5: fix.course = v
+            case 6: fix.hAcc = v
+            case 7: fix.vAcc = v
+            case 8: fix.hr = v
+            case 9: fix.cadence = v
+            case 10: bpm = v
+            default: spm = v
+            }
+        }
+        switch type {
+        case nil, "fix", "location":
+            guard sawLat, sawLon, !fix.lat.isNaN, !fix.lon.isNaN else {
+                throw .input(sawLat || sawLon ? "fix needs both lat and lon" : "fix needs lat and lon (or a \"type\")")
+            }
+            return .fix(try fix.validated())
+        case "hr":
+            guard !bpm.isNaN else { throw .input("hr sample needs \"bpm\"") }
+            let b = try Sample.checkedHeartRate(bpm)
+            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
+            return .sample(.heartRate(bpm: b, t: fix.t))
+        case "cadence":
+            guard !spm.isNaN else { throw .input("cadence sample needs \"spm\"") }
+            let s = try Sample.checkedCadence(spm)
+            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
+            return .sample(.cadence(spm: s, t: fix.t))
+        case let other?:
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr or cadence)")
+        }
+    }
+}

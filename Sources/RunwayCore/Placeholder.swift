@@ -1,1 +1,0 @@
-public let runwayCoreVersion = "0.1.0"
