@@ -105,6 +105,15 @@ public struct FlightComputer: Sendable {
         keep(fix, at: t)
     }
 
+    /// Starts a cruise leg where the runner is: the latest (accurate) fix becomes the first kept
+    /// point, so neither the preflight position nor the walk while holding adds distance, and the
+    /// stretch from the start line to the next fix is not lost.
+    mutating func anchorAtCurrentPosition(_ t: Double) {
+        anchorLat = .nan; anchorLon = .nan
+        guard !lat.isNaN, !reducedAccuracy else { return }
+        keep(Fix(t: t, lat: lat, lon: lon, alt: alt), at: t.isNaN ? now : t)
+    }
+
     mutating func keep(_ fix: Fix, at t: Double) {
         anchorLat = fix.lat
         anchorLon = fix.lon
@@ -161,13 +170,11 @@ public struct FlightComputer: Sendable {
         case .start:
             startT = time
             cruiseSince = time
-            anchorLat = .nan; anchorLon = .nan
         case .pause:
             elapsedBefore = elapsed
             cruiseSince = .nan
         case .resume:
             cruiseSince = time
-            anchorLat = .nan; anchorLon = .nan   // movement while holding does not count
             window.removeAll(keepingCapacity: true); windowHead = 0
         case .stop:
             elapsedBefore = elapsed
@@ -176,6 +183,7 @@ public struct FlightComputer: Sendable {
             endReason = "stopped"
         }
         phase = next
+        if next == .cruise { anchorAtCurrentPosition(time) }
         if time.isNaN { timePending = true }
         seq += 1
         events.append(Event(seq: seq, t: time, body: .phase(from: from, to: next)))
@@ -185,7 +193,8 @@ public struct FlightComputer: Sendable {
 
     /// Advances the clock without a fix; emits a `tick` while cruising.
     public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        let time = try resolveTime(t, wallClock: wallClock, what: "tick")
+        let time = try resolveTime(t, wallClock: wallClock, what: "tick", optional: true)
+        guard !time.isNaN else { return }  // replay clock before any input: nothing to advance
         advance(to: time)
         guard phase == .cruise else { return }
         seq += 1

@@ -1,0 +1,268 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("Flight phases")
+struct FlightPhaseTests {
+    @Test func onlyTheDocumentedTransitionsAreAllowed() {
+        let allowed: Set<String> = ["preflight.start", "cruise.pause", "holding.resume", "cruise.stop", "holding.stop"]
+        for phase in FlightPhase.allCases {
+            for command in PhaseCommand.allCases {
+                let ok = phase.after(command) != nil
+                #expect(ok == allowed.contains("\(phase.rawValue).\(command.rawValue)"), "\(phase) \(command)")
+            }
+        }
+    }
+
+    @Test func aRefusedTransitionIsAStateErrorAndChangesNothing() throws {
+        var d = Driver()
+        try d.fix(100, 52, 4)
+        let before = d.core.seq
+        #expect(throws: RunwayError.self) { try d.phase(.pause, 101) }
+        do { try d.phase(.pause, 101) } catch { #expect(error.status == .state) }
+        #expect(d.core.phase == .preflight)
+        #expect(d.core.seq == before)
+        #expect(d.core.now == 100)
+    }
+
+    @Test func aSessionIsOneFlight() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.phase(.stop, 10)
+        do { try d.phase(.start, 20); Issue.record("start after touchdown succeeded") } catch {
+            #expect(error.status == .state)
+        }
+        #expect(d.core.phase == .touchdown)
+    }
+
+    @Test func everyPhaseChangeEmitsAPhaseEventALogLineAndASnapshot() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.phase(.pause, 5)
+        try d.phase(.resume, 6)
+        try d.phase(.stop, 9)
+        let phases = d.events.compactMap { e -> String? in
+            if case .phase(let from, let to) = e.body { return "\(from.rawValue)>\(to.rawValue)" }
+            return nil
+        }
+        #expect(phases == ["preflight>cruise", "cruise>holding", "holding>cruise", "cruise>touchdown"])
+        #expect(d.kinds().filter { $0 == .log }.count == 4)
+        let seqs = d.events.map(\.seq)
+        #expect(seqs == Array(1...UInt64(seqs.count)), "seq increases by one per event")
+    }
+}
+
+@Suite("Distance, route and time")
+struct DistanceTests {
+    @Test func distanceAccumulatesBetweenKeptFixesOnTheEllipsoid() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start, 0)
+        var expected = 0.0
+        var prev = (52.0, 4.0)
+        try d.fix(0, prev.0, prev.1)
+        for i in 1...100 {
+            let p = (52.0 + Double(i) * 0.0001, 4.0 + Double(i) * 0.00005)
+            try d.fix(Double(i), p.0, p.1)
+            expected += vincentyDistance(lat1: prev.0, lon1: prev.1, lat2: p.0, lon2: p.1)
+            prev = p
+        }
+        #expect(abs(d.snapshot.distanceM - expected) / expected < 1e-5)
+        #expect(d.core.route.count == 101)
+    }
+
+    @Test func theDistanceFilterIsMeasuredFromTheLastKeptPointNotThePreviousFix() throws {
+        var d = Driver(Driver.config(filter: 5))
+        try d.phase(.start, 0)
+        // Ten fixes 3 m apart: each is < 5 m from the previous fix, but every second one is
+        // >= 5 m from the last kept point, so about 30 m accumulate (not 0, which a filter against
+        // the previous raw fix would give).
+        for i in 0...10 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4) }
+        #expect(d.snapshot.distanceM > 29 && d.snapshot.distanceM <= 30.5)
+        #expect(d.core.route.count == 6)  // 0, 6, 12, 18, 24, 30 m
+        #expect(d.snapshot.fixes == 11)
+    }
+
+    @Test func fixesBeforeStartAndWhileHoldingAddNoDistance() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.fix(0, 52, 4)
+        try d.fix(10, 52.001, 4)
+        #expect(d.snapshot.distanceM == 0)
+        #expect(d.snapshot.lat == 52.001)  // the preflight display still follows the fix
+        try d.phase(.start, 10)
+        try d.fix(20, 52.002, 4)
+        let run1 = d.snapshot.distanceM
+        #expect(run1 > 100)
+        try d.phase(.pause, 20)
+        try d.fix(30, 52.010, 4)   // walked 900 m while paused
+        try d.phase(.resume, 40)   // the leg goes on from where the runner is now
+        try d.fix(40, 52.010, 4)
+        try d.fix(50, 52.011, 4)
+        let total = d.snapshot.distanceM
+        #expect(abs(total - 2 * run1) < 1)
+    }
+
+    @Test func elapsedCountsCruiseTimeOnlyAndAveragePaceFollowsIt() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start, 1000)
+        try d.fix(1000, 52, 4)
+        try d.fix(1300, 52 + degreesNorth(1000), 4)
+        try d.phase(.pause, 1300)
+        try d.fix(1500, 52 + degreesNorth(1000), 4)
+        #expect(d.snapshot.elapsedS == 300)
+        try d.phase(.resume, 1600)
+        try d.fix(1660, 52 + degreesNorth(1200), 4)
+        try d.phase(.stop, 1700)
+        let s = d.snapshot
+        #expect(s.elapsedS == 400)
+        let expectedAvg = (s.elapsedS / 60) / (s.distanceM / 1000)
+        #expect(s.avgPaceMinPerKm == expectedAvg)
+        #expect(abs(s.distanceM - 1200) < 12)
+    }
+
+    @Test func paceComesFromTheFixSpeedOrFromRecentDistanceOverTime() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, speed: 3.7)
+        #expect(abs(d.snapshot.paceMinPerKm - 1 / (3.7 * 60 / 1000)) < 1e-12)
+        // Without speed: 4 m/s from distance over time.
+        for i in 1...20 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4) }
+        #expect(abs(d.snapshot.speedMps - 4) < 0.05)
+        #expect(abs(d.snapshot.paceMinPerKm - 1000 / (60 * 4)) < 0.06)
+        // A negative speed means unknown: still derived.
+        try d.fix(21, 52 + degreesNorth(84), 4, speed: -1)
+        #expect(abs(d.snapshot.speedMps - 4) < 0.05)
+    }
+
+    @Test func headingIsTheCourseOrTheBearingOfTheLastSegment() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, course: 108.19)
+        #expect(d.snapshot.headingDeg == 108.19)
+        try d.fix(1, 52, 4)
+        try d.fix(2, 52, 4.001)
+        #expect(abs(d.snapshot.headingDeg - 90) < 0.01)
+    }
+
+    @Test func aReducedAccuracyFixIsNotRouteAndRaisesOneWarning() throws {
+        var d = Driver(Driver.config(filter: 0, accuracy: 20))
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, hAcc: 5)
+        try d.fix(1, 52.001, 4, hAcc: 80)
+        try d.fix(2, 52.002, 4, hAcc: 90)
+        #expect(d.snapshot.distanceM == 0)
+        #expect(d.core.route.count == 1)
+        #expect(d.snapshot.accuracy == .reduced)
+        let warnings = d.events.compactMap { e -> LogRing.Line? in
+            if case .log(let l) = e.body, l.level == .warning { return l }
+            return nil
+        }
+        #expect(warnings.count == 1)
+        try d.fix(3, 52.0001, 4, hAcc: 4)
+        #expect(d.snapshot.accuracy == .ok)
+        #expect(d.core.route.count == 2)
+    }
+
+    @Test func timeGoingBackwardsIsRejectedAndChangesNothing() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.fix(10, 52, 4)
+        let before = d.snapshotJSON
+        do { try d.fix(9, 52.1, 4); Issue.record("accepted") } catch { #expect(error.status == .input) }
+        #expect(d.snapshotJSON == before)
+        // Equal times are allowed.
+        try d.fix(10, 52.00001, 4)
+    }
+
+    @Test func aPhaseCallWithoutTimeTakesTheNextInputsTimeWithTheReplayClock() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start)           // before any input
+        try d.fix(500, 52, 4)
+        try d.fix(560, 52 + degreesNorth(200), 4)
+        #expect(d.snapshot.elapsedS == 60)
+        try d.phase(.stop)            // "now" = the latest input
+        try d.fix(600, 52, 4)
+        var w = JSONWriter()
+        d.core.writeSummary(to: &w, includeRoute: false)
+        #expect(w.text.contains("\"start_t\":500.0"))
+        #expect(w.text.contains("\"end_t\":560.0"))
+    }
+
+    @Test func theReplayClockNeedsTimesAndTheLiveClockFillsThemIn() throws {
+        var replay = Driver()
+        do { try replay.json(#"{"lat":52,"lon":4}"#); Issue.record("accepted") } catch { #expect(error.status == .input) }
+        var live = Driver(Driver.config(clock: .live))
+        try live.json(#"{"lat":52,"lon":4}"#, wallClock: 1_800_000_000)
+        #expect(live.snapshot.t == 1_800_000_000)
+    }
+
+    @Test func heartRateAndCadenceReachTheSnapshotAndTheSummary() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.json(#"{"type":"hr","bpm":148,"t":1}"#)
+        try d.json(#"{"type":"cadence","spm":172,"t":1}"#)
+        try d.json(#"{"type":"hr","bpm":152,"t":2}"#)
+        #expect(d.snapshot.hrBpm == 152)
+        #expect(d.snapshot.cadenceSpm == 172)
+        let text = d.core.summaryJSON()
+        #expect(text.contains("\"avg_hr_bpm\":150.0"))
+        #expect(text.contains("\"max_hr_bpm\":152.0"))
+    }
+
+    @Test func theSameInputsGiveTheSameOutputs() throws {
+        func run() throws -> (String, [[UInt8]]) {
+            var d = Driver()
+            try d.phase(.start, 0)
+            for i in 0..<300 {
+                let wobble = Double((i * 7919) % 13) * 0.3
+                try d.fix(Double(i), 52 + degreesNorth(3 * Double(i) + wobble), 4 + degreesNorth(wobble) * 1.6)
+            }
+            try d.phase(.stop, 300)
+            return (d.core.summaryJSON(), d.events.map { $0.cString() })
+        }
+        let a = try run(), b = try run()
+        #expect(a.0 == b.0)
+        #expect(a.1 == b.1)  // compared as JSON: NaN (unknown) values are never equal as Doubles
+    }
+
+    @Test func theLogKeepsTheLast20Lines() throws {
+        var d = Driver()
+        for i in 0..<30 {
+            d.core.logRejection(RunwayError(.input, "bad \(i)"), events: &d.events)
+        }
+        let lines = d.core.log.lines
+        #expect(lines.count == 20)
+        #expect(lines.first?.message == "rejected input: bad 10")
+        #expect(lines.last?.message == "rejected input: bad 29")
+    }
+}
+
+@Suite("Snapshots as JSON")
+struct SnapshotJSONTests {
+    @Test func unknownValuesAreNullNeverNaN() throws {
+        var d = Driver()
+        try d.fix(0, 52, 4)
+        var w = JSONWriter()
+        d.snapshot.write(to: &w)
+        let text = w.text
+        #expect(!text.contains("nan") && !text.contains("inf"))
+        #expect(text.contains("\"speed_mps\":null"))
+        #expect(text.contains("\"altitude_m\":null"))
+        #expect(text.contains("\"pace\":\"--:--\""))
+        #expect(text.contains("\"pace_tape\":[]"))
+    }
+
+    @Test func thePfdObjectCarriesTheDisplayStrings() throws {
+        var d = Driver(Driver.config(filter: 0))
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, speed: 1000 / (60 * (4 + 29.0 / 60)), course: 108.19, alt: 12.4)
+        var w = JSONWriter()
+        d.snapshot.write(to: &w)
+        let text = w.text
+        #expect(text.contains(#""pfd":{"pace":"4:29","pace_tape":["4:00","4:15","4:30","4:45","5:00"],"direction":"E","heading_tape":["N","E","S"],"time":"00:00:00","distance":"0.00","altitude":"12","avg_pace":"AVG --:--","hr":"--","cadence":"--"}"#))
+    }
+
+    @Test func stringsAreEscaped() {
+        var w = JSONWriter()
+        w.beginObject(); w.field("message", "a \"quoted\"\\ line\nwith\u{01}control"); w.endObject()
+        #expect(w.text == #"{"message":"a \"quoted\"\\ line\nwith\u0001control"}"#)
+    }
+}

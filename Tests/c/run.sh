@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Tests/c/run.sh — the C side of librunway's tests (run by `make test-c`; runs from anywhere).
+#   1. include/runway.h compiles as C99 (-pedantic) and as C++11, every function by address
+#   2. the runway_* functions exported by build/librunway.so equal those the header declares
+#   3. abi_run.c, a C host driving the library end to end, passes
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+inc="$root/include"
+libdir="$root/build"
+lib="$libdir/librunway.so"
+
+if [[ ! -f "$lib" ]]; then
+  echo "run.sh: $lib not found (build it with 'make lib')" >&2
+  exit 1
+fi
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+echo "== header: gcc -std=c99 -pedantic"
+gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$inc" -c "$here/header_c99.c" -o "$work/header_c.o"
+echo "== header: g++ -std=c++11"
+g++ -std=c++11 -Wall -Wextra -Werror -x c++ -I"$inc" -c "$here/header_c99.c" -o "$work/header_cxx.o"
+
+echo "== exports: nm -D against the header's declarations"
+# Declared functions: identifiers followed by "(" in the preprocessed header (comments are gone;
+# a function-pointer typedef such as runway_event_fn is followed by ")" and so is not matched).
+gcc -E -P -x c "$inc/runway.h" \
+  | grep -oE '\brunway_[a-z_0-9]+[[:space:]]*\(' | sed -E 's/[[:space:]]*\($//' \
+  | sort -u >"$work/declared"
+typedefs="$(gcc -E -P -x c "$inc/runway.h" | grep -oE '\btypedef\b.*' \
+  | grep -oE '\brunway_[a-z_0-9]+' | sort -u || true)"
+if [[ -n "$typedefs" ]]; then
+  grep -vxF "$typedefs" "$work/declared" >"$work/declared.fn" || true
+else
+  cp "$work/declared" "$work/declared.fn"
+fi
+nm -D --defined-only "$lib" | awk '$2 == "T" { sub(/@.*/, "", $3); print $3 }' \
+  | grep -E '^runway_' | sort -u >"$work/exported" || true
+missing="$(comm -23 "$work/declared.fn" "$work/exported")"
+extra="$(comm -13 "$work/declared.fn" "$work/exported")"
+echo "   declared: $(wc -l <"$work/declared.fn"), exported: $(wc -l <"$work/exported")"
+if [[ -n "$missing" || -n "$extra" ]]; then
+  [[ -n "$missing" ]] && printf 'declared in runway.h but not exported:\n%s\n' "$missing" >&2
+  [[ -n "$extra" ]] && printf 'exported but not declared in runway.h:\n%s\n' "$extra" >&2
+  exit 1
+fi
+if [[ ! -s "$work/declared.fn" ]]; then
+  echo "run.sh: found no declarations in runway.h (parser broken?)" >&2
+  exit 1
+fi
+
+echo "== abi_run"
+gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
+  -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
+timeout 60 "$work/abi_run"
