@@ -171,7 +171,7 @@ runway_status runway_stop(runway_session *s, double t);
 /* ---- Outputs ------------------------------------------------------------- */
 
 /** The latest FlightData snapshot as JSON (the same object a "flight" event
- *  carries, with the seq of the latest event). Free *out with
+ *  carries, with the seq of the latest flight event; a rejected input or a tick does not change it). Free *out with
  *  runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 

@@ -9,6 +9,8 @@ public struct FlightComputer: Sendable {
     public private(set) var phase: FlightPhase = .preflight
     /// The sequence number of the latest event.
     public private(set) var seq: UInt64 = 0
+    /// The sequence number of the latest `flight` event: the snapshot's `seq`.
+    public private(set) var flightSeq: UInt64 = 0
     /// The latest time seen (an input's, a phase change's or a tick's); NaN before any.
     public private(set) var now: Double = .nan
     public private(set) var route = Route()
@@ -129,7 +131,7 @@ public struct FlightComputer: Sendable {
 
     mutating func applyCadence(_ spm: Double) {
         cadence = spm
-        guard phase == .cruise else { return }
+        guard phase == .cruise, spm > 0 else { return }  // standing still is no cadence to average
         cadenceSum += spm; cadenceCount += 1
     }
 
@@ -257,13 +259,14 @@ public struct FlightComputer: Sendable {
             pendingLog.removeAll(keepingCapacity: true)
         }
         seq += 1
+        flightSeq = seq
         events.append(Event(seq: seq, t: now, body: .flight(snapshot)))
     }
 
     /// The current FlightData.
     public var snapshot: FlightData {
         var d = FlightData()
-        d.seq = seq
+        d.seq = flightSeq
         d.t = now
         d.phase = phase
         d.lat = lat; d.lon = lon; d.hAccM = hAcc

@@ -1,0 +1,130 @@
+import Testing
+@testable import RunwayCore
+
+func decode(_ text: String) -> Result<Input, RunwayError> {
+    var copy = text
+    var out: Result<Input, RunwayError> = .failure(RunwayError(.internal, "unset"))
+    copy.withUTF8 { buf in
+        do throws(RunwayError) { out = .success(try InputDecoder.decode(UnsafeRawBufferPointer(buf))) }
+        catch { out = .failure(error) }
+    }
+    return out
+}
+
+func decodeBytes(_ bytes: [UInt8]) -> Result<Input, RunwayError> {
+    bytes.withUnsafeBytes { buf in
+        do throws(RunwayError) { return .success(try InputDecoder.decode(buf)) }
+        catch { return .failure(error) }
+    }
+}
+
+func status(_ r: Result<Input, RunwayError>) -> RunwayStatus {
+    switch r {
+    case .success: return .ok
+    case .failure(let e): return e.status
+    }
+}
+
+@Suite("Decoding inputs")
+struct InputTests {
+    @Test func aFullFixDecodes() throws {
+        let input = try decode(#"{"t":1700000000.5,"lat":-33.9,"lon":151.2,"alt":12,"speed":3.1,"course":270,"h_acc":4,"v_acc":6,"extra":{"x":[1,2]}}"#).get()
+        guard case .fix(let f) = input else { Issue.record("not a fix"); return }
+        #expect(f.t == 1700000000.5 && f.lat == -33.9 && f.lon == 151.2 && f.alt == 12)
+        #expect(f.speed == 3.1 && f.course == 270 && f.hAcc == 4 && f.vAcc == 6)
+    }
+
+    @Test func negativeSpeedCourseAndAccuracyMeanUnknown() throws {
+        let input = try decode(#"{"t":1,"lat":1,"lon":2,"speed":-1,"course":-1,"h_acc":-1,"v_acc":-1}"#).get()
+        guard case .fix(let f) = input else { Issue.record("not a fix"); return }
+        #expect(f.speed.isNaN && f.course.isNaN && f.hAcc.isNaN && f.vAcc.isNaN)
+    }
+
+    @Test func samplesDecode() throws {
+        #expect(try decode(#"{"type":"hr","bpm":148,"t":5}"#).get() == .sample(.heartRate(bpm: 148, t: 5)))
+        #expect(try decode(#"{"type":"cadence","spm":172,"t":5}"#).get() == .sample(.cadence(spm: 172, t: 5)))
+    }
+
+    @Test(arguments: [
+        ("", RunwayStatus.json),
+        ("not json", .json),
+        ("[1,2,3]", .json),
+        ("\"a string\"", .json),
+        ("42", .json),
+        (#"{"lat":52,"lon":"#, .json),
+        (#"{"lat":52,"lon":4} trailing"#, .json),
+        (#"{"lon":4,"t":1}"#, .input),
+        (#"{"lat":52,"t":1}"#, .input),
+        (#"{"lat":"52","lon":4,"t":1}"#, .input),
+        (#"{"lat":52,"lon":4,"t":"noon"}"#, .input),
+        (#"{"lat":91,"lon":4,"t":1}"#, .input),
+        (#"{"lat":-90.5,"lon":4,"t":1}"#, .input),
+        (#"{"lat":52,"lon":180.01,"t":1}"#, .input),
+        (#"{"lat":1e999,"lon":4,"t":1}"#, .input),
+        (#"{"lat":52,"lon":4,"t":1e999}"#, .input),
+        (#"{"lat":52,"lon":4,"t":1,"alt":-1e999}"#, .input),
+        (#"{"lat":52,"lon":4,"t":-5}"#, .input),
+        (#"{"lat":52,"lon":4,"t":1,"course":400}"#, .input),
+        (#"{"type":"hr","bpm":-5,"t":1}"#, .input),
+        (#"{"type":"hr","bpm":400,"t":1}"#, .input),
+        (#"{"type":"hr","t":1}"#, .input),
+        (#"{"type":"cadence","spm":-1,"t":1}"#, .input),
+        (#"{"type":"teleport","t":1}"#, .input),
+        (#"{"type":7,"lat":1,"lon":1,"t":1}"#, .input),
+    ])
+    func badInputGetsItsStatus(_ text: String, _ expected: RunwayStatus) {
+        let r = decode(text)
+        #expect(status(r) == expected, "\(text)")
+        if case .failure(let e) = r { #expect(!e.message.isEmpty) }
+    }
+
+    @Test func aFiveMegabyteLineIsRefusedBeforeParsing() {
+        let line = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "x", count: 5 << 20) + "\"}"
+        let r = decode(line)
+        #expect(status(r) == .input)
+        if case .failure(let e) = r { #expect(e.message.contains("exceeds")) }
+    }
+
+    @Test func deepNestingIsRefused() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(status(decode(#"{"a":"# + deep + "}")) == .json)
+        let deepObjects = String(repeating: #"{"a":"#, count: 100_000) + String(repeating: "}", count: 100_000)
+        #expect(status(decode(deepObjects)) == .json)
+    }
+
+    @Test func invalidUTF8IsRefused() {
+        let prefix = Array(#"{"lat":52,"lon":4,"t":1,"name":""#.utf8)
+        for bad: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x00]] {
+            let r = decodeBytes(prefix + bad + Array("\"}".utf8))
+            #expect(status(r) == .json, "\(bad)")
+        }
+        // Valid multi-byte text passes.
+        #expect(status(decode(#"{"lat":52,"lon":4,"t":1,"name":"Ljubljana – Čož 🏃"}"#)) == .ok)
+    }
+
+    @Test func unknownKeysAndNullValuesAreTolerated() throws {
+        let input = try decode(#"{"lat":52,"lon":4,"t":1,"alt":null,"future_field":true}"#).get()
+        guard case .fix(let f) = input else { Issue.record("not a fix"); return }
+        #expect(f.alt.isNaN)
+    }
+}
+
+@Suite("Session config")
+struct ConfigTests {
+    @Test func defaultsAndOverrides() throws {
+        #expect(try EngineConfig.parse(nil) == EngineConfig())
+        let c = try EngineConfig.parse(#"{"clock":"live","distance_filter_m":0,"required_accuracy_m":20,"pace_window_s":15}"#)
+        #expect(c.clock == .live && c.distanceFilterM == 0 && c.requiredAccuracyM == 20 && c.paceWindowS == 15)
+    }
+
+    @Test(arguments: [
+        #"{"distance_filter":5}"#, #"{"clock":"sundial"}"#, #"{"distance_filter_m":-1}"#,
+        #"{"distance_filter_m":"5"}"#, #"{"pace_window_s":1e999}"#, "[]", "not json",
+    ])
+    func badConfigIsAnArgumentError(_ text: String) {
+        do { _ = try EngineConfig.parse(text); Issue.record("accepted \(text)") } catch {
+            #expect(error.status == .argument)
+            #expect(!error.message.isEmpty)
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import Testing
+import CRunwayABI
+@testable import Runway
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("Subscriptions through the C ABI")
+struct SubscriptionTests {
+    @Test func callbacksRunOnALibraryThread() throws {
+        let s = try CSession()
+        let r = Recorder()
+        #expect(s.subscribe(nil, r).0 == RUNWAY_OK)
+        s.fix(0, 52)
+        #expect(r.wait { !$0.isEmpty })
+        #expect(!r.lock.withLock { r.threads }.contains(UInt(pthread_self())))
+    }
+
+    @Test func cancellingOneSubscriberLeavesTheOtherRunning() throws {
+        let s = try CSession()
+        let a = Recorder(), b = Recorder()
+        let (_, idA) = s.subscribe(#"{"policy":"queue"}"#, a)
+        let (_, idB) = s.subscribe(#"{"policy":"queue"}"#, b)
+        #expect(idA != idB && idA != 0)
+        for i in 0..<5 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        #expect(a.wait { $0.count >= 5 })
+        #expect(runway_unsubscribe_impl(s.handle, idA) == RUNWAY_OK)
+        let frozen = a.count
+        for i in 5..<10 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        #expect(b.wait { $0.filter { kind($0) == "flight" }.count == 10 })
+        #expect(a.count == frozen, "no callback after unsubscribe returned")
+        // Cancelling twice is harmless: a specific status, nothing else.
+        #expect(runway_unsubscribe_impl(s.handle, idA) == RUNWAY_ERR_NOT_FOUND)
+        s.fix(10, 52.002)
+        #expect(b.wait { $0.filter { kind($0) == "flight" }.count == 11 })
+    }
+
+    @Test func unsubscribeWaitsForARunningCallback() throws {
+        let s = try CSession()
+        let r = Recorder()
+        let (_, id) = s.subscribe(#"{"policy":"queue"}"#, r)
+        r.hold()                      // the next callback blocks inside the host's code
+        s.fix(0, 52)
+        s.fix(1, 52.0001)
+        #expect(r.wait { _ in r.blocked })  // the callback is running (and stuck in host code)
+        let unsubscribed = Recorder()  // used as a flag set from another thread
+        let done = spawnThread {
+            _ = runway_unsubscribe_impl(s.handle, id)
+            unsubscribed.lock.withLock { unsubscribed.gateOpen = false; unsubscribed.changed.broadcast() }
+        }
+        #expect(done)
+        // While the callback is blocked, unsubscribe has not returned.
+        #expect(!unsubscribed.wait(seconds: 0.3) { _ in !unsubscribed.gateOpen })
+        r.release()
+        #expect(unsubscribed.wait(seconds: 10) { _ in !unsubscribed.gateOpen })
+        let after = r.count
+        s.fix(2, 52.0002)
+        #expect(!r.wait(seconds: 0.3) { $0.count > after })
+    }
+
+    @Test func aCallbackMayUnsubscribeItselfAndReadASnapshot() throws {
+        let s = try CSession()
+        let r = Recorder()
+        let idBox = Recorder()  // holds the id and what the callback saw, under its lock
+        nonisolated(unsafe) var id: UInt64 = 0
+        nonisolated(unsafe) var snapshotInCallback = ""
+        nonisolated(unsafe) var unsubscribeStatus = RUNWAY_ERR_INTERNAL
+        r.onEvent = { rec, _ in
+            var out: UnsafeMutablePointer<CChar>? = nil
+            if runway_snapshot_json_impl(s.handle, &out) == RUNWAY_OK, let out {
+                idBox.lock.withLock { snapshotInCallback = String(cString: out) }
+                runway_string_free_impl(out)
+            }
+            let st = runway_unsubscribe_impl(s.handle, idBox.lock.withLock { id })
+            idBox.lock.withLock { unsubscribeStatus = st; idBox.changed.broadcast() }
+        }
+        let (st, got) = s.subscribe(#"{"kinds":["flight"],"policy":"queue"}"#, r)
+        #expect(st == RUNWAY_OK)
+        idBox.lock.withLock { id = got }
+        s.fix(0, 52)
+        s.fix(1, 52.0001)
+        s.fix(2, 52.0002)
+        #expect(idBox.wait { _ in unsubscribeStatus == RUNWAY_OK })
+        #expect(idBox.lock.withLock { snapshotInCallback.has("\"kind\":\"flight\"") })
+        #expect(!r.wait(seconds: 0.3) { $0.count > 1 }, "no callback after it unsubscribed itself")
+    }
+
+    @Test func closingFromInsideACallbackIsRefusedAndDetected() throws {
+        let s = try CSession()
+        let r = Recorder()
+        nonisolated(unsafe) var message = ""
+        r.onEvent = { rec, _ in
+            runway_session_close_impl(s.handle)
+            let m = lastError()
+            rec.lock.withLock { message = m; rec.changed.broadcast() }
+        }
+        _ = s.subscribe(#"{"kinds":["phase"]}"#, r)
+        #expect(s.start(0) == RUNWAY_OK)
+        #expect(r.wait { _ in !message.isEmpty })
+        #expect(message.has("inside"))
+        // The session is still open and usable.
+        #expect(s.fix(1, 52) == RUNWAY_OK)
+        #expect(s.snapshot().has("\"fixes\":1"))
+    }
+
+    @Test func closingEndsEverySubscriptionAndNoCallbackRunsAfterwards() throws {
+        let s = try CSession()
+        let recorders = (0..<4).map { _ in Recorder() }
+        for r in recorders { _ = s.subscribe(#"{"policy":"queue"}"#, r) }
+        for i in 0..<50 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        s.close()
+        let counts = recorders.map(\.count)
+        #expect(!recorders[0].wait(seconds: 0.3) { $0.count > counts[0] })
+        #expect(recorders.map(\.count) == counts)
+    }
+
+    @Test func latestPolicySkipsToTheNewestSnapshotButKeepsDiscreteEvents() throws {
+        let s = try CSession(#"{"distance_filter_m":0}"#)
+        let r = Recorder()
+        _ = s.subscribe(nil, r)        // default policy: latest
+        r.hold()
+        s.start(0)
+        for i in 0..<200 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        s.stop(200)
+        r.release()
+        #expect(r.wait { $0.contains { kind($0) == "phase" && $0.has("touchdown") } && $0.last.map { kind($0) == "flight" } == true })
+        let events = r.snapshot
+        let flights = events.filter { kind($0) == "flight" }
+        #expect(flights.count < 20, "coalesced: \(flights.count) of 202 snapshots delivered")
+        #expect(events.filter { kind($0) == "phase" }.count == 2)
+        let seqs = events.compactMap { field("seq", in: $0) }
+        #expect(seqs == seqs.sorted(), "delivered in seq order")
+        #expect(flights.last.flatMap { field("fixes", in: $0) } == 200)
+    }
+
+    @Test func aQueueSubscriberSeesEveryEventAndIsToldOfOverflow() throws {
+        let s = try CSession()
+        let (st, id) = s.subscribe(#"{"policy":"queue","capacity":5,"kinds":["flight"]}"#, nil)
+        #expect(st == RUNWAY_OK)
+        for i in 0..<20 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        var got: [String] = []
+        while case (RUNWAY_OK, let e?) = s.poll(id) { got.append(e) }
+        #expect(got.count == 6)
+        #expect(got.prefix(5).allSatisfy { kind($0) == "flight" })
+        #expect(kind(got[5]) == "overflow")
+        #expect(field("dropped", in: got[5]) == 15)
+        let seqs = got.prefix(5).compactMap { field("seq", in: $0) }
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 }, "gap-free until the overflow")
+        // Afterwards the queue works again, and a poll with nothing waiting gives NULL.
+        s.fix(20, 52.003)
+        #expect(s.poll(id).1.map(kind) == "flight")
+        #expect(s.poll(id).1 == nil)
+    }
+
+    @Test func kindsFilterWhatASubscriberReceives() throws {
+        let s = try CSession()
+        let (_, id) = s.subscribe(#"{"kinds":["phase","log"],"policy":"queue"}"#, nil)
+        s.start(0)
+        s.fix(1, 52)
+        var kinds: [String] = []
+        while case (RUNWAY_OK, let e?) = s.poll(id) { kinds.append(kind(e)) }
+        #expect(kinds == ["phase", "log"])
+    }
+
+    @Test func pollMisuseGetsSpecificStatuses() throws {
+        let s = try CSession()
+        let r = Recorder()
+        let (_, cb) = s.subscribe(nil, r)
+        #expect(s.poll(cb).0 == RUNWAY_ERR_ARGUMENT)
+        #expect(s.poll(9999).0 == RUNWAY_ERR_NOT_FOUND)
+        #expect(runway_unsubscribe_impl(s.handle, 9999) == RUNWAY_ERR_NOT_FOUND)
+        for bad in [#"{"kinds":["flight","weather"]}"#, #"{"policy":"fifo"}"#, #"{"capacity":0,"policy":"queue"}"#,
+                    #"{"capacity":1.5}"#, #"{"kinds":"flight"}"#, #"{"polcy":"queue"}"#, "nope"] {
+            #expect(s.subscribe(bad, nil).0 == RUNWAY_ERR_ARGUMENT, "\(bad)")
+            #expect(!lastError().isEmpty)
+        }
+    }
+
+    @Test func manyThreadsPushingIntoOneSessionLoseNothing() throws {
+        let s = try CSession(#"{"distance_filter_m":0,"clock":"live"}"#)
+        let (_, id) = s.subscribe(#"{"kinds":["flight"],"policy":"queue","capacity":65536}"#, nil)
+        let r = Recorder()
+        _ = s.subscribe(nil, r)
+        let done = Recorder()
+        nonisolated(unsafe) var finished = 0
+        for thread in 0..<4 {
+            _ = spawnThread {
+                for i in 0..<500 {
+                    let json = "{\"lat\":\(10 + Double(thread)),\"lon\":\(Double(i) * 1e-5)}"
+                    _ = json.withCString { runway_push_json_impl(s.handle, $0) }
+                }
+                done.lock.withLock { finished += 1; done.changed.broadcast() }
+            }
+        }
+        #expect(done.wait(seconds: 60) { _ in finished == 4 })
+        #expect(field("fixes", in: s.snapshot()) == 2000)
+        var seqs: [Double] = []
+        while case (RUNWAY_OK, let e?) = s.poll(id) { if let q = field("seq", in: e) { seqs.append(q) } }
+        #expect(seqs.count == 2000)
+        #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 })
+    }
+}

@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# examples/c/test.sh — runs runway_host (built by `make`) on generated and real input.
+# Run by `make test` in this folder, or `make test-example` at the repository root.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+host="$here/runway_host"
+tracks="$here/../../../shared/tracks"
+[[ -x "$host" ]] || { echo "test.sh: $host not built (run make)" >&2; exit 1; }
+
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# run NAME EXPECTED_EXIT ARGS... : runs the host, stdout/stderr into $work/NAME.{out,err}
+run() {
+  local name="$1" want="$2"; shift 2
+  local rc=0
+  "$host" "$@" >"$work/$name.out" 2>"$work/$name.err" || rc=$?
+  if [[ "$rc" == "$want" ]]; then ok; else
+    fail "$name: exit $rc, want $want"; sed 's/^/    /' "$work/$name.err" >&2
+  fi
+}
+
+# check NAME PYTHON_EXPR_FILE... : python3 assertions on a summary JSON
+check_summary() {
+  local name="$1" file="$2"; shift 2
+  if python3 - "$file" "$@" <<'PY'
+import json, sys
+path, *conds = sys.argv[1:]
+with open(path) as f:
+    lines = [l for l in f.read().splitlines() if l.strip()]
+s = json.loads(lines[-1])  # the summary is the last line (stdout also carries events)
+bad = [c for c in conds if not eval(c, {"s": s, "abs": abs, "len": len})]
+for c in bad:
+    print(f"    not true: {c}", file=sys.stderr)
+if bad:
+    print("    summary: " + json.dumps({k: v for k, v in s.items() if k != "route"}), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+  then ok; else fail "$name: summary checks"; fi
+}
+
+# ---- Generated input: 150 fixes 2 s apart due north at 3.2 m/s, hr every 10 s -----------
+expected="$(python3 - "$work/run.jsonl" <<'PY'
+import math, sys
+T0, LAT0, LON0, DLAT, N = 1700000000.0, 52.0, 4.0, 0.0000575, 150  # ~6.4 m a step
+with open(sys.argv[1], "w") as f:
+    for i in range(N):
+        t = T0 + 2 * i
+        f.write('{"t":%.1f,"lat":%.7f,"lon":%.7f,"alt":%.1f,"speed":3.2,"course":0.0,"h_acc":5.0}\n'
+                % (t, LAT0 + i * DLAT, LON0, 10 + 3 * math.sin(i / 20)))
+        if i % 10 == 9:
+            f.write('{"type":"hr","bpm":%d,"t":%.1f}\n' % (140 + i // 10, t))
+# WGS84 meridian arc, Simpson's rule over M(phi) = a(1-e2)/(1-e2 sin^2 phi)^1.5
+a, fl = 6378137.0, 1 / 298.257223563
+e2 = fl * (2 - fl)
+p1, p2, n = math.radians(LAT0), math.radians(LAT0 + (N - 1) * DLAT), 64
+h = (p2 - p1) / n
+M = lambda p: a * (1 - e2) / (1 - e2 * math.sin(p) ** 2) ** 1.5
+print(h / 3 * sum(M(p1 + k * h) * (1 if k in (0, n) else 4 if k % 2 else 2) for k in range(n + 1)))
+PY
+)"
+elapsed=$((2 * 149))
+
+echo "== generated run ($(wc -l <"$work/run.jsonl") lines, expected $(printf '%.1f' "$expected") m)"
+run gen 0 -e 30 -o "$work/gen.json" "$work/run.jsonl"
+# Any PFD line (values may be unknown: "--"), and one in mid-run with every value known.
+pfd_re='^PFD  ([0-9]{2}:[0-9]{2}:[0-9]{2}|--:--:--)  [0-9]+\.[0-9]{2} km  pace ([0-9]+:[0-9]{2}|--:--) \[[0-9: ]*\]  AVG ([0-9]+:[0-9]{2}|--:--)  hdg ([NESW]{1,2}|--)  alt (-?[0-9]+|--) m  hr ([0-9]+|--)$'
+known_re='^PFD  [0-9]{2}:[0-9]{2}:[0-9]{2}  [0-9]+\.[0-9]{2} km  pace 5:1[0-9] \[4:45 5:00 5:15 5:30 5:45\]  AVG 5:[0-9]{2}  hdg N  alt 1[0-9] m  hr 1[45][0-9]$'
+pfd_lines="$(grep -c '^PFD ' "$work/gen.out" || true)"
+if [[ "$pfd_lines" -ge 5 ]]; then ok; else fail "gen: $pfd_lines PFD lines, want >= 5 (165 flight events, -e 30)"; fi
+if ! grep '^PFD ' "$work/gen.out" | grep -qvE "$pfd_re"; then ok; else
+  fail "gen: PFD lines not in the PFD format:"; grep '^PFD ' "$work/gen.out" | grep -vE "$pfd_re" | head -3 >&2
+fi
+last_pfd="$(grep '^PFD ' "$work/gen.out" | tail -n 1)"
+if [[ "$last_pfd" =~ $known_re ]]; then ok; else fail "gen: last PFD line: $last_pfd"; fi
+if grep -q '^PHASE  preflight -> cruise' "$work/gen.out" && grep -q '^PHASE  cruise -> touchdown' "$work/gen.out"
+then ok; else fail "gen: phase lines missing"; sed 's/^/    /' "$work/gen.out" | head >&2; fi
+check_summary gen "$work/gen.json" \
+  "s['phase'] == 'touchdown'" \
+  "abs(s['distance_m'] - $expected) <= 0.01 * $expected" \
+  "abs(s['elapsed_s'] - $elapsed) < 1e-6" \
+  "'route' not in s" \
+  "s['max_hr_bpm'] == 154"
+
+echo "== stdin, summary with route to stdout"
+run stdin 0 -r -e 1000 - <"$work/run.jsonl"
+check_summary stdin "$work/stdin.out" \
+  "s['phase'] == 'touchdown'" "len(s['route']) == 150" "s['points'] == 150"
+if [[ "$(grep -c '^PFD ' "$work/stdin.out" || true)" == 1 ]]; then ok; else fail "stdin: -e 1000 should print 1 PFD line"; fi
+
+echo "== invalid lines are rejected, the run still finishes"
+{ sed -n '1,2p' "$work/run.jsonl"; echo 'this is not json'
+  echo '{"t":1690000000,"lat":52.0,"lon":4.0}'   # time going backwards
+  echo '{"t":1700000004.0,"lat":95.0,"lon":4.0}' # latitude out of range
+  sed -n '3,$p' "$work/run.jsonl"; } >"$work/bad.jsonl"
+run bad 0 -o "$work/bad.json" "$work/bad.jsonl"
+if grep -q 'bad.jsonl:3: rejected' "$work/bad.err" && grep -q 'bad.jsonl:4: rejected' "$work/bad.err" \
+   && grep -q 'bad.jsonl:5: rejected' "$work/bad.err"; then ok; else
+  fail "bad: rejections of lines 3-5 not reported"; sed 's/^/    /' "$work/bad.err" >&2; fi
+if grep -qi '^LOG .*reject' "$work/bad.out"; then ok; else fail "bad: no LOG line for the rejections"; fi
+check_summary bad "$work/bad.json" \
+  "s['phase'] == 'touchdown'" "abs(s['distance_m'] - $expected) <= 0.01 * $expected"
+
+echo "== exit codes"
+run usage_e 1 -e 0 "$work/run.jsonl"
+run usage_opt 1 -x "$work/run.jsonl"
+run usage_two 1 "$work/run.jsonl" "$work/run.jsonl"
+run missing 2 "$work/does-not-exist.jsonl"
+: >"$work/empty.jsonl"
+run empty 2 "$work/empty.jsonl"
+run outdir 2 -o "$work/no/such/dir/summary.json" "$work/run.jsonl"
+run config 3 -c '{"distance_filtre_m":0}' "$work/run.jsonl"
+if grep -q 'distance_filtre_m\|RUNWAY_ERR\|argument\|config' "$work/config.err"; then ok; else
+  fail "config: the library's message is not shown"; sed 's/^/    /' "$work/config.err" >&2; fi
+
+friday="$tracks/fixes/togeojson__Friday-Evening-Run.gpx.jsonl"
+if [[ -f "$friday" && -f "$tracks/reference.jsonl" ]]; then
+  echo "== real track: togeojson__Friday-Evening-Run (every fix kept)"
+  ref="$(python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["file"] == "togeojson__Friday-Evening-Run.gpx":
+        print(r["geodesic_wgs84"]["distance_2d_fixes_m"], r["end_t"] - r["start_t"], r["n_points"])
+' "$tracks/reference.jsonl")"
+  read -r ref_m ref_s ref_n <<<"$ref"
+  run friday 0 -r -e 5 -c '{"distance_filter_m":0}' -o "$work/friday.json" "$friday"
+  check_summary friday "$work/friday.json" \
+    "s['phase'] == 'touchdown'" \
+    "abs(s['distance_m'] - $ref_m) <= 1e-4 * $ref_m" \
+    "abs(s['elapsed_s'] - $ref_s) < 1e-3" \
+    "len(s['route']) == $ref_n"
+  if grep -q '^PFD ' "$work/friday.out"; then ok; else fail "friday: no PFD line"; fi
+else
+  echo "== real track: skipped ($tracks not present)"
+fi
+
+echo "$passed passed, $failed failed"
+[[ "$failed" == 0 ]]
