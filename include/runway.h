@@ -77,7 +77,7 @@ typedef struct runway_fix {
 typedef enum runway_status {
   RUNWAY_OK = 0,
   RUNWAY_ERR_ARGUMENT = 1,  /* NULL pointer, bad config or options */
-  RUNWAY_ERR_JSON = 2,      /* not JSON, or not a JSON object (also invalid UTF-8) */
+  RUNWAY_ERR_JSON = 2,      /* not JSON, or not a JSON object (also invalid UTF-8, a NUL byte) */
   RUNWAY_ERR_INPUT = 3,     /* well-formed but invalid: missing/ill-typed field, out of range,
                                non-finite, time going backwards, too large */
   RUNWAY_ERR_STATE = 4,     /* not allowed in the session's current phase */
@@ -117,8 +117,10 @@ const char *runway_status_string(runway_status status);
  *                               raise a reduced-accuracy warning
  *    "pace_window_s": 10        window for pace from distance over time when
  *                               a fix carries no speed
- *  Unknown keys are RUNWAY_ERR_ARGUMENT (they are typos).
- *  On success *out receives the session; close it with runway_session_close(). */
+ *  Unknown keys, wrong types, out-of-range values, and a config that is not a
+ *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
+ *  an input). On success *out receives the session; close it with
+ *  runway_session_close(). */
 runway_status runway_session_open(const char *config_json, runway_session **out);
 
 /** Close a session: ends all its subscriptions, waits until none of its
@@ -131,10 +133,12 @@ void runway_session_close(runway_session *s);
 
 /** Push one input as a JSON object (NUL-terminated UTF-8):
  *    a fix:     {"lat":..,"lon":..,"t":..,"alt":..,"speed":..,"course":..,
- *                "h_acc":..,"v_acc":..}   (lat, lon required; t required with
- *                the replay clock)
+ *                "h_acc":..,"v_acc":..,"hr":..,"cadence":..}  (lat, lon
+ *                required; t required with the replay clock; "type":"fix" is
+ *                optional; hr/cadence on a fix count as samples at its time)
  *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
- *  Unknown keys are ignored. Returns when the input is processed: a snapshot
+ *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
+ *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
  *  but add no distance; fixes while holding (paused) add none either. */
 runway_status runway_push_json(runway_session *s, const char *json);
@@ -158,7 +162,8 @@ runway_status runway_tick(runway_session *s, double t);
 /* ---- Flight phases ------------------------------------------------------- */
 /* preflight -> cruise (start) <-> holding (pause/resume) -> touchdown (stop,
  * from cruise or holding). Any other transition is RUNWAY_ERR_STATE and
- * changes nothing; a session is one flight. Each change emits a "phase" event.
+ * changes nothing; a session is one flight. Each change emits a "phase" event,
+ * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
  * before any input, that of the next one. A t before the latest input is
  * RUNWAY_ERR_INPUT. */

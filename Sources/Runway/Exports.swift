@@ -61,17 +61,8 @@ public func runway_last_error_impl() -> UnsafePointer<CChar>? { ThreadState.last
 
 @_cdecl("runway_status_string")
 public func runway_status_string_impl(_ status: runway_status) -> UnsafePointer<CChar>? {
-    switch RunwayStatus(rawValue: status.rawValue) {
-    case .ok: return ThreadState.staticCString("ok")
-    case .argument: return ThreadState.staticCString("invalid argument (NULL pointer, bad config or options)")
-    case .json: return ThreadState.staticCString("not a JSON object")
-    case .input: return ThreadState.staticCString("invalid input")
-    case .state: return ThreadState.staticCString("not allowed in the current flight phase")
-    case .notFound: return ThreadState.staticCString("not found")
-    case .store: return ThreadState.staticCString("storage failure")
-    case .internal: return ThreadState.staticCString("internal error")
-    case nil: return ThreadState.staticCString("unknown status")
-    }
+    guard let known = RunwayStatus(rawValue: status.rawValue) else { return ThreadState.staticCString("unknown status") }
+    return ThreadState.staticCString(known.text)
 }
 
 @_cdecl("runway_string_free")

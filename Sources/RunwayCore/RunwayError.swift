@@ -10,11 +10,11 @@ public enum RunwayStatus: UInt32, Sendable {
     case `internal` = 7
 
     /// Fixed text per status, as `sqlite3_errstr` gives.
-    public var text: String {
+    public var text: StaticString {
         switch self {
         case .ok: return "ok"
         case .argument: return "invalid argument (NULL pointer, bad config or options)"
-        case .json: return "not a JSON object"
+        case .json: return "not JSON, or not a JSON object"
         case .input: return "invalid input"
         case .state: return "not allowed in the current flight phase"
         case .notFound: return "not found"

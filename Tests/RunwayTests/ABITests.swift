@@ -1,0 +1,157 @@
+import Testing
+import CRunwayABI
+@testable import Runway
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite("C ABI calls")
+struct ABITests {
+    @Test func versionsMatchTheHeader() {
+        #expect(runway_abi_version_impl() == UInt32(RUNWAY_ABI_VERSION))
+        #expect(String(cString: runway_version_impl()!) == RUNWAY_VERSION_STRING)
+        for raw in 0...7 {
+            #expect(!String(cString: runway_status_string_impl(runway_status(rawValue: UInt32(raw)))!).isEmpty)
+        }
+    }
+
+    @Test func nullArgumentsAreArgumentErrorsWithAMessage() throws {
+        let s = try CSession()
+        var out: UnsafeMutablePointer<CChar>? = nil
+        var id: UInt64 = 0
+        var fix = runway_fix(t: 1, lat: 52, lon: 4, alt: .nan, speed: .nan, course: .nan, h_acc: .nan, v_acc: .nan)
+        let calls: [(String, () -> runway_status)] = [
+            ("open out", { runway_session_open_impl(nil, nil) }),
+            ("push_json session", { runway_push_json_impl(nil, "{}") }),
+            ("push_json json", { runway_push_json_impl(s.handle, nil) }),
+            ("push_jsonl buf", { runway_push_jsonl_impl(s.handle, nil, 5, nil, nil) }),
+            ("push_fix session", { runway_push_fix_impl(nil, &fix) }),
+            ("push_fix fix", { runway_push_fix_impl(s.handle, nil) }),
+            ("start", { runway_start_impl(nil, 0) }),
+            ("tick", { runway_tick_impl(nil, 0) }),
+            ("snapshot out", { runway_snapshot_json_impl(s.handle, nil) }),
+            ("summary session", { runway_summary_json_impl(nil, &out) }),
+            ("log out", { runway_log_json_impl(s.handle, nil) }),
+            ("subscribe out", { runway_subscribe_impl(s.handle, nil, nil, nil, nil) }),
+            ("subscribe session", { runway_subscribe_impl(nil, nil, nil, nil, &id) }),
+            ("poll out", { runway_poll_impl(s.handle, 1, nil) }),
+            ("unsubscribe session", { runway_unsubscribe_impl(nil, 1) }),
+        ]
+        for (name, call) in calls {
+            #expect(call() == RUNWAY_ERR_ARGUMENT, "\(name)")
+            #expect(!lastError().isEmpty, "\(name)")
+        }
+        runway_session_close_impl(nil)      // harmless
+        runway_string_free_impl(nil)        // harmless
+    }
+
+    @Test func badInputChangesNoRunStateButIsLogged() throws {
+        let s = try CSession(#"{"distance_filter_m":0}"#)
+        s.start(0)
+        s.fix(1, 52)
+        s.fix(2, 52.0001)
+        let before = s.snapshot()
+        let bad: [(String, runway_status)] = [
+            ("", RUNWAY_ERR_JSON), ("not json", RUNWAY_ERR_JSON), ("[1]", RUNWAY_ERR_JSON),
+            (#"{"lat":52"#, RUNWAY_ERR_JSON), (#"{"lat":52,"t":3}"#, RUNWAY_ERR_INPUT),
+            (#"{"lat":95,"lon":4,"t":3}"#, RUNWAY_ERR_INPUT), (#"{"lat":1e999,"lon":4,"t":3}"#, RUNWAY_ERR_INPUT),
+            (#"{"lat":52.1,"lon":4,"t":1}"#, RUNWAY_ERR_INPUT), (#"{"type":"hr","bpm":-1,"t":3}"#, RUNWAY_ERR_INPUT),
+            (#"{"type":"warp","t":3}"#, RUNWAY_ERR_INPUT),
+        ]
+        for (json, status) in bad {
+            #expect(s.push(json) == status, "\(json)")
+            #expect(!lastError().isEmpty)
+        }
+        var pod = runway_fix(t: .infinity, lat: 52, lon: 4, alt: .nan, speed: .nan, course: .nan, h_acc: .nan, v_acc: .nan)
+        #expect(runway_push_fix_impl(s.handle, &pod) == RUNWAY_ERR_INPUT)
+        pod.t = 3; pod.lat = .nan
+        #expect(runway_push_fix_impl(s.handle, &pod) == RUNWAY_ERR_INPUT)
+        #expect(s.snapshot() == before)
+        #expect(s.log().has("rejected input"))
+    }
+
+    @Test func thePodFastPathMatchesJSON() throws {
+        let a = try CSession(), b = try CSession()
+        a.start(0); b.start(0)
+        for i in 0..<50 {
+            let t = Double(i), lat = 52 + Double(i) * 0.00004, speed = 3.1, course = -1.0
+            a.push("{\"t\":\(t),\"lat\":\(lat),\"lon\":4.5,\"speed\":\(speed),\"course\":\(course),\"alt\":7}")
+            var f = runway_fix(t: t, lat: lat, lon: 4.5, alt: 7, speed: speed, course: course, h_acc: .nan, v_acc: .nan)
+            #expect(runway_push_fix_impl(b.handle, &f) == RUNWAY_OK)
+        }
+        #expect(a.summary() == b.summary())
+    }
+
+    @Test func jsonLinesProcessesEveryLineAndNamesTheFirstBadOne() throws {
+        let s = try CSession(#"{"distance_filter_m":0}"#)
+        let text = """
+        {"t":1,"lat":52,"lon":4}
+        \t
+        {"t":2,"lat":52.0001,"lon":4}\r
+        not json
+        {"t":3,"lat":52.0002,"lon":4}
+        {"t":2.5,"lat":52.0003,"lon":4}
+        {"t":4,"lat":52.0003,"lon":4}
+        """
+        var accepted = 99, rejected = 99
+        let st = text.withCString { runway_push_jsonl_impl(s.handle, $0, strlen($0), &accepted, &rejected) }
+        #expect(st == RUNWAY_ERR_JSON)
+        #expect(lastError().has("line 4"))
+        #expect(accepted == 4 && rejected == 2)
+        #expect(field("fixes", in: s.snapshot()) == 4)
+        let ok = "{\"t\":5,\"lat\":52.0004,\"lon\":4}\n"
+        #expect(ok.withCString { runway_push_jsonl_impl(s.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(accepted == 1 && rejected == 0)
+        #expect(runway_push_jsonl_impl(s.handle, nil, 0, &accepted, &rejected) == RUNWAY_OK)
+        #expect(accepted == 0)
+    }
+
+    @Test func aFiveMegabyteLineAndDeepNestingAreRefusedCleanly() throws {
+        let s = try CSession()
+        let big = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "y", count: 5 << 20) + "\"}"
+        #expect(s.push(big) == RUNWAY_ERR_INPUT)
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(s.push(#"{"lat":52,"lon":4,"t":1,"x":"# + deep + "}") == RUNWAY_ERR_JSON)
+        #expect(s.fix(1, 52) == RUNWAY_OK)
+    }
+
+    @Test func unknownConfigKeysAreArgumentErrors() {
+        var h: OpaquePointer? = nil
+        #expect(runway_session_open_impl(#"{"distance_filtre_m":5}"#, &h) == RUNWAY_ERR_ARGUMENT)
+        #expect(lastError().has("distance_filtre_m"))
+        #expect(h == nil)
+    }
+
+    @Test func theLogKeepsTheLast20LinesAndIsReadable() throws {
+        let s = try CSession()
+        for i in 0..<25 { s.push("bad \(i)") }
+        let log = s.log()
+        var count = 0
+        var rest = Substring(log)
+        while let r = after("\"kind\":\"log\"", in: String(rest)) { count += 1; rest = r }
+        #expect(count == 20)
+    }
+
+    @Test func theLiveClockTicksOnceASecondAndRestartingNeverDoublesIt() throws {
+        let before = Ticker.shared.count
+        let s = try CSession(#"{"clock":"live"}"#)
+        #expect(Ticker.shared.count == before + 1)
+        let (_, id) = s.subscribe(#"{"kinds":["tick"],"policy":"queue"}"#, nil)
+        #expect(s.start() == RUNWAY_OK)
+        #expect(s.push(#"{"lat":52,"lon":4}"#) == RUNWAY_OK)  // no t: the wall clock
+        s.pause(); s.resume()
+        #expect(s.start() == RUNWAY_ERR_STATE)
+        // Collect ticks for about 2.5 s of wall time.
+        let waiter = Recorder()
+        _ = waiter.wait(seconds: 2.5) { _ in false }
+        var ticks: [String] = []
+        while case (RUNWAY_OK, let e?) = s.poll(id) { ticks.append(e) }
+        #expect(ticks.count >= 1 && ticks.count <= 3, "\(ticks.count) ticks in 2.5 s")
+        let elapsed = ticks.compactMap { field("elapsed_s", in: $0) }
+        #expect(elapsed == elapsed.sorted())
+        #expect(ticks.allSatisfy { $0.has("\"time\":\"00:00:0") })
+        s.close()
+        #expect(Ticker.shared.count == before)
+    }
+}
