@@ -40,7 +40,7 @@ test-python: lib
 	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests Tests/python
 
 test-rust: lib
-	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline
+	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline --no-fail-fast
 
 demo: deps lib
 	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) examples/python/replay.py examples/data/city_run.gpx --speed 45

@@ -218,7 +218,10 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *
  *  fn != NULL: events are delivered to fn(event_json, user) on a library
  *  thread. fn == NULL: a poll subscription; read it with runway_poll().
- *  *out_id receives the subscription's id (never 0). */
+ *  *out_id receives the subscription's id (never 0). A session already holding
+ *  RUNWAY_MAX_SUBSCRIBERS subscriptions refuses with RUNWAY_ERR_STATE.
+ *  `user` must stay valid until runway_unsubscribe() (called outside a
+ *  callback) or runway_session_close() has returned. */
 runway_status runway_subscribe(runway_session *s, const char *options_json,
                                runway_event_fn fn, void *user, uint64_t *out_id);
 

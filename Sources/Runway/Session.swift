@@ -19,6 +19,9 @@ final class Session: @unchecked Sendable {
     private var nextID: UInt64 = 1
     private var wanted: UInt32 = 0
     private var closed = false
+    /// Callback subscriptions ended from inside a callback, whose thread may still be running
+    /// it: close must wait for them too.
+    private var retiring: [Subscription] = []
     private var scratch: [Event] = []
 
     static let maxSubscribers = Int(RUNWAY_MAX_SUBSCRIBERS)
@@ -161,8 +164,12 @@ final class Session: @unchecked Sendable {
             wanted = subscriptions.values.reduce(0) { $0 | $1.options.kinds }
             sub.cancelled = true
             sub.wake.signal()
-            // Inside a callback we must not wait (it could be waiting on itself).
-            guard !ThreadState.isDeliveryThread else { return }
+            // Inside a callback we must not wait (it could be waiting on itself); close waits.
+            guard !ThreadState.isDeliveryThread else {
+                retiring.removeAll { !$0.running }
+                if sub.running { retiring.append(sub) }
+                return
+            }
             while sub.running { idle.wait() }
         }
     }
@@ -181,7 +188,8 @@ final class Session: @unchecked Sendable {
                 sub.cancelled = true
                 sub.wake.signal()
             }
-            for sub in subs { while sub.running { idle.wait() } }
+            for sub in subs + retiring { while sub.running { idle.wait() } }
+            retiring.removeAll()
         }
         return true
     }

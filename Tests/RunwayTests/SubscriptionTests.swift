@@ -201,3 +201,39 @@ struct SubscriptionTests {
         #expect(zip(seqs, seqs.dropFirst()).allSatisfy { $1 == $0 + 1 })
     }
 }
+
+@Suite("Closing")
+struct ClosingTests {
+    @Test func closeWaitsForACallbackThatUnsubscribedItself() throws {
+        let s = try CSession()
+        let r = Recorder()
+        let gate = Recorder()      // holds the callback inside host code after it unsubscribed
+        gate.hold()
+        nonisolated(unsafe) var id: UInt64 = 0
+        nonisolated(unsafe) var unsubscribed = false
+        nonisolated(unsafe) var finished = false
+        r.onEvent = { rec, _ in
+            _ = runway_unsubscribe_impl(s.handle, rec.lock.withLock { id })
+            gate.lock.withLock {
+                unsubscribed = true
+                gate.changed.broadcast()
+                while !gate.gateOpen { gate.changed.wait() }
+                finished = true
+            }
+        }
+        let (_, got) = s.subscribe(#"{"kinds":["phase"]}"#, r)
+        r.lock.withLock { id = got }
+        s.start(0)
+        #expect(gate.wait { _ in unsubscribed })
+        let closer = Recorder()
+        nonisolated(unsafe) var closed = false
+        _ = spawnThread {
+            s.close()
+            closer.lock.withLock { closed = true; closer.changed.broadcast() }
+        }
+        #expect(!closer.wait(seconds: 0.3) { _ in closed }, "close returned while the callback ran")
+        gate.release()
+        #expect(closer.wait(seconds: 10) { _ in closed })
+        #expect(gate.lock.withLock { finished })
+    }
+}

@@ -1,0 +1,87 @@
+//! Safe Rust bindings to **librunway**, a run-tracking engine behind a C ABI
+//! (`include/runway.h`).
+//!
+//! A host pushes GPS fixes and samples into a [`Session`] (one *flight*), drives its phases
+//! (`preflight` → `cruise` ⇄ `holding` → `touchdown`), receives events through
+//! [`Subscription`]s (a closure on a library thread) or [`PollSubscription`]s, and reads the
+//! flight record with [`Session::summary`]. All outputs are JSON strings; [`json`] reads
+//! top-level members without a JSON dependency.
+//!
+//! ```
+//! use std::sync::mpsc;
+//! use std::time::Duration;
+//! use runway::{Fix, Session};
+//!
+//! # fn main() -> runway::Result<()> {
+//! let session = Session::open(Some(r#"{"distance_filter_m":5}"#))?;
+//!
+//! let (tx, rx) = mpsc::channel();
+//! let phases = session.subscribe(Some(r#"{"kinds":["phase"]}"#), move |event| {
+//!     let _ = tx.send(event.str_field("to").unwrap_or_default());
+//! })?;
+//!
+//! let t0 = 1_700_000_000.0;
+//! session.start(Some(t0))?;
+//! session.push_json(r#"{"t":1700000000,"lat":52.0,"lon":4.0,"speed":3.2}"#)?;
+//! session.push_fix(&Fix::new(t0 + 10.0, 52.0003, 4.0).with_speed(3.3))?;
+//! session.push_json(r#"{"type":"hr","bpm":148,"t":1700000010}"#)?;
+//! session.stop(None)?; // None = now: with the replay clock, the latest input's time
+//!
+//! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "cruise");
+//! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "touchdown");
+//!
+//! let summary = session.summary()?;
+//! assert!(runway::json::f64_field(&summary, "distance_m").unwrap() > 30.0);
+//! assert_eq!(runway::format_pace(5.05), "5:03");
+//!
+//! phases.cancel()?; // or just drop it
+//! # Ok(()) }
+//! ```
+//!
+//! # Errors
+//! Every fallible call returns [`Result`]; an [`Error`] carries the [`Status`] and the
+//! library's message (`runway_last_error()`, read on the calling thread right after the failed
+//! call). Bad input changes no run state.
+//!
+//! # Threads and lifetimes
+//! [`Session`], [`Subscription`] and [`PollSubscription`] are `Send + Sync`. The C session is
+//! closed when the `Session` and every subscription handle made from it are dropped (they share
+//! it through an `Arc`); closing waits until no callback is running, and none runs after.
+//! See [`Subscription`] for when a callback closure is freed and [`Session::subscribe`] for
+//! what happens when it panics.
+//!
+//! # Linking
+//! `build.rs` links `librunway.so` from `RUNWAY_LIB_DIR`, else from the repository's `build/`
+//! folder, and writes that folder as an rpath, so tests and examples run without
+//! `LD_LIBRARY_PATH`.
+
+#![warn(missing_docs)]
+
+mod error;
+mod format;
+pub mod json;
+mod session;
+mod subscription;
+#[allow(missing_docs)]
+pub mod sys;
+
+pub use error::{Error, Result, Status};
+pub use format::{
+    format_altitude, format_direction, format_distance, format_heading_tape, format_pace, format_pace_tape,
+    format_time,
+};
+pub use session::{Batch, Fix, Session};
+pub use subscription::{Drain, Event, PollSubscription, Subscription};
+
+/// The loaded library's version, e.g. `"0.1.0"`.
+pub fn version() -> &'static str {
+    // SAFETY: runway_version returns static storage.
+    unsafe { error::static_str(sys::runway_version()) }
+}
+
+/// The loaded library's ABI version; this crate is written for [`sys::RUNWAY_ABI_VERSION`]
+/// (and [`Session::open`] checks it).
+pub fn abi_version() -> u32 {
+    // SAFETY: no arguments, no preconditions.
+    unsafe { sys::runway_abi_version() }
+}

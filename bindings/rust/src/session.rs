@@ -1,0 +1,407 @@
+//! Sessions: one flight each, and the shared state that decides when the C session closes.
+
+use std::ffi::{CStr, CString};
+use std::os::raw::c_char;
+use std::ptr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use crate::error::{check, Error, Result, Status};
+use crate::subscription::{self, PollSubscription, Subscription};
+use crate::{sys, Event};
+
+/// The C session shared by a [`Session`] and its [`Subscription`]s / [`PollSubscription`]s.
+///
+/// It is closed (`runway_session_close`) when the last of them is dropped, so a subscription
+/// handle can never outlive the session it refers to.
+pub(crate) struct Inner {
+    raw: *mut sys::runway_session,
+    /// Callback boxes that may still be called until the session closes: those of
+    /// subscriptions ended from inside a callback (where `runway_unsubscribe` does not wait),
+    /// and of detached subscriptions. Freed right after `runway_session_close` returns.
+    deferred: Mutex<Vec<subscription::CallbackPtr>>,
+}
+
+// SAFETY: every runway_* function is safe to call from any thread, concurrently, on the same
+// session (runway.h, "Conventions"); the pointer is only closed in Drop, when no other handle
+// can use it any more. `deferred` is behind a Mutex.
+unsafe impl Send for Inner {}
+unsafe impl Sync for Inner {}
+
+impl Inner {
+    pub(crate) fn raw(&self) -> *mut sys::runway_session {
+        self.raw
+    }
+
+    /// Keeps a callback box alive until the session is closed.
+    pub(crate) fn defer(&self, data: subscription::CallbackPtr) {
+        self.deferred.lock().unwrap_or_else(PoisonError::into_inner).push(data);
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        let deferred = std::mem::take(self.deferred.get_mut().unwrap_or_else(PoisonError::into_inner));
+        let job = CloseJob { raw: self.raw, deferred };
+        if subscription::in_callback() {
+            // The last handle went away inside a callback (for example a callback that dropped
+            // its own Subscription after the Session was dropped). runway_session_close must not
+            // run on a callback thread (it would wait for itself), so a helper thread closes the
+            // session; the close waits until this callback has returned.
+            let spawned = std::thread::Builder::new().name("runway-close".into()).spawn(move || job.run());
+            if let Err(e) = spawned {
+                // Without a thread the session cannot be closed safely: leak it rather than
+                // deadlock or free a running callback. (The job went with the closure passed
+                // to spawn; dropping a CallbackPtr frees nothing.)
+                let _ = std::io::Write::write_fmt(
+                    &mut std::io::stderr(),
+                    format_args!("runway: could not spawn a thread to close a session ({e}); leaking it\n"),
+                );
+            }
+        } else {
+            job.run();
+        }
+    }
+}
+
+/// Closes a session, then frees the callback boxes that could run until then. Dropped without
+/// `run`, it leaks both (CallbackPtr has no Drop).
+struct CloseJob {
+    raw: *mut sys::runway_session,
+    deferred: Vec<subscription::CallbackPtr>,
+}
+
+// SAFETY: see Inner; the job is the only owner of the pointer and of the boxes.
+unsafe impl Send for CloseJob {}
+
+impl CloseJob {
+    fn run(self) {
+        // SAFETY: the last handle is gone, so nothing else uses `raw`. After close returns no
+        // callback of the session starts any more, so the boxes can be freed (free() also
+        // waits for a call still in progress).
+        unsafe { sys::runway_session_close(self.raw) };
+        for data in self.deferred {
+            // SAFETY: each box was leaked by subscribe() and handed over exactly once.
+            unsafe { data.free() };
+        }
+    }
+}
+
+/// One GPS fix for [`Session::push_fix`], the fast path (same rules as a JSON fix).
+///
+/// NaN means unknown; a negative finite `speed`, `course`, `h_acc` or `v_acc` also means
+/// unknown (as on phones). `lat` and `lon` are required; `t` is required with the replay clock
+/// and may be NaN ("now") with the live clock.
+///
+/// ```
+/// let fix = runway::Fix::new(1_700_000_000.0, 52.0, 4.0).with_speed(3.2).with_h_acc(4.0);
+/// assert!(fix.alt.is_nan());
+/// assert_eq!(fix.speed, 3.2);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Fix {
+    /// Unix seconds.
+    pub t: f64,
+    /// Degrees, -90..90.
+    pub lat: f64,
+    /// Degrees, -180..180.
+    pub lon: f64,
+    /// Metres above sea level.
+    pub alt: f64,
+    /// m/s, from the receiver (Doppler).
+    pub speed: f64,
+    /// Degrees clockwise from true north, 0..360.
+    pub course: f64,
+    /// Horizontal accuracy, metres.
+    pub h_acc: f64,
+    /// Vertical accuracy, metres.
+    pub v_acc: f64,
+}
+
+impl Fix {
+    /// A fix at time `t` and position `lat`, `lon`; everything else unknown (NaN).
+    pub fn new(t: f64, lat: f64, lon: f64) -> Fix {
+        Fix { t, lat, lon, ..Fix::default() }
+    }
+    /// Sets the altitude in metres.
+    pub fn with_alt(mut self, alt: f64) -> Fix {
+        self.alt = alt;
+        self
+    }
+    /// Sets the receiver speed in m/s.
+    pub fn with_speed(mut self, speed: f64) -> Fix {
+        self.speed = speed;
+        self
+    }
+    /// Sets the course in degrees clockwise from true north.
+    pub fn with_course(mut self, course: f64) -> Fix {
+        self.course = course;
+        self
+    }
+    /// Sets the horizontal accuracy in metres.
+    pub fn with_h_acc(mut self, h_acc: f64) -> Fix {
+        self.h_acc = h_acc;
+        self
+    }
+    /// Sets the vertical accuracy in metres.
+    pub fn with_v_acc(mut self, v_acc: f64) -> Fix {
+        self.v_acc = v_acc;
+        self
+    }
+}
+
+impl Default for Fix {
+    /// Every field unknown (NaN).
+    fn default() -> Fix {
+        let n = f64::NAN;
+        Fix { t: n, lat: n, lon: n, alt: n, speed: n, course: n, h_acc: n, v_acc: n }
+    }
+}
+
+impl From<&Fix> for sys::runway_fix {
+    fn from(f: &Fix) -> sys::runway_fix {
+        sys::runway_fix {
+            t: f.t,
+            lat: f.lat,
+            lon: f.lon,
+            alt: f.alt,
+            speed: f.speed,
+            course: f.course,
+            h_acc: f.h_acc,
+            v_acc: f.v_acc,
+        }
+    }
+}
+
+/// The outcome of [`Session::push_jsonl`]: every line is processed, good or bad.
+#[derive(Debug, Clone, PartialEq)]
+#[must_use = "a batch may have rejected lines; check `rejected` or `first_error`"]
+pub struct Batch {
+    /// Lines accepted.
+    pub accepted: usize,
+    /// Lines rejected.
+    pub rejected: usize,
+    /// The error of the first rejected line (its message names the 1-based line number), or
+    /// `None` when every line was accepted.
+    pub first_error: Option<Error>,
+}
+
+impl Batch {
+    /// `Ok(())` when every line was accepted, else the first rejected line's error.
+    pub fn into_result(self) -> Result<()> {
+        match self.first_error {
+            None => Ok(()),
+            Some(e) => Err(e),
+        }
+    }
+}
+
+/// One flight: a `runway_session`.
+///
+/// `Session` is `Send + Sync`: every method takes `&self` and may be called from any thread
+/// concurrently (the C library is thread-safe). Share it with `Arc<Session>` or scoped threads.
+///
+/// # Lifetime
+/// Dropping the `Session` closes the C session — unless [`Subscription`]s or
+/// [`PollSubscription`]s made from it are still alive: each holds a reference to the same
+/// shared state, and the C session is closed when the last of them is dropped. Closing ends
+/// every subscription still active (for example [detached](Subscription::detach) ones) and
+/// returns only when none of their callbacks is running; no callback runs after that.
+///
+/// If the last handle is dropped inside a callback (which must not close its own session), the
+/// close runs on a short-lived helper thread and completes once that callback has returned.
+///
+/// A closure that owns a handle of its own session (a `Subscription`, or an `Arc<Session>`)
+/// forms a cycle that keeps the session open until that subscription is cancelled.
+pub struct Session {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").field("raw", &self.inner.raw).finish()
+    }
+}
+
+impl Session {
+    /// Opens a session (one flight) in phase `preflight`.
+    ///
+    /// `config` is `None` (all defaults) or a JSON object with any of `"clock"`
+    /// (`"replay"` | `"live"`), `"distance_filter_m"`, `"required_accuracy_m"`,
+    /// `"pace_window_s"`. Unknown keys are [`Status::Argument`].
+    ///
+    /// Also fails with [`Status::Internal`] when the loaded library's ABI version differs from
+    /// the one this crate was written for ([`sys::RUNWAY_ABI_VERSION`]).
+    pub fn open(config: Option<&str>) -> Result<Session> {
+        let abi = crate::abi_version();
+        if abi != sys::RUNWAY_ABI_VERSION {
+            return Err(Error::new(
+                Status::Internal,
+                format!("librunway has ABI version {abi}; this crate needs {}", sys::RUNWAY_ABI_VERSION),
+            ));
+        }
+        let config = opt_cstring(config, Status::Argument)?;
+        let mut raw = ptr::null_mut();
+        // SAFETY: config is NULL or a NUL-terminated string alive for the call; raw is written
+        // only on success.
+        check(unsafe { sys::runway_session_open(opt_ptr(&config), &mut raw) })?;
+        if raw.is_null() {
+            return Err(Error::new(Status::Internal, "runway_session_open returned no session"));
+        }
+        Ok(Session { inner: Arc::new(Inner { raw, deferred: Mutex::new(Vec::new()) }) })
+    }
+
+    /// The raw session pointer, for calls through [`sys`]. It stays valid while this `Session`
+    /// is alive; do not close it.
+    pub fn as_raw(&self) -> *mut sys::runway_session {
+        self.inner.raw
+    }
+
+    /// Pushes one input as a JSON object: a fix (`{"lat":..,"lon":..,"t":..,...}`) or a sample
+    /// (`{"type":"hr","bpm":148,"t":..}`, `{"type":"cadence","spm":172,"t":..}`). Returns when
+    /// the input is processed. A string with a NUL byte is [`Status::Json`].
+    pub fn push_json(&self, json: &str) -> Result<()> {
+        let json = cstring(json, Status::Json)?;
+        // SAFETY: valid session and NUL-terminated string.
+        check(unsafe { sys::runway_push_json(self.inner.raw, json.as_ptr()) })
+    }
+
+    /// Pushes a JSON Lines batch (one input a line; blank lines skipped, `"\r\n"` accepted).
+    /// Every line is processed, good or bad; the returned [`Batch`] has the counts and the
+    /// first rejected line's error.
+    pub fn push_jsonl(&self, lines: impl AsRef<[u8]>) -> Batch {
+        let buf = lines.as_ref();
+        let (mut accepted, mut rejected) = (0usize, 0usize);
+        // SAFETY: buf is valid for len bytes; the counts are always written.
+        let code = unsafe {
+            sys::runway_push_jsonl(
+                self.inner.raw,
+                buf.as_ptr().cast::<c_char>(),
+                buf.len(),
+                &mut accepted,
+                &mut rejected,
+            )
+        };
+        Batch { accepted, rejected, first_error: check(code).err() }
+    }
+
+    /// Pushes one fix as a struct (the fast path; same rules as a JSON fix).
+    pub fn push_fix(&self, fix: &Fix) -> Result<()> {
+        let c: sys::runway_fix = fix.into();
+        // SAFETY: valid session; `c` lives for the call.
+        check(unsafe { sys::runway_push_fix(self.inner.raw, &c) })
+    }
+
+    /// Advances the clock to `t` without a fix (`None` = now). In cruise this advances elapsed
+    /// time and emits a `tick` event.
+    pub fn tick(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_tick(self.inner.raw, time(t)) })
+    }
+
+    /// `preflight` → `cruise`. `None` = now (replay clock: the latest input's time, or before
+    /// any input the next input's time). Other phases: [`Status::State`].
+    pub fn start(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_start(self.inner.raw, time(t)) })
+    }
+
+    /// `cruise` → `holding`. Other phases: [`Status::State`].
+    pub fn pause(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_pause(self.inner.raw, time(t)) })
+    }
+
+    /// `holding` → `cruise`. Other phases: [`Status::State`].
+    pub fn resume(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_resume(self.inner.raw, time(t)) })
+    }
+
+    /// `cruise` or `holding` → `touchdown`; a session is one flight. Other phases:
+    /// [`Status::State`].
+    pub fn stop(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_stop(self.inner.raw, time(t)) })
+    }
+
+    /// The latest FlightData snapshot as JSON (the object a `flight` event carries).
+    pub fn snapshot(&self) -> Result<String> {
+        // SAFETY: valid session.
+        take_string(|out| unsafe { sys::runway_snapshot_json(self.inner.raw, out) })
+    }
+
+    /// The flight record so far (complete after stop), with the route as
+    /// `[[lat, lon, alt|null, t], ...]`.
+    pub fn summary(&self) -> Result<String> {
+        // SAFETY: valid session.
+        take_string(|out| unsafe { sys::runway_summary_json(self.inner.raw, out) })
+    }
+
+    /// The last log lines (oldest first) as a JSON array of log events.
+    pub fn log(&self) -> Result<String> {
+        // SAFETY: valid session.
+        take_string(|out| unsafe { sys::runway_log_json(self.inner.raw, out) })
+    }
+
+    /// Subscribes `f` to the session's events, from the next one on.
+    ///
+    /// `options` is `None` or a JSON object with any of `"kinds"`, `"policy"` (`"latest"` |
+    /// `"queue"`), `"capacity"`; unknown keys or kinds are [`Status::Argument`].
+    ///
+    /// `f` runs on a thread the library owns (one per subscription), never concurrently with
+    /// itself. It may call back into the library through handles it owns, and may drop its
+    /// own [`Subscription`] (see there). A panic in `f` is caught at the C boundary (it never
+    /// unwinds into C): it is counted in [`Subscription::panic_count`], its message kept in
+    /// [`Subscription::last_panic`], the panic hook reports it as usual (stderr by default),
+    /// and later events are still delivered. With `panic = "abort"` a panic aborts as always.
+    pub fn subscribe<F>(&self, options: Option<&str>, f: F) -> Result<Subscription>
+    where
+        F: FnMut(&Event) + Send + 'static,
+    {
+        subscription::subscribe(&self.inner, options, Box::new(f))
+    }
+
+    /// Opens a poll subscription (no callback): read it with [`PollSubscription::poll`].
+    /// `options` as for [`Session::subscribe`], e.g. `Some(r#"{"policy":"queue"}"#)` for every
+    /// event in order.
+    pub fn poll_subscription(&self, options: Option<&str>) -> Result<PollSubscription> {
+        subscription::poll_subscribe(&self.inner, options)
+    }
+}
+
+fn time(t: Option<f64>) -> f64 {
+    t.unwrap_or(f64::NAN)
+}
+
+pub(crate) fn cstring(s: &str, status: Status) -> Result<CString> {
+    CString::new(s)
+        .map_err(|e| Error::new(status, format!("string has a NUL byte at offset {}", e.nul_position())))
+}
+
+pub(crate) fn opt_cstring(s: Option<&str>, status: Status) -> Result<Option<CString>> {
+    s.map(|s| cstring(s, status)).transpose()
+}
+
+pub(crate) fn opt_ptr(s: &Option<CString>) -> *const c_char {
+    s.as_ref().map_or(ptr::null(), |s| s.as_ptr())
+}
+
+/// Runs a call that returns a library string through `char **out`, copies and frees it.
+pub(crate) fn take_string(call: impl FnOnce(*mut *mut c_char) -> sys::runway_status) -> Result<String> {
+    let mut out: *mut c_char = ptr::null_mut();
+    check(call(&mut out))?;
+    Ok(copy_and_free(out).unwrap_or_default())
+}
+
+/// Copies a library string and frees it; `None` for NULL.
+pub(crate) fn copy_and_free(p: *mut c_char) -> Option<String> {
+    if p.is_null() {
+        return None;
+    }
+    // SAFETY: a NUL-terminated string the library returned to us; freed exactly once.
+    unsafe {
+        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
+        sys::runway_string_free(p);
+        Some(s)
+    }
+}
