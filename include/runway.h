@@ -165,7 +165,8 @@ runway_status runway_tick(runway_session *s, double t);
  * changes nothing; a session is one flight. Each change emits a "phase" event,
  * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
- * before any input, that of the next one. A t before the latest input is
+ * before any input, that of the next one (the events of that call then carry
+ * "t": null; the summary's start_t/end_t get the next input's time). A t before the latest input is
  * RUNWAY_ERR_INPUT. */
 
 runway_status runway_start(runway_session *s, double t);

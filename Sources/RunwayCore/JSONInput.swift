@@ -20,7 +20,9 @@ public enum JSONInput {
             throw .input("input of \(bytes.count) bytes exceeds the limit of \(maxInputBytes) bytes")
         }
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw .json("empty input: expected a JSON object") }
-        if let bad = firstInvalidUTF8(bytes) { throw .json("invalid UTF-8 at byte \(bad)") }
+        if let bad = firstInvalidUTF8(bytes) {
+            throw .json(bytes[bad] == 0 ? "NUL byte at byte \(bad)" : "invalid UTF-8 at byte \(bad)")
+        }
         let chars = base.assumingMemoryBound(to: CChar.self)
         var end: UnsafePointer<CChar>? = nil
         guard let root = cJSON_ParseWithLengthOpts(chars, bytes.count, &end, 0) else {

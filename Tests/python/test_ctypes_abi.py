@@ -6,7 +6,8 @@ import ctypes
 import json
 import os
 import queue
-from ctypes import CFUNCTYPE, POINTER, byref, c_char_p, c_double, c_int, c_size_t, c_uint64, c_void_p
+from ctypes import (CFUNCTYPE, POINTER, byref, c_char_p, c_double, c_int, c_size_t, c_uint64,
+                    c_void_p)
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -24,7 +25,8 @@ def load():
         "runway_session_open": ([c_char_p, POINTER(c_void_p)], c_int),
         "runway_session_close": ([c_void_p], None),
         "runway_push_json": ([c_void_p, c_char_p], c_int),
-        "runway_push_jsonl": ([c_void_p, c_char_p, c_size_t, POINTER(c_size_t), POINTER(c_size_t)], c_int),
+        "runway_push_jsonl": ([c_void_p, c_char_p, c_size_t, POINTER(c_size_t),
+                               POINTER(c_size_t)], c_int),
         "runway_start": ([c_void_p, c_double], c_int),
         "runway_pause": ([c_void_p, c_double], c_int),
         "runway_resume": ([c_void_p, c_double], c_int),
@@ -61,7 +63,8 @@ def test_a_run_through_the_raw_c_abi():
             # The CFUNCTYPE object must outlive the subscription: keep it in `callbacks`.
             callbacks[name] = EVENT_FN(lambda js, user, q=q: q.put(json.loads(js)))
             ids[name] = c_uint64()
-            ok(L.runway_subscribe(s, b'{"policy":"queue"}', callbacks[name], None, byref(ids[name])))
+            ok(L.runway_subscribe(s, b'{"policy":"queue"}', callbacks[name], None,
+                                  byref(ids[name])))
         assert ids["a"].value != 0 and ids["a"].value != ids["b"].value
 
         def wait_for(q, pred):

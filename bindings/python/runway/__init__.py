@@ -1,0 +1,84 @@
+"""runway — Python bindings for librunway, a run-tracking engine.
+
+Push GPS fixes (and heart-rate / cadence samples) into a :class:`Session`;
+it computes live flight data (distance on the WGS84 ellipsoid, pace, elapsed
+time, heading, altitude, display strings), emits events, and at the end
+gives a flight record with the route. A run moves through the phases
+``preflight`` → ``cruise`` (:meth:`~Session.start`) ⇄ ``holding``
+(:meth:`~Session.pause` / :meth:`~Session.resume`) → ``touchdown``
+(:meth:`~Session.stop`).
+
+Example::
+
+    import runway
+
+    with runway.Session() as s:                      # replay clock: times from inputs
+        with s.subscribe(print, kinds=["phase"]):    # runs on a library thread
+            s.start(1700000000.0)
+            s.push({"t": 1700000000, "lat": 52.0, "lon": 4.0, "speed": 3.2})
+            s.push({"t": 1700000010, "lat": 52.0003, "lon": 4.0, "speed": 3.3})
+            s.push({"type": "hr", "bpm": 148, "t": 1700000010})
+            print(s.snapshot()["pfd"]["pace"])       # "5:03"
+            s.stop()
+        record = s.summary()                         # distance_m, elapsed_s, route, ...
+
+Polling instead of callbacks::
+
+    with s.events(kinds=["phase", "log"]) as sub:
+        ...
+        for event in sub:          # the events waiting now
+            print(event)
+
+Errors are :class:`RunwayError` subclasses, one per library status
+(:class:`ArgumentError`, :class:`JSONError`, :class:`InputError`,
+:class:`StateError`, :class:`NotFoundError`, :class:`StoreError`,
+:class:`InternalError`); an exception raised in your callback comes back as
+:class:`CallbackError` from the next call on the session.
+
+Every function and method may be called from any thread.
+
+The shared library is found through ``$RUNWAY_LIBRARY`` (a path), then
+``librunway.so`` beside this package, then ``<repo>/build/librunway.so``,
+then the system loader.
+"""
+
+from __future__ import annotations
+
+from . import _lib
+from .errors import (ArgumentError, CallbackError, InputError, InternalError, JSONError,
+                     LibraryError, NotFoundError, RunwayError, StateError, StoreError)
+from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
+                     format_pace, format_pace_tape, format_time)
+from .session import Event, JSONInput, PollSubscription, Session, Subscription
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Session", "Subscription", "PollSubscription", "Event", "JSONInput",
+    "RunwayError", "ArgumentError", "JSONError", "InputError", "StateError",
+    "NotFoundError", "StoreError", "InternalError", "CallbackError", "LibraryError",
+    "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
+    "format_time", "format_distance", "format_altitude",
+    "version", "abi_version", "status_string", "library_path",
+]
+
+
+def version() -> str:
+    """The loaded library's version string, e.g. ``"0.1.0"``."""
+    return _lib.lib().runway_version().decode("utf-8")
+
+
+def abi_version() -> int:
+    """The loaded library's ABI version (this package requires 1)."""
+    return int(_lib.lib().runway_abi_version())
+
+
+def status_string(status: int) -> str:
+    """The library's fixed description of a status code (e.g. 3)."""
+    raw = _lib.lib().runway_status_string(status)
+    return raw.decode("utf-8") if raw else ""
+
+
+def library_path() -> str:
+    """The path librunway.so was loaded from."""
+    return _lib.path()

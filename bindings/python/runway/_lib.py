@@ -1,0 +1,243 @@
+"""Loads librunway.so and declares every C function of ``include/runway.h``.
+
+This is the only module that touches the shared library directly. It finds the
+library (see :func:`lib`), checks its ABI version, sets ``argtypes`` /
+``restype`` of every function from one table (:data:`SIGNATURES`) and gives
+every function that returns a ``runway_status`` an ``errcheck`` that raises
+the matching :class:`runway.errors.RunwayError` subclass, carrying the
+message of ``runway_last_error()`` read on the calling thread right after the
+call.
+
+Raw use (tests, debugging)::
+
+    from runway import _lib
+    L = _lib.lib()
+    L.runway_unsubscribe(session, 12345)   # raises runway.NotFoundError
+
+A :class:`runway.Session` can be passed wherever the C API takes a
+``runway_session *``.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (CFUNCTYPE, POINTER, Structure, c_char, c_char_p, c_double,
+                    c_int, c_size_t, c_uint32, c_uint64, c_void_p)
+from typing import Any, Callable
+
+from .errors import LibraryError, error_for_status
+
+#: The ABI version this package was written for (``RUNWAY_ABI_VERSION``).
+ABI_VERSION = 1
+#: Environment variable naming the library file to load, tried first.
+LIBRARY_ENV = "RUNWAY_LIBRARY"
+LIBRARY_NAME = "librunway.so"
+
+RUNWAY_OK = 0
+
+
+class runway_fix(Structure):
+    """``struct runway_fix``: one GPS fix for ``runway_push_fix`` (NaN = unknown)."""
+
+    _fields_ = [
+        ("t", c_double),
+        ("lat", c_double),
+        ("lon", c_double),
+        ("alt", c_double),
+        ("speed", c_double),
+        ("course", c_double),
+        ("h_acc", c_double),
+        ("v_acc", c_double),
+    ]
+
+
+#: ``typedef void (*runway_event_fn)(const char *event_json, void *user)``.
+#: ``c_char_p`` makes ctypes copy the event into ``bytes`` before the Python
+#: callable runs, so nothing refers to the library's buffer afterwards.
+EVENT_FN = CFUNCTYPE(None, c_char_p, c_void_p)
+
+_status = c_int          # runway_status (a C enum: int)
+_session = c_void_p      # runway_session *
+_out_str = POINTER(c_void_p)  # char **out: read as an address, so it can be freed
+_fmt = ([c_double, POINTER(c_char), c_size_t], c_size_t)
+
+#: Every function of runway.h: name -> (argtypes, restype, returns a status).
+SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
+    # Library
+    "runway_abi_version": ([], c_uint32, False),
+    "runway_version": ([], c_char_p, False),
+    "runway_last_error": ([], c_char_p, False),
+    "runway_status_string": ([c_int], c_char_p, False),
+    # Sessions
+    "runway_session_open": ([c_char_p, POINTER(c_void_p)], _status, True),
+    "runway_session_close": ([_session], None, False),
+    # Inputs
+    "runway_push_json": ([_session, c_char_p], _status, True),
+    "runway_push_jsonl": ([_session, c_char_p, c_size_t, POINTER(c_size_t), POINTER(c_size_t)],
+                          _status, True),
+    "runway_push_fix": ([_session, POINTER(runway_fix)], _status, True),
+    "runway_tick": ([_session, c_double], _status, True),
+    # Flight phases
+    "runway_start": ([_session, c_double], _status, True),
+    "runway_pause": ([_session, c_double], _status, True),
+    "runway_resume": ([_session, c_double], _status, True),
+    "runway_stop": ([_session, c_double], _status, True),
+    # Outputs
+    "runway_snapshot_json": ([_session, _out_str], _status, True),
+    "runway_summary_json": ([_session, _out_str], _status, True),
+    "runway_log_json": ([_session, _out_str], _status, True),
+    "runway_string_free": ([c_void_p], None, False),
+    # Subscriptions
+    "runway_subscribe": ([_session, c_char_p, EVENT_FN, c_void_p, POINTER(c_uint64)],
+                         _status, True),
+    "runway_poll": ([_session, c_uint64, _out_str], _status, True),
+    "runway_unsubscribe": ([_session, c_uint64], _status, True),
+    # PFD formatting
+    "runway_format_pace": (*_fmt, False),
+    "runway_format_pace_tape": (*_fmt, False),
+    "runway_format_direction": (*_fmt, False),
+    "runway_format_heading_tape": (*_fmt, False),
+    "runway_format_time": (*_fmt, False),
+    "runway_format_distance": (*_fmt, False),
+    "runway_format_altitude": (*_fmt, False),
+}
+
+
+def _package_dir() -> str:
+    return os.path.dirname(os.path.abspath(__file__))
+
+
+def candidates() -> list[tuple[str, str]]:
+    """Where the library is looked for, in order, as (description, path-or-name)."""
+    here = _package_dir()
+    found: list[tuple[str, str]] = []
+    env = os.environ.get(LIBRARY_ENV)
+    if env:
+        found.append((f"${LIBRARY_ENV}", env))
+    found.append(("beside the package", os.path.join(here, LIBRARY_NAME)))
+    found.append(("repository build folder",
+                  os.path.normpath(os.path.join(here, "..", "..", "..", "build", LIBRARY_NAME))))
+    system = ctypes.util.find_library("runway")
+    if system:
+        found.append(("system loader (ctypes.util.find_library)", system))
+    found.append(("system loader", LIBRARY_NAME))
+    return found
+
+
+def _errcheck(result: int, func: Any, args: tuple) -> int:
+    # Runs on the calling thread right after the C call: the thread-local
+    # message still belongs to this call.
+    if result != RUNWAY_OK:
+        raise error_for_status(result, last_error_message(result))
+    return result
+
+
+def _declare(cdll: ctypes.CDLL, path: str) -> None:
+    missing = [name for name in SIGNATURES if not hasattr(cdll, name)]
+    if missing:
+        raise LibraryError(f"{path} does not export: {', '.join(missing)}")
+    for name, (argtypes, restype, returns_status) in SIGNATURES.items():
+        fn = getattr(cdll, name)
+        fn.argtypes = argtypes
+        fn.restype = restype
+        if returns_status:
+            fn.errcheck = _errcheck
+
+
+def _load() -> tuple[ctypes.CDLL, str]:
+    tried: list[str] = []
+    for where, path in candidates():
+        is_file_path = os.sep in path
+        if is_file_path and not os.path.exists(path):
+            if where == f"${LIBRARY_ENV}":
+                # An explicit choice that fails is an error, not a fallback.
+                raise LibraryError(f"{LIBRARY_ENV}={path}: no such file")
+            tried.append(f"  {where}: {path} (not found)")
+            continue
+        try:
+            cdll = ctypes.CDLL(path)
+        except OSError as e:
+            if where == f"${LIBRARY_ENV}":
+                raise LibraryError(f"{LIBRARY_ENV}={path} could not be loaded: {e}") from e
+            tried.append(f"  {where}: {path} ({e})")
+            continue
+        fn = cdll.runway_abi_version if hasattr(cdll, "runway_abi_version") else None
+        if fn is None:
+            raise LibraryError(f"{path} is not librunway (no runway_abi_version)")
+        fn.argtypes, fn.restype = [], c_uint32
+        abi = fn()
+        if abi != ABI_VERSION:
+            raise LibraryError(
+                f"{path} has ABI version {abi}; this runway package needs {ABI_VERSION}")
+        _declare(cdll, path)
+        return cdll, path
+    raise LibraryError(
+        f"{LIBRARY_NAME} not found. Build it (make lib) or set {LIBRARY_ENV} to its path. "
+        "Looked in:\n" + "\n".join(tried))
+
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+_path: str | None = None
+
+
+def lib() -> ctypes.CDLL:
+    """The loaded library, loading it on first use.
+
+    Search order: ``$RUNWAY_LIBRARY`` (a path; if set it must load), then
+    ``librunway.so`` beside this package, then ``<repo>/build/librunway.so``
+    (for a source checkout), then the system loader. Raises
+    :class:`runway.errors.LibraryError` listing every place tried.
+    """
+    global _lib, _path
+    cdll = _lib
+    if cdll is not None:
+        return cdll
+    with _lock:
+        if _lib is None:
+            _lib, _path = _load()
+        return _lib
+
+
+def path() -> str:
+    """The file the library was loaded from (loads it if needed)."""
+    lib()
+    assert _path is not None
+    return _path
+
+
+def last_error_message(status: int | None = None) -> str:
+    """``runway_last_error()`` of this thread; if empty, the status's fixed text."""
+    L = lib()
+    raw = L.runway_last_error()
+    msg = raw.decode("utf-8", "replace") if raw else ""
+    if not msg and status is not None:
+        s = L.runway_status_string(status)
+        msg = s.decode("utf-8", "replace") if s else f"status {status}"
+    return msg
+
+
+def take_string(ptr: c_void_p) -> str:
+    """Copy a library-allocated ``char *`` into a str and free it."""
+    address = ptr.value
+    if not address:
+        raise ValueError("NULL string from librunway")
+    try:
+        return ctypes.string_at(address).decode("utf-8")
+    finally:
+        lib().runway_string_free(address)
+
+
+def format_with(fn: Callable[..., int], value: float, initial_cap: int = 32) -> str:
+    """Call a ``runway_format_*`` function, growing the buffer if it is short."""
+    cap = max(1, initial_cap)
+    buf = ctypes.create_string_buffer(cap)
+    need = fn(value, buf, cap)
+    if need >= cap:
+        cap = need + 1
+        buf = ctypes.create_string_buffer(cap)
+        need = fn(value, buf, cap)
+    return buf.raw[:need].decode("utf-8")

@@ -1,0 +1,280 @@
+"""Every failure surfaces as the RunwayError subclass of its status, with the
+library's message, and leaves the session unchanged."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from ctypes import byref, c_uint64, c_void_p
+
+import pytest
+
+import runway
+from conftest import WAIT_S
+from runway import _lib
+from runway.errors import error_for_status
+from runway_testkit import T0, fix
+
+GOOD = fix(0, T0)
+
+
+def specific(err: runway.RunwayError) -> str:
+    """The error's message, checked to be the library's specific text rather
+    than empty or the fixed per-status description."""
+    assert err.message
+    assert err.message != runway.status_string(err.status)
+    assert str(err) == err.message
+    return err.message
+
+
+@pytest.mark.parametrize("status, cls", [
+    (1, runway.ArgumentError), (2, runway.JSONError), (3, runway.InputError),
+    (4, runway.StateError), (5, runway.NotFoundError), (6, runway.StoreError),
+    (7, runway.InternalError),
+])
+def test_each_status_has_its_exception_class(status, cls):
+    err = error_for_status(status, "boom")
+    assert type(err) is cls and isinstance(err, runway.RunwayError)
+    assert err.status == status and err.message == "boom"
+    assert runway.status_string(status)
+    assert type(error_for_status(99, "x")) is runway.RunwayError
+
+
+# -- ArgumentError (1) ----------------------------------------------------------
+
+def test_an_unknown_config_key_is_an_argument_error():
+    with pytest.raises(runway.ArgumentError) as err:
+        runway.Session({"distance_filter": 5})  # a typo of distance_filter_m
+    assert err.value.status == 1
+    assert "distance_filter" in specific(err.value)
+
+
+@pytest.mark.parametrize("options", [
+    {"kinds": ["flight", "weather"]},
+    {"kinds": ["phase", 7]},
+    {"policy": "sometimes"},
+    {"capacity": 0},
+    {"capacity": 65537},
+])
+def test_bad_subscription_options_are_an_argument_error(session, options):
+    with pytest.raises(runway.ArgumentError) as err:
+        session.events(**options)
+    specific(err.value)
+    with pytest.raises(runway.ArgumentError):
+        session.subscribe(lambda ev: None, **options)
+
+
+def test_an_unknown_subscription_option_is_an_argument_error(session):
+    out = c_uint64()
+    with pytest.raises(runway.ArgumentError) as err:
+        _lib.lib().runway_subscribe(session, b'{"capacty":10}', _lib.EVENT_FN(), None,
+                                    byref(out))
+    specific(err.value)
+
+
+def test_polling_a_callback_subscription_is_an_argument_error(session):
+    sub = session.subscribe(lambda ev: None)
+    with pytest.raises(runway.ArgumentError) as err:
+        runway.PollSubscription.poll(sub)
+    specific(err.value)
+
+
+# -- JSONError (2) ----------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "not json",
+    "[1,2]",
+    '"a string"',
+    '{"lat":52,"lon":4,"t":1',
+    b'{"lat":52,"lon":4,"t":1700000000,"name":"\xff\xfe"}',  # invalid UTF-8
+    b'{"lat":52,"lon":4,"t":1700000000,"name":"\xc3"}',      # truncated sequence
+])
+def test_what_is_not_a_json_object_is_a_json_error(session, text):
+    with pytest.raises(runway.JSONError) as err:
+        session.push(text)
+    assert err.value.status == 2
+    specific(err.value)
+
+
+@pytest.mark.parametrize("config", ["[]", "not json", {"distance_filter_m": "five"},
+                                    {"distance_filter_m": -1}, {"clock": "sundial"}])
+def test_a_bad_config_is_an_argument_error(config):
+    with pytest.raises(runway.ArgumentError) as err:
+        runway.Session(config)
+    specific(err.value)
+
+
+# -- InputError (3) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("bad", [
+    {"lon": 4.0, "t": T0},                       # missing lat
+    {"lat": 52.0, "t": T0},                      # missing lon
+    {"lat": 52.0, "lon": 4.0},                   # missing t (replay clock)
+    {"lat": 91.0, "lon": 4.0, "t": T0},          # out of range
+    {"lat": 52.0, "lon": 180.5, "t": T0},
+    {"lat": "52", "lon": 4.0, "t": T0},          # ill-typed
+    '{"lat":1e999,"lon":4.0,"t":1700000000}',    # non-finite
+    '{"lat":52.0,"lon":4.0,"t":1700000000,"speed":-1e999}',
+    {"type": "hr", "bpm": 301, "t": T0},         # bpm 0..300
+    {"type": "hr", "bpm": -5, "t": T0},
+    {"type": "cadence", "spm": 401, "t": T0},    # spm 0..400
+    {"type": "hr", "t": T0},                     # a sample without its value
+    {"type": "weather", "t": T0},                # an unknown input type
+    {"lat": 52.0, "lon": 4.0, "t": -2147483647.8},  # a 1901 placeholder time
+])
+def test_invalid_inputs_are_input_errors_and_change_nothing(session, bad):
+    session.start(T0 - 10)
+    session.push(fix(0, T0 - 10))
+    before = session.snapshot()
+    with pytest.raises(runway.InputError) as err:
+        session.push(bad)
+    assert err.value.status == 3
+    specific(err.value)
+    after = session.snapshot()
+    before.pop("seq"), after.pop("seq")
+    assert after == before
+
+
+def test_time_going_backwards_is_an_input_error(session):
+    session.push(fix(0, T0))
+    with pytest.raises(runway.InputError) as err:
+        session.push(fix(1, T0 - 1))
+    specific(err.value)
+    session.push(fix(1, T0))  # equal times are allowed
+    with pytest.raises(runway.InputError):
+        session.start(T0 - 5)  # a phase change before the latest input
+
+
+def test_nan_in_a_dict_is_an_input_error(session):
+    with pytest.raises(runway.InputError):
+        session.push({"lat": float("nan"), "lon": 4.0, "t": T0})
+
+
+# -- StateError (4) ---------------------------------------------------------------
+
+def test_phase_changes_out_of_order_are_state_errors(session):
+    with pytest.raises(runway.StateError) as err:
+        session.pause(T0)
+    assert err.value.status == 4
+    specific(err.value)
+    with pytest.raises(runway.StateError):
+        session.resume(T0)
+    with pytest.raises(runway.StateError):
+        session.stop(T0)
+    session.start(T0)
+    with pytest.raises(runway.StateError):
+        session.start(T0)
+    with pytest.raises(runway.StateError):
+        session.resume(T0)
+    session.stop(T0 + 1)
+    with pytest.raises(runway.StateError) as err:
+        session.start(T0 + 2)  # a session is one flight
+    specific(err.value)
+    assert session.snapshot()["phase"] == "touchdown"
+
+
+# -- NotFoundError (5) --------------------------------------------------------------
+
+def test_an_unknown_subscription_id_is_not_found(session):
+    L = _lib.lib()
+    with pytest.raises(runway.NotFoundError) as err:
+        L.runway_unsubscribe(session, 987654321)
+    assert err.value.status == 5
+    specific(err.value)
+    with pytest.raises(runway.NotFoundError):
+        L.runway_poll(session, 987654321, byref(c_void_p()))
+
+
+# -- last error is per thread -------------------------------------------------------
+
+def test_the_message_belongs_to_the_failing_thread(session):
+    errors = queue.Queue()
+
+    def fail_state():
+        try:
+            session.stop(T0)
+        except runway.RunwayError as e:
+            errors.put(e)
+
+    th = threading.Thread(target=fail_state)
+    th.start()
+    th.join(WAIT_S)
+    with pytest.raises(runway.JSONError) as err:
+        session.push("not json")
+    other = errors.get(timeout=WAIT_S)
+    assert isinstance(other, runway.StateError)
+    assert err.value.message != other.message
+
+
+# -- CallbackError --------------------------------------------------------------------
+
+class Boom(Exception):
+    pass
+
+
+def test_an_exception_in_a_callback_is_raised_at_the_next_call():
+    ran = threading.Event()
+
+    def bad(ev):
+        ran.set()
+        raise Boom("bad callback")
+
+    s = runway.Session()
+    s.start(T0)
+    sub = s.subscribe(bad, kinds=["flight"])
+    s.push(fix(0, T0))
+    assert ran.wait(WAIT_S)
+    sub.cancel()  # returns once the callback has finished: the error is stored
+    with pytest.raises(runway.CallbackError) as err:
+        s.snapshot()
+    assert isinstance(err.value.__cause__, Boom)
+    assert err.value.exception is err.value.__cause__
+    assert err.value.subscription_id == sub.id
+    assert "bad callback" in err.value.message
+    assert isinstance(err.value, runway.RunwayError)
+    s.snapshot()  # reported once
+    s.close()
+
+
+def test_a_callback_error_not_yet_reported_is_raised_by_close():
+    ran = threading.Event()
+
+    def bad(ev):
+        ran.set()
+        raise Boom("late")
+
+    s = runway.Session()
+    s.start(T0)
+    s.subscribe(bad, kinds=["flight"])
+    s.push(fix(0, T0))
+    assert ran.wait(WAIT_S)
+    with pytest.raises(runway.CallbackError) as err:
+        s.close()
+    assert isinstance(err.value.__cause__, Boom)
+    assert s.closed
+    s.close()
+
+
+def test_a_failing_callback_keeps_receiving_events():
+    seen, gate = queue.Queue(), threading.Event()
+
+    def flaky(ev):
+        seen.put(ev["t"])
+        gate.wait(WAIT_S)  # hold the first failure back until all fixes are in
+        raise Boom(f"failed at {ev['t']}")
+
+    s = runway.Session()
+    s.start(T0)
+    sub = s.subscribe(flaky, kinds=["flight"], policy="queue")
+    for i in range(3):
+        s.push(fix(i, T0 + 4 * i))
+    gate.set()
+    times = [seen.get(timeout=WAIT_S) for _ in range(3)]
+    assert times == [T0, T0 + 4, T0 + 8]
+    sub.cancel()
+    with pytest.raises(runway.CallbackError) as err:
+        s.push(fix(3, T0 + 12))
+    assert err.value.__cause__.args == (f"failed at {times[0]}",)  # the first one
+    assert err.value.suppressed == 2
+    s.push(fix(3, T0 + 12))  # the failed call did nothing: push again
+    s.close()
