@@ -6,6 +6,9 @@ let package = Package(
     products: [
         // Built as librunway.so: the C ABI declared in include/runway.h.
         .library(name: "runway", type: .dynamic, targets: ["Runway"]),
+        // A GPS run simulator with known truth, for tests and benchmarks (not in the .so).
+        .library(name: "RunwaySim", targets: ["RunwaySim"]),
+        .executable(name: "runway-sim", targets: ["runway-sim"]),
     ],
     targets: [
         // cJSON from Debian's libcjson-dev.
@@ -18,7 +21,10 @@ let package = Package(
                 swiftSettings: [.enableUpcomingFeature("StrictConcurrency")]),
         // The C ABI, sessions, fan-out hub and delivery threads.
         .target(name: "Runway", dependencies: ["RunwayCore", "CRunwayABI", "CJSON"]),
-        .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore"]),
+        .target(name: "RunwaySim"),
+        .executableTarget(name: "runway-sim", dependencies: ["RunwaySim"]),
+        .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore", "RunwaySim"]),
+        .testTarget(name: "RunwaySimTests", dependencies: ["RunwaySim"]),
         .testTarget(name: "RunwayTests", dependencies: ["Runway", "RunwayCore", "CRunwayABI"]),
     ],
     swiftLanguageModes: [.v6]

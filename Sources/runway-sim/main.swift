@@ -1,0 +1,2 @@
+import RunwaySim
+print("runway-sim \(RunSimulatorVersion.value)")

@@ -1,0 +1,4 @@
+import Testing
+import RunwaySim
+
+@Test func simulatorModuleLinks() { #expect(RunSimulatorVersion.value == 0) }
