@@ -174,6 +174,12 @@ runway_status runway_pause(runway_session *s, double t);
 runway_status runway_resume(runway_session *s, double t);
 runway_status runway_stop(runway_session *s, double t);
 
+/** A manual lap at t (NaN = now): ends the current lap and emits a "split"
+ *  event. Allowed in cruise and holding (else RUNWAY_ERR_STATE); with nothing
+ *  since the last lap, RUNWAY_ERR_STATE. Auto-laps (config "auto_lap_m") keep
+ *  their boundaries at multiples of that distance from the start. */
+runway_status runway_lap(runway_session *s, double t);
+
 /* ---- Outputs ------------------------------------------------------------- */
 
 /** The latest FlightData snapshot as JSON (the same object a "flight" event

@@ -216,6 +216,11 @@ public func runway_resume_impl(_ s: SessionHandle?, _ t: Double) -> runway_statu
 @_cdecl("runway_stop")
 public func runway_stop_impl(_ s: SessionHandle?, _ t: Double) -> runway_status { phaseCall(s, .stop, t) }
 
+@_cdecl("runway_lap")
+public func runway_lap_impl(_ s: SessionHandle?, _ t: Double) -> runway_status {
+    withStatus { () throws(RunwayError) in try session(s).lap(at: t) }
+}
+
 // MARK: - Outputs
 
 public typealias StringOut = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>

@@ -87,6 +87,14 @@ final class Session: @unchecked Sendable {
         }
     }
 
+    func lap(at t: Double) throws(RunwayError) {
+        let now = liveClock ? WallClock.now() : .nan
+        try lock.withLock { () throws(RunwayError) in
+            try core.lap(at: t, wallClock: now, events: &scratch)
+            dispatch()
+        }
+    }
+
     func tick(at t: Double) throws(RunwayError) {
         let now = WallClock.now()
         try lock.withLock { () throws(RunwayError) in

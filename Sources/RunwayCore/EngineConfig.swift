@@ -1,42 +1,115 @@
 /// Session settings, from the config JSON given to `runway_session_open`.
+///
+/// Every key is optional; the activity profile (`run`, `walk`, `ride`) picks the defaults that
+/// depend on speed (the gate's speed cap, auto-pause and its thresholds, the moving threshold).
 public struct EngineConfig: Sendable, Equatable {
     public enum Clock: String, Sendable { case replay, live }
 
     /// `replay`: times come from the inputs (deterministic); `live`: the wall clock when omitted.
     public var clock: Clock = .replay
-    /// A fix closer than this to the last kept point is not kept (metres; 0 keeps every fix).
+    /// The activity profile.
+    public var activity: Activity = .run
+    /// `false` (`"filters":"off"`): raw accumulation — every valid fix counts, distance is the sum
+    /// of geodesic distances between kept points (for comparison and tests).
+    public var filters = true
+    /// A fix closer than this to the last kept point is not kept as a route point (metres).
     public var distanceFilterM: Double = 5
-    /// Fixes with a worse horizontal accuracy are not kept and raise a warning (metres).
+    /// The gate: fixes with a worse horizontal accuracy are filtered (metres).
     public var requiredAccuracyM: Double = 50
-    /// Window for speed from distance over time when fixes carry no speed (seconds).
+    /// Window for the current pace (seconds).
     public var paceWindowS: Double = 10
+    /// A gap without fixes longer than this starts a new route segment (seconds).
+    public var gapS: Double = 30
+    /// A jump longer than this starts a new route segment (metres).
+    public var jumpM: Double = 200
+    /// Whether the straight-line distance across a gap or jump counts (as devices do).
+    public var countGaps = true
+    /// The gate's implied-speed cap (m/s); defaults by activity.
+    public var speedCapMps: Double
+    /// Auto-pause; defaults by activity.
+    public var autoPause: AutoPause.Settings
+    /// Auto-lap distance (metres; 0 = off).
+    public var autoLapM: Double = 1000
+    /// Maximum heart rate for the zones.
+    public var hrMax: Double = 190
+    /// Hysteresis of elevation gain and loss (metres).
+    public var elevationHysteresisM: Double = 3
+    /// GPWS and MINIMUMS.
+    public var alerts = AlertMonitor.Settings()
 
-    public init() {}
+    public init(activity: Activity = .run) {
+        self.activity = activity
+        speedCapMps = activity.speedCapMps
+        autoPause = AutoPause.Settings.defaults(for: activity)
+    }
 
     /// Reads a config JSON object; nil or empty text gives the defaults.
     ///
     /// Unknown keys, wrong types and out-of-range values are argument errors (they are typos).
     public static func parse(_ text: String?) throws(RunwayError) -> EngineConfig {
-        var config = EngineConfig()
-        guard let text, !text.isEmpty else { return config }
+        guard let text, !text.isEmpty else { return EngineConfig() }
         let object: [(key: String, value: JSONValue)]
         do { object = try JSONInput.object(text) } catch { throw .argument("config: \(error.message)") }
+        // The activity first: other defaults depend on it.
+        var config = EngineConfig()
+        if let a = object.first(where: { $0.key == "activity" }) {
+            guard case .string(let s) = a.value, let activity = Activity(rawValue: s) else {
+                throw .argument("config: \"activity\" must be one of \(Activity.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            config = EngineConfig(activity: activity)
+        }
+        var sawFilter = false, sawAccuracy = false
         for (key, value) in object {
             switch key {
+            case "activity": break
             case "clock":
                 guard case .string(let s) = value, let c = Clock(rawValue: s) else {
                     throw .argument("config: \"clock\" must be \"replay\" or \"live\"")
                 }
                 config.clock = c
-            case "distance_filter_m":
-                config.distanceFilterM = try number(value, key, 0...1000)
-            case "required_accuracy_m":
-                config.requiredAccuracyM = try number(value, key, 0.1...100_000)
-            case "pace_window_s":
-                config.paceWindowS = try number(value, key, 1...600)
+            case "filters":
+                guard case .string(let s) = value, s == "on" || s == "off" else {
+                    throw .argument("config: \"filters\" must be \"on\" or \"off\"")
+                }
+                config.filters = s == "on"
+            case "distance_filter_m": config.distanceFilterM = try number(value, key, 0...1000); sawFilter = true
+            case "required_accuracy_m": config.requiredAccuracyM = try number(value, key, 0.1...100_000); sawAccuracy = true
+            case "pace_window_s": config.paceWindowS = try number(value, key, 1...600)
+            case "gap_s": config.gapS = try number(value, key, 1...86_400)
+            case "jump_m": config.jumpM = try number(value, key, 1...1_000_000)
+            case "count_gaps": config.countGaps = try bool(value, key)
+            case "speed_cap_mps": config.speedCapMps = try number(value, key, 0.5...1000)
+            case "auto_pause": config.autoPause.enabled = try bool(value, key)
+            case "auto_lap_m": config.autoLapM = try number(value, key, 0...1_000_000)
+            case "hr_max": config.hrMax = try number(value, key, 60...260)
+            case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
+            case "target_pace":
+                guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),
+                      let lo = o["min"]?.finiteNumber, let hi = o["max"]?.finiteNumber, lo > 0, hi >= lo, hi <= 100 else {
+                    throw .argument("config: \"target_pace\" must be {\"min\":M,\"max\":N} in min/km with 0 < min <= max")
+                }
+                config.alerts.targetPaceMin = lo
+                config.alerts.targetPaceMax = hi
+            case "hr_ceiling": config.alerts.hrCeiling = try number(value, key, 1...300)
+            case "goal_m": config.alerts.goalM = try number(value, key, 1...10_000_000)
+            case "minimums_m":
+                guard case .array(let list) = value else { throw .argument("config: \"minimums_m\" must be an array of distances") }
+                var marks: [Double] = []
+                for item in list {
+                    guard let m = item.finiteNumber, m > 0, m <= 10_000_000 else {
+                        throw .argument("config: \"minimums_m\" must hold positive distances in metres")
+                    }
+                    marks.append(m)
+                }
+                config.alerts.marksM = marks
             default:
                 throw .argument("config: unknown key \"\(key.prefix(60))\"")
             }
+        }
+        if !config.filters {
+            // Raw accumulation: every valid fix counts unless the host said otherwise.
+            if !sawFilter { config.distanceFilterM = 0 }
+            if !sawAccuracy { config.requiredAccuracyM = 100_000 }
         }
         return config
     }
@@ -46,5 +119,31 @@ public struct EngineConfig: Sendable, Equatable {
             throw .argument("config: \"\(key)\" must be a number in \(range.lowerBound)...\(range.upperBound)")
         }
         return d
+    }
+
+    static func bool(_ v: JSONValue, _ key: String) throws(RunwayError) -> Bool {
+        guard case .bool(let b) = v else { throw .argument("config: \"\(key)\" must be true or false") }
+        return b
+    }
+
+    /// The gate's settings from this config.
+    var gateSettings: FixGate.Settings {
+        var g = FixGate.Settings()
+        g.maxHAccM = requiredAccuracyM
+        g.speedCapMps = speedCapMps
+        g.gapS = gapS
+        g.jumpM = jumpM
+        return g
+    }
+
+    /// The track filter's settings for this activity.
+    var trackSettings: TrackFilter.Settings {
+        var t = TrackFilter.Settings()
+        switch activity {
+        case .run: break
+        case .walk: t.movingSpeedMps = 0.6; t.stationaryDopplerMps = 0.3
+        case .ride: t.movingSpeedMps = 1.5; t.stationaryDopplerMps = 0.8; t.accelerationSigma = 0.6
+        }
+        return t
     }
 }

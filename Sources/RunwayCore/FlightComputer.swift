@@ -4,9 +4,15 @@
 /// clock takes it as a parameter, so the same inputs always give the same outputs and a recorded
 /// run replays exactly. Each method appends the events it causes to `events`, with increasing
 /// `seq`. A method that throws has changed nothing (and appended nothing).
+///
+/// With filters on (the default) a fix goes through the `FixGate`, then the `TrackFilter` measures
+/// the distance; elevation, laps, sensor statistics, auto-pause and alerts are fed from there.
+/// With `"filters":"off"` distance is the raw sum of geodesic distances between kept points.
 public struct FlightComputer: Sendable {
     public let config: EngineConfig
     public private(set) var phase: FlightPhase = .preflight
+    /// Why the flight is holding (nil unless `phase == .holding`).
+    public private(set) var holdingBy: HoldReason? = nil
     /// The sequence number of the latest event.
     public private(set) var seq: UInt64 = 0
     /// The sequence number of the latest `flight` event: the snapshot's `seq`.
@@ -16,37 +22,58 @@ public struct FlightComputer: Sendable {
     public private(set) var route = Route()
     public private(set) var log = LogRing(capacity: 20)
 
+    public enum HoldReason: String, Sendable { case user, auto }
+
     // Times of the flight.
     var startT = Double.nan
     var endT = Double.nan
     var elapsedBefore = 0.0          // cruise seconds before the current cruise leg
     var cruiseSince = Double.nan     // start of the current cruise leg (NaN: not cruising, or time pending)
     var endReason: String? = nil
+    var timePending = false
+    var pendingLog: [(LogRing.Line.Level, String)] = []
 
-    // Live values from the latest fix.
+    // Live values from the latest accepted fix.
     var lat = Double.nan, lon = Double.nan, hAcc = Double.nan, alt = Double.nan
-    var speed = Double.nan, course = Double.nan
+    var deviceSpeed = Double.nan, course = Double.nan
     var reducedAccuracy = false
     var sawAccuracy = false
 
-    // Distance: measured from the last kept point.
-    var anchorLat = Double.nan, anchorLon = Double.nan
-    var segmentBearing = Double.nan
+    // Distance.
     public private(set) var distance = 0.0
+    public private(set) var movingS = 0.0
     var fixes = 0
+    var anchorLat = Double.nan, anchorLon = Double.nan     // the last kept route point
+    var segmentBearing = Double.nan
+    var lastAccepted: (lat: Double, lon: Double, t: Double)?
+    var gate: FixGate
+    var track: TrackFilter
+    public private(set) var filtered: [FixGate.Reason: Int] = [:]
+    /// Increments measured while auto-holding, credited back when the hold turns out shorter.
+    var heldSteps: [(t: Double, d: Double, movingDt: Double)] = []
 
-    // Recent (time, cumulative distance) of cruise fixes, for speed when fixes carry none.
+    // Recent (time, cumulative distance) in cruise, for the current pace.
     var window: [(t: Double, d: Double)] = []
     var windowHead = 0
-
-    // Sensors and statistics (cruise only).
-    var hr = Double.nan, cadence = Double.nan
-    var hrSum = 0.0, hrCount = 0, hrMax = Double.nan
-    var cadenceSum = 0.0, cadenceCount = 0
+    var groundSpeed = Double.nan
     var maxSpeed = Double.nan
+
+    // Components.
+    var elevation: ElevationTracker
+    var laps: LapCounter
+    var sensors: SensorStats
+    var autoPause: AutoPause
+    var alerts: AlertMonitor
 
     public init(config: EngineConfig = EngineConfig()) {
         self.config = config
+        gate = FixGate(settings: config.gateSettings)
+        track = TrackFilter(settings: config.trackSettings)
+        elevation = ElevationTracker(hysteresisM: config.elevationHysteresisM)
+        laps = LapCounter(autoLapM: config.autoLapM)
+        sensors = SensorStats(hrMax: config.hrMax)
+        autoPause = AutoPause(settings: config.autoPause)
+        alerts = AlertMonitor(settings: config.alerts)
     }
 
     // MARK: - Inputs
@@ -61,20 +88,26 @@ public struct FlightComputer: Sendable {
         let t = try resolveTime(input.t, wallClock: wallClock, what: "input")
         advance(to: t)
         switch input {
-        case .fix(let fix): apply(fix, at: t)
-        case .sample(.heartRate(let bpm, _)): applyHeartRate(bpm)
-        case .sample(.cadence(let spm, _)): applyCadence(spm)
+        case .fix(let fix): apply(fix, at: t, &events)
+        case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
+        case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
+        case .sample(.altimeter(let metres, _)):
+            if phase == .cruise { elevation.addBarometric(alt: metres, t: t, distanceM: distance) }
         }
         emitFlight(&events)
     }
 
-    mutating func apply(_ fix: Fix, at t: Double, logEvents: Bool = true) {
+    mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         fixes += 1
-        lat = fix.lat; lon = fix.lon; hAcc = fix.hAcc; alt = fix.alt; course = fix.course
-        if !fix.hr.isNaN { applyHeartRate(fix.hr) }
-        if !fix.cadence.isNaN { applyCadence(fix.cadence) }
+        if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
+        if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
+        if !fix.hAcc.isNaN { sawAccuracy = true; hAcc = fix.hAcc }
+        if config.filters { applyFiltered(fix, at: t, &events) } else { applyRaw(fix, at: t) }
+    }
+
+    /// Raw accumulation: every accurate fix that passes the distance filter adds its distance.
+    mutating func applyRaw(_ fix: Fix, at t: Double) {
         let accurate = fix.hAcc.isNaN || fix.hAcc <= config.requiredAccuracyM
-        if !fix.hAcc.isNaN { sawAccuracy = true }
         if !accurate && !reducedAccuracy {
             reducedAccuracy = true
             pendingLog.append((.warning, "reduced accuracy: h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(config.requiredAccuracyM)) m; fixes not counted"))
@@ -82,57 +115,124 @@ public struct FlightComputer: Sendable {
             reducedAccuracy = false
             pendingLog.append((.info, "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m"))
         }
+        showPosition(fix)
         if phase == .cruise && accurate {
-            keepIfFarEnough(fix, at: t)
+            if anchorLat.isNaN {
+                keep(fix, at: t)
+            } else {
+                let d = Geodesy.distance(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon)
+                if d >= config.distanceFilterM && (d > 0 || config.distanceFilterM == 0) {
+                    distance += d
+                    if let last = lastAccepted, fix.speed.isNaN || fix.speed > 0 { movingS += t - last.t }
+                    keep(fix, at: t)
+                }
+            }
             pushWindow(t: t, d: distance)
         }
-        if !fix.speed.isNaN {
-            speed = fix.speed
-        } else {
-            speed = phase == .cruise ? windowSpeed() : .nan
+        groundSpeed = !fix.speed.isNaN ? fix.speed : (phase == .cruise ? windowSpeed() : .nan)
+        if phase == .cruise { noteSpeed(groundSpeed) }
+        lastAccepted = (fix.lat, fix.lon, t)
+    }
+
+    /// The gate, the track filter, then everything fed from the measured distance.
+    mutating func applyFiltered(_ fix: Fix, at t: Double, _ events: inout [Event]) {
+        let verdict = gate.assess(fix, at: t)
+        if gate.accuracyWarningDue(at: t) {
+            pendingLog.append((.warning, "reduced accuracy for \(PFD.whole(config.gateSettings.warnAfterS)) s: h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(config.requiredAccuracyM)) m; fixes not counted"))
         }
-        if phase == .cruise, !speed.isNaN, !(speed <= maxSpeed) { maxSpeed = speed }
+        let wasReduced = reducedAccuracy
+        reducedAccuracy = gate.accuracyIsBad
+        if wasReduced && !reducedAccuracy { pendingLog.append((.info, "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m")) }
+        let step: (d: Double, moving: Bool, newSegment: Bool)
+        switch verdict {
+        case .filtered(let reason):
+            filtered[reason, default: 0] += 1
+            pendingLog.append((.info, "filtered fix at t \(t): \(reason.rawValue)\(FlightComputer.detail(reason, fix, config))"))
+            return
+        case .accept(let newSegment, let reanchored):
+            if reanchored {
+                // The previous anchor was junk: if it stands alone on the route, it goes.
+                if route.currentSegmentCount == 1, let a = lastAccepted, phase == .cruise,
+                   route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7 {
+                    route.removeLast()
+                }
+                pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
+                track.reset(at: fix, t: t)
+                step = (0, false, true)
+            } else if newSegment, let last = lastAccepted {
+                let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
+                track.reset(at: fix, t: t)
+                step = (gapD, false, true)
+            } else {
+                let r = track.update(fix, t: t)
+                step = (r.distanceM, r.moving, false)
+            }
+        }
+        let dt = lastAccepted.map { t - $0.t } ?? 0
+        showPosition(fix)
+        switch phase {
+        case .cruise:
+            distance += step.d
+            if step.moving { movingS += dt }
+            if step.newSegment { route.beginSegment() }
+            keepIfFarEnough(fix, at: t, force: step.newSegment)
+            pushWindow(t: t, d: distance)
+            elevation.addGPS(alt: fix.alt, t: t, distanceM: distance)
+        case .holding where holdingBy == .auto:
+            heldSteps.append((t, step.d, step.moving ? dt : 0))
+        default:
+            break
+        }
+        lastAccepted = (fix.lat, fix.lon, t)
+        updateGroundSpeed(at: t)
+        if phase == .cruise { noteSpeed(groundSpeed) }
+        runAutoPause(speed: fix.speed.isNaN ? track.speedMps : fix.speed, at: t, &events)
+        if phase == .cruise {
+            cutLaps(&events)
+            for alert in alerts.update(t: t, paceMinPerKm: FlightData.pace(speedMps: groundSpeed),
+                                       hrBpm: sensors.heartRate(at: t), distanceM: distance) {
+                seq += 1
+                events.append(Event(seq: seq, t: t, body: .alert(alert)))
+            }
+        }
+    }
+
+    static func detail(_ reason: FixGate.Reason, _ fix: Fix, _ config: EngineConfig) -> String {
+        switch reason {
+        case .accuracy: return " (h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(config.requiredAccuracyM)) m)"
+        case .speed: return " (implied speed above \(PFD.whole(config.speedCapMps)) m/s)"
+        case .nullIsland, .repeatedTime: return ""
+        }
+    }
+
+    mutating func showPosition(_ fix: Fix) {
+        lat = fix.lat; lon = fix.lon; course = fix.course; deviceSpeed = fix.speed
+        if !fix.alt.isNaN { alt = fix.alt }
     }
 
     /// Keeps the fix as a route point when it is at least the distance filter away from the last kept point.
-    mutating func keepIfFarEnough(_ fix: Fix, at t: Double) {
-        if anchorLat.isNaN {
+    mutating func keepIfFarEnough(_ fix: Fix, at t: Double, force: Bool) {
+        if anchorLat.isNaN || force {
             keep(fix, at: t)
             return
         }
         let d = Geodesy.distance(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon)
         guard d >= config.distanceFilterM, d > 0 || config.distanceFilterM == 0 else { return }
-        distance += d
-        if d > 0 { segmentBearing = Geodesy.bearing(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon) }
         keep(fix, at: t)
     }
 
-    /// Starts a cruise leg where the runner is: the latest (accurate) fix becomes the first kept
-    /// point, so neither the preflight position nor the walk while holding adds distance, and the
-    /// stretch from the start line to the next fix is not lost.
-    mutating func anchorAtCurrentPosition(_ t: Double) {
-        anchorLat = .nan; anchorLon = .nan
-        guard !lat.isNaN, !reducedAccuracy else { return }
-        keep(Fix(t: t, lat: lat, lon: lon, alt: alt), at: t.isNaN ? now : t)
-    }
-
     mutating func keep(_ fix: Fix, at t: Double) {
+        if !anchorLat.isNaN {
+            let d = Geodesy.distance(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon)
+            if d > 0 { segmentBearing = Geodesy.bearing(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon) }
+        }
         anchorLat = fix.lat
         anchorLon = fix.lon
         route.append(lat: fix.lat, lon: fix.lon, alt: fix.alt, t: t)
     }
 
-    mutating func applyHeartRate(_ bpm: Double) {
-        hr = bpm > 0 ? bpm : .nan  // 0 bpm: no skin contact
-        guard phase == .cruise, bpm > 0 else { return }
-        hrSum += bpm; hrCount += 1
-        if !(bpm <= hrMax) { hrMax = bpm }
-    }
-
-    mutating func applyCadence(_ spm: Double) {
-        cadence = spm
-        guard phase == .cruise, spm > 0 else { return }  // standing still is no cadence to average
-        cadenceSum += spm; cadenceCount += 1
+    mutating func noteSpeed(_ v: Double) {
+        if !v.isNaN, !(v <= maxSpeed) { maxSpeed = v }
     }
 
     mutating func pushWindow(t: Double, d: Double) {
@@ -153,21 +253,101 @@ public struct FlightComputer: Sendable {
         return (last.d - first.d) / dt
     }
 
+    /// The current ground speed: distance over time across the pace window, once the window spans
+    /// at least half its length (so one noisy step cannot make the pace jump).
+    mutating func updateGroundSpeed(at t: Double) {
+        guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
+        guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
+        let span = last.t - window[windowHead].t
+        let raw = span >= config.paceWindowS / 2 ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
+        // Without Doppler speed, the window's speed carries the receiver's drift: smooth it.
+        // (An exponential average over 10 s halves the median error; see the accuracy tests.)
+        let tau = deviceSpeed.isNaN ? FlightComputer.positionsOnlySmoothingS : 0
+        if tau > 0, !groundSpeed.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
+            let a = (t - prevT) / (tau + (t - prevT))
+            groundSpeed += a * (raw - groundSpeed)
+        } else {
+            groundSpeed = raw
+        }
+        lastSpeedT = t
+    }
+    var lastSpeedT: Double? = nil
+    static let positionsOnlySmoothingS = 10.0
+
+    // MARK: - Auto-pause, laps
+
+    mutating func runAutoPause(speed: Double, at t: Double, _ events: inout [Event]) {
+        guard config.autoPause.enabled, phase == .cruise || (phase == .holding && holdingBy == .auto) else { return }
+        switch autoPause.update(speedMps: speed, t: t, autoPaused: phase == .holding) {
+        case .none:
+            break
+        case .pause(let at):
+            let when = max(at, cruiseSince.isNaN ? at : cruiseSince)
+            elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
+            cruiseSince = .nan
+            heldSteps.removeAll(keepingCapacity: true)
+            alerts.resetHolds()
+            changePhase(to: .holding, by: .auto, at: t, &events)
+        case .resume(let at):
+            // Credit what was measured since the runner really started moving again.
+            for s in heldSteps where s.t > at {
+                distance += s.d
+                movingS += s.movingDt
+            }
+            heldSteps.removeAll(keepingCapacity: true)
+            cruiseSince = min(at, t)
+            window.removeAll(keepingCapacity: true); windowHead = 0
+            alerts.resetHolds()
+            changePhase(to: .cruise, by: nil, at: t, &events)
+            route.beginSegment()
+            if !lat.isNaN { keep(Fix(t: t, lat: lat, lon: lon, alt: alt), at: t) }
+        }
+    }
+
+    var lapProgress: LapProgress {
+        LapProgress(t: now, distanceM: distance, elapsedS: elapsed, gainM: elevation.gainM, lossM: elevation.lossM,
+                    hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
+    }
+
+    mutating func cutLaps(_ events: inout [Event]) {
+        for lap in laps.update(lapProgress) { emitSplit(lap, &events) }
+    }
+
+    mutating func emitSplit(_ lap: Lap, _ events: inout [Event]) {
+        seq += 1
+        events.append(Event(seq: seq, t: lap.endT, body: .split(lap)))
+    }
+
+    /// Ends the current lap now (a manual lap).
+    public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        guard phase == .cruise || phase == .holding else {
+            throw .state("cannot lap in phase \(phase.rawValue)")
+        }
+        let time = try resolveTime(t, wallClock: wallClock, what: "lap", optional: true)
+        if !time.isNaN { advance(to: time) }
+        guard let lap = laps.manualLap(lapProgress) else {
+            throw .state("nothing to lap: no time or distance since the last lap")
+        }
+        emitSplit(lap, &events)
+        emitFlight(&events)
+    }
+
     // MARK: - Phases and time
 
     /// Applies a phase command at time `t` (NaN = now).
     ///
+    /// A user's pause while auto-paused makes the hold the user's; resume ends either kind of hold.
     /// - Throws: `.state` when the command is not allowed in the current phase, `.input` for a time
     ///   before the latest input.
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double,
                                  events: inout [Event]) throws(RunwayError) {
-        guard let next = phase.after(command) else {
+        let userTakesOverAutoHold = command == .pause && phase == .holding && holdingBy == .auto
+        guard let next = userTakesOverAutoHold ? .holding : phase.after(command) else {
             throw .state("cannot \(command.rawValue) in phase \(phase.rawValue)" +
                          (phase == .touchdown ? " (a session is one flight)" : ""))
         }
         let time = try resolveTime(t, wallClock: wallClock, what: command.rawValue, optional: true)
         if !time.isNaN { advance(to: time) }
-        let from = phase
         switch command {
         case .start:
             startT = time
@@ -175,6 +355,7 @@ public struct FlightComputer: Sendable {
         case .pause:
             elapsedBefore = elapsed
             cruiseSince = .nan
+            heldSteps.removeAll(keepingCapacity: true)
         case .resume:
             cruiseSince = time
             window.removeAll(keepingCapacity: true); windowHead = 0
@@ -184,13 +365,37 @@ public struct FlightComputer: Sendable {
             endT = time
             endReason = "stopped"
         }
-        phase = next
-        if next == .cruise { anchorAtCurrentPosition(time) }
+        autoPause.reset()
+        alerts.resetHolds()
         if time.isNaN { timePending = true }
-        seq += 1
-        events.append(Event(seq: seq, t: time, body: .phase(from: from, to: next)))
-        appendLog(.info, "phase \(from.rawValue) -> \(next.rawValue)", &events)
+        changePhase(to: next, by: next == .holding ? .user : nil, at: time, &events)
+        if next == .cruise {
+            route.beginSegment()
+            anchorAtCurrentPosition(time)
+            if command == .start { _ = laps.update(lapProgress) }   // the laps start here
+        }
+        if next == .touchdown, let last = laps.finish(lapProgress) { emitSplit(last, &events) }
         emitFlight(&events)
+    }
+
+    mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
+        let from = phase
+        let fromBy = holdingBy
+        phase = next
+        holdingBy = next == .holding ? by : nil
+        seq += 1
+        events.append(Event(seq: seq, t: time, body: .phase(from: from, to: next, by: holdingBy)))
+        let how = holdingBy.map { " (\($0.rawValue))" } ?? (fromBy == .auto && next == .cruise ? " (auto)" : "")
+        appendLog(.info, "phase \(from.rawValue) -> \(next.rawValue)\(how)", &events)
+    }
+
+    /// Starts a cruise leg where the runner is: the latest accurate fix becomes the first kept
+    /// point, so neither the preflight position nor the walk while holding adds distance, and the
+    /// stretch from the start line to the next fix is not lost.
+    mutating func anchorAtCurrentPosition(_ t: Double) {
+        anchorLat = .nan; anchorLon = .nan
+        guard !lat.isNaN, !reducedAccuracy else { return }
+        keep(Fix(t: t, lat: lat, lon: lon, alt: alt), at: t.isNaN ? now : t)
     }
 
     /// Advances the clock without a fix; emits a `tick` while cruising.
@@ -215,9 +420,6 @@ public struct FlightComputer: Sendable {
         return elapsedBefore + max(0, now - cruiseSince)
     }
 
-    var timePending = false
-    var pendingLog: [(LogRing.Line.Level, String)] = []
-
     /// The time of an input or command: its own, the wall clock (live), or the latest (replay).
     func resolveTime(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
         if t.isNaN {
@@ -227,7 +429,7 @@ public struct FlightComputer: Sendable {
             if optional { return now }
             throw .input("\(what) needs \"t\" (unix seconds) with the replay clock")
         }
-        do { try Sample.checkTime(t) } catch { throw error }
+        try Sample.checkTime(t)
         if !now.isNaN && t < now {
             throw .input("time going backwards: t \(t) is before the latest \(now)")
         }
@@ -236,6 +438,7 @@ public struct FlightComputer: Sendable {
 
     /// Moves the clock to `t`, filling in phase times that were pending.
     mutating func advance(to t: Double) {
+        sensors.advance(to: t, counting: phase == .cruise)
         now = t
         guard timePending else { return }
         timePending = false
@@ -269,40 +472,76 @@ public struct FlightComputer: Sendable {
         d.seq = flightSeq
         d.t = now
         d.phase = phase
+        d.holdingBy = holdingBy?.rawValue
         d.lat = lat; d.lon = lon; d.hAccM = hAcc
         d.accuracy = reducedAccuracy ? .reduced : (sawAccuracy ? .ok : .unknown)
         d.distanceM = distance
         d.points = route.count
+        d.segments = route.segmentStarts.count
         d.fixes = fixes
-        d.speedMps = speed
-        d.altitudeM = alt
+        d.filtered = filtered.values.reduce(0, +)
+        d.speedMps = config.filters ? deviceSpeed : groundSpeed
+        d.groundSpeedMps = groundSpeed
+        d.altitudeM = config.filters && !elevation.altitudeM.isNaN ? elevation.altitudeM : alt
         d.headingDeg = course.isNaN ? segmentBearing : course
         d.elapsedS = elapsed
-        d.hrBpm = hr
-        d.cadenceSpm = cadence
+        d.movingS = movingS
+        d.hrBpm = now.isNaN ? .nan : sensors.heartRate(at: now)
+        d.cadenceSpm = now.isNaN ? .nan : sensors.cadence(at: now)
+        d.gainM = elevation.gainM
+        d.lossM = elevation.lossM
+        d.gradePct = elevation.gradePct
+        d.verticalSpeedMps = elevation.verticalSpeedMps
+        d.lap = laps.laps.count + 1
+        d.lapDistanceM = distance - laps.current.distanceM
+        d.lapElapsedS = elapsed - laps.current.elapsedS
         return d
     }
 
-    /// The flight record so far: times, totals, averages and (optionally) the route.
+    /// The flight record so far: times, totals, averages, laps and (optionally) the route.
     public func writeSummary(to w: inout JSONWriter, includeRoute: Bool = true) {
         let elapsedS = elapsed
         w.beginObject()
         w.field("kind", "summary")
         w.field("phase", phase.rawValue)
         w.key("end_reason"); if let endReason { w.string(endReason) } else { w.null() }
+        w.field("activity", config.activity.rawValue)
+        w.field("filters", config.filters ? "on" : "off")
         w.field("start_t", startT)
         w.field("end_t", endT)
         w.field("elapsed_s", elapsedS)
+        w.field("moving_s", movingS)
         w.field("distance_m", distance)
         w.field("avg_pace_min_per_km", FlightData.averagePace(elapsedS: elapsedS, distanceM: distance))
+        w.field("avg_moving_pace_min_per_km", FlightData.averagePace(elapsedS: movingS, distanceM: distance))
         w.field("avg_speed_mps", elapsedS > 0 ? distance / elapsedS : .nan)
         w.field("max_speed_mps", maxSpeed)
-        w.field("avg_hr_bpm", hrCount > 0 ? hrSum / Double(hrCount) : .nan)
-        w.field("max_hr_bpm", hrMax)
-        w.field("avg_cadence_spm", cadenceCount > 0 ? cadenceSum / Double(cadenceCount) : .nan)
+        w.field("gain_m", elevation.gainM)
+        w.field("loss_m", elevation.lossM)
+        w.field("min_altitude_m", elevation.minAltitudeM)
+        w.field("max_altitude_m", elevation.maxAltitudeM)
+        w.field("avg_hr_bpm", sensors.avgHrBpm)
+        w.field("max_hr_bpm", sensors.maxHrBpm)
+        w.field("hr_max_setting", config.hrMax)
+        w.key("hr_zone_s"); w.beginArray(); for z in sensors.zoneSeconds { w.number(z) }; w.endArray()
+        w.field("avg_cadence_spm", sensors.avgCadenceSpm)
+        w.field("max_cadence_spm", sensors.maxCadenceSpm)
         w.field("fixes", fixes)
+        w.key("filtered")
+        w.beginObject()
+        for reason in FixGate.Reason.allCases {
+            w.key(reason.jsonKey); w.integer(filtered[reason, default: 0])
+        }
+        w.endObject()
         w.field("points", route.count)
+        w.field("segments", route.segmentStarts.count)
+        w.key("laps")
+        w.beginArray()
+        for lap in laps.laps { lap.write(to: &w) }
+        w.endArray()
         if includeRoute {
+            w.key("segment_starts")
+            w.beginArray(); for s in route.segmentStarts { w.integer(s) }; w.endArray()
             w.key("route")
             w.beginArray()
             for i in 0..<route.count {
@@ -320,5 +559,34 @@ public struct FlightComputer: Sendable {
         var w = JSONWriter()
         writeSummary(to: &w, includeRoute: includeRoute)
         return w.text
+    }
+}
+
+extension FixGate.Reason {
+    /// The key in JSON (a StaticString, as the writer takes).
+    var jsonKey: StaticString {
+        switch self {
+        case .accuracy: return "accuracy"
+        case .nullIsland: return "null_island"
+        case .speed: return "speed"
+        case .repeatedTime: return "repeated_time"
+        }
+    }
+}
+
+extension Lap {
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("index", index)
+        w.field("trigger", trigger.rawValue)
+        w.field("start_t", startT)
+        w.field("end_t", endT)
+        w.field("distance_m", distanceM)
+        w.field("elapsed_s", elapsedS)
+        w.field("pace_min_per_km", paceMinPerKm)
+        w.field("avg_hr_bpm", avgHrBpm)
+        w.field("gain_m", gainM)
+        w.field("loss_m", lossM)
+        w.endObject()
     }
 }

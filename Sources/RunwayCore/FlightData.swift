@@ -4,6 +4,8 @@ public struct FlightData: Sendable, Equatable {
     public var seq: UInt64 = 0
     public var t: Double = .nan
     public var phase: FlightPhase = .preflight
+    /// "user" or "auto" while holding.
+    public var holdingBy: String? = nil
     public var lat: Double = .nan
     public var lon: Double = .nan
     public var hAccM: Double = .nan
@@ -11,11 +13,26 @@ public struct FlightData: Sendable, Equatable {
     public var accuracy: Accuracy = .unknown
     public var distanceM: Double = 0
     public var points: Int = 0
+    public var segments: Int = 0
     public var fixes: Int = 0
+    /// Fixes the gate filtered out (all reasons).
+    public var filtered: Int = 0
+    /// The device's own speed (Doppler) from the latest fix, raw.
     public var speedMps: Double = .nan
+    /// The engine's current ground speed: distance over time across the pace window.
+    public var groundSpeedMps: Double = .nan
     public var altitudeM: Double = .nan
     public var headingDeg: Double = .nan
     public var elapsedS: Double = 0
+    public var movingS: Double = 0
+    public var gainM: Double = 0
+    public var lossM: Double = 0
+    public var gradePct: Double = .nan
+    public var verticalSpeedMps: Double = .nan
+    /// The current lap (1-based) and how far and long it has run.
+    public var lap: Int = 1
+    public var lapDistanceM: Double = 0
+    public var lapElapsedS: Double = 0
     public var hrBpm: Double = .nan
     public var cadenceSpm: Double = .nan
 
@@ -23,8 +40,8 @@ public struct FlightData: Sendable, Equatable {
 
     public init() {}
 
-    /// Current pace, min/km = 1 / (speed·60/1000); NaN when speed is unknown or zero.
-    public var paceMinPerKm: Double { FlightData.pace(speedMps: speedMps) }
+    /// Current pace, min/km = 1 / (speed·60/1000) of the ground speed; NaN when unknown or zero.
+    public var paceMinPerKm: Double { FlightData.pace(speedMps: groundSpeedMps) }
 
     /// Average pace, min/km = (elapsed_s/60) / (distance_m/1000); NaN before any distance.
     public var avgPaceMinPerKm: Double { FlightData.averagePace(elapsedS: elapsedS, distanceM: distanceM) }
@@ -46,19 +63,31 @@ public struct FlightData: Sendable, Equatable {
         w.field("seq", seq)
         w.field("t", t)
         w.field("phase", phase.rawValue)
+        w.key("holding_by"); if let holdingBy { w.string(holdingBy) } else { w.null() }
         w.field("lat", lat)
         w.field("lon", lon)
         w.field("h_acc_m", hAccM)
         w.field("accuracy", accuracy.rawValue)
         w.field("distance_m", distanceM)
         w.field("points", points)
+        w.field("segments", segments)
         w.field("fixes", fixes)
+        w.field("filtered", filtered)
         w.field("speed_mps", speedMps)
+        w.field("ground_speed_mps", groundSpeedMps)
         w.field("pace_min_per_km", paceMinPerKm)
         w.field("avg_pace_min_per_km", avgPaceMinPerKm)
         w.field("altitude_m", altitudeM)
         w.field("heading_deg", headingDeg)
         w.field("elapsed_s", elapsedS)
+        w.field("moving_s", movingS)
+        w.field("gain_m", gainM)
+        w.field("loss_m", lossM)
+        w.field("grade_pct", gradePct)
+        w.field("vertical_speed_mps", verticalSpeedMps)
+        w.field("lap", lap)
+        w.field("lap_distance_m", lapDistanceM)
+        w.field("lap_elapsed_s", lapElapsedS)
         w.field("hr_bpm", hrBpm)
         w.field("cadence_spm", cadenceSpm)
         w.key("pfd")
@@ -92,7 +121,9 @@ public enum EventKind: String, Sendable, CaseIterable {
 public struct Event: Sendable, Equatable {
     public enum Body: Sendable, Equatable {
         case flight(FlightData)
-        case phase(from: FlightPhase, to: FlightPhase)
+        case phase(from: FlightPhase, to: FlightPhase, by: FlightComputer.HoldReason?)
+        case split(Lap)
+        case alert(AlertMonitor.Alert)
         case tick(elapsedS: Double, distanceM: Double, phase: FlightPhase)
         case log(LogRing.Line)
     }
@@ -105,6 +136,8 @@ public struct Event: Sendable, Equatable {
         switch body {
         case .flight: return .flight
         case .phase: return .phase
+        case .split: return .split
+        case .alert: return .alert
         case .tick: return .tick
         case .log: return .log
         }
@@ -115,10 +148,24 @@ public struct Event: Sendable, Equatable {
         switch body {
         case .flight(let data):
             data.write(to: &w)
-        case .phase(let from, let to):
+        case .phase(let from, let to, let by):
             w.beginObject()
             w.field("kind", "phase"); w.field("seq", seq); w.field("t", t)
             w.field("from", from.rawValue); w.field("to", to.rawValue)
+            w.key("by"); if let by { w.string(by.rawValue) } else { w.null() }
+            w.endObject()
+        case .split(let lap):
+            w.beginObject()
+            w.field("kind", "split"); w.field("seq", seq); w.field("t", t)
+            w.key("lap"); lap.write(to: &w)
+            w.endObject()
+        case .alert(let alert):
+            w.beginObject()
+            w.field("kind", "alert"); w.field("seq", seq); w.field("t", t)
+            w.field("code", alert.code); w.field("message", alert.message)
+            w.key("values"); w.beginObject()
+            for (k, v) in alert.values.sorted(by: { $0.key < $1.key }) { w.key(dynamic: k); w.number(v) }
+            w.endObject()
             w.endObject()
         case .tick(let elapsed, let distance, let phase):
             let avg = FlightData.averagePace(elapsedS: elapsed, distanceM: distance)

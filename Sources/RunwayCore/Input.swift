@@ -59,10 +59,12 @@ public struct Fix: Sendable, Equatable {
 public enum Sample: Sendable, Equatable {
     case heartRate(bpm: Double, t: Double)
     case cadence(spm: Double, t: Double)
+    /// A barometric altitude (metres), preferred over GPS altitude while it keeps coming.
+    case altimeter(alt: Double, t: Double)
 
     public var t: Double {
         switch self {
-        case .heartRate(_, let t), .cadence(_, let t): return t
+        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t): return t
         }
     }
 
@@ -101,6 +103,7 @@ public enum Input: Sendable, Equatable {
         case .fix(var f): f.t = t; return .fix(f)
         case .sample(.heartRate(let b, _)): return .sample(.heartRate(bpm: b, t: t))
         case .sample(.cadence(let s, _)): return .sample(.cadence(spm: s, t: t))
+        case .sample(.altimeter(let a, _)): return .sample(.altimeter(alt: a, t: t))
         }
     }
 }

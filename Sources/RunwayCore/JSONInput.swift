@@ -231,8 +231,13 @@ public enum InputDecoder {
             let s = try Sample.checkedCadence(spm)
             if !fix.t.isNaN { try Sample.checkTime(fix.t) }
             return .sample(.cadence(spm: s, t: fix.t))
+        case "altimeter":
+            guard !fix.alt.isNaN else { throw .input("altimeter sample needs \"alt\"") }
+            guard (-1000.0...100_000.0).contains(fix.alt) else { throw .input("alt \(fix.alt) out of range -1000...100000") }
+            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
+            return .sample(.altimeter(alt: fix.alt, t: fix.t))
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr or cadence)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence or altimeter)")
         }
     }
 }

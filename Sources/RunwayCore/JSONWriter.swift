@@ -19,6 +19,13 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Writes `"name":` for a key known only at run time (escaped like any string).
+    public mutating func key(dynamic name: String) {
+        string(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     public mutating func number(_ v: Double) {
         separate()
         if v.isFinite { bytes.append(contentsOf: v.description.utf8) } else { appendNull() }

@@ -7,8 +7,25 @@ public struct Route: Sendable {
     public private(set) var lon: [Int32] = []
     public private(set) var alt: [Float] = []
     public private(set) var t: [Double] = []
+    /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
+    public private(set) var segmentStarts: [Int] = []
 
     public init() {}
+
+    /// Starts a new segment at the next point (no-op when the current one is still empty).
+    public mutating func beginSegment() {
+        if segmentStarts.last != count { segmentStarts.append(count) }
+    }
+
+    /// The number of points in the current segment.
+    public var currentSegmentCount: Int { count - (segmentStarts.last ?? 0) }
+
+    /// Removes the last point (a junk fix discovered afterwards), and its segment if it empties.
+    public mutating func removeLast() {
+        guard count > 0 else { return }
+        lat.removeLast(); lon.removeLast(); alt.removeLast(); t.removeLast()
+        while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
+    }
 
     public var count: Int { t.count }
 
@@ -16,6 +33,7 @@ public struct Route: Sendable {
     public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size + MemoryLayout<Double>.size
 
     public mutating func append(lat: Double, lon: Double, alt: Double, t: Double) {
+        if segmentStarts.isEmpty { segmentStarts.append(count) }
         self.lat.append(Route.quantise(lat))
         self.lon.append(Route.quantise(lon))
         self.alt.append(Float(alt))

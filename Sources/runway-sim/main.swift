@@ -1,2 +1,136 @@
+// runway-sim: prints a simulated GPS run as librunway JSON Lines (stdout) and its truth (stderr).
+#if canImport(Glibc)
+import Glibc
+#endif
 import RunwaySim
-print("runway-sim \(RunSimulatorVersion.value)")
+
+let usage = """
+    usage: runway-sim [--seed N] [--lat X --lon Y] [--length M] [--laps N] [--pace MIN]
+                      [--stop DIST:SECONDS]... [--stand-before S] [--stand-after S] [--hz HZ]
+                      [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
+                      [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
+
+    Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
+    1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
+    Prints one librunway fix per line on stdout (--truth adds true_lat, true_lon, true_d) and
+    the truth as one JSON object on stderr:
+      {"truth_distance_m":...,"moving_s":...,"elapsed_s":...,"gain_m":...,"loss_m":...,"fixes":N}
+
+      --seed N              random seed (unsigned 64-bit), default 1
+      --lat X --lon Y       loop centre in degrees (lat -80...80)
+      --length M            loop length in metres, default 5500
+      --laps N              times round (fractions allowed), default 1
+      --pace MIN            steady pace in minutes per km, default 5
+      --stop DIST:SECONDS   stand still at DIST metres along the path (repeatable)
+      --stand-before S      stand S seconds before starting; --stand-after S at the end
+      --hz HZ               fixes per second, default 1
+      --no-speed, --no-course, --no-accuracy, --no-altitude   leave that field out
+      --spike INDEX:null    replace fix INDEX with (0,0); INDEX:OFFSET_M moves it OFFSET_M
+                            metres from the true position (repeatable)
+      --truth               add the true position and distance to each line
+
+    """
+
+/// Writes `text` to stderr (file descriptor 2: Glibc's `stderr` is a global var, which
+/// strict concurrency rejects).
+func printError(_ text: String) {
+    var copy = text
+    copy.withUTF8 { buffer in
+        var offset = 0
+        while offset < buffer.count {
+            let n = write(2, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+/// Prints the usage (with a reason) to stderr and exits with status 2.
+func fail(_ reason: String) -> Never {
+    printError("runway-sim: \(reason)\n\(usage)")
+    exit(2)
+}
+
+/// A finite number, or the usage message.
+func number(_ text: String, for option: String) -> Double {
+    guard let x = Double(text), x.isFinite else { fail("\(option) needs a number, got '\(text)'") }
+    return x
+}
+
+/// Splits "A:B" at its first colon.
+func pair(_ text: String, for option: String) -> (String, String) {
+    guard let colon = text.firstIndex(of: ":") else { fail("\(option) needs A:B, got '\(text)'") }
+    return (String(text[..<colon]), String(text[text.index(after: colon)...]))
+}
+
+var config = SimConfig()
+var includeTruth = false
+var args = CommandLine.arguments.dropFirst()
+var sawLat = false, sawLon = false
+
+while let option = args.popFirst() {
+    /// The option's value, or the usage message.
+    func value() -> String {
+        guard let v = args.popFirst() else { fail("\(option) needs a value") }
+        return v
+    }
+    switch option {
+    case "--help", "-h":
+        print(usage, terminator: "")
+        exit(0)
+    case "--seed":
+        let v = value()
+        guard let seed = UInt64(v) else { fail("--seed needs an unsigned integer, got '\(v)'") }
+        config.seed = seed
+    case "--lat":
+        config.centerLat = number(value(), for: option)
+        guard (-80.0...80.0).contains(config.centerLat) else { fail("--lat must be within -80...80") }
+        sawLat = true
+    case "--lon":
+        config.centerLon = number(value(), for: option)
+        sawLon = true
+    case "--length":
+        config.loopLengthM = number(value(), for: option)
+        guard (10.0...100_000.0).contains(config.loopLengthM) else { fail("--length must be within 10...100000 m") }
+    case "--laps":
+        config.laps = number(value(), for: option)
+        guard (0.0...10_000.0).contains(config.laps) else { fail("--laps must be within 0...10000") }
+    case "--pace":
+        config.paceMinPerKm = number(value(), for: option)
+        guard (1.0...60.0).contains(config.paceMinPerKm) else { fail("--pace must be within 1...60 min/km") }
+    case "--hz":
+        config.hz = number(value(), for: option)
+        guard (0.1...100.0).contains(config.hz) else { fail("--hz must be within 0.1...100") }
+    case "--stop":
+        let (d, s) = pair(value(), for: option)
+        let at = number(d, for: option), duration = number(s, for: option)
+        guard at >= 0, duration >= 0 else { fail("--stop needs DIST:SECONDS, both non-negative") }
+        config.stops.append(SimStop(atDistanceM: at, durationS: duration))
+    case "--stand-before":
+        config.standStillBeforeS = number(value(), for: option)
+        guard config.standStillBeforeS >= 0 else { fail("--stand-before must not be negative") }
+    case "--stand-after":
+        config.standStillAfterS = number(value(), for: option)
+        guard config.standStillAfterS >= 0 else { fail("--stand-after must not be negative") }
+    case "--no-speed": config.includeSpeed = false
+    case "--no-course": config.includeCourse = false
+    case "--no-accuracy": config.includeAccuracy = false
+    case "--no-altitude": config.includeAltitude = false
+    case "--spike":
+        let (i, k) = pair(value(), for: option)
+        guard let index = Int(i), index >= 0 else { fail("--spike needs a fix index, got '\(i)'") }
+        if k == "null" {
+            config.spikes.append(SimSpike(atIndex: index, kind: .nullIsland))
+        } else {
+            config.spikes.append(SimSpike(atIndex: index, kind: .offsetM(number(k, for: option))))
+        }
+    case "--truth": includeTruth = true
+    default:
+        fail("unknown option '\(option)'")
+    }
+}
+if sawLat != sawLon { fail("--lat and --lon go together") }
+
+let run = simulate(config)
+print(run.jsonLines(includeTruth: includeTruth), terminator: "")
+printError(run.truthJSON() + "\n")

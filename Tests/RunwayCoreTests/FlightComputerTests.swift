@@ -41,10 +41,10 @@ struct FlightPhaseTests {
         try d.phase(.resume, 6)
         try d.phase(.stop, 9)
         let phases = d.events.compactMap { e -> String? in
-            if case .phase(let from, let to) = e.body { return "\(from.rawValue)>\(to.rawValue)" }
+            if case .phase(let from, let to, let by) = e.body { return "\(from.rawValue)>\(to.rawValue)\(by.map { "(\($0.rawValue))" } ?? "")" }
             return nil
         }
-        #expect(phases == ["preflight>cruise", "cruise>holding", "holding>cruise", "cruise>touchdown"])
+        #expect(phases == ["preflight>cruise", "cruise>holding(user)", "holding>cruise", "cruise>touchdown"])
         #expect(d.kinds().filter { $0 == .log }.count == 4)
         let seqs = d.events.map(\.seq)
         #expect(seqs == Array(1...UInt64(seqs.count)), "seq increases by one per event")
@@ -54,7 +54,7 @@ struct FlightPhaseTests {
 @Suite("Distance, route and time")
 struct DistanceTests {
     @Test func distanceAccumulatesBetweenKeptFixesOnTheEllipsoid() throws {
-        var d = Driver(Driver.config(filter: 0))
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)
         var expected = 0.0
         var prev = (52.0, 4.0)
@@ -70,7 +70,7 @@ struct DistanceTests {
     }
 
     @Test func theDistanceFilterIsMeasuredFromTheLastKeptPointNotThePreviousFix() throws {
-        var d = Driver(Driver.config(filter: 5))
+        var d = Driver(Driver.config(filter: 5, filters: false))
         try d.phase(.start, 0)
         // Ten fixes 3 m apart: each is < 5 m from the previous fix, but every second one is
         // >= 5 m from the last kept point, so about 30 m accumulate (not 0, which a filter against
@@ -82,7 +82,7 @@ struct DistanceTests {
     }
 
     @Test func fixesBeforeStartAndWhileHoldingAddNoDistance() throws {
-        var d = Driver(Driver.config(filter: 0))
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.fix(0, 52, 4)
         try d.fix(10, 52.001, 4)
         #expect(d.snapshot.distanceM == 0)
@@ -101,7 +101,7 @@ struct DistanceTests {
     }
 
     @Test func elapsedCountsCruiseTimeOnlyAndAveragePaceFollowsIt() throws {
-        var d = Driver(Driver.config(filter: 0))
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 1000)
         try d.fix(1000, 52, 4)
         try d.fix(1300, 52 + degreesNorth(1000), 4)
@@ -118,22 +118,31 @@ struct DistanceTests {
         #expect(abs(s.distanceM - 1200) < 12)
     }
 
-    @Test func paceComesFromTheFixSpeedOrFromRecentDistanceOverTime() throws {
-        var d = Driver(Driver.config(filter: 0))
+    @Test func withRawAccumulationPaceComesFromTheFixSpeedOrFromRecentDistanceOverTime() throws {
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)
         try d.fix(0, 52, 4, speed: 3.7)
         #expect(abs(d.snapshot.paceMinPerKm - 1 / (3.7 * 60 / 1000)) < 1e-12)
         // Without speed: 4 m/s from distance over time.
         for i in 1...20 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4) }
-        #expect(abs(d.snapshot.speedMps - 4) < 0.05)
+        #expect(abs(d.snapshot.groundSpeedMps - 4) < 0.05)
         #expect(abs(d.snapshot.paceMinPerKm - 1000 / (60 * 4)) < 0.06)
         // A negative speed means unknown: still derived.
         try d.fix(21, 52 + degreesNorth(84), 4, speed: -1)
-        #expect(abs(d.snapshot.speedMps - 4) < 0.05)
+        #expect(abs(d.snapshot.groundSpeedMps - 4) < 0.05)
+    }
+
+    @Test func currentPaceComesFromDistanceOverTimeAndSpeedMpsStaysTheDevicesRawSpeed() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...30 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 3.5, course: 0) }
+        #expect(d.snapshot.speedMps == 3.5)
+        #expect(abs(d.snapshot.groundSpeedMps - 3.5) / 3.5 < 0.05, "\(d.snapshot.groundSpeedMps)")
+        #expect(abs(d.snapshot.paceMinPerKm - 1000 / (60 * 3.5)) / (1000 / (60 * 3.5)) < 0.05)
     }
 
     @Test func headingIsTheCourseOrTheBearingOfTheLastSegment() throws {
-        var d = Driver(Driver.config(filter: 0))
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)
         try d.fix(0, 52, 4, course: 108.19)
         #expect(d.snapshot.headingDeg == 108.19)
@@ -142,8 +151,8 @@ struct DistanceTests {
         #expect(abs(d.snapshot.headingDeg - 90) < 0.01)
     }
 
-    @Test func aReducedAccuracyFixIsNotRouteAndRaisesOneWarning() throws {
-        var d = Driver(Driver.config(filter: 0, accuracy: 20))
+    @Test func withRawAccumulationAReducedAccuracyFixIsNotRouteAndWarnsAtOnce() throws {
+        var d = Driver(Driver.config(filter: 0, accuracy: 20, filters: false))
         try d.phase(.start, 0)
         try d.fix(0, 52, 4, hAcc: 5)
         try d.fix(1, 52.001, 4, hAcc: 80)
@@ -194,7 +203,7 @@ struct DistanceTests {
         #expect(live.snapshot.t == 1_800_000_000)
     }
 
-    @Test func heartRateAndCadenceReachTheSnapshotAndTheSummary() throws {
+    @Test func heartRateAndCadenceReachTheSnapshotAndTheSummaryTimeWeighted() throws {
         var d = Driver()
         try d.phase(.start, 0)
         try d.json(#"{"type":"hr","bpm":148,"t":1}"#)
@@ -202,8 +211,10 @@ struct DistanceTests {
         try d.json(#"{"type":"hr","bpm":152,"t":2}"#)
         #expect(d.snapshot.hrBpm == 152)
         #expect(d.snapshot.cadenceSpm == 172)
+        try d.fix(4, 52, 4)
         let text = d.core.summaryJSON()
-        #expect(text.contains("\"avg_hr_bpm\":150.0"))
+        // 148 bpm held for 1 s, 152 bpm for 2 s.
+        #expect(text.contains("\"avg_hr_bpm\":\((148.0 + 2 * 152.0) / 3)"), "\(text.prefix(600))")
         #expect(text.contains("\"max_hr_bpm\":152.0"))
     }
 
@@ -251,7 +262,7 @@ struct SnapshotJSONTests {
     }
 
     @Test func thePfdObjectCarriesTheDisplayStrings() throws {
-        var d = Driver(Driver.config(filter: 0))
+        var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)
         try d.fix(0, 52, 4, speed: 1000 / (60 * (4 + 29.0 / 60)), course: 108.19, alt: 12.4)
         var w = JSONWriter()

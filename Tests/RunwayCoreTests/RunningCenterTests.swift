@@ -4,7 +4,7 @@ import Testing
 @Suite("RunningCenter actor")
 struct RunningCenterTests {
     @Test func eachStreamIsIndependentAndCancellingOneLeavesTheOtherRunning() async throws {
-        let center = RunningCenter(config: try EngineConfig.parse(#"{"distance_filter_m":0}"#))
+        let center = RunningCenter(config: try EngineConfig.parse(#"{"distance_filter_m":0,"filters":"off"}"#))
         let a = await center.stream()
         let b = await center.stream()
         #expect(await center.streamCount == 2)

@@ -7,8 +7,10 @@ struct Driver {
 
     init(_ config: EngineConfig = EngineConfig()) { core = FlightComputer(config: config) }
 
-    static func config(filter: Double = 5, accuracy: Double = 50, clock: EngineConfig.Clock = .replay) -> EngineConfig {
+    static func config(filter: Double = 5, accuracy: Double = 50, clock: EngineConfig.Clock = .replay,
+                       filters: Bool = true) -> EngineConfig {
         var c = EngineConfig()
+        c.filters = filters
         c.distanceFilterM = filter
         c.requiredAccuracyM = accuracy
         c.clock = clock

@@ -58,7 +58,7 @@ struct RealTrackTests {
             guard let dir = RealTrackTests.tracks, let bytes = RealTrackTests.readFile(dir + "/fixes/" + ref.file + ".jsonl") else {
                 Issue.record("missing fixes for \(ref.file)"); continue
             }
-            let s = try CSession(#"{"distance_filter_m":0,"required_accuracy_m":100000}"#)
+            let s = try CSession(#"{"filters":"off"}"#)
             s.start()
             var accepted = 0, rejected = 0
             _ = bytes.withUnsafeBufferPointer { buf in

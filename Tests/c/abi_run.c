@@ -548,7 +548,7 @@ static long drain_poll(runway_session *s, uint64_t id, long *flights, double *la
 /* The run of the core issue. */
 static void test_run(void) {
   runway_session *s = NULL;
-  if (!EXPECT(runway_session_open("{\"distance_filter_m\":0}", &s), RUNWAY_OK)) return;
+  if (!EXPECT(runway_session_open("{\"filters\":\"off\"}", &s), RUNWAY_OK)) return;
 
   sub_t a, b, snap, self, closer;
   sub_init(&a, s, SUB_COUNT);
@@ -849,7 +849,7 @@ static void *push_fixes(void *arg) {
 
 static void test_concurrent_unsubscribe_and_close(void) {
   runway_session *s = NULL;
-  if (!EXPECT(runway_session_open("{\"distance_filter_m\":0}", &s), RUNWAY_OK)) return;
+  if (!EXPECT(runway_session_open("{\"filters\":\"off\"}", &s), RUNWAY_OK)) return;
   sub_t x, y, z;
   sub_init(&x, s, SUB_SLOW);
   sub_init(&y, s, SUB_COUNT);

@@ -238,8 +238,9 @@ def test_replaying_a_real_jsonl_recording_matches_the_reference_distance():
             reference = record["geodesic_wgs84"]["distance_2d_fixes_m"]
     assert reference is not None
     fixes = sum(1 for line in path.read_text().splitlines() if line.strip())
-    # Every fix kept (no distance filter): the engine's distance is the raw geodesic sum.
-    result = run_replay(str(path), "--speed", "0", "--config", '{"distance_filter_m": 0}')
+    # Raw accumulation (filters off, so every fix is kept): the engine's distance is the
+    # geodesic sum over the fixes.
+    result = run_replay(str(path), "--speed", "0", "--config", '{"filters": "off"}')
     assert result.returncode == 0, result.stderr
     assert "phase: cruise -> touchdown" in result.stdout
     assert abs(summary_distance_m(result.stdout) - reference) <= 1e-4 * reference + 0.1

@@ -85,6 +85,7 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
     "runway_pause": ([_session, c_double], _status, True),
     "runway_resume": ([_session, c_double], _status, True),
     "runway_stop": ([_session, c_double], _status, True),
+    "runway_lap": ([_session, c_double], _status, True),
     # Outputs
     "runway_snapshot_json": ([_session, _out_str], _status, True),
     "runway_summary_json": ([_session, _out_str], _status, True),

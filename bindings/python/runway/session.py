@@ -166,6 +166,8 @@ class Session:
         stop()  -> "touchdown"   (from cruise or holding; a session is one run)
 
     Any other transition raises :class:`StateError` and changes nothing.
+    :meth:`lap` ends the current lap (in cruise or holding) with a ``split``
+    event; with ``auto_lap_m`` the engine also laps by distance.
 
     Inputs (:meth:`push`, :meth:`push_many`, :meth:`push_fix`) are GPS fixes
     ``{"lat": 52.1, "lon": 4.3, "t": 1700000000.0, "alt": 3.5, "speed": 3.1,
@@ -199,9 +201,22 @@ class Session:
         a fix closer than this to the last kept point updates the live values
         but is not kept (0 keeps every fix).
     ``required_accuracy_m`` (50)
-        a fix with a worse ``h_acc`` is not kept and logs a warning.
+        a fix with a worse ``h_acc`` is filtered (the push still succeeds; the
+        snapshot's ``filtered`` counts it and a log line says why); 10 s of
+        it log a reduced-accuracy warning.
     ``pace_window_s`` (10)
-        window for pace from distance over time when a fix has no speed.
+        window of the current pace (distance over time: ``ground_speed_mps``).
+    ``filters`` (``"on"``)
+        ``"off"``: raw accumulation — every valid fix counts and distance is
+        the sum of WGS84 geodesic distances between kept points
+        (``distance_filter_m`` then defaults to 0).
+    ``auto_lap_m`` (1000)
+        a lap (``split`` event) every this many metres; 0 = off.
+
+    Also ``activity`` (``"run"``/``"walk"``/``"ride"``), ``gap_s``,
+    ``jump_m``, ``count_gaps``, ``speed_cap_mps``, ``auto_pause``,
+    ``hr_max``, ``elevation_hysteresis_m``, ``target_pace``, ``hr_ceiling``,
+    ``goal_m``, ``minimums_m``: see the repository README.
 
     Threads: every method may be called from any thread, concurrently.
     Subscription callbacks run on library threads; they may call any method
@@ -569,13 +584,28 @@ class Session:
         is one run: it cannot start again)."""
         self._call("runway_stop", _time(t))
 
+    def lap(self, t: float | None = None) -> None:
+        """A manual lap at ``t`` (None = now): ends the current lap and emits
+        a ``"split"`` event (``{"kind": "split", "seq", "t", "lap": {"index",
+        "trigger": "manual", "start_t", "end_t", "distance_m", "elapsed_s",
+        "pace_min_per_km", "avg_hr_bpm", "gain_m", "loss_m"}}``); the lap also
+        joins the summary's ``laps``. Auto-laps (config ``auto_lap_m``) keep
+        their boundaries at multiples of that distance from the start.
+
+        Raises StateError outside ``cruise`` and ``holding``, or when nothing
+        (no time, no distance) has passed since the last lap; InputError for
+        a ``t`` before the latest input."""
+        self._call("runway_lap", _time(t))
+
     # -- outputs -------------------------------------------------------------------
 
     def snapshot(self) -> Event:
         """The latest flight data: the same dict a ``"flight"`` event carries.
 
         Keys include ``phase``, ``t``, ``lat``, ``lon``, ``distance_m``,
-        ``elapsed_s`` (cruise time only), ``speed_mps``, ``pace_min_per_km``,
+        ``elapsed_s`` (cruise time only), ``speed_mps`` (the device's raw
+        speed), ``ground_speed_mps`` (distance over time across the pace
+        window), ``pace_min_per_km`` (from ``ground_speed_mps``),
         ``avg_pace_min_per_km``, ``altitude_m``, ``heading_deg``, ``hr_bpm``,
         ``cadence_spm``, ``points`` (kept fixes), ``fixes`` (all fixes),
         ``accuracy``, ``seq`` (of the latest event) and ``pfd`` (display

@@ -44,10 +44,11 @@ def drive_run(s) -> dict:
       cruise  T0..T0+40   fixes 0..10   (10 steps north)
       holding T0+40..+60  fixes go out to step 12 and back to 10: no distance
       cruise  T0+60..+100 fixes 11..20  (10 more steps)
+    Every cruise fix carries hr 148 and cadence 172; samples of both follow at T0+100.
     """
     s.start(T0)
     for i in range(11):
-        s.push(fix(i, T0 + 4 * i))
+        s.push(fix(i, T0 + 4 * i, hr=148, cadence=172))
     at_pause = s.snapshot()
     s.pause(T0 + 40)
     held = []
@@ -56,7 +57,7 @@ def drive_run(s) -> dict:
         held.append(s.snapshot())
     s.resume(T0 + 60)
     for i in range(11, 21):
-        s.push(fix(i, T0 + 60 + 4 * (i - 10)))
+        s.push(fix(i, T0 + 60 + 4 * (i - 10), hr=148, cadence=172))
     s.push({"type": "hr", "bpm": 148, "t": T0 + 100})
     s.push({"type": "cadence", "spm": 172, "t": T0 + 100})
     before_stop = s.snapshot()

@@ -15,7 +15,9 @@ REL = 1e-4  # distance on the WGS84 ellipsoid: 0.01 % (a sphere is up to 0.56 % 
 
 
 def test_a_whole_run_goes_through_every_phase_and_counts_only_cruise():
-    with runway.Session() as s:
+    # Raw accumulation ("filters": "off"): distance is the WGS84 geodesic sum between fixes,
+    # so it can be checked against the meridian arc.
+    with runway.Session({"filters": "off"}) as s:
         with s.events(kinds=["phase"]) as phases:
             r = drive_run(s)
             seen = [(e["from"], e["to"], e["t"]) for e in phases]
@@ -54,19 +56,27 @@ def test_snapshot_carries_the_live_flight_data():
             s.push(fix(i, T0 + 4 * i))
         s.push({"type": "hr", "bpm": 148, "t": T0 + 16})
         snap = s.snapshot()
+        # A heart-rate sample older than 5 s counts as absent.
+        s.push(fix(5, T0 + 22))
+        stale = s.snapshot()
     assert snap["kind"] == "flight"
     assert isinstance(snap["seq"], int) and snap["seq"] > 0
     assert snap["t"] == T0 + 16
     assert snap["lat"] == pytest.approx(LAT0 + 4 * STEP_DEG, abs=1e-9)
     assert snap["lon"] == pytest.approx(LON0, abs=1e-9)
-    assert snap["speed_mps"] == pytest.approx(SPEED)
-    assert snap["pace_min_per_km"] == pytest.approx(1 / (SPEED * 60 / 1000))
+    assert snap["speed_mps"] == pytest.approx(SPEED)  # the device's raw (Doppler) speed
+    # Every fix carries the same Doppler speed: the ground speed across the window is that speed,
+    # and the current pace comes from the ground speed.
+    assert snap["ground_speed_mps"] == pytest.approx(SPEED)
+    assert snap["pace_min_per_km"] == pytest.approx(1 / (snap["ground_speed_mps"] * 60 / 1000))
     assert snap["avg_pace_min_per_km"] == pytest.approx(
         (snap["elapsed_s"] / 60) / (snap["distance_m"] / 1000))
-    assert snap["altitude_m"] == pytest.approx(14.0)
+    # Altitude is smoothed over ~10 s, so it stays within the altitudes seen (10..14 m).
+    assert 10.0 <= snap["altitude_m"] < 14.0  # smoothed (exponential, ~10 s): lags the newest 14 m
     assert snap["heading_deg"] == pytest.approx(0.0)
     assert snap["hr_bpm"] == 148
     assert snap["cadence_spm"] is None
+    assert snap["filtered"] == 0
     pfd = snap["pfd"]
     assert pfd["pace"] == runway.format_pace(snap["pace_min_per_km"]) == "5:57"
     assert pfd["pace_tape"] == ["5:30", "5:45", "6:00", "6:15", "6:30"]
@@ -74,9 +84,12 @@ def test_snapshot_carries_the_live_flight_data():
     assert pfd["heading_tape"] == ["W", "N", "E"]
     assert pfd["time"] == "00:00:16"
     assert pfd["distance"] == runway.format_distance(snap["distance_m"]) == "0.04"
-    assert pfd["altitude"] == "14"
+    assert pfd["altitude"] == str(round(snap["altitude_m"]))
     assert pfd["hr"] == "148"
     assert pfd["avg_pace"] == "AVG " + runway.format_pace(snap["avg_pace_min_per_km"])
+
+    assert stale["t"] == T0 + 22
+    assert stale["hr_bpm"] is None and stale["pfd"]["hr"] == "--"
 
 
 def test_summary_is_the_flight_record_with_the_route():
@@ -93,8 +106,14 @@ def test_summary_is_the_flight_record_with_the_route():
     assert summary["avg_pace_min_per_km"] == pytest.approx(
         (80.0 / 60) / (summary["distance_m"] / 1000))
     assert summary["max_speed_mps"] == pytest.approx(SPEED)
+    # Heart rate and cadence are time-weighted over cruise, each sample holding at most 5 s:
+    # every cruise fix carries 148 bpm and 172 spm, so cruise is covered except the 4 s after
+    # resume (the last sample, at the pause, is 20 s old by then): 40 + 36 s.
     assert summary["avg_hr_bpm"] == pytest.approx(148.0)
+    assert summary["max_hr_bpm"] == pytest.approx(148.0)
+    assert summary["hr_zone_s"] == pytest.approx([0, 0, 0, 76.0, 0, 0])  # 148/190 = 78%: zone 3
     assert summary["avg_cadence_spm"] == pytest.approx(172.0)
+    assert summary["max_cadence_spm"] == pytest.approx(172.0)
     assert summary["fixes"] == 25
 
     # Every cruise fix is in the route, in order, as [lat, lon, alt, t]
@@ -181,11 +200,22 @@ def test_push_fix_struct_is_the_same_as_json():
 def test_log_is_a_list_of_log_events():
     with runway.Session() as s:
         s.start(T0)
-        s.push(fix(0, T0, h_acc=80.0))  # worse than required_accuracy_m 50: a warning
+        s.push(fix(0, T0))
+        # Worse than required_accuracy_m (50): each fix is filtered (the push still succeeds)
+        # with an info line, and 10 s of it raise a reduced-accuracy warning.
+        for k in range(1, 12):
+            s.push(fix(0, T0 + k, h_acc=80.0))
+        snap = s.snapshot()
         log = s.log()
+    assert snap["filtered"] == 11 and snap["accuracy"] == "reduced"
     assert isinstance(log, list) and log
     assert all(e["kind"] == "log" for e in log)
-    assert any(e["level"] == "warning" for e in log)
+    assert [e["seq"] for e in log] == sorted(e["seq"] for e in log)
+    assert any(e["level"] == "info" and "filtered" in e["message"] and "accuracy" in e["message"]
+               for e in log)
+    warnings = [e for e in log if e["level"] == "warning"]
+    assert len(warnings) == 1 and "accuracy" in warnings[0]["message"]
+    assert warnings[0]["t"] == T0 + 11  # 10 s after the first bad fix
 
 
 def test_closed_session_refuses_calls_and_closes_twice():
@@ -219,7 +249,8 @@ def test_replaying_a_real_run_matches_the_geodesic_reference():
     lines = (TRACKS / "fixes" / f"{FENIX}.jsonl").read_text().splitlines()
     first_t = json.loads(lines[0])["t"]
     last_t = json.loads(lines[-1])["t"]
-    with runway.Session({"distance_filter_m": 0}) as s:
+    # Raw accumulation: every fix kept, distance the WGS84 geodesic sum over them.
+    with runway.Session({"filters": "off"}) as s:
         s.start(first_t)
         assert s.push_many(lines) == (len(lines), 0)
         s.stop()

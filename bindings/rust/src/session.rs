@@ -226,8 +226,12 @@ impl Session {
     /// Opens a session (one flight) in phase `preflight`.
     ///
     /// `config` is `None` (all defaults) or a JSON object with any of `"clock"`
-    /// (`"replay"` | `"live"`), `"distance_filter_m"`, `"required_accuracy_m"`,
-    /// `"pace_window_s"`. Unknown keys are [`Status::Argument`].
+    /// (`"replay"` | `"live"`), `"activity"` (`"run"` | `"walk"` | `"ride"`), `"filters"`
+    /// (`"on"` | `"off"`: raw accumulation, distance the geodesic sum between kept fixes),
+    /// `"distance_filter_m"`, `"required_accuracy_m"`, `"pace_window_s"`, `"gap_s"`, `"jump_m"`,
+    /// `"count_gaps"`, `"speed_cap_mps"`, `"auto_pause"`, `"auto_lap_m"`, `"hr_max"`,
+    /// `"elevation_hysteresis_m"`, `"target_pace"`, `"hr_ceiling"`, `"goal_m"`, `"minimums_m"`
+    /// (see the repository README). Unknown keys are [`Status::Argument`].
     ///
     /// Also fails with [`Status::Internal`] when the loaded library's ABI version differs from
     /// the one this crate was written for ([`sys::RUNWAY_ABI_VERSION`]).
@@ -322,6 +326,19 @@ impl Session {
     pub fn stop(&self, t: Option<f64>) -> Result<()> {
         // SAFETY: valid session.
         check(unsafe { sys::runway_stop(self.inner.raw, time(t)) })
+    }
+
+    /// A manual lap at `t` (`None` = now): ends the current lap and emits a `split` event
+    /// (`{"kind":"split","seq":..,"t":..,"lap":{"index","trigger":"manual","start_t","end_t",
+    /// "distance_m","elapsed_s","pace_min_per_km","avg_hr_bpm","gain_m","loss_m"}}`); the lap
+    /// also joins the summary's `laps`. Auto-laps (config `"auto_lap_m"`) keep their boundaries
+    /// at multiples of that distance from the start.
+    ///
+    /// Outside `cruise` and `holding`, or with nothing (no time, no distance) since the last
+    /// lap: [`Status::State`]. A `t` before the latest input: [`Status::Input`].
+    pub fn lap(&self, t: Option<f64>) -> Result<()> {
+        // SAFETY: valid session.
+        check(unsafe { sys::runway_lap(self.inner.raw, time(t)) })
     }
 
     /// The latest FlightData snapshot as JSON (the object a `flight` event carries).

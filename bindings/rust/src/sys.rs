@@ -107,6 +107,10 @@ extern "C" {
     pub fn runway_pause(s: *mut runway_session, t: f64) -> runway_status;
     pub fn runway_resume(s: *mut runway_session, t: f64) -> runway_status;
     pub fn runway_stop(s: *mut runway_session, t: f64) -> runway_status;
+    /// A manual lap at `t` (NaN = now): ends the current lap and emits a `split` event.
+    /// Allowed in cruise and holding (else `RUNWAY_ERR_STATE`); with nothing since the last lap,
+    /// `RUNWAY_ERR_STATE`.
+    pub fn runway_lap(s: *mut runway_session, t: f64) -> runway_status;
 
     // ---- Outputs ----
     pub fn runway_snapshot_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;

@@ -14,7 +14,10 @@ fn walk(session: &Session, t: f64, from: usize, to: usize) {
 
 #[test]
 fn a_whole_run_counts_cruise_distance_only() {
-    let s = Session::open(None).unwrap();
+    // Raw accumulation (filters off): distance is the WGS84 geodesic sum between kept fixes, so
+    // it can be checked against the meridian arc. The 5 m distance filter (off by default in raw
+    // mode) keeps the repeated position at start and resume off the route.
+    let s = Session::open(Some(r#"{"filters":"off","distance_filter_m":5}"#)).unwrap();
     assert_eq!(text(&s.snapshot().unwrap(), "phase"), "preflight");
 
     // Before start: walking 111 m to the start line moves the live position, adds no distance.

@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Elevation gain and loss, grade and vertical speed from GPS or barometric altitudes.
+///
+/// Raw GPS altitude is noisy (σ of several metres at 1 Hz); summing every rise of a raw series
+/// reads a flat road as hundreds of metres of climbing. The tracker therefore:
+///
+/// 1. picks one **source**: a barometric sample (`"type":"altimeter"`) seen within
+///    `baroPreferenceS` makes GPS altitudes ignored; without one, GPS altitude is used;
+/// 2. **smooths** it with an exponentially weighted mean of time constant `smoothingWindowS`: a
+///    sample `Δt` seconds old weighs `exp(−Δt/window)`, normalised by the sum of the weights, so
+///    the first samples are simply averaged (no start-up bias toward the first, noisy one) and
+///    irregular intervals are handled by time, not by count;
+/// 3. counts **gain and loss with hysteresis**: it keeps a reference altitude; when the smoothed
+///    altitude is `hysteresisM` or more above the reference, the difference is added to the gain
+///    and the reference moves there; likewise below it for the loss.
+///
+/// A missing altitude (NaN) is skipped entirely: it is never read as 0 m and changes nothing.
+/// When the source changes (barometer appears, or falls silent for longer than
+/// `baroPreferenceS`), the two sources' offset must not count as a climb: the smoothing,
+/// the hysteresis reference and the grade and vertical-speed histories restart from the new
+/// source's first sample. `altitudeM` then reports the new source. `minAltitudeM` and
+/// `maxAltitudeM` never mix the sources' levels: they are the barometric extremes once any
+/// barometric altitude was used, the GPS extremes before.
+///
+/// ```swift
+/// var e = ElevationTracker()
+/// e.addGPS(alt: 12.0, t: 1_700_000_000, distanceM: 0)
+/// e.addGPS(alt: .nan, t: 1_700_000_001, distanceM: 3)   // missing: skipped
+/// print(e.gainM, e.altitudeM, e.gradePct)
+/// ```
+///
+/// A plain value: no clock, no threads; samples must come in time order (an earlier one than
+/// the latest accepted sample is ignored).
+public struct ElevationTracker: Sendable {
+    /// Where the altitude in use comes from.
+    public enum Source: String, Sendable {
+        case gps
+        case barometric
+    }
+
+    /// The smallest rise or fall of the smoothed altitude, in metres, that counts as gain or loss.
+    public let hysteresisM: Double
+    /// The time constant of the smoothing, in seconds (0: no smoothing).
+    ///
+    /// Against white noise an exponential mean of time constant τ at 1 Hz reduces σ by about
+    /// √(2τ) (σ 3 m → 0.7 m for 10 s), as a moving average over 2τ would, lagging the terrain by
+    /// about τ (which leaves the grade and vertical speed of a steady slope unchanged).
+    public let smoothingWindowS: Double
+    /// How long, in seconds, a barometric sample keeps GPS altitudes ignored.
+    public let baroPreferenceS: Double
+    /// The horizontal stretch, in metres, that `gradePct` spans at least (10 m by default).
+    public let gradeStretchM: Double
+    /// The span, in seconds, of the altitude change behind `verticalSpeedMps` (10 s by default).
+    public let verticalSpeedWindowS: Double
+
+    /// Total climb of the smoothed altitude, metres (counted with hysteresis).
+    public private(set) var gainM = 0.0
+    /// Total descent of the smoothed altitude, metres (counted with hysteresis).
+    public private(set) var lossM = 0.0
+    /// The smoothed current altitude, metres; NaN before any altitude.
+    public private(set) var altitudeM = Double.nan
+    /// The lowest smoothed altitude so far, metres, of the barometer when it was used, else of
+    /// GPS; NaN before any.
+    public var minAltitudeM: Double { baroExtremes.min.isNaN ? gpsExtremes.min : baroExtremes.min }
+    /// The highest smoothed altitude so far, metres, of the barometer when it was used, else of
+    /// GPS; NaN before any.
+    public var maxAltitudeM: Double { baroExtremes.min.isNaN ? gpsExtremes.max : baroExtremes.max }
+    /// The source of the altitude in use; nil before any.
+    public private(set) var source: Source? = nil
+
+    /// Exponentially decayed sums of altitude·weight and of weight since the source began.
+    private var weightedSum = 0.0
+    private var weight = 0.0
+    private var reference = Double.nan
+    private var gpsExtremes = Extremes()
+    private var baroExtremes = Extremes()
+    private var lastBaroT = -Double.infinity
+    private var lastT = -Double.infinity
+    private var byDistance: Trail
+    private var byTime: Trail
+
+    /// Creates a tracker.
+    ///
+    /// - Parameters:
+    ///   - hysteresisM: the smallest counted rise or fall, metres (default 3).
+    ///   - smoothingWindowS: the smoothing time constant, seconds (default 10).
+    ///   - baroPreferenceS: how long a barometric sample keeps GPS altitudes ignored (default 10).
+    ///   - gradeStretchM: the least horizontal distance behind `gradePct` (default 10).
+    ///   - verticalSpeedWindowS: the span behind `verticalSpeedMps` (default 10).
+    ///
+    /// A negative or non-finite setting falls back to its default.
+    public init(hysteresisM: Double = 3, smoothingWindowS: Double = 10, baroPreferenceS: Double = 10,
+                gradeStretchM: Double = 10, verticalSpeedWindowS: Double = 10) {
+        func setting(_ v: Double, _ fallback: Double, positive: Bool = false) -> Double {
+            guard v.isFinite, v >= 0, !(positive && v == 0) else { return fallback }
+            return v
+        }
+        self.hysteresisM = setting(hysteresisM, 3)
+        self.smoothingWindowS = setting(smoothingWindowS, 10)
+        self.baroPreferenceS = setting(baroPreferenceS, 10)
+        self.gradeStretchM = setting(gradeStretchM, 10, positive: true)
+        self.verticalSpeedWindowS = setting(verticalSpeedWindowS, 10, positive: true)
+        byDistance = Trail(spacing: self.gradeStretchM / 20)
+        byTime = Trail(spacing: self.verticalSpeedWindowS / 20)
+    }
+
+    // MARK: - Inputs
+
+    /// Adds a GPS altitude.
+    ///
+    /// - Parameters:
+    ///   - alt: metres; NaN (missing) is skipped entirely, never read as 0.
+    ///   - t: the fix's time, seconds.
+    ///   - distanceM: cumulative horizontal distance at `t`, metres (for the grade).
+    ///
+    /// Ignored while a barometric sample is at most `baroPreferenceS` old.
+    public mutating func addGPS(alt: Double, t: Double, distanceM: Double) {
+        guard alt.isFinite, t.isFinite, t >= lastT else { return }
+        if t - lastBaroT <= baroPreferenceS { return }
+        ingest(alt: alt, t: t, distanceM: distanceM, from: .gps)
+    }
+
+    /// Adds a barometric altitude, preferred over GPS altitude while it keeps coming.
+    ///
+    /// - Parameters:
+    ///   - alt: metres; NaN is skipped.
+    ///   - t: the sample's time, seconds.
+    ///   - distanceM: cumulative horizontal distance at `t`, metres (for the grade).
+    public mutating func addBarometric(alt: Double, t: Double, distanceM: Double) {
+        guard alt.isFinite, t.isFinite, t >= lastT else { return }
+        lastBaroT = t
+        ingest(alt: alt, t: t, distanceM: distanceM, from: .barometric)
+    }
+
+    // MARK: - Derived values
+
+    /// The grade in percent, 100·Δaltitude/Δdistance of the smoothed altitude over the most recent
+    /// stretch of at least `gradeStretchM` horizontal metres; NaN until such a stretch exists.
+    public var gradePct: Double {
+        guard let tip = byDistance.tip, let ref = byDistance.reference(span: gradeStretchM) else { return .nan }
+        let run = tip.x - ref.x
+        guard run > 0 else { return .nan }
+        return 100 * (tip.y - ref.y) / run
+    }
+
+    /// The vertical speed in m/s, Δaltitude/Δt of the smoothed altitude over about the last
+    /// `verticalSpeedWindowS` seconds (over what there is when less); NaN before two points.
+    public var verticalSpeedMps: Double {
+        guard let tip = byTime.tip else { return .nan }
+        guard let ref = byTime.reference(span: verticalSpeedWindowS) ?? byTime.oldest else { return .nan }
+        let dt = tip.x - ref.x
+        guard dt > 0 else { return .nan }
+        return (tip.y - ref.y) / dt
+    }
+
+    // MARK: - Internals
+
+    private mutating func ingest(alt: Double, t: Double, distanceM: Double, from newSource: Source) {
+        if source != newSource { restart(with: newSource) }
+        let decay = weight > 0 && smoothingWindowS > 0 ? exp(-(t - lastT) / smoothingWindowS) : 0
+        lastT = t
+        weightedSum = weightedSum * decay + alt
+        weight = weight * decay + 1
+        let smoothed = weightedSum / weight
+
+        altitudeM = smoothed
+        switch newSource {
+        case .gps: gpsExtremes.add(smoothed)
+        case .barometric: baroExtremes.add(smoothed)
+        }
+
+        if reference.isNaN {
+            reference = smoothed
+        } else if smoothed - reference >= hysteresisM {
+            gainM += smoothed - reference
+            reference = smoothed
+        } else if reference - smoothed >= hysteresisM {
+            lossM += reference - smoothed
+            reference = smoothed
+        }
+
+        byTime.push(x: t, y: smoothed, keepingSpan: verticalSpeedWindowS)
+        if distanceM.isFinite {
+            byDistance.push(x: distanceM, y: smoothed, keepingSpan: gradeStretchM)
+        }
+    }
+
+    private struct Extremes: Sendable {
+        var min = Double.nan
+        var max = Double.nan
+        mutating func add(_ v: Double) {
+            if !(v >= min) { min = v }
+            if !(v <= max) { max = v }
+        }
+    }
+
+    /// Starts over on a new source: its offset from the old one is no climb, no grade, no speed.
+    private mutating func restart(with newSource: Source) {
+        source = newSource
+        weightedSum = 0
+        weight = 0
+        reference = .nan
+        byTime.clear()
+        byDistance.clear()
+    }
+
+    /// A short history of (x, altitude) with x non-decreasing (time or distance), holding just
+    /// enough points to find the newest one at least `span` behind the tip.
+    ///
+    /// Points other than the tip are at least `spacing` apart, so the history stays small however
+    /// often samples come: a new point replaces the tip while the tip is closer than `spacing` to
+    /// the point before it.
+    struct Trail: Sendable {
+        struct Point: Sendable, Equatable {
+            var x: Double
+            var y: Double
+        }
+
+        let spacing: Double
+        private(set) var points: [Point] = []
+
+        init(spacing: Double) { self.spacing = spacing }
+
+        var tip: Point? { points.last }
+        var oldest: Point? { points.count >= 2 ? points.first : nil }
+
+        mutating func clear() { points.removeAll(keepingCapacity: true) }
+
+        mutating func push(x: Double, y: Double, keepingSpan span: Double) {
+            let p = Point(x: x, y: y)
+            guard let last = points.last else { points.append(p); return }
+            if x < last.x { clear(); points.append(p); return }  // x went back: a new history
+            let n = points.count
+            if n >= 2, last.x - points[n - 2].x < spacing {
+                points[n - 1] = p
+            } else {
+                points.append(p)
+            }
+            // Drop points older than the newest one that is still `span` behind the tip.
+            var drop = 0
+            while points.count - drop >= 3, x - points[drop + 1].x >= span { drop += 1 }
+            if drop > 0 { points.removeFirst(drop) }
+        }
+
+        /// The newest point at least `span` behind the tip, if any.
+        func reference(span: Double) -> Point? {
+            guard let tip = points.last, let first = points.first, tip.x - first.x >= span else { return nil }
+            return first
+        }
+    }
+}

@@ -1,0 +1,234 @@
+/// What ended a lap.
+public enum LapTrigger: String, Sendable {
+    /// The distance reached the next multiple of the auto-lap distance.
+    case auto
+    /// The runner asked for a lap (`runway_lap`).
+    case manual
+    /// The flight stopped: the partial lap at the end.
+    case final
+}
+
+/// One finished lap (a split).
+public struct Lap: Sendable, Equatable {
+    /// 1-based position in the flight.
+    public var index: Int
+    public var trigger: LapTrigger
+    /// Start and end times, unix seconds (interpolated at an auto-lap boundary).
+    public var startT: Double
+    public var endT: Double
+    /// Horizontal distance, metres.
+    public var distanceM: Double
+    /// Cruise seconds in the lap (pauses excluded).
+    public var elapsedS: Double
+    /// Pace over cruise time, min/km; NaN when the lap has no distance.
+    public var paceMinPerKm: Double
+    /// Time-weighted average heart rate, bpm; NaN when the lap had no valid heart rate.
+    public var avgHrBpm: Double
+    /// Elevation gain and loss, metres.
+    public var gainM: Double
+    public var lossM: Double
+
+    public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,
+                elapsedS: Double, paceMinPerKm: Double, avgHrBpm: Double, gainM: Double, lossM: Double) {
+        self.index = index
+        self.trigger = trigger
+        self.startT = startT
+        self.endT = endT
+        self.distanceM = distanceM
+        self.elapsedS = elapsedS
+        self.paceMinPerKm = paceMinPerKm
+        self.avgHrBpm = avgHrBpm
+        self.gainM = gainM
+        self.lossM = lossM
+    }
+}
+
+/// The flight's cumulative figures at one moment, all counted from the flight's start.
+public struct LapProgress: Sendable, Equatable {
+    /// Unix seconds.
+    public var t: Double
+    /// Horizontal (filtered) distance, metres.
+    public var distanceM: Double
+    /// Cruise seconds.
+    public var elapsedS: Double
+    /// Elevation gain and loss, metres.
+    public var gainM: Double
+    public var lossM: Double
+    /// ∫ heart rate dt over cruise, bpm·s (`SensorStats.hrBeatsIntegral`).
+    public var hrBeatsIntegral: Double
+    /// Cruise seconds with a valid heart rate (`SensorStats.hrCoveredS`).
+    public var hrCoveredS: Double
+
+    public init(t: Double, distanceM: Double = 0, elapsedS: Double = 0, gainM: Double = 0, lossM: Double = 0,
+                hrBeatsIntegral: Double = 0, hrCoveredS: Double = 0) {
+        self.t = t
+        self.distanceM = distanceM
+        self.elapsedS = elapsedS
+        self.gainM = gainM
+        self.lossM = lossM
+        self.hrBeatsIntegral = hrBeatsIntegral
+        self.hrCoveredS = hrCoveredS
+    }
+
+    /// The progress a fraction `f` of the way from `self` to `other`, every field interpolated.
+    func interpolated(to other: LapProgress, _ f: Double) -> LapProgress {
+        func mix(_ a: Double, _ b: Double) -> Double { a + (b - a) * f }
+        return LapProgress(t: mix(t, other.t), distanceM: mix(distanceM, other.distanceM),
+                           elapsedS: mix(elapsedS, other.elapsedS), gainM: mix(gainM, other.gainM),
+                           lossM: mix(lossM, other.lossM), hrBeatsIntegral: mix(hrBeatsIntegral, other.hrBeatsIntegral),
+                           hrCoveredS: mix(hrCoveredS, other.hrCoveredS))
+    }
+}
+
+/// Cuts a flight into laps: automatically every `autoLapM` metres, on request, and at the end.
+///
+/// Feed it the flight's cumulative `LapProgress` after every change (`update`); it returns the
+/// auto laps that change completed. An auto lap ends exactly at its boundary: every cumulative
+/// field (time, cruise seconds, elevation, heart-rate integrals) is interpolated linearly between
+/// the previous update and this one at the point where the distance equals the boundary, so laps
+/// of a steady run are equal however irregularly fixes arrive.
+///
+/// Auto boundaries are multiples of `autoLapM` counted from the flight's start, and a manual lap
+/// does not move them: after a manual lap at 1500 m the next auto lap still ends at 2000 m (a
+/// 500 m lap), so "km 2" means the same thing with or without manual laps, as on most watches
+/// that split by distance.
+///
+/// The lap in progress starts at `current`. Before any progress, `current` is the flight's start
+/// with every figure 0 and an unknown time; the first progress given sets that time to its own
+/// time less its cruise seconds (feed the all-zero progress at the start so the first lap starts
+/// exactly then).
+///
+/// ```swift
+/// var laps = LapCounter(autoLapM: 1000)
+/// laps.update(LapProgress(t: 0))
+/// for lap in laps.update(LapProgress(t: 250, distanceM: 1040, elapsedS: 250)) {
+///     print(lap.index, lap.endT, lap.paceMinPerKm)   // 1, 240.38…, 4.006…
+/// }
+/// ```
+public struct LapCounter: Sendable {
+    /// The auto-lap distance in metres; 0 means only manual and final laps.
+    public let autoLapM: Double
+    /// The laps finished so far, in order.
+    public private(set) var laps: [Lap] = []
+    /// Where the lap in progress started.
+    public private(set) var current = LapProgress(t: .nan)
+    /// True once `finish` has run; later calls change nothing.
+    public private(set) var finished = false
+
+    /// The latest progress seen (the interpolation's start for the next update).
+    private var last = LapProgress(t: .nan)
+    private var started = false
+    /// Distance of the next auto-lap boundary.
+    private var nextBoundaryM: Double
+
+    /// The most auto laps one update cuts; boundaries beyond are skipped (only a nonsensical
+    /// setting or distance jump gets there: 10 000 laps of 1 m in one update).
+    static let maxLapsPerUpdate = 10_000
+
+    /// Creates a counter.
+    ///
+    /// - Parameter autoLapM: the auto-lap distance, metres (default 1000); 0, a negative or a
+    ///   non-finite value turns auto laps off.
+    public init(autoLapM: Double = 1000) {
+        self.autoLapM = autoLapM.isFinite && autoLapM > 0 ? autoLapM : 0
+        nextBoundaryM = self.autoLapM > 0 ? self.autoLapM : .infinity
+    }
+
+    /// Brings the counter up to `p`.
+    ///
+    /// - Returns: the auto laps completed between the previous progress and `p`, in order
+    ///   (several when one update crosses several boundaries; none usually).
+    @discardableResult
+    public mutating func update(_ p: LapProgress) -> [Lap] {
+        guard !finished else { return [] }
+        let p = accept(p)
+        var done: [Lap] = []
+        while p.distanceM >= nextBoundaryM {
+            if done.count == Self.maxLapsPerUpdate {
+                // A tiny auto-lap distance against a huge jump: skip ahead rather than hang.
+                let skipped = ((p.distanceM - nextBoundaryM) / autoLapM).rounded(.down) + 1
+                nextBoundaryM += skipped * autoLapM
+                break
+            }
+            let span = p.distanceM - last.distanceM
+            // last.distanceM < boundary ≤ p.distanceM, so span > 0 (guarded anyway).
+            let f = span > 0 ? min(1, max(0, (nextBoundaryM - last.distanceM) / span)) : 1
+            var cut = last.interpolated(to: p, f)
+            cut.distanceM = nextBoundaryM
+            done.append(close(at: cut, .auto))
+            nextBoundaryM += autoLapM
+        }
+        last = p
+        return done
+    }
+
+    /// Ends the lap in progress at `p` on request.
+    ///
+    /// Brings the counter up to `p` first, so an auto boundary crossed since the last `update`
+    /// still becomes its own lap (in `laps`; call `update(p)` first to receive it as a return
+    /// value). The next auto boundary stays where it was (see the type's notes).
+    ///
+    /// - Returns: the manual lap, or nil when nothing happened since the last lap began (no
+    ///   distance and no cruise time).
+    public mutating func manualLap(_ p: LapProgress) -> Lap? {
+        guard !finished else { return nil }
+        update(p)
+        guard hasContent else { return nil }
+        return close(at: last, .manual)
+    }
+
+    /// Ends the flight's laps: the partial lap in progress at `p` becomes the final lap.
+    ///
+    /// Brings the counter up to `p` first, like `manualLap`. After it, every call is ignored.
+    ///
+    /// - Returns: the final lap, or nil when it would be empty (no distance and no cruise time,
+    ///   as when the stop falls exactly on an auto-lap boundary).
+    public mutating func finish(_ p: LapProgress) -> Lap? {
+        guard !finished else { return nil }
+        update(p)
+        finished = true
+        guard hasContent else { return nil }
+        return close(at: last, .final)
+    }
+
+    // MARK: - Internals
+
+    /// Whether the lap in progress has any distance or cruise time.
+    private var hasContent: Bool {
+        last.distanceM > current.distanceM || last.elapsedS > current.elapsedS
+    }
+
+    /// `p` made safe: a non-finite field keeps its previous value, and distance, time and the
+    /// other cumulative figures never go back (they are cumulative; a lap cannot be negative).
+    private mutating func accept(_ p: LapProgress) -> LapProgress {
+        if !started {
+            started = true
+            // The flight began `elapsedS` cruise seconds before the first progress (exact when
+            // that progress is the all-zero one at the start, as it should be).
+            let before = p.elapsedS.isFinite ? max(0, p.elapsedS) : 0
+            current = LapProgress(t: p.t.isFinite ? p.t - before : 0)
+            last = current
+        }
+        func keep(_ v: Double, _ previous: Double) -> Double { v.isFinite ? max(v, previous) : previous }
+        return LapProgress(t: keep(p.t, last.t), distanceM: keep(p.distanceM, last.distanceM),
+                           elapsedS: keep(p.elapsedS, last.elapsedS), gainM: keep(p.gainM, last.gainM),
+                           lossM: keep(p.lossM, last.lossM),
+                           hrBeatsIntegral: keep(p.hrBeatsIntegral, last.hrBeatsIntegral),
+                           hrCoveredS: keep(p.hrCoveredS, last.hrCoveredS))
+    }
+
+    /// Records the lap from `current` to `end` and starts the next one there.
+    private mutating func close(at end: LapProgress, _ trigger: LapTrigger) -> Lap {
+        let distance = end.distanceM - current.distanceM
+        let elapsed = end.elapsedS - current.elapsedS
+        let covered = end.hrCoveredS - current.hrCoveredS
+        let lap = Lap(index: laps.count + 1, trigger: trigger, startT: current.t, endT: end.t,
+                      distanceM: distance, elapsedS: elapsed,
+                      paceMinPerKm: distance > 0 ? (elapsed / 60) / (distance / 1000) : .nan,
+                      avgHrBpm: covered > 0 ? (end.hrBeatsIntegral - current.hrBeatsIntegral) / covered : .nan,
+                      gainM: end.gainM - current.gainM, lossM: end.lossM - current.lossM)
+        laps.append(lap)
+        current = end
+        return lap
+    }
+}

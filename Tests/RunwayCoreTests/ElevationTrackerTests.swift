@@ -1,0 +1,226 @@
+import Testing
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A standard normal deviate (Box–Muller) from a seeded generator.
+private func gaussian(_ rng: inout SeededRandom) -> Double {
+    let u1 = Double.random(in: Double.leastNonzeroMagnitude..<1, using: &rng)
+    let u2 = Double.random(in: 0..<1, using: &rng)
+    return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+}
+
+/// Every reading of a tracker, with NaN compared as equal to NaN.
+private func readings(_ e: ElevationTracker) -> [UInt64] {
+    [e.gainM, e.lossM, e.altitudeM, e.gradePct, e.verticalSpeedMps, e.minAltitudeM, e.maxAltitudeM].map(\.bitPattern)
+}
+
+/// Raw accumulation: every rise of the unsmoothed series counted, as a naive tracker does.
+private func rawGain(_ alts: [Double]) -> Double {
+    var gain = 0.0
+    for i in alts.indices.dropFirst() where alts[i] > alts[i - 1] { gain += alts[i] - alts[i - 1] }
+    return gain
+}
+
+@Suite("Elevation: gain, loss, grade, vertical speed")
+struct ElevationTrackerTests {
+    @Test func nothingIsKnownBeforeTheFirstAltitudeAndAMissingOneIsNeverZero() {
+        var e = ElevationTracker()
+        #expect(e.altitudeM.isNaN && e.gradePct.isNaN && e.verticalSpeedMps.isNaN)
+        #expect(e.minAltitudeM.isNaN && e.maxAltitudeM.isNaN && e.source == nil)
+        e.addGPS(alt: .nan, t: 0, distanceM: 0)
+        #expect(e.altitudeM.isNaN && e.source == nil)
+        e.addGPS(alt: 250, t: 1, distanceM: 3)
+        e.addGPS(alt: .nan, t: 2, distanceM: 6)
+        #expect(e.altitudeM == 250 && e.minAltitudeM == 250)
+        #expect(e.gainM == 0 && e.lossM == 0)
+    }
+
+    @Test func hysteresisIsThreeMetresByDefault() {
+        #expect(ElevationTracker().hysteresisM == 3)
+        var e = ElevationTracker(smoothingWindowS: 0)  // unsmoothed, to see the threshold exactly
+        var t = 0.0
+        func feed(_ alt: Double) { e.addGPS(alt: alt, t: t, distanceM: t); t += 1 }
+        feed(100)
+        feed(102.9)
+        #expect(e.gainM == 0)
+        feed(103.1)
+        #expect(abs(e.gainM - 3.1) < 1e-9)
+        feed(100.2)                       // 2.9 below the new reference
+        #expect(e.lossM == 0)
+        feed(100.0)                       // 3.1 below it
+        #expect(abs(e.lossM - 3.1) < 1e-9)
+        #expect(abs(e.gainM - 3.1) < 1e-9)
+    }
+
+    @Test func aNoisyFlatRoadGainsAFewMetresWhereRawSumsGainHundreds() {
+        // 50 seeded runs of 10 minutes at 1 Hz on a flat road, GPS altitude noise σ 3 m.
+        var gains: [Double] = [], losses: [Double] = []
+        for seed in UInt64(1)...50 {
+            var rng = SeededRandom(seed: seed)
+            var e = ElevationTracker()
+            var alts: [Double] = []
+            for i in 0..<600 {
+                let alt = 12 + 3 * gaussian(&rng)
+                alts.append(alt)
+                e.addGPS(alt: alt, t: 1_700_000_000 + Double(i), distanceM: 3 * Double(i))
+            }
+            #expect(rawGain(alts) > 800, "raw accumulation reads noise as climbing")
+            #expect(e.gainM < 15 && e.lossM < 15, "seed \(seed): gain \(e.gainM) loss \(e.lossM)")
+            gains.append(e.gainM)
+            losses.append(e.lossM)
+        }
+        let meanGain = gains.reduce(0, +) / Double(gains.count)
+        let meanLoss = losses.reduce(0, +) / Double(losses.count)
+        #expect(meanGain < 5, "mean gain \(meanGain) m in 10 minutes of flat road")
+        #expect(meanLoss < 5, "mean loss \(meanLoss) m in 10 minutes of flat road")
+    }
+
+    @Test func aSteadyClimbOf100mGainsWithin5PercentAndLosesNothing() {
+        var e = ElevationTracker()
+        for i in 0...1030 {                 // 0.1 m/s for 1000 s, then 30 s on the top
+            let alt = 20 + 0.1 * Double(min(i, 1000))
+            e.addGPS(alt: alt, t: Double(i), distanceM: 2 * Double(i))
+        }
+        #expect(abs(e.gainM - 100) <= 5, "gain \(e.gainM)")
+        #expect(e.lossM == 0)
+        #expect(abs(e.maxAltitudeM - 120) < 0.1 && e.minAltitudeM == 20)
+    }
+
+    @Test func aNoisyClimbOf100mGainsWithin5PercentOnAverage() {
+        var gains: [Double] = [], losses: [Double] = []
+        for seed in UInt64(100)...149 {
+            var rng = SeededRandom(seed: seed)
+            var e = ElevationTracker()
+            for i in 0...1030 {
+                let alt = 20 + 0.1 * Double(min(i, 1000)) + 3 * gaussian(&rng)
+                e.addGPS(alt: alt, t: Double(i), distanceM: 2 * Double(i))
+            }
+            gains.append(e.gainM)
+            losses.append(e.lossM)
+        }
+        let meanGain = gains.reduce(0, +) / Double(gains.count)
+        let meanLoss = losses.reduce(0, +) / Double(losses.count)
+        #expect(abs(meanGain - 100) <= 5, "mean gain \(meanGain)")
+        #expect(meanLoss < 3, "mean loss \(meanLoss)")
+    }
+
+    @Test func aDescentCountsAsLossNotGain() {
+        var e = ElevationTracker()
+        for i in 0...1060 {                 // 100 m down at 0.1 m/s, then 60 s at the bottom
+            e.addGPS(alt: 130 - 0.1 * Double(min(i, 1000)), t: Double(i), distanceM: 3 * Double(i))
+        }
+        #expect(abs(e.lossM - 100) <= 5, "loss \(e.lossM)")
+        #expect(e.gainM == 0)
+    }
+
+    @Test func missingAltitudesChangeNothing() {
+        var rng = SeededRandom(seed: 7)
+        var clean = ElevationTracker(), gappy = ElevationTracker()
+        for i in 0..<400 {
+            let t = 1_700_000_000 + Double(i), d = 3 * Double(i)
+            let alt = 30 + 0.05 * d + 3 * gaussian(&rng)
+            if Double.random(in: 0..<1, using: &rng) < 0.3 {
+                gappy.addGPS(alt: .nan, t: t - 0.5, distanceM: d - 1.5)
+                #expect(readings(gappy) == readings(clean), "a missing altitude at \(i) changed a reading")
+            }
+            clean.addGPS(alt: alt, t: t, distanceM: d)
+            gappy.addGPS(alt: alt, t: t, distanceM: d)
+            #expect(readings(gappy) == readings(clean))
+        }
+        #expect(clean.gainM > 0)
+    }
+
+    @Test func barometricSamplesArePreferredOverWildlyWrongGPSAltitudes() {
+        var e = ElevationTracker()
+        for i in 0...560 {                  // 100 m up at 0.2 m/s, then 60 s on the top
+            let t = Double(i), d = 3 * Double(i)
+            e.addGPS(alt: i % 2 == 0 ? -40 : 400, t: t, distanceM: d)      // junk GPS altitude
+            e.addBarometric(alt: 10 + 0.2 * Double(min(i, 500)), t: t + 0.5, distanceM: d + 1.5)
+        }
+        #expect(e.source == .barometric)
+        #expect(abs(e.gainM - 100) <= 5, "gain \(e.gainM)")
+        #expect(e.lossM == 0)
+        #expect(abs(e.altitudeM - 110) < 0.5)
+        #expect(e.minAltitudeM == 10 && abs(e.maxAltitudeM - 110) < 0.5)
+        #expect(abs(e.gradePct - 0) < 0.5)
+    }
+
+    @Test func gpsTakesOverWhenTheBarometerFallsSilent() {
+        var e = ElevationTracker()
+        e.addBarometric(alt: 50, t: 0, distanceM: 0)
+        e.addGPS(alt: 90, t: 10, distanceM: 30)          // barometer 10 s old: still preferred
+        #expect(e.source == .barometric && e.altitudeM == 50)
+        e.addGPS(alt: 90, t: 10.5, distanceM: 31)        // 10.5 s old: GPS now
+        #expect(e.source == .gps && e.altitudeM == 90)
+    }
+
+    @Test func switchingSourcesMakesNoFakeStep() {
+        // A barometer reading 40 m above GPS, coming and going: the offset is no climb.
+        var e = ElevationTracker()
+        var t = 0.0, d = 0.0
+        for _ in 0..<60 { e.addGPS(alt: 100, t: t, distanceM: d); t += 1; d += 3 }
+        for _ in 0..<60 { e.addBarometric(alt: 140, t: t, distanceM: d); t += 1; d += 3 }
+        #expect(e.source == .barometric)
+        #expect(e.gradePct == 0 && e.verticalSpeedMps == 0)
+        for _ in 0..<60 { e.addGPS(alt: 100, t: t, distanceM: d); t += 1; d += 3 }
+        #expect(e.source == .gps)
+        for _ in 0..<60 { e.addBarometric(alt: 140, t: t, distanceM: d); t += 1; d += 3 }
+        #expect(e.gainM == 0 && e.lossM == 0)
+        #expect(e.gradePct == 0 && e.verticalSpeedMps == 0)
+    }
+
+    @Test func gradeOnA5PercentRampIsFive() {
+        var e = ElevationTracker()
+        for i in 0...200 {
+            let d = 3.2 * Double(i)                     // 3.2 m/s
+            e.addGPS(alt: 5 + 0.05 * d, t: 1_700_000_000 + Double(i), distanceM: d)
+            if d < 10 { #expect(e.gradePct.isNaN, "no 10 m stretch yet at \(d) m") }
+            if i >= 40 { #expect(abs(e.gradePct - 5) <= 0.5, "grade \(e.gradePct) at \(d) m") }
+        }
+        #expect(abs(e.gradePct - 5) < 1e-3)
+    }
+
+    @Test func gradeSpansAtLeastTenMetresOfTheLatestDistance() {
+        var e = ElevationTracker(smoothingWindowS: 0)
+        e.addGPS(alt: 0, t: 0, distanceM: 0)
+        e.addGPS(alt: 0.4, t: 1, distanceM: 8)
+        #expect(e.gradePct.isNaN)
+        e.addGPS(alt: 1, t: 2, distanceM: 10)
+        #expect(abs(e.gradePct - 10) < 1e-9)      // 1 m over 10 m
+        e.addGPS(alt: 1, t: 3, distanceM: 100)    // a flat stretch after a long gap
+        #expect(abs(e.gradePct - 0) < 1e-9)
+        e.addGPS(alt: 1, t: 4, distanceM: 100)    // standing: the same stretch
+        #expect(abs(e.gradePct - 0) < 1e-9)
+    }
+
+    @Test func verticalSpeedOnASteadyClimb() {
+        var e = ElevationTracker()
+        e.addGPS(alt: 100, t: 0, distanceM: 0)
+        #expect(e.verticalSpeedMps.isNaN)
+        e.addGPS(alt: 100.2, t: 1, distanceM: 3)
+        #expect(e.verticalSpeedMps.isFinite)
+        for i in 2...180 {
+            e.addGPS(alt: 100 + 0.2 * Double(i), t: Double(i), distanceM: 3 * Double(i))
+            if i >= 100 { #expect(abs(e.verticalSpeedMps - 0.2) < 1e-3, "vertical speed \(e.verticalSpeedMps)") }
+        }
+        for i in 181...300 { e.addGPS(alt: 136, t: Double(i), distanceM: 3 * Double(i)) }
+        #expect(abs(e.verticalSpeedMps) < 1e-3)
+    }
+
+    @Test func samplesOutOfOrderAndBadSettingsAreHarmless() {
+        let bad = ElevationTracker(hysteresisM: .nan, smoothingWindowS: -1, baroPreferenceS: .infinity,
+                                   gradeStretchM: 0, verticalSpeedWindowS: .nan)
+        #expect(bad.hysteresisM == 3 && bad.smoothingWindowS == 10 && bad.baroPreferenceS == 10)
+        #expect(bad.gradeStretchM == 10 && bad.verticalSpeedWindowS == 10)
+        var e = ElevationTracker()
+        e.addGPS(alt: 10, t: 100, distanceM: 0)
+        e.addGPS(alt: 500, t: 50, distanceM: 0)          // earlier than the latest: ignored
+        e.addGPS(alt: 10, t: .nan, distanceM: 0)
+        e.addBarometric(alt: .infinity, t: 101, distanceM: 0)
+        #expect(e.altitudeM == 10 && e.source == .gps)
+        e.addGPS(alt: 10, t: 102, distanceM: .nan)        // unknown distance: altitude still counts
+        #expect(abs(e.altitudeM - 10) < 1e-9 && e.gradePct.isNaN)
+    }
+}

@@ -1,4 +1,0 @@
-import Testing
-import RunwaySim
-
-@Test func simulatorModuleLinks() { #expect(RunSimulatorVersion.value == 0) }
