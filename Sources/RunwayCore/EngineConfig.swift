@@ -139,6 +139,7 @@ public struct EngineConfig: Sendable, Equatable {
     /// The track filter's settings for this activity.
     var trackSettings: TrackFilter.Settings {
         var t = TrackFilter.Settings()
+        t.speedCapMps = speedCapMps
         switch activity {
         case .run: break
         case .walk: t.movingSpeedMps = 0.6; t.stationaryDopplerMps = 0.3

@@ -59,6 +59,7 @@ public struct FlightComputer: Sendable {
     var maxSpeed = Double.nan
 
     // Components.
+    var altitudeGate = AltitudeGate()
     var elevation: ElevationTracker
     var laps: LapCounter
     var sensors: SensorStats
@@ -69,7 +70,7 @@ public struct FlightComputer: Sendable {
         self.config = config
         gate = FixGate(settings: config.gateSettings)
         track = TrackFilter(settings: config.trackSettings)
-        elevation = ElevationTracker(hysteresisM: config.elevationHysteresisM)
+        elevation = ElevationTracker(hysteresisM: config.elevationHysteresisM, gradeStretchM: FlightComputer.gradeStretchM)
         laps = LapCounter(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         autoPause = AutoPause(settings: config.autoPause)
@@ -174,10 +175,14 @@ public struct FlightComputer: Sendable {
         case .cruise:
             distance += step.d
             if step.moving { movingS += dt }
-            if step.newSegment { route.beginSegment() }
+            if step.newSegment {
+                route.beginSegment()
+                // No current pace across a gap: it would be the gap's, not the runner's.
+                window.removeAll(keepingCapacity: true); windowHead = 0
+            }
             keepIfFarEnough(fix, at: t, force: step.newSegment)
             pushWindow(t: t, d: distance)
-            elevation.addGPS(alt: fix.alt, t: t, distanceM: distance)
+            if altitudeGate.accepts(fix.alt, at: t) { elevation.addGPS(alt: fix.alt, t: t, distanceM: distance) }
         case .holding where holdingBy == .auto:
             heldSteps.append((t, step.d, step.moving ? dt : 0))
         default:
@@ -259,7 +264,8 @@ public struct FlightComputer: Sendable {
         guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
         guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
         let span = last.t - window[windowHead].t
-        let raw = span >= config.paceWindowS / 2 ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
+        let measured = span >= config.paceWindowS / 2 ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
+        let raw = min(measured, config.speedCapMps)   // nothing faster than the gate believes
         // Without Doppler speed, the window's speed carries the receiver's drift: smooth it.
         // (An exponential average over 10 s halves the median error; see the accuracy tests.)
         let tau = deviceSpeed.isNaN ? FlightComputer.positionsOnlySmoothingS : 0
@@ -273,6 +279,9 @@ public struct FlightComputer: Sendable {
     }
     var lastSpeedT: Double? = nil
     static let positionsOnlySmoothingS = 10.0
+    /// Grade is taken over at least this much horizontal distance (GPS altitude is too noisy
+    /// for the minimum of 10 m).
+    static let gradeStretchM = 30.0
 
     // MARK: - Auto-pause, laps
 
@@ -490,7 +499,8 @@ public struct FlightComputer: Sendable {
         d.cadenceSpm = now.isNaN ? .nan : sensors.cadence(at: now)
         d.gainM = elevation.gainM
         d.lossM = elevation.lossM
-        d.gradePct = elevation.gradePct
+        // Grade needs motion: standing still, altitude drift over the last few metres is no slope.
+        d.gradePct = groundSpeed >= track.settings.movingSpeedMps ? elevation.gradePct : .nan
         d.verticalSpeedMps = elevation.verticalSpeedMps
         d.lap = laps.laps.count + 1
         d.lapDistanceM = distance - laps.current.distanceM
@@ -588,5 +598,45 @@ extension Lap {
         w.field("gain_m", gainM)
         w.field("loss_m", lossM)
         w.endObject()
+    }
+}
+
+/// Refuses GPS altitudes that jump faster than anyone climbs (receivers settling report junk
+/// such as 55 m → 142 m → 56 m within seconds); like the fix gate, it re-anchors when several
+/// consecutive refused altitudes agree with each other, so a junk first altitude cannot lock it out.
+struct AltitudeGate: Sendable {
+    /// The fastest believable change of altitude (m/s), plus a fixed allowance for noise (m).
+    static let maxVerticalSpeedMps = 5.0
+    static let noiseAllowanceM = 10.0
+    static let reanchorCount = 3
+    /// Refused altitudes must agree for this long before they are believed (a settling
+    /// receiver's junk lasts a few seconds).
+    static let reanchorSpanS = 10.0
+
+    var last: (alt: Double, t: Double)?
+    var candidates: [(alt: Double, t: Double)] = []
+
+    static func consistent(_ a: (alt: Double, t: Double), _ b: (alt: Double, t: Double)) -> Bool {
+        abs(b.alt - a.alt) <= noiseAllowanceM + maxVerticalSpeedMps * abs(b.t - a.t)
+    }
+
+    /// Whether to use this altitude (NaN: missing, never used).
+    mutating func accepts(_ alt: Double, at t: Double) -> Bool {
+        guard !alt.isNaN else { return false }
+        let sample = (alt: alt, t: t)
+        guard let l = last, !AltitudeGate.consistent(l, sample) else {
+            last = sample
+            candidates.removeAll(keepingCapacity: true)
+            return true
+        }
+        if let c = candidates.last, !AltitudeGate.consistent(c, sample) { candidates.removeAll(keepingCapacity: true) }
+        candidates.append(sample)
+        if candidates.count >= AltitudeGate.reanchorCount,
+           let first = candidates.first, t - first.t >= AltitudeGate.reanchorSpanS {
+            last = sample
+            candidates.removeAll(keepingCapacity: true)
+            return true
+        }
+        return false
     }
 }

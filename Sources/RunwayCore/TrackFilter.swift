@@ -27,6 +27,10 @@ public struct TrackFilter: Sendable {
         public var stationaryDopplerMps: Double = 0.4
         /// Filtered speeds below this count as standing still (positions only).
         public var movingSpeedMps: Double = 0.8
+        /// No speed above this counts (the gate's cap for the activity).
+        public var speedCapMps: Double = 12
+        /// A step longer than this is judged moving by its displacement, not its endpoints' speeds.
+        public var longStepS: Double = 5
         public init() {}
     }
 
@@ -39,6 +43,7 @@ public struct TrackFilter: Sendable {
     var p = [Double](repeating: 0, count: 16)
     var lastT = Double.nan
     var lastDoppler = Double.nan
+    var lastFixLat = Double.nan, lastFixLon = Double.nan
 
     public init(settings: Settings = Settings()) { self.settings = settings }
 
@@ -66,6 +71,7 @@ public struct TrackFilter: Sendable {
              0, 0, 0, velocityVar]
         lastT = t
         lastDoppler = fix.speed
+        lastFixLat = fix.lat; lastFixLon = fix.lon
     }
 
     /// Adds a fix; returns the distance travelled since the previous fix and whether it moved.
@@ -85,7 +91,23 @@ public struct TrackFilter: Sendable {
         if !fix.speed.isNaN && !lastDoppler.isNaN {
             let a = lastDoppler < settings.stationaryDopplerMps ? 0 : lastDoppler
             let b = fix.speed < settings.stationaryDopplerMps ? 0 : fix.speed
-            result = ((a + b) / 2 * dt, a > 0 || b > 0)
+            var d = (a + b) / 2 * dt
+            // Starting, stopping or "standing": some receivers report 0 m/s for the first seconds
+            // of a run. When Doppler says standing at either end, let the filtered positions
+            // speak if they clearly move.
+            if a == 0 || b == 0 {
+                let v = speedMps
+                if v >= settings.movingSpeedMps { d = max(d, v * dt) }
+            }
+            // Over a long step (sparse "smart" recording, a device that stopped recording while
+            // its rider stood) the endpoints' speeds say little about the time between: moving is
+            // judged by the displacement over the step.
+            if dt > settings.longStepS {
+                let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+                result = (d, chord / dt >= settings.stationaryDopplerMps)
+            } else {
+                result = (d, d > 0)
+            }
         } else {
             let v = speedMps
             let moving = v >= settings.movingSpeedMps
@@ -94,7 +116,8 @@ public struct TrackFilter: Sendable {
             result = (moving ? (before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt : 0, moving)
         }
         lastDoppler = fix.speed
-        return result
+        lastFixLat = fix.lat; lastFixLon = fix.lon
+        return (min(result.0, settings.speedCapMps * dt), result.1)
     }
 
     func positionSigma(_ fix: Fix) -> Double {

@@ -79,3 +79,132 @@ struct RealTrackTests {
         #expect(compared >= 10, "compared \(compared) recordings")
     }
 }
+
+/// Default filters on every real recording: the watch's own figures, and nothing inhuman.
+@Suite("Real GPS recordings with default filters")
+struct RealTrackFilteredTests {
+    struct Recording {
+        let file: String
+        let sport: String
+        let deviceDistanceM: Double?
+        let timerS: Double?
+        let segments: Int
+    }
+
+    static func recordings() -> [Recording] {
+        guard let dir = RealTrackTests.tracks, let bytes = RealTrackTests.readFile(dir + "/reference.jsonl") else { return [] }
+        var out: [Recording] = []
+        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
+            guard let fields = try? JSONInput.object(String(decoding: line, as: UTF8.self)) else { continue }
+            var file = "", sport = "", distance: Double? = nil, timer: Double? = nil, segments = 0
+            for (k, v) in fields {
+                if k == "file", case .string(let s) = v { file = s }
+                if k == "n_segments", let n = v.finiteNumber { segments = Int(n) }
+                if k == "device", case .object(let o) = v, case .array(let sessions)? = o["sessions"],
+                   case .object(let first)? = sessions.first {
+                    if case .string(let s)? = first["sport"] { sport = s }
+                    distance = first["total_distance_m"]?.finiteNumber
+                    timer = first["total_timer_time_s"]?.finiteNumber
+                }
+            }
+            out.append(Recording(file: file, sport: sport, deviceDistanceM: distance, timerS: timer, segments: segments))
+        }
+        return out
+    }
+
+    struct Outcome {
+        var core: FlightComputer
+        var rejected = 0
+        var maxGroundSpeed = 0.0
+        var maxAbsGrade = 0.0
+        var fastestPace = Double.infinity
+    }
+
+    /// Replays a recording's fixes through a FlightComputer (start at the first fix, stop at the last).
+    static func replay(_ r: Recording, activity: Activity) -> Outcome? {
+        guard let dir = RealTrackTests.tracks, let bytes = RealTrackTests.readFile(dir + "/fixes/" + r.file + ".jsonl") else { return nil }
+        var out = Outcome(core: FlightComputer(config: EngineConfig(activity: activity)))
+        var events: [Event] = []
+        var started = false
+        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
+            let decoded: Input? = line.withUnsafeBytes { buf in try? InputDecoder.decode(buf) }
+            guard let input = decoded else { out.rejected += 1; continue }
+            if !started {
+                if (try? out.core.command(.start, at: input.t, wallClock: .nan, events: &events)) == nil { out.rejected += 1; continue }
+                started = true
+            }
+            do { try out.core.process(input, wallClock: .nan, events: &events) } catch { out.rejected += 1; continue }
+            let s = out.core.snapshot
+            if s.groundSpeedMps.isFinite { out.maxGroundSpeed = max(out.maxGroundSpeed, s.groundSpeedMps) }
+            if s.gradePct.isFinite { out.maxAbsGrade = max(out.maxAbsGrade, abs(s.gradePct)) }
+            if s.paceMinPerKm.isFinite { out.fastestPace = min(out.fastestPace, s.paceMinPerKm) }
+            events.removeAll(keepingCapacity: true)
+        }
+        if started { try? out.core.command(.stop, at: .nan, wallClock: .nan, events: &events) }
+        return out
+    }
+
+    static func activity(_ sport: String) -> Activity {
+        switch sport {
+        case "cycling": return .ride
+        case "walking": return .walk
+        default: return .run
+        }
+    }
+
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func runsMeasureWithinTwoPercentOfTheDistanceTheWatchStored() throws {
+        let runs = RealTrackFilteredTests.recordings().filter { $0.sport == "running" && $0.deviceDistanceM != nil }
+        #expect(runs.count >= 3)
+        for run in runs {
+            guard let o = RealTrackFilteredTests.replay(run, activity: .run), let device = run.deviceDistanceM else { continue }
+            let e = (o.core.distance - device) / device
+            #expect(abs(e) < 0.02, "\(run.file): \(o.core.distance) m vs the watch's \(device) m (\(e * 100)%)")
+        }
+    }
+
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func ridesWithTheDevicesAutoPauseGiveMovingTimeWithinThreePercentOfItsTimer() throws {
+        let rides = RealTrackFilteredTests.recordings().filter { $0.sport == "cycling" && $0.segments > 1 && $0.timerS != nil }
+        #expect(rides.count >= 2)
+        for ride in rides {
+            guard let o = RealTrackFilteredTests.replay(ride, activity: .ride), let timer = ride.timerS else { continue }
+            let e = (o.core.movingS - timer) / timer
+            let check = { #expect(abs(e) < 0.03, "\(ride.file): moving \(o.core.movingS) s vs timer \(timer) s (\(e * 100)%)") }
+            if ride.file == "fitparse__sample-activity.fit" {
+                // Its own records show the rider standing (0 m/s) for several minutes inside timer
+                // segments: that device's timer ran through standstills, which no moving time
+                // counts. Reported in the README; the check stays, as a known issue.
+                withKnownIssue("the device's timer ran through recorded standstills") { check() }
+            } else {
+                check()
+            }
+        }
+    }
+
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func noRecordingYieldsAPaceSpeedOrGradeNoHumanCouldProduce() throws {
+        for r in RealTrackFilteredTests.recordings() {
+            let activity = RealTrackFilteredTests.activity(r.sport)
+            guard let o = RealTrackFilteredTests.replay(r, activity: activity) else { continue }
+            #expect(o.maxGroundSpeed <= activity.speedCapMps, "\(r.file): \(o.maxGroundSpeed) m/s")
+            #expect(o.fastestPace >= 1000 / (60 * activity.speedCapMps), "\(r.file): pace \(o.fastestPace) min/km")
+            #expect(o.maxAbsGrade <= 100, "\(r.file): grade \(o.maxAbsGrade)%")
+            #expect(o.core.distance.isFinite && o.core.movingS <= o.core.elapsed + 1e-6)
+        }
+    }
+
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func theRecordingWith1901PlaceholderTimesIsRefusedNotCounted() throws {
+        guard let r = RealTrackFilteredTests.recordings().first(where: { $0.file == "gpxpy__Mojstrovka.gpx" }),
+              let o = RealTrackFilteredTests.replay(r, activity: .run) else { Issue.record("Mojstrovka missing"); return }
+        #expect(o.core.distance == 0)
+        #expect(o.core.snapshot.fixes == 0)
+        #expect(o.rejected > 100)
+        var copy = "{\"lat\":46.4,\"lon\":13.7,\"t\":-2147483647.79}"
+        let message: String = copy.withUTF8 { buf in
+            do throws(RunwayError) { _ = try InputDecoder.decode(UnsafeRawBufferPointer(buf)); return "" } catch { return error.message }
+        }
+        #expect(message.contains("out of range"), "\(message)")
+    }
+}

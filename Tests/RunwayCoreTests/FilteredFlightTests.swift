@@ -1,0 +1,204 @@
+import Testing
+@testable import RunwayCore
+import RunwaySim
+
+func logMessages(_ events: [Event]) -> [String] {
+    events.compactMap { e in if case .log(let l) = e.body { return l.message } else { return nil } }
+}
+
+@Suite("The fix gate inside a flight")
+struct GateInFlightTests {
+    @Test func filteredFixesStillSucceedAndAreCountedWithTheirReasonInTheLogAndSnapshot() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, hAcc: 5)
+        try d.fix(1, 52 + degreesNorth(3), 4, hAcc: 5)
+        try d.fix(1, 52 + degreesNorth(6), 4, hAcc: 5)        // repeated timestamp
+        try d.fix(2, 0, 0, hAcc: 5)                            // null island
+        try d.fix(3, 52 + degreesNorth(400), 4, hAcc: 5)      // 400 m in 2 s
+        try d.fix(4, 52 + degreesNorth(9), 4, hAcc: 80)       // accuracy
+        #expect(d.core.filtered == [.repeatedTime: 1, .nullIsland: 1, .speed: 1, .accuracy: 1])
+        #expect(d.snapshot.filtered == 4)
+        #expect(d.snapshot.fixes == 6)
+        let messages = logMessages(d.events)
+        for reason in ["repeated_time", "null_island", "speed", "accuracy"] {
+            #expect(messages.contains { $0.contains("filtered fix") && $0.contains(reason) }, "\(reason)")
+        }
+        #expect(d.snapshot.distanceM < 10)
+    }
+
+    @Test func reducedAccuracyForTenSecondsRaisesOneWarning() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.fix(0, 52, 4, hAcc: 5)
+        for i in 1...9 { try d.fix(Double(i), 52, 4, hAcc: 80) }
+        #expect(!logMessages(d.events).contains { $0.contains("reduced accuracy") })
+        #expect(d.snapshot.accuracy == .reduced)
+        for i in 10...15 { try d.fix(Double(i), 52, 4, hAcc: 80) }
+        #expect(logMessages(d.events).filter { $0.contains("reduced accuracy") }.count == 1)
+        try d.fix(16, 52, 4, hAcc: 5)
+        #expect(d.snapshot.accuracy == .ok)
+        #expect(logMessages(d.events).contains { $0.contains("accuracy restored") })
+    }
+
+    @Test(arguments: [true, false])
+    func aGapStartsANewSegmentAndItsDistanceCountsOnlyWhenConfigured(_ countGaps: Bool) throws {
+        var c = EngineConfig()
+        c.countGaps = countGaps
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...10 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0) }
+        let before = d.snapshot.distanceM
+        // 60 s without fixes, 200 m further on.
+        try d.fix(70, 52 + degreesNorth(230), 4, speed: 3, course: 0)
+        #expect(d.snapshot.segments == 2)
+        let jump = d.snapshot.distanceM - before
+        if countGaps { #expect(abs(jump - 200) < 1) } else { #expect(jump == 0) }
+        #expect(d.core.route.segmentStarts.count == 2)
+    }
+}
+
+@Suite("Auto-pause, moving time, laps, alerts and elevation inside a flight")
+struct FlightFeaturesTests {
+    @Test func aRideAutoPausesAtAStopAndMovingTimeExcludesIt() throws {
+        let run = sim(seed: 3) { $0.paceMinPerKm = 2.0; $0.stops = [SimStop(atDistanceM: 2000, durationS: 60)] }
+        var events: [Event] = []
+        var core = FlightComputer(config: EngineConfig(activity: .ride))
+        try core.command(.start, at: run.fixes[0].t, wallClock: .nan, events: &events)
+        var sawAutoHold = false
+        for f in run.fixes {
+            try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)),
+                             wallClock: .nan, events: &events)
+            if core.phase == .holding && core.holdingBy == .auto { sawAutoHold = true }
+        }
+        #expect(sawAutoHold)
+        let phases = events.compactMap { e -> String? in
+            if case .phase(_, let to, let by) = e.body { return "\(to.rawValue)\(by.map { ":\($0.rawValue)" } ?? "")" }
+            return nil
+        }
+        #expect(phases == ["cruise", "holding:auto", "cruise"])
+        // Elapsed (cruise) time leaves the stop out, and so does moving time, within a few seconds.
+        let total = run.fixes[run.fixes.count - 1].t - run.fixes[0].t
+        #expect(abs(core.elapsed - (total - 60)) < 8, "elapsed \(core.elapsed) of \(total)")
+        #expect(abs(core.movingS - run.truthMovingS) / run.truthMovingS < 0.01, "moving \(core.movingS) vs \(run.truthMovingS)")
+        // Distance is unharmed by the pause.
+        #expect(abs(core.distance - run.truthDistanceM) / run.truthDistanceM < 0.005)
+    }
+
+    @Test func aRunDoesNotAutoPauseButReportsMovingTimeBesideElapsed() throws {
+        let run = sim(seed: 3) { $0.stops = [SimStop(atDistanceM: 2000, durationS: 120)] }
+        let replay = try Replay(run)
+        #expect(replay.core.holdingBy == nil)
+        #expect(replay.core.elapsed > replay.core.movingS + 100)
+        #expect(abs(replay.core.movingS - run.truthMovingS) / run.truthMovingS < 0.01,
+                "moving \(replay.core.movingS) vs truth \(run.truthMovingS)")
+    }
+
+    @Test func autoLapsAreCutExactlyAtEveryKilometreAndStopAddsTheFinalLap() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        // 2.5 km north at 4 m/s, fixes carrying Doppler speed.
+        for i in 0...625 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0) }
+        try d.phase(.stop, 625)
+        let splits = d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }
+        #expect(splits.map(\.trigger) == [.auto, .auto, .final])
+        #expect(abs(splits[0].distanceM - 1000) < 1e-6 && abs(splits[1].distanceM - 1000) < 1e-6)
+        #expect(abs(splits[0].elapsedS - 250) < 2)
+        #expect(abs(splits[0].paceMinPerKm - splits[0].elapsedS / 60) < 1e-9)
+        #expect(d.core.summaryJSON().contains("\"laps\":[{\"index\":1,\"trigger\":\"auto\""))
+    }
+
+    @Test func aManualLapSplitsNowAndIsRefusedBeforeStart() throws {
+        var d = Driver()
+        do { try d.core.lap(at: 0, wallClock: .nan, events: &d.events); Issue.record("lap before start") } catch {
+            #expect(error.status == .state)
+        }
+        try d.phase(.start, 0)
+        for i in 0...100 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0) }
+        try d.core.lap(at: .nan, wallClock: .nan, events: &d.events)
+        let lap = d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }.last
+        #expect(lap?.trigger == .manual && abs((lap?.distanceM ?? 0) - 300) < 3)
+        #expect(d.snapshot.lap == 2)
+    }
+
+    @Test func gpwsFiresWhenCurrentPaceLeavesTheTargetBand() throws {
+        var c = EngineConfig()
+        c.alerts.targetPaceMin = 4.0
+        c.alerts.targetPaceMax = 4.5
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        // 3 m/s = 5:33 min/km, slower than the band.
+        for i in 0...40 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0) }
+        let alerts = d.events.compactMap { e -> AlertMonitor.Alert? in if case .alert(let a) = e.body { return a } else { return nil } }
+        #expect(alerts.map(\.code) == ["GPWS_PACE_SLOW"])
+        #expect(d.events.contains { $0.kind == .alert && $0.cString().count > 0 })
+    }
+
+    @Test func minimumsCallOutTheMarksAndTheGoal() throws {
+        var c = EngineConfig()
+        c.alerts.goalM = 1500
+        c.alerts.marksM = [1000, 400]
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...420 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0) }
+        let codes = d.events.compactMap { e -> String? in if case .alert(let a) = e.body { return a.code } else { return nil } }
+        #expect(codes == ["MINIMUMS", "MINIMUMS", "MINIMUMS_GOAL"])
+    }
+
+    @Test func missingAltitudesAreSkippedNeverReadAsZero() throws {
+        var withGaps = Driver(), without = Driver()
+        try withGaps.phase(.start, 0); try without.phase(.start, 0)
+        for i in 0...300 {
+            let lat = 52 + degreesNorth(3 * Double(i)), alt = 100 + Double(i) * 0.1
+            try without.fix(Double(i), lat, 4, speed: 3, course: 0, alt: alt)
+            try withGaps.fix(Double(i), lat, 4, speed: 3, course: 0, alt: i % 3 == 0 ? .nan : alt)
+        }
+        #expect(abs(withGaps.snapshot.gainM - without.snapshot.gainM) < 1.5)
+        #expect(withGaps.snapshot.lossM < 1)
+        #expect(withGaps.snapshot.altitudeM > 100)
+    }
+
+    @Test func aJunkAltitudeBurstIsRefused() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        let alts: [Double] = [55, 142.4, 142.4, 142.4, 56, 56.2, 56.2, 56, 56, 55.8]
+        for (i, a) in alts.enumerated() { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0, alt: a) }
+        for i in 10...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0, alt: 55.5) }
+        #expect(d.snapshot.gainM < 3)
+        #expect(abs(d.snapshot.altitudeM - 55.5) < 2)
+    }
+
+    @Test func aBarometricAltimeterIsPreferredOverGPSAltitude() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...120 {
+            let t = Double(i)
+            // GPS altitude swings ±8 m; the barometer climbs a steady 20 m.
+            try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3, course: 0, alt: 100 + (i % 2 == 0 ? 8 : -8))
+            try d.json("{\"type\":\"altimeter\",\"alt\":\(100 + t / 6),\"t\":\(t)}")
+        }
+        // The true climb is 20 m; smoothing and the 3 m hysteresis hold back the last few metres,
+        // and none of the GPS swings (which would add ~1900 m) count.
+        #expect(d.snapshot.gainM > 14 && d.snapshot.gainM <= 20, "gain \(d.snapshot.gainM)")
+    }
+}
+
+@Suite("Altitude gate")
+struct AltitudeGateTests {
+    @Test func aJunkFirstAltitudeDoesNotLockTheGateOut() {
+        var g = AltitudeGate()
+        let first = g.accepts(400, at: 0)         // junk, but nothing to compare with yet
+        #expect(first)
+        var accepted: [Double] = []
+        for i in 1...30 where g.accepts(50 + Double(i) * 0.1, at: Double(i)) { accepted.append(Double(i)) }
+        #expect(accepted.first.map { $0 <= 12 } == true, "re-anchored at \(accepted.first ?? -1) s")
+        #expect(accepted.count >= 18)
+    }
+
+    @Test func missingAltitudesAreNeverAccepted() {
+        var g = AltitudeGate()
+        let missing = g.accepts(.nan, at: 0)
+        let present = g.accepts(10, at: 1)
+        #expect(!missing && present)
+    }
+}
