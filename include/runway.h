@@ -105,18 +105,20 @@ const char *runway_status_string(runway_status status);
 
 /** Open a session (one flight) in phase "preflight".
  *
- *  config_json may be NULL (all defaults) or a JSON object with any of:
+ *  config_json may be NULL (all defaults) or a JSON object with any of
+ *  (README.md, "Session config", has the whole table):
  *    "clock": "replay" (default: times come from inputs; a replay is
  *             deterministic) | "live" (times may be omitted and are taken
  *             from the wall clock; a shared 1 Hz ticker emits "tick" events
  *             and advances elapsed time between fixes while in cruise)
- *    "distance_filter_m": 5     a fix closer than this to the last kept point
- *                               updates the live values but is not kept
- *                               (0 keeps every fix)
- *    "required_accuracy_m": 50  fixes with a worse h_acc are not kept and
- *                               raise a reduced-accuracy warning
- *    "pace_window_s": 10        window for pace from distance over time when
- *                               a fix carries no speed
+ *    "activity": "run" (default) | "walk" | "ride"   the profile
+ *    "filters": "on" (default: gate + track filter) | "off" (raw accumulation)
+ *    "required_accuracy_m": 50, "speed_cap_mps": per activity, "gap_s": 30,
+ *    "jump_m": 200, "count_gaps": true, "distance_filter_m": 5,
+ *    "pace_window_s": 10, "auto_pause": per activity, "auto_lap_m": 1000,
+ *    "hr_max": 190, "elevation_hysteresis_m": 3,
+ *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,
+ *    "minimums_m": [1000, 400]
  *  Unknown keys, wrong types, out-of-range values, and a config that is not a
  *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
  *  an input). On success *out receives the session; close it with
@@ -137,6 +139,7 @@ void runway_session_close(runway_session *s);
  *                required; t required with the replay clock; "type":"fix" is
  *                optional; hr/cadence on a fix count as samples at its time)
  *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
+ *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position

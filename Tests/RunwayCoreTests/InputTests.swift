@@ -128,3 +128,38 @@ struct ConfigTests {
         }
     }
 }
+
+@Suite("Session config for the accuracy settings")
+struct AccuracyConfigTests {
+    @Test func theActivityPicksTheSpeedCapAndAutoPause() throws {
+        let run = try EngineConfig.parse(nil), ride = try EngineConfig.parse(#"{"activity":"ride"}"#)
+        #expect(run.speedCapMps == 12 && !run.autoPause.enabled)
+        #expect(ride.speedCapMps == 30 && ride.autoPause.enabled)
+        let forced = try EngineConfig.parse(#"{"activity":"ride","auto_pause":false,"speed_cap_mps":20}"#)
+        #expect(!forced.autoPause.enabled && forced.speedCapMps == 20)
+    }
+
+    @Test func filtersOffMeansEveryValidFixCountsUnlessTheHostSaysOtherwise() throws {
+        let off = try EngineConfig.parse(#"{"filters":"off"}"#)
+        #expect(!off.filters && off.distanceFilterM == 0 && off.requiredAccuracyM == 100_000)
+        let explicit = try EngineConfig.parse(#"{"filters":"off","distance_filter_m":5}"#)
+        #expect(explicit.distanceFilterM == 5)
+    }
+
+    @Test func alertSettingsAreRead() throws {
+        let c = try EngineConfig.parse(#"{"target_pace":{"min":5.0,"max":5.5},"hr_ceiling":175,"goal_m":10000,"minimums_m":[2000,1000]}"#)
+        #expect(c.alerts.targetPaceMin == 5.0 && c.alerts.targetPaceMax == 5.5)
+        #expect(c.alerts.hrCeiling == 175 && c.alerts.goalM == 10000 && c.alerts.marksM == [2000, 1000])
+    }
+
+    @Test(arguments: [
+        #"{"activity":"swim"}"#, #"{"filters":"maybe"}"#, #"{"target_pace":{"min":6,"max":5}}"#,
+        #"{"target_pace":{"min":5}}"#, #"{"target_pace":{"min":5,"max":6,"avg":5.5}}"#, #"{"minimums_m":[-1]}"#,
+        #"{"auto_pause":"yes"}"#, #"{"hr_max":20}"#, #"{"count_gaps":1}"#,
+    ])
+    func badAccuracySettingsAreArgumentErrors(_ text: String) {
+        do { _ = try EngineConfig.parse(text); Issue.record("accepted \(text)") } catch {
+            #expect(error.status == .argument)
+        }
+    }
+}
