@@ -5,6 +5,9 @@ set -euo pipefail
 quiet=${1:-}
 need_apt=()
 [ -f /usr/include/cjson/cJSON.h ] || need_apt+=(libcjson-dev)
+[ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
+[ -f /usr/include/libxml2/libxml/parser.h ] || need_apt+=(libxml2-dev)
+command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing ${need_apt[*]} with apt-get"

@@ -233,7 +233,8 @@ public struct FlightComputer: Sendable {
         }
         anchorLat = fix.lat
         anchorLon = fix.lon
-        route.append(lat: fix.lat, lon: fix.lon, alt: fix.alt, t: t)
+        route.append(lat: fix.lat, lon: fix.lon, alt: fix.alt, t: t, distanceM: distance,
+                     speedMps: groundSpeed, hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t))
     }
 
     mutating func noteSpeed(_ v: Double) {

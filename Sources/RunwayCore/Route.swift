@@ -1,12 +1,18 @@
-/// The route: every kept coordinate, stored compactly (20 bytes a point).
+/// The route: every kept coordinate, stored compactly (30 bytes a point).
 ///
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
-/// unknown) and time as a Double, in separate arrays (structure of arrays, no padding).
+/// unknown), time as a Double, and for the exports the cumulative distance and ground speed as
+/// Floats and heart rate and cadence as bytes (0 = none), in separate arrays (structure of
+/// arrays, no padding).
 public struct Route: Sendable {
     public private(set) var lat: [Int32] = []
     public private(set) var lon: [Int32] = []
     public private(set) var alt: [Float] = []
     public private(set) var t: [Double] = []
+    public private(set) var dist: [Float] = []
+    public private(set) var speed: [Float] = []
+    public private(set) var hr: [UInt8] = []
+    public private(set) var cad: [UInt8] = []
     /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
     public private(set) var segmentStarts: [Int] = []
 
@@ -24,20 +30,49 @@ public struct Route: Sendable {
     public mutating func removeLast() {
         guard count > 0 else { return }
         lat.removeLast(); lon.removeLast(); alt.removeLast(); t.removeLast()
+        dist.removeLast(); speed.removeLast(); hr.removeLast(); cad.removeLast()
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
     }
 
     public var count: Int { t.count }
 
     /// Bytes stored per point.
-    public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size + MemoryLayout<Double>.size
+    public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size * 3
+        + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2
 
-    public mutating func append(lat: Double, lon: Double, alt: Double, t: Double) {
+    public mutating func append(lat: Double, lon: Double, alt: Double, t: Double,
+                                distanceM: Double = .nan, speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
         self.lat.append(Route.quantise(lat))
         self.lon.append(Route.quantise(lon))
         self.alt.append(Float(alt))
         self.t.append(t)
+        dist.append(Float(distanceM))
+        speed.append(Float(speedMps))
+        self.hr.append(Route.byte(hr))
+        cad.append(Route.byte(cadence))
+    }
+
+    public func distanceM(_ i: Int) -> Double { Double(dist[i]) }
+    public func speedMps(_ i: Int) -> Double { Double(speed[i]) }
+    /// Heart rate at the point (NaN when none).
+    public func heartRate(_ i: Int) -> Double { hr[i] == 0 ? .nan : Double(hr[i]) }
+    /// Cadence at the point (NaN when none).
+    public func cadence(_ i: Int) -> Double { cad[i] == 0 ? .nan : Double(cad[i]) }
+    /// The segment a point belongs to (0-based).
+    public func segment(of i: Int) -> Int {
+        var lo = 0, hi = segmentStarts.count - 1
+        while lo < hi {
+            let mid = (lo + hi + 1) / 2
+            if segmentStarts[mid] <= i { lo = mid } else { hi = mid - 1 }
+        }
+        return max(0, lo)
+    }
+
+    /// A value 1...255 rounded into a byte; 0 for unknown or out of range.
+    static func byte(_ v: Double) -> UInt8 {
+        guard v.isFinite, v >= 0.5, v < 255.5 else { return 0 }
+        return UInt8(v.rounded())
     }
 
     public func latitude(_ i: Int) -> Double { Double(lat[i]) / 1e7 }

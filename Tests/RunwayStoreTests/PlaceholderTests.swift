@@ -1,0 +1,3 @@
+import Testing
+import RunwayStore
+@Test func storeModuleLinks() { #expect(FlightStoreVersion.schema == 0) }
