@@ -36,6 +36,8 @@ public struct EngineConfig: Sendable, Equatable {
     public var elevationHysteresisM: Double = 3
     /// GPWS and MINIMUMS.
     public var alerts = AlertMonitor.Settings()
+    /// Tolerance of the simplified route in the summary (Ramer–Douglas–Peucker, metres).
+    public var simplifyM: Double = 2
 
     public init(activity: Activity = .run) {
         self.activity = activity
@@ -82,6 +84,7 @@ public struct EngineConfig: Sendable, Equatable {
             case "auto_pause": config.autoPause.enabled = try bool(value, key)
             case "auto_lap_m": config.autoLapM = try number(value, key, 0...1_000_000)
             case "hr_max": config.hrMax = try number(value, key, 60...260)
+            case "simplify_m": config.simplifyM = try number(value, key, 0...10_000)
             case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
             case "target_pace":
                 guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),

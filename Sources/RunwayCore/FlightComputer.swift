@@ -330,16 +330,39 @@ public struct FlightComputer: Sendable {
 
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        let time = try checkLap(at: t, wallClock: wallClock)
+        if !time.isNaN { advance(to: time) }
+        guard let lap = laps.manualLap(lapProgress) else { return }   // checkLap made sure there is one
+        emitSplit(lap, &events)
+        emitFlight(&events)
+    }
+
+    /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
+    public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
         guard phase == .cruise || phase == .holding else {
             throw .state("cannot lap in phase \(phase.rawValue)")
         }
         let time = try resolveTime(t, wallClock: wallClock, what: "lap", optional: true)
-        if !time.isNaN { advance(to: time) }
-        guard let lap = laps.manualLap(lapProgress) else {
+        var probe = laps
+        guard probe.manualLap(progress(at: time.isNaN ? now : time)) != nil else {
             throw .state("nothing to lap: no time or distance since the last lap")
         }
-        emitSplit(lap, &events)
-        emitFlight(&events)
+        return time
+    }
+
+    /// The lap progress as it will be at `time` (only the clock moves).
+    func progress(at time: Double) -> LapProgress {
+        var p = lapProgress
+        guard !time.isNaN else { return p }
+        p.t = time
+        if phase == .cruise, !cruiseSince.isNaN { p.elapsedS = elapsedBefore + max(0, time - cruiseSince) }
+        return p
+    }
+
+    /// The time `input` will be processed at (its own, or the clock's); throws what `process`
+    /// would throw for its time. Changes nothing: a journal can record the input first.
+    public func resolvedTime(of input: Input, wallClock: Double) throws(RunwayError) -> Double {
+        try resolveTime(input.t, wallClock: wallClock, what: "input")
     }
 
     // MARK: - Phases and time
@@ -351,12 +374,7 @@ public struct FlightComputer: Sendable {
     ///   before the latest input.
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double,
                                  events: inout [Event]) throws(RunwayError) {
-        let userTakesOverAutoHold = command == .pause && phase == .holding && holdingBy == .auto
-        guard let next = userTakesOverAutoHold ? .holding : phase.after(command) else {
-            throw .state("cannot \(command.rawValue) in phase \(phase.rawValue)" +
-                         (phase == .touchdown ? " (a session is one flight)" : ""))
-        }
-        let time = try resolveTime(t, wallClock: wallClock, what: command.rawValue, optional: true)
+        let (next, time) = try check(command, at: t, wallClock: wallClock)
         if !time.isNaN { advance(to: time) }
         switch command {
         case .start:
@@ -386,6 +404,17 @@ public struct FlightComputer: Sendable {
         }
         if next == .touchdown, let last = laps.finish(lapProgress) { emitSplit(last, &events) }
         emitFlight(&events)
+    }
+
+    /// Checks that `command` is allowed now; returns the phase it leads to and its resolved time
+    /// (NaN when pending on the next input). Changes nothing.
+    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> (FlightPhase, Double) {
+        let userTakesOverAutoHold = command == .pause && phase == .holding && holdingBy == .auto
+        guard let next = userTakesOverAutoHold ? .holding : phase.after(command) else {
+            throw .state("cannot \(command.rawValue) in phase \(phase.rawValue)" +
+                         (phase == .touchdown ? " (a session is one flight)" : ""))
+        }
+        return (next, try resolveTime(t, wallClock: wallClock, what: command.rawValue, optional: true))
     }
 
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
@@ -551,6 +580,17 @@ public struct FlightComputer: Sendable {
         for lap in laps.laps { lap.write(to: &w) }
         w.endArray()
         if includeRoute {
+            let simple = Simplify.indices(of: route, toleranceM: config.simplifyM)
+            w.field("simplify_m", config.simplifyM)
+            w.key("route_simplified")
+            w.beginArray()
+            for i in simple {
+                w.beginArray()
+                w.number(route.latitude(i)); w.number(route.longitude(i))
+                w.number(route.altitude(i)); w.number(route.time(i))
+                w.endArray()
+            }
+            w.endArray()
             w.key("segment_starts")
             w.beginArray(); for s in route.segmentStarts { w.integer(s) }; w.endArray()
             w.key("route")

@@ -202,3 +202,20 @@ struct AltitudeGateTests {
         #expect(!missing && present)
     }
 }
+
+@Suite("Refused calls change nothing")
+struct RefusedCallsTests {
+    @Test func aRefusedManualLapLeavesTheClockAndTheLapsAlone() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.phase(.pause, 0)
+        let before = d.snapshotJSON
+        // Holding since the start: no cruise time, no distance, so nothing to lap at 50.
+        do { try d.core.lap(at: 50, wallClock: .nan, events: &d.events); Issue.record("lapped nothing") } catch {
+            #expect(error.status == .state)
+        }
+        // The refused call did not move the clock to 50.
+        #expect(d.core.now == 0)
+        #expect(d.snapshotJSON == before)
+    }
+}
