@@ -247,6 +247,46 @@ runway_status runway_poll(runway_session *s, uint64_t id, char **out);
  *  RUNWAY_ERR_NOT_FOUND (harmless). */
 runway_status runway_unsubscribe(runway_session *s, uint64_t id);
 
+/* ---- Flight store (SQLite) ----------------------------------------------- */
+/* A session opened with {"store":"path.db"} journals its flight: every input
+ * accepted (and every phase change and lap) is durable in the store when the
+ * call returns OK ("durability":"every_fix", the default), or within about a
+ * second ("durability":"batched": committed at the next input, tick or close
+ * once a second has passed). A journal write that fails returns
+ * RUNWAY_ERR_STORE and the input is not processed. "flight_id":"..." names the
+ * flight (default: the UTC start and random hex, e.g. "20261129T180512Z-3fa9c2").
+ * Stop writes the finished record in one transaction. The store may be read by
+ * other processes while a session writes it (SQLite WAL). */
+
+/** The session's flight id (with a store), or "" without one. Free *out. */
+runway_status runway_session_flight_id(runway_session *s, char **out);
+
+/** Continues an unfinished stored flight after the host died: the journal is
+ *  replayed, so distance, elapsed time, laps and phase are those at the last
+ *  acknowledged input, and new inputs are journaled to the same flight.
+ *  config_json NULL = the flight's own config (pass NULL unless you know the
+ *  engine settings are the same: a different config replays differently).
+ *  RUNWAY_ERR_NOT_FOUND for an unknown id, RUNWAY_ERR_STATE for a finished
+ *  flight, RUNWAY_ERR_STORE for an unreadable store. */
+runway_status runway_session_recover(const char *store_path, const char *flight_id,
+                                     const char *config_json, runway_session **out);
+
+/** Finishes an unfinished stored flight as touchdown with end_reason
+ *  "recovered" at its last journaled time, without opening a session. */
+runway_status runway_flight_finish(const char *store_path, const char *flight_id);
+
+/** The store's flights as a JSON array, oldest first: {"flight_id","start_t",
+ *  "end_t","end_reason","finished","activity","distance_m","elapsed_s",
+ *  "moving_s","avg_pace_min_per_km"}. Free *out. */
+runway_status runway_flights_json(const char *store_path, char **out);
+
+/** One stored flight: its summary with laps and route (as runway_summary_json).
+ *  Free *out. */
+runway_status runway_flight_json(const char *store_path, const char *flight_id, char **out);
+
+/** Deletes a stored flight (journal and record). */
+runway_status runway_flight_delete(const char *store_path, const char *flight_id);
+
 /* ---- PFD formatting ------------------------------------------------------ */
 /* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with
  * buf NULL) like snprintf, and returns the length the full string needs

@@ -1,5 +1,6 @@
 import CRunwayABI
 import RunwayCore
+import RunwayStore
 
 /// A session as the C ABI sees it: one flight's `FlightComputer` and its subscribers, under one lock.
 ///
@@ -24,11 +25,32 @@ final class Session: @unchecked Sendable {
     private var retiring: [Subscription] = []
     private var scratch: [Event] = []
 
+    /// The journal of this flight, when the session has a store (written ahead of the core:
+    /// an input is journaled, then processed).
+    private let store: FlightStore?
+    let flightID: String?
+
     static let maxSubscribers = Int(RUNWAY_MAX_SUBSCRIBERS)
 
-    init(config: EngineConfig) {
-        core = FlightComputer(config: config)
-        liveClock = config.clock == .live
+    /// A new session; with a store in the config, a new flight in it.
+    convenience init(config: EngineConfig, configText: String?) throws(RunwayError) {
+        guard let path = config.storePath else {
+            self.init(core: FlightComputer(config: config), store: nil, flightID: nil)
+            return
+        }
+        let store = try FlightStore(path: path, durability: Durability(rawValue: config.durability) ?? .everyFix)
+        let id = config.flightID ?? FlightStore.newFlightID(startT: WallClock.now())
+        try store.createFlight(id: id, configJSON: configText ?? "{}")
+        var core = FlightComputer(config: config)
+        core.flightID = id
+        self.init(core: core, store: store, flightID: id)
+    }
+
+    init(core: FlightComputer, store: FlightStore?, flightID: String?) {
+        self.core = core
+        self.store = store
+        self.flightID = flightID
+        liveClock = core.config.clock == .live
         idle = Lock.Condition(lock)
         scratch.reserveCapacity(8)
     }
@@ -43,7 +65,7 @@ final class Session: @unchecked Sendable {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
             do throws(RunwayError) {
-                try core.process(input, wallClock: now, events: &scratch)
+                try journaled(input, wallClock: now)
             } catch {
                 core.logRejection(error, events: &scratch)
                 dispatch()
@@ -60,7 +82,7 @@ final class Session: @unchecked Sendable {
         lock.withLock {
             for item in batch {
                 do throws(RunwayError) {
-                    try core.process(item.input.get(), wallClock: now, events: &scratch)
+                    try journaled(item.input.get(), wallClock: now)
                     accepted += 1
                 } catch {
                     core.logRejection(error, events: &scratch)
@@ -82,17 +104,36 @@ final class Session: @unchecked Sendable {
     func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
-            try core.command(command, at: t, wallClock: now, events: &scratch)
+            let (_, time) = try core.check(command, at: t, wallClock: now)
+            if let store, let flightID { try store.append(.command(command, t: time), to: flightID) }
+            try core.command(command, at: time, wallClock: now, events: &scratch)
             dispatch()
+            if command == .stop, let store, let flightID {
+                try store.finish(id: flightID, row: Session.row(of: core, id: flightID), recordJSON: core.summaryJSON())
+            }
         }
     }
 
     func lap(at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
-            try core.lap(at: t, wallClock: now, events: &scratch)
+            let time = try core.checkLap(at: t, wallClock: now)
+            if let store, let flightID { try store.append(.lap(t: time), to: flightID) }
+            try core.lap(at: time, wallClock: now, events: &scratch)
             dispatch()
         }
+    }
+
+    /// Journals the input with its resolved time (when there is a store), then processes it: an
+    /// input the journal could not keep is refused before it changes anything.
+    private func journaled(_ input: Input, wallClock now: Double) throws(RunwayError) {
+        guard let store, let flightID else {
+            try core.process(input, wallClock: now, events: &scratch)
+            return
+        }
+        let stamped = input.withTime(try core.resolvedTime(of: input, wallClock: now))
+        try store.append(.input(stamped), to: flightID)
+        try core.process(stamped, wallClock: now, events: &scratch)
     }
 
     func tick(at t: Double) throws(RunwayError) {
@@ -101,6 +142,7 @@ final class Session: @unchecked Sendable {
             guard !closed else { return }
             try core.tick(at: t, wallClock: now, events: &scratch)
             dispatch()
+            try store?.commitIfDue()
         }
     }
 
@@ -198,6 +240,7 @@ final class Session: @unchecked Sendable {
             }
             for sub in subs + retiring { while sub.running { idle.wait() } }
             retiring.removeAll()
+            store?.close()
         }
         return true
     }

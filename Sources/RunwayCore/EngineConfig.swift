@@ -38,6 +38,12 @@ public struct EngineConfig: Sendable, Equatable {
     public var alerts = AlertMonitor.Settings()
     /// Tolerance of the simplified route in the summary (Ramer–Douglas–Peucker, metres).
     public var simplifyM: Double = 2
+    /// The SQLite store that journals the flight (nil: none).
+    public var storePath: String? = nil
+    /// "every_fix" (durable when the call returns) or "batched" (within about a second).
+    public var durability = "every_fix"
+    /// The flight's id in the store (nil: generated).
+    public var flightID: String? = nil
 
     public init(activity: Activity = .run) {
         self.activity = activity
@@ -85,6 +91,22 @@ public struct EngineConfig: Sendable, Equatable {
             case "auto_lap_m": config.autoLapM = try number(value, key, 0...1_000_000)
             case "hr_max": config.hrMax = try number(value, key, 60...260)
             case "simplify_m": config.simplifyM = try number(value, key, 0...10_000)
+            case "store":
+                guard case .string(let path) = value, !path.isEmpty, path.utf8.count < 4096 else {
+                    throw .argument("config: \"store\" must be a file path")
+                }
+                config.storePath = path
+            case "durability":
+                guard case .string(let d) = value, d == "every_fix" || d == "batched" else {
+                    throw .argument("config: \"durability\" must be \"every_fix\" or \"batched\"")
+                }
+                config.durability = d
+            case "flight_id":
+                guard case .string(let id) = value, !id.isEmpty, id.utf8.count <= 128,
+                      id.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F }) else {
+                    throw .argument("config: \"flight_id\" must be 1 to 128 visible characters")
+                }
+                config.flightID = id
             case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
             case "target_pace":
                 guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),

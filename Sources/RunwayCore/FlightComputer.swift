@@ -24,6 +24,9 @@ public struct FlightComputer: Sendable {
 
     public enum HoldReason: String, Sendable { case user, auto }
 
+    /// The flight's id in a store (written into the summary), if any.
+    public var flightID: String? = nil
+
     // Times of the flight.
     var startT = Double.nan
     var endT = Double.nan
@@ -417,6 +420,15 @@ public struct FlightComputer: Sendable {
         return (next, try resolveTime(t, wallClock: wallClock, what: command.rawValue, optional: true))
     }
 
+    /// Lands an unfinished flight at its latest time with an end reason of its own (a flight
+    /// recovered after its host died is finished as "recovered").
+    public mutating func land(reason: String, events: inout [Event]) {
+        if phase != .touchdown && phase != .preflight {
+            try? command(.stop, at: .nan, wallClock: now, events: &events)
+        }
+        endReason = reason
+    }
+
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
         let from = phase
         let fromBy = holdingBy
@@ -543,6 +555,7 @@ public struct FlightComputer: Sendable {
         let elapsedS = elapsed
         w.beginObject()
         w.field("kind", "summary")
+        if let flightID { w.field("flight_id", flightID) }
         w.field("phase", phase.rawValue)
         w.key("end_reason"); if let endReason { w.string(endReason) } else { w.null() }
         w.field("activity", config.activity.rawValue)

@@ -29,7 +29,7 @@ extension FlightComputer {
     /// The flight as a record for export. Laps include the running (unfinished) lap only once the
     /// flight has landed; before that, `laps` are the completed ones.
     public var record: FlightRecord {
-        FlightRecord(activity: config.activity, phase: phase, endReason: endReason, startT: startT,
+        FlightRecord(flightID: flightID ?? "", activity: config.activity, phase: phase, endReason: endReason, startT: startT,
                      endT: phase == .touchdown ? endT : now, elapsedS: elapsed, movingS: movingS,
                      distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
                      avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,

@@ -98,7 +98,8 @@ public enum Input: Sendable, Equatable {
         }
     }
 
-    func withTime(_ t: Double) -> Input {
+    /// The same input at time `t` (a journal records inputs with their resolved times).
+    public func withTime(_ t: Double) -> Input {
         switch self {
         case .fix(var f): f.t = t; return .fix(f)
         case .sample(.heartRate(let b, _)): return .sample(.heartRate(bpm: b, t: t))

@@ -1,5 +1,447 @@
 import CSQLite
 import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
-/// Placeholder: the SQLite flight store lands with the store work.
-public enum FlightStoreVersion { public static let schema = 0 }
+/// Flights journaled to a SQLite file: durable inputs, recovery by replay, history.
+///
+/// A session journals every input, command and lap it accepts; after a crash the journal replays
+/// through a fresh `FlightComputer` to the state at the last acknowledged entry. Finishing a flight
+/// stores its figures and its record (summary with route) in one transaction.
+///
+/// The file is in WAL mode with `synchronous=FULL` and a 5 s busy timeout, so several stores (in
+/// this process or in others) may read and write it at once: readers never wait for the writer,
+/// writers wait for each other up to 5 s. Every store file carries `application_id` "RWAY" and its
+/// schema version in `user_version`; opening runs the pending migrations.
+///
+/// In `.batched` mode every call other than `append` and `commitIfDue` first commits the
+/// buffered entries, so reads see them and `finish` counts them.
+///
+/// Not thread-safe: one thread at a time (a session calls it under its lock).
+///
+///     let store = try FlightStore(path: "runway.db")
+///     let id = FlightStore.newFlightID(startT: t0)
+///     try store.createFlight(id: id, configJSON: #"{"activity":"run"}"#)
+///     try store.append(.command(.start, t: t0), to: id)
+///     try store.append(.input(.fix(fix)), to: id)   // durable when it returns
+///     let (config, entries) = try store.journal(of: id)
+public final class FlightStore {
+    /// The schema version this library writes (and the newest it reads).
+    public static let schemaVersion: Int = Schema.migrations.count
+
+    /// How long batched entries may wait for their commit: one second, in nanoseconds.
+    public static let batchWindowNanoseconds: UInt64 = 1_000_000_000
+
+    public let path: String
+    public let durability: Durability
+
+    private var db: SQLiteConnection?
+    private let clock: () -> UInt64
+    /// Batched entries not yet committed, in append order, and when the first was appended.
+    private var pending: [(id: String, row: JournalCoding.Row)] = []
+    private var pendingSince: UInt64 = 0
+    /// Batched mode: flights this store has seen to exist and be unfinished.
+    private var openFlights: Set<String> = []
+    private var insertStatement: SQLiteStatement?
+
+    /// Opens the store at `path`, creating it when the file does not exist or is empty.
+    ///
+    /// - Parameters:
+    ///   - path: the database file (`-wal` and `-shm` files appear beside it).
+    ///   - durability: `.everyFix` (default): an entry is on disk when `append` returns;
+    ///     `.batched`: entries are committed about once a second.
+    ///   - clock: a monotonic clock in nanoseconds, measuring the batch window (tests pass a
+    ///     manual one).
+    /// - Throws: `.argument` for an empty path; `.store` when the file cannot be opened, is not a
+    ///   SQLite database, is another program's database, is damaged, or was written by a newer
+    ///   librunway.
+    public init(path: String, durability: Durability = .everyFix,
+                clock: @escaping () -> UInt64 = FlightStore.monotonicNanoseconds) throws(RunwayError) {
+        guard !path.isEmpty else { throw RunwayError(.argument, "store path is empty") }
+        guard !path.utf8.contains(0) else { throw RunwayError(.argument, "store path contains a NUL byte") }
+        self.path = path
+        self.durability = durability
+        self.clock = clock
+        try Self.checkHeader(path)
+        let db = try SQLiteConnection(path: path)
+        if let h = db.handle { sqlite3_busy_timeout(h, 5000) }
+        try Self.checkOwnership(db)
+        let mode = try db.text("PRAGMA journal_mode = WAL", "switching to WAL mode") ?? ""
+        guard mode.lowercased() == "wal" || (path == ":memory:" && mode.lowercased() == "memory") else {
+            throw RunwayError(.store, "store \(path) cannot use WAL mode (journal mode stays \"\(mode)\"); is it on a file system without shared memory?")
+        }
+        try db.exec("""
+            PRAGMA synchronous = FULL;
+            PRAGMA foreign_keys = ON;
+            PRAGMA trusted_schema = OFF;
+            PRAGMA cell_size_check = ON;
+            """, "configuring the connection")
+        try Schema.migrate(db)
+        self.db = db
+    }
+
+    deinit { close() }
+
+    /// Refuses a non-empty file that does not start with the SQLite header, before SQLite opens it:
+    /// SQLite would take a file of a byte or two for an empty database and write over it.
+    private static func checkHeader(_ path: String) throws(RunwayError) {
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG, st.st_size > 0 else { return }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }  // SQLite reports why it cannot open the file
+        defer { Glibc.close(fd) }
+        let magic = Array("SQLite format 3\u{0}".utf8)
+        var head = [UInt8](repeating: 0, count: magic.count)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n == magic.count, head == magic else {
+            throw RunwayError(.store, "\(path) is not a SQLite database: it does not start with the SQLite header (\(st.st_size) bytes)")
+        }
+    }
+
+    /// Refuses a SQLite file that belongs to another program or to a newer librunway.
+    private static func checkOwnership(_ db: SQLiteConnection) throws(RunwayError) {
+        let appID = try db.integer("PRAGMA application_id", "reading the file header") ?? 0
+        let version = try db.integer("PRAGMA user_version", "reading the schema version") ?? 0
+        if appID != Schema.applicationID {
+            let objects = try db.integer("SELECT count(*) FROM sqlite_schema", "reading the schema") ?? 0
+            guard appID == 0, version == 0, objects == 0 else {
+                throw RunwayError(.store, "\(db.path) is a SQLite database but not a librunway store (application_id \(appID), user_version \(version), \(objects) schema objects)")
+            }
+        }
+        if version > Int64(Schema.version) { throw Schema.newer(db.path, version) }
+    }
+
+    // MARK: Writing
+
+    /// Adds a flight with the config its session runs with (kept for replay).
+    ///
+    /// - Parameters:
+    ///   - id: 1 to 128 bytes of UTF-8 without control characters (see `newFlightID(startT:)`).
+    ///   - configJSON: the session config; its `"activity"` is kept for listing.
+    /// - Throws: `.argument` for a bad id, `.state` when the id exists, `.store` on failure.
+    public func createFlight(id: String, configJSON: String) throws(RunwayError) {
+        try Self.checkID(id)
+        let db = try connection()
+        try commitPending()
+        let s = try db.prepare("INSERT OR IGNORE INTO flight (id, config, activity) VALUES (?1, ?2, ?3)",
+                               "creating flight \"\(id)\"")
+        try s.bind(1, id)
+        try s.bind(2, configJSON)
+        try s.bind(3, Self.activity(in: configJSON))
+        try s.run()
+        guard db.changes > 0 else { throw RunwayError(.state, "flight \"\(id)\" already exists in store \(path)") }
+    }
+
+    /// Journals one entry of an unfinished flight.
+    ///
+    /// `.everyFix`: the entry is committed in its own transaction, the WAL synced, before this
+    /// returns; a throw means it was not journaled. `.batched`: the entry is buffered, then the
+    /// buffer is committed when a second has passed since its first entry; if that commit fails,
+    /// the error is thrown and every buffered entry, this one included, stays buffered for the next
+    /// attempt.
+    ///
+    /// - Throws: `.notFound` for an unknown flight, `.state` for a finished one, `.input` for an
+    ///   input that would not read back exactly (a non-finite value), `.store` on failure.
+    public func append(_ e: JournalEntry, to id: String) throws(RunwayError) {
+        let db = try connection()
+        let row = try JournalCoding.encode(e)
+        switch durability {
+        case .everyFix:
+            guard try insert(row, into: id, db) else { throw try closedFlightError(id, db) }
+        case .batched:
+            if !openFlights.contains(id) {
+                let s = try db.prepare("SELECT finished FROM flight WHERE id = ?1", "looking up flight \"\(id)\"")
+                try s.bind(1, id)
+                guard try s.step(), s.int(0) == 0 else { throw try closedFlightError(id, db) }
+                openFlights.insert(id)
+            }
+            if pending.isEmpty { pendingSince = clock() }
+            pending.append((id: id, row: row))
+            try commitIfDue()
+        }
+    }
+
+    /// Commits the batched entries if a second has passed since the first of them.
+    ///
+    /// A session calls it from its 1 s tick, so entries do not wait for the next input to be
+    /// committed. A no-op for `.everyFix` stores and when nothing is buffered.
+    public func commitIfDue() throws(RunwayError) {
+        guard !pending.isEmpty else { return }
+        let now = clock()
+        guard now >= pendingSince, now - pendingSince >= Self.batchWindowNanoseconds else { return }
+        try commitPending()
+    }
+
+    /// Commits the batched entries now (a no-op for `.everyFix` and when nothing is buffered).
+    public func flush() throws(RunwayError) {
+        try commitPending()
+    }
+
+    /// Marks a flight finished with its figures and stores its record, in one transaction.
+    ///
+    /// The row's `id` and `entries` are not used: the flight is `id`, and the entry count is the
+    /// journal's.
+    ///
+    /// - Parameters:
+    ///   - row: the figures (start, end, end reason, activity, distance, times, average pace).
+    ///   - recordJSON: the flight record (summary with route) as the session renders it.
+    /// - Throws: `.notFound` for an unknown flight, `.state` for one already finished.
+    public func finish(id: String, row: FlightRow, recordJSON: String) throws(RunwayError) {
+        let db = try connection()
+        try commitPending()
+        try transaction(db, immediate: true, "finishing flight \"\(id)\"") { (db) throws(RunwayError) in
+            let check = try db.prepare("SELECT finished FROM flight WHERE id = ?1", "looking up flight \"\(id)\"")
+            try check.bind(1, id)
+            guard try check.step(), check.int(0) == 0 else { throw try closedFlightError(id, db) }
+            let s = try db.prepare("""
+                UPDATE flight SET finished = 1, start_t = ?2, end_t = ?3, end_reason = ?4, activity = ?5,
+                    distance_m = ?6, elapsed_s = ?7, moving_s = ?8, avg_pace_min_per_km = ?9, record = ?10,
+                    entries = (SELECT count(*) FROM journal WHERE flight_id = ?1)
+                WHERE id = ?1
+                """, "finishing flight \"\(id)\"")
+            try s.bind(1, id)
+            try s.bind(2, row.startT)
+            try s.bind(3, row.endT)
+            try s.bind(4, row.endReason)
+            try s.bind(5, row.activity)
+            try s.bind(6, row.distanceM)
+            try s.bind(7, row.elapsedS)
+            try s.bind(8, row.movingS)
+            try s.bind(9, row.avgPaceMinPerKm)
+            try s.bind(10, recordJSON)
+            try s.run()
+        }
+        openFlights.remove(id)
+    }
+
+    /// Removes a flight with its journal and record, in one transaction.
+    ///
+    /// - Throws: `.notFound` when there is no such flight.
+    public func delete(id: String) throws(RunwayError) {
+        let db = try connection()
+        try commitPending()
+        try transaction(db, immediate: true, "deleting flight \"\(id)\"") { (db) throws(RunwayError) in
+            let f = try db.prepare("DELETE FROM flight WHERE id = ?1", "deleting flight \"\(id)\"")
+            try f.bind(1, id)
+            try f.run()
+            guard db.changes > 0 else { throw notFound(id) }
+            let j = try db.prepare("DELETE FROM journal WHERE flight_id = ?1", "deleting the journal of \"\(id)\"")
+            try j.bind(1, id)
+            try j.run()
+        }
+        openFlights.remove(id)
+    }
+
+    /// Commits what is buffered and closes the file. Harmless when already closed; later calls
+    /// throw `.state`. An error committing the buffer is lost here: call `flush()` first to see it.
+    public func close() {
+        guard let db else { return }
+        try? commitPending()
+        insertStatement?.finalize()
+        insertStatement = nil
+        db.close()
+        self.db = nil
+    }
+
+    // MARK: Reading
+
+    /// The config a flight was created with and its entries in append order.
+    ///
+    /// - Throws: `.notFound` for an unknown flight; `.store` naming the entry when one is damaged.
+    public func journal(of id: String) throws(RunwayError) -> (configJSON: String, entries: [JournalEntry]) {
+        let db = try connection()
+        try commitPending()
+        return try transaction(db, immediate: false, "reading the journal of \"\(id)\"") {
+            (db) throws(RunwayError) -> (configJSON: String, entries: [JournalEntry]) in
+            let f = try db.prepare("SELECT config FROM flight WHERE id = ?1", "reading flight \"\(id)\"")
+            try f.bind(1, id)
+            guard try f.step() else { throw notFound(id) }
+            let config = f.text(0) ?? ""
+            let s = try db.prepare("SELECT n, kind, t, payload FROM journal WHERE flight_id = ?1 ORDER BY n",
+                                   "reading the journal of \"\(id)\"")
+            try s.bind(1, id)
+            var entries: [JournalEntry] = []
+            while try s.step() {
+                let n = s.int(0)
+                let type = s.columnType(2)
+                guard type == SQLITE_FLOAT || type == SQLITE_INTEGER || type == SQLITE_NULL else {
+                    throw RunwayError(.store, "journal entry \(n) of flight \"\(id)\" is damaged: its time is not a number")
+                }
+                let kind = s.text(1) ?? ""
+                let t = s.double(2)
+                let entry = try s.withBytes(3) { (payload) throws(RunwayError) -> JournalEntry in
+                    try JournalCoding.decode(kind: kind, t: t, payload: payload, entry: n, flight: id)
+                }
+                entries.append(entry)
+            }
+            return (config, entries)
+        }
+    }
+
+    /// Every flight, finished or not, ordered by start time (flights without one last), then id.
+    ///
+    /// Unfinished flights (running, or killed mid-run: the ones to recover) have NaN figures; see
+    /// `FlightRow`.
+    public func flights() throws(RunwayError) -> [FlightRow] {
+        let db = try connection()
+        try commitPending()
+        let s = try db.prepare("""
+            SELECT id, finished, activity, end_reason,
+                CASE WHEN finished THEN start_t ELSE
+                    (SELECT t FROM journal j WHERE j.flight_id = f.id AND t IS NOT NULL ORDER BY n LIMIT 1) END AS s,
+                CASE WHEN finished THEN end_t ELSE
+                    (SELECT t FROM journal j WHERE j.flight_id = f.id AND t IS NOT NULL ORDER BY n DESC LIMIT 1) END,
+                distance_m, elapsed_s, moving_s, avg_pace_min_per_km,
+                CASE WHEN finished AND entries IS NOT NULL THEN entries ELSE
+                    (SELECT count(*) FROM journal j WHERE j.flight_id = f.id) END
+            FROM flight f
+            ORDER BY s IS NULL, s, id
+            """, "listing flights")
+        var rows: [FlightRow] = []
+        while try s.step() {
+            let finished = s.int(1) != 0
+            rows.append(FlightRow(
+                id: s.text(0) ?? "", startT: s.double(4), endT: s.double(5), endReason: s.text(3),
+                activity: s.text(2) ?? Activity.run.rawValue,
+                distanceM: finished ? s.double(6) : .nan, elapsedS: finished ? s.double(7) : .nan,
+                movingS: finished ? s.double(8) : .nan, avgPaceMinPerKm: finished ? s.double(9) : .nan,
+                finished: finished, entries: Int(truncatingIfNeeded: max(0, s.int(10)))))
+        }
+        return rows
+    }
+
+    /// The record JSON a finished flight was stored with; nil while it is unfinished.
+    ///
+    /// - Throws: `.notFound` when there is no such flight.
+    public func record(of id: String) throws(RunwayError) -> String? {
+        let db = try connection()
+        try commitPending()
+        let s = try db.prepare("SELECT finished, record FROM flight WHERE id = ?1", "reading the record of \"\(id)\"")
+        try s.bind(1, id)
+        guard try s.step() else { throw notFound(id) }
+        return s.int(0) != 0 ? s.text(1) : nil
+    }
+
+    /// Runs SQLite's `quick_check` over the whole file (time grows with its size).
+    ///
+    /// - Throws: `.store` with SQLite's first finding when the file is damaged.
+    public func check() throws(RunwayError) {
+        let db = try connection()
+        try commitPending()
+        let verdict = try db.text("PRAGMA quick_check", "checking the store") ?? ""
+        guard verdict == "ok" else { throw RunwayError(.store, "store \(path) is damaged: \(verdict)") }
+    }
+
+    /// The value of a read-only pragma on this store's connection, for diagnostics and tests:
+    /// `pragma("synchronous")` is "2" (FULL), `pragma("journal_mode")` is "wal".
+    ///
+    /// - Parameter name: a pragma name (letters and underscores only; nothing is set).
+    public func pragma(_ name: String) throws(RunwayError) -> String? {
+        guard !name.isEmpty, name.utf8.allSatisfy({ ($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A || $0 == 0x5F }) else {
+            throw RunwayError(.argument, "pragma name must be letters and underscores")
+        }
+        return try connection().text("PRAGMA \(name)", "reading pragma \(name)")
+    }
+
+    // MARK: Helpers
+
+    private func connection() throws(RunwayError) -> SQLiteConnection {
+        guard let db else { throw RunwayError(.state, "store \(path) is closed") }
+        return db
+    }
+
+    /// Inserts one entry at the end of an unfinished flight's journal; false when the flight is
+    /// missing or finished (nothing inserted).
+    private func insert(_ row: JournalCoding.Row, into id: String, _ db: SQLiteConnection) throws(RunwayError) -> Bool {
+        let s: SQLiteStatement
+        if let cached = insertStatement {
+            s = cached
+        } else {
+            // The next n is read and written in one statement, so concurrent writers (which SQLite
+            // serialises) never take the same one.
+            s = try db.prepare("""
+                INSERT INTO journal (flight_id, n, kind, t, payload)
+                SELECT id, coalesce((SELECT max(n) FROM journal WHERE flight_id = ?1), -1) + 1, ?2, ?3, ?4
+                FROM flight WHERE id = ?1 AND finished = 0
+                """, "appending to a journal", persistent: true)
+            insertStatement = s
+        }
+        defer { s.reset() }
+        try s.bind(1, id)
+        try s.bind(2, row.kind)
+        try s.bind(3, row.t)
+        try s.bind(4, utf8: row.payload)
+        _ = try s.step()
+        return db.changes > 0
+    }
+
+    /// Commits the batched entries in one transaction. Entries of flights that vanished or were
+    /// finished meanwhile (by another process) are dropped and reported after the commit.
+    private func commitPending() throws(RunwayError) {
+        guard !pending.isEmpty else { return }
+        let db = try connection()
+        let count = pending.count
+        var dropped: [String] = []
+        do throws(RunwayError) {
+            try db.exec("BEGIN IMMEDIATE", "starting a batch of \(count) entries")
+            for (id, row) in pending {
+                if try !insert(row, into: id, db) { dropped.append(id) }
+            }
+            try db.exec("COMMIT", "committing a batch of \(count) entries")
+        } catch {
+            db.rollbackQuietly()
+            throw RunwayError(error.status, "\(error.message); the \(count) batched entries stay buffered for the next append, flush or close")
+        }
+        pending.removeAll(keepingCapacity: true)
+        guard let first = dropped.first else { return }
+        for id in dropped { openFlights.remove(id) }
+        let why = try closedFlightError(first, db)
+        throw RunwayError(why.status, "\(dropped.count) batched entries were dropped: \(why.message)")
+    }
+
+    /// Runs `body` in a transaction (IMMEDIATE for writes), committing on success and rolling back
+    /// on a throw.
+    private func transaction<R>(_ db: SQLiteConnection, immediate: Bool, _ doing: String,
+                                _ body: (SQLiteConnection) throws(RunwayError) -> R) throws(RunwayError) -> R {
+        try db.exec(immediate ? "BEGIN IMMEDIATE" : "BEGIN", doing)
+        do throws(RunwayError) {
+            let result = try body(db)
+            try db.exec("COMMIT", doing)
+            return result
+        } catch {
+            db.rollbackQuietly()
+            throw error
+        }
+    }
+
+    private func notFound(_ id: String) -> RunwayError {
+        RunwayError(.notFound, "no flight \"\(id)\" in store \(path)")
+    }
+
+    /// Why an entry could not be added: the flight is missing or finished.
+    private func closedFlightError(_ id: String, _ db: SQLiteConnection) throws(RunwayError) -> RunwayError {
+        let s = try db.prepare("SELECT finished FROM flight WHERE id = ?1", "looking up flight \"\(id)\"")
+        try s.bind(1, id)
+        guard try s.step() else { return notFound(id) }
+        guard s.int(0) != 0 else { return RunwayError(.internal, "flight \"\(id)\" is open but took no entry") }
+        return RunwayError(.state, "flight \"\(id)\" is finished: its journal is closed")
+    }
+
+    static func checkID(_ id: String) throws(RunwayError) {
+        guard !id.isEmpty, id.utf8.count <= 128 else {
+            throw RunwayError(.argument, "flight id must be 1 to 128 bytes of UTF-8, got \(id.utf8.count)")
+        }
+        guard !id.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw RunwayError(.argument, "flight id must not contain control characters")
+        }
+    }
+
+    /// The config's `"activity"` when it names one, else `run` (the engine's default).
+    static func activity(in configJSON: String) -> String {
+        guard let fields = try? JSONInput.object(configJSON),
+              let value = fields.first(where: { $0.key == "activity" })?.value,
+              case .string(let s) = value, let a = Activity(rawValue: s) else { return Activity.run.rawValue }
+        return a.rawValue
+    }
+}

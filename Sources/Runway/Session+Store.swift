@@ -1,0 +1,138 @@
+import RunwayCore
+import RunwayStore
+
+/// Stored flights: recovery, finishing, history — all by replaying journals through the
+/// deterministic core, so a recovered flight is exactly what the live one was.
+extension Session {
+    /// A flight's figures for the store's listing.
+    static func row(of core: FlightComputer, id: String) -> FlightRow {
+        let r = core.record
+        return FlightRow(id: id, startT: r.startT, endT: r.endT, endReason: r.endReason,
+                         activity: r.activity.rawValue, distanceM: r.distanceM, elapsedS: r.elapsedS,
+                         movingS: r.movingS, avgPaceMinPerKm: r.avgPaceMinPerKm,
+                         finished: r.phase == .touchdown, entries: 0)
+    }
+
+    /// The core as the journal left it. Entries the core refuses (none, unless the store was
+    /// edited by hand) are skipped, as they were refused live.
+    static func replay(_ entries: [JournalEntry], config: EngineConfig, id: String) -> FlightComputer {
+        var core = FlightComputer(config: config)
+        core.flightID = id
+        var events: [Event] = []
+        for entry in entries {
+            switch entry {
+            case .input(let input): try? core.process(input, wallClock: input.t, events: &events)
+            case .command(let c, let t): try? core.command(c, at: t, wallClock: t, events: &events)
+            case .lap(let t): try? core.lap(at: t, wallClock: t, events: &events)
+            }
+            events.removeAll(keepingCapacity: true)
+        }
+        return core
+    }
+
+    /// Reads a stored flight and replays it (with its own config unless one is given).
+    static func load(_ store: FlightStore, id: String, configText: String? = nil) throws(RunwayError) -> (FlightComputer, EngineConfig) {
+        let (stored, entries) = try store.journal(of: id)
+        var config: EngineConfig
+        do { config = try EngineConfig.parse(configText ?? stored) } catch {
+            throw RunwayError(configText == nil ? .store : .argument, "flight \"\(id)\": \(error.message)")
+        }
+        config.storePath = store.path
+        config.flightID = id
+        return (replay(entries, config: config, id: id), config)
+    }
+
+    static func finished(_ store: FlightStore, id: String) throws(RunwayError) -> FlightRow? {
+        try store.flights().first { $0.id == id && $0.finished }
+    }
+
+    /// Continues an unfinished stored flight.
+    static func recover(storePath: String, id: String, configText: String?) throws(RunwayError) -> Session {
+        let probe = try FlightStore(path: storePath)
+        defer { probe.close() }
+        if try finished(probe, id: id) != nil {
+            throw RunwayError(.state, "flight \"\(id)\" is finished; read it with runway_flight_json")
+        }
+        let (core, config) = try load(probe, id: id, configText: configText)
+        let store = try FlightStore(path: storePath, durability: Durability(rawValue: config.durability) ?? .everyFix)
+        return Session(core: core, store: store, flightID: id)
+    }
+
+    /// Finishes an unfinished stored flight as touchdown, "recovered".
+    static func finishRecovered(storePath: String, id: String) throws(RunwayError) {
+        let store = try FlightStore(path: storePath)
+        defer { store.close() }
+        if try finished(store, id: id) != nil {
+            throw RunwayError(.state, "flight \"\(id)\" is already finished")
+        }
+        var (core, _) = try load(store, id: id)
+        let wasFlying = core.phase == .cruise || core.phase == .holding
+        var events: [Event] = []
+        if wasFlying { try store.append(.command(.stop, t: core.now), to: id) }
+        core.land(reason: "recovered", events: &events)
+        try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON())
+    }
+
+    /// The store's flights as JSON; unfinished ones get their figures by replay.
+    static func flightsJSON(storePath: String) throws(RunwayError) -> [UInt8] {
+        let store = try FlightStore(path: storePath)
+        defer { store.close() }
+        var w = JSONWriter()
+        w.beginArray()
+        for stored in try store.flights() {
+            var row = stored
+            if !row.finished {
+                let (core, _) = try load(store, id: row.id)
+                row = Session.row(of: core, id: row.id)
+                row.finished = false
+                row.endReason = nil
+            }
+            w.beginObject()
+            w.field("flight_id", row.id)
+            w.field("start_t", row.startT)
+            w.field("end_t", row.endT)
+            w.key("end_reason"); if let r = row.endReason { w.string(r) } else { w.null() }
+            w.key("finished"); w.bool(row.finished)
+            w.field("activity", row.activity)
+            w.field("distance_m", row.distanceM)
+            w.field("elapsed_s", row.elapsedS)
+            w.field("moving_s", row.movingS)
+            w.field("avg_pace_min_per_km", row.avgPaceMinPerKm)
+            w.endObject()
+        }
+        w.endArray()
+        return w.finishCString()
+    }
+
+    /// One stored flight's summary with laps and route.
+    static func flightJSON(storePath: String, id: String) throws(RunwayError) -> [UInt8] {
+        let store = try FlightStore(path: storePath)
+        defer { store.close() }
+        if try finished(store, id: id) != nil, let record = try store.record(of: id) {
+            return Array(record.utf8) + [0]
+        }
+        let (core, _) = try load(store, id: id)
+        var w = JSONWriter()
+        core.writeSummary(to: &w)
+        return w.finishCString()
+    }
+
+    static func deleteFlight(storePath: String, id: String) throws(RunwayError) {
+        let store = try FlightStore(path: storePath)
+        defer { store.close() }
+        try store.delete(id: id)
+    }
+
+    /// A stored flight as a record for export (its stored end reason kept).
+    static func storedRecord(storePath: String, id: String) throws(RunwayError) -> FlightRecord {
+        let store = try FlightStore(path: storePath)
+        defer { store.close() }
+        let (core, _) = try load(store, id: id)
+        var record = core.record
+        if let row = try finished(store, id: id) { record.endReason = row.endReason }
+        return record
+    }
+
+    /// The record of the live flight.
+    func record() -> FlightRecord { coreCopy().record }
+}

@@ -1,0 +1,157 @@
+import RunwayCore
+
+/// One journal entry: what a session accepted, with its resolved time.
+///
+/// Replaying a flight's entries, in order, through a fresh `FlightComputer` rebuilds its state:
+/// the core is deterministic, so the same inputs at the same times give the same flight.
+///
+///     try store.append(.command(.start, t: 1_764_439_512), to: id)
+///     try store.append(.input(.fix(fix)), to: id)
+///     try store.append(.lap(t: 1_764_439_800), to: id)
+public enum JournalEntry: Sendable, Equatable {
+    /// A fix or a sensor sample, its `t` resolved (never NaN for entries a session accepted).
+    case input(Input)
+    /// A phase command. `t` is NaN only when the command's time was pending; NaN is kept.
+    case command(PhaseCommand, t: Double)
+    /// A lap mark. NaN is kept as for commands.
+    case lap(t: Double)
+
+    /// The entry's time: the input's, the command's or the lap's (NaN when pending).
+    public var t: Double {
+        switch self {
+        case .input(let i): return i.t
+        case .command(_, let t), .lap(let t): return t
+        }
+    }
+}
+
+/// How entries are stored in the `journal` table: `kind`, `t` (NULL for NaN) and `payload`.
+///
+/// - `input`: the input as compact JSON that `InputDecoder.decode` reads back exactly, NaN fields
+///   left out: `{"lat":47.5,"lon":8.25,"t":1764439512.0,"alt":410.0}`,
+///   `{"type":"hr","bpm":148.0,"t":1764439513.0}`, `{"type":"cadence","spm":172.0,"t":…}`,
+///   `{"type":"altimeter","alt":412.5,"t":…}`. Doubles are written with `description`, which
+///   round-trips exactly.
+/// - `command`: the command's name (`start`, `pause`, `resume`, `stop`).
+/// - `lap`: empty.
+enum JournalCoding {
+    static let inputKind = "input", commandKind = "command", lapKind = "lap"
+
+    struct Row {
+        var kind: String
+        var t: Double
+        var payload: [UInt8]
+    }
+
+    /// The row for an entry. Throws `.input` when the entry would not read back exactly
+    /// (a fix without lat/lon, an infinite value, a value outside the decoder's ranges).
+    static func encode(_ entry: JournalEntry) throws(RunwayError) -> Row {
+        switch entry {
+        case .command(let c, let t):
+            return Row(kind: commandKind, t: t, payload: Array(c.rawValue.utf8))
+        case .lap(let t):
+            return Row(kind: lapKind, t: t, payload: [])
+        case .input(let input):
+            let payload = json(of: input)
+            var decoded: Result<Input, RunwayError> = .failure(RunwayError(.internal, "not decoded"))
+            payload.withUnsafeBytes { buf in
+                do throws(RunwayError) { decoded = .success(try InputDecoder.decode(buf)) } catch { decoded = .failure(error) }
+            }
+            let back: Input
+            switch decoded {
+            case .success(let i): back = i
+            case .failure(let error):
+                throw RunwayError(.input, "cannot journal this input: it would not read back (\(error.message))")
+            }
+            guard sameBits(back, input) else {
+                throw RunwayError(.input, "cannot journal this input: it would not read back exactly (non-finite or out-of-range value)")
+            }
+            return Row(kind: inputKind, t: input.t, payload: payload)
+        }
+    }
+
+    /// The entry a stored row holds. Throws `.store` naming the entry when the row is damaged.
+    static func decode(kind: String, t: Double, payload: UnsafeRawBufferPointer,
+                       entry n: Int64, flight id: String) throws(RunwayError) -> JournalEntry {
+        func damaged(_ why: String) -> RunwayError {
+            RunwayError(.store, "journal entry \(n) of flight \"\(id)\" is damaged: \(why)")
+        }
+        switch kind {
+        case inputKind:
+            let input: Input
+            do { input = try InputDecoder.decode(payload) } catch { throw damaged(error.message) }
+            guard sameBits(input.t, t) else {
+                throw damaged("its time column (\(t)) disagrees with its payload (\(input.t))")
+            }
+            return .input(input)
+        case commandKind:
+            let name = String(decoding: payload, as: UTF8.self)
+            guard let c = PhaseCommand(rawValue: name) else {
+                throw damaged("unknown command \"\(name.prefix(40))\"")
+            }
+            return .command(c, t: t)
+        case lapKind:
+            return .lap(t: t)
+        default:
+            throw damaged("unknown kind \"\(kind.prefix(40))\"")
+        }
+    }
+
+    /// Compact JSON for an input, NaN fields left out.
+    static func json(of input: Input) -> [UInt8] {
+        var w = JSONWriter(capacity: 160)
+        w.beginObject()
+        switch input {
+        case .fix(let f):
+            w.field("lat", f.lat)
+            w.field("lon", f.lon)
+            optional(&w, "t", f.t)
+            optional(&w, "alt", f.alt)
+            optional(&w, "speed", f.speed)
+            optional(&w, "course", f.course)
+            optional(&w, "h_acc", f.hAcc)
+            optional(&w, "v_acc", f.vAcc)
+            optional(&w, "hr", f.hr)
+            optional(&w, "cadence", f.cadence)
+        case .sample(.heartRate(let bpm, let t)):
+            w.field("type", "hr")
+            w.field("bpm", bpm)
+            optional(&w, "t", t)
+        case .sample(.cadence(let spm, let t)):
+            w.field("type", "cadence")
+            w.field("spm", spm)
+            optional(&w, "t", t)
+        case .sample(.altimeter(let alt, let t)):
+            w.field("type", "altimeter")
+            w.field("alt", alt)
+            optional(&w, "t", t)
+        }
+        w.endObject()
+        return w.bytes
+    }
+
+    private static func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: Double) {
+        if !v.isNaN { w.field(key, v) }
+    }
+
+    /// Equal bit for bit, every NaN counting as the same "unknown".
+    static func sameBits(_ a: Double, _ b: Double) -> Bool {
+        a.bitPattern == b.bitPattern || (a.isNaN && b.isNaN)
+    }
+
+    static func sameBits(_ a: Input, _ b: Input) -> Bool {
+        switch (a, b) {
+        case (.fix(let x), .fix(let y)):
+            return sameBits(x.t, y.t) && sameBits(x.lat, y.lat) && sameBits(x.lon, y.lon)
+                && sameBits(x.alt, y.alt) && sameBits(x.speed, y.speed) && sameBits(x.course, y.course)
+                && sameBits(x.hAcc, y.hAcc) && sameBits(x.vAcc, y.vAcc)
+                && sameBits(x.hr, y.hr) && sameBits(x.cadence, y.cadence)
+        case (.sample(.heartRate(let v, let t)), .sample(.heartRate(let w, let u))),
+             (.sample(.cadence(let v, let t)), .sample(.cadence(let w, let u))),
+             (.sample(.altimeter(let v, let t)), .sample(.altimeter(let w, let u))):
+            return sameBits(v, w) && sameBits(t, u)
+        default:
+            return false
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import RunwayCore
+
+/// The store's schema: an ordered list of migrations, the file's version in `PRAGMA user_version`.
+///
+/// `migrations[i]` takes a file from version `i` to `i + 1`. Each runs in its own transaction
+/// together with the `user_version` bump, so a failed step leaves the file at its old version.
+/// Never edit a released step: add a new one.
+enum Schema {
+    /// `PRAGMA application_id` of a librunway store: "RWAY" (0x52574159).
+    static let applicationID: Int64 = 0x5257_4159
+
+    static let migrations: [String] = [v1, v2]
+
+    static var version: Int { migrations.count }
+
+    /// Version 1: flights, their journals, and records in a table of their own.
+    static let v1 = """
+        PRAGMA application_id = 1381450073;
+        CREATE TABLE flight (
+            id                  TEXT PRIMARY KEY NOT NULL,
+            config              TEXT NOT NULL,
+            finished            INTEGER NOT NULL DEFAULT 0,
+            start_t             REAL,
+            end_t               REAL,
+            end_reason          TEXT,
+            distance_m          REAL,
+            elapsed_s           REAL,
+            moving_s            REAL,
+            avg_pace_min_per_km REAL
+        );
+        CREATE TABLE journal (
+            flight_id   TEXT NOT NULL REFERENCES flight (id) ON DELETE CASCADE,
+            n           INTEGER NOT NULL,
+            kind        TEXT NOT NULL,
+            t           REAL,
+            payload     TEXT NOT NULL,
+            PRIMARY KEY (flight_id, n)
+        ) WITHOUT ROWID;
+        CREATE TABLE record (
+            flight_id   TEXT PRIMARY KEY NOT NULL REFERENCES flight (id) ON DELETE CASCADE,
+            json        TEXT NOT NULL
+        );
+        """
+
+    /// Version 2: the activity, the entry count and the record move into the flight row
+    /// (listing history reads one table); an index orders flights by start.
+    static let v2 = """
+        ALTER TABLE flight ADD COLUMN activity TEXT NOT NULL DEFAULT 'run';
+        ALTER TABLE flight ADD COLUMN entries INTEGER;
+        ALTER TABLE flight ADD COLUMN record TEXT;
+        UPDATE flight SET activity =
+            CASE json_extract(CASE WHEN json_valid(config) THEN config ELSE '{}' END, '$.activity')
+                WHEN 'walk' THEN 'walk' WHEN 'ride' THEN 'ride' ELSE 'run' END;
+        UPDATE flight SET record = (SELECT json FROM record WHERE record.flight_id = flight.id);
+        UPDATE flight SET entries = (SELECT count(*) FROM journal WHERE journal.flight_id = flight.id)
+            WHERE finished = 1;
+        DROP TABLE record;
+        CREATE INDEX flight_by_start ON flight (start_t);
+        """
+
+    /// Brings the file up to `version`, one step per transaction.
+    ///
+    /// The version is read inside each step's write transaction, so two processes opening a new
+    /// file at once do not both run a step.
+    static func migrate(_ db: SQLiteConnection) throws(RunwayError) {
+        while true {
+            try db.exec("BEGIN IMMEDIATE", "starting a schema migration")
+            do throws(RunwayError) {
+                let current = try db.integer("PRAGMA user_version", "reading the schema version") ?? 0
+                if current > Int64(version) {
+                    throw newer(db.path, current)
+                }
+                guard current >= 0, current < Int64(version) else {
+                    try db.exec("COMMIT", "ending a schema check")
+                    return
+                }
+                let step = Int(current)
+                let target = step + 1
+                do throws(RunwayError) {
+                    try db.exec(migrations[step], "migrating the schema to version \(target)")
+                    try db.exec("PRAGMA user_version = \(target)", "setting schema version \(target)")
+                    try db.exec("COMMIT", "committing schema version \(target)")
+                } catch {
+                    throw RunwayError(.store, "store \(db.path): migration from schema version \(step) to \(target) failed, the file stays at version \(step): \(error.message)")
+                }
+            } catch {
+                db.rollbackQuietly()
+                throw error
+            }
+        }
+    }
+
+    static func newer(_ path: String, _ v: Int64) -> RunwayError {
+        RunwayError(.store, "store \(path) was written by a newer librunway (schema version \(v); this library reads up to \(version))")
+    }
+}

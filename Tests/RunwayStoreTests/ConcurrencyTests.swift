@@ -1,0 +1,115 @@
+import Testing
+import Glibc
+import RunwayCore
+import RunwayStore
+
+@Suite("Concurrent stores") struct ConcurrencyTests {
+    @Test func oneStoreAppendsWhileAnotherListsAndReads() throws {
+        let dir = TempDir()
+        let writer = try FlightStore(path: dir.file())
+        let reader = try FlightStore(path: dir.file())
+        try writer.createFlight(id: "w", configJSON: "{}")
+        try reader.createFlight(id: "r", configJSON: "{}")
+        for i in 0..<60 {
+            try writer.append(fix(i), to: "w")
+            if i % 2 == 0 { try reader.append(fix(i), to: "r") }
+            let rows = try reader.flights()
+            #expect(rows.first { $0.id == "w" }?.entries == i + 1)
+            #expect(try reader.journal(of: "w").entries.count == i + 1)
+            #expect(try writer.journal(of: "r").entries.count == i / 2 + 1)
+        }
+        try reader.finish(id: "w", row: FlightLifecycleTests.row("w", start: 1), recordJSON: "{}")
+        #expect(thrown { try writer.append(fix(60), to: "w") }?.status == .state)
+        try writer.check()
+    }
+
+    @Test func storesOnThreeThreadsCreateAndWriteTheSameFileAtOnce() async throws {
+        let dir = TempDir()
+        let path = dir.file()  // created by whichever store comes first
+        let perWriter = 400
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for (w, durability) in [(0, Durability.everyFix), (1, .everyFix), (2, .batched)] {
+                group.addTask {
+                    do {
+                        let store = try FlightStore(path: path, durability: durability)
+                        let id = "writer-\(w)"
+                        try store.createFlight(id: id, configJSON: "{}")
+                        for i in 0..<perWriter {
+                            try store.append(fix(i), to: id)
+                            if i % 50 == 0 { _ = try store.flights() }
+                        }
+                        try store.finish(id: id, row: FlightLifecycleTests.row(id, start: Double(w)), recordJSON: "{}")
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            var out: [String] = []
+            for await f in group { if let f { out.append(f) } }
+            return out
+        }
+        #expect(failures.isEmpty, "\(failures)")
+        let store = try FlightStore(path: path)
+        try store.check()
+        for w in 0..<3 {
+            let expected = (0..<perWriter).map { fix($0) }
+            #expect(sameEntries(try store.journal(of: "writer-\(w)").entries, expected))
+        }
+        #expect(try store.flights().map(\.entries) == [perWriter, perWriter, perWriter])
+    }
+
+    /// A second process (Python's sqlite3) writes a flight of its own and checks the journal it
+    /// reads is always a gap-free prefix, while this one appends.
+    @Test(.enabled(if: ConcurrencyTests.python(["-c", "import sqlite3"]) == 0))
+    func anotherProcessReadsAndWritesWhileThisOneAppends() throws {
+        let dir = TempDir()
+        let store = try FlightStore(path: dir.file())
+        try store.createFlight(id: "parent", configJSON: "{}")
+        let script = """
+            import json, sqlite3, sys
+            con = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
+            con.execute("INSERT INTO flight (id, config) VALUES ('child', '{}')")
+            seen = 0
+            for i in range(300):
+                t = 1.7e9 + i
+                con.execute("INSERT INTO journal VALUES ('child', ?, 'input', ?, ?)",
+                            (i, t, json.dumps({"lat": 47.0, "lon": 8.0, "t": t})))
+                rows = con.execute("SELECT n, payload FROM journal WHERE flight_id = 'parent' ORDER BY n").fetchall()
+                assert [r[0] for r in rows] == list(range(len(rows))), "gap in the parent's journal"
+                assert len(rows) >= seen, "the parent's journal shrank"
+                seen = len(rows)
+                for r in rows:
+                    json.loads(r[1])
+            assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            """
+        let pid = try #require(Self.spawnPython(["-c", script, dir.file()]))
+        for i in 0..<300 { try store.append(fix(i), to: "parent") }
+        #expect(Self.wait(pid) == 0)
+        try store.check()
+        #expect(try store.journal(of: "parent").entries.count == 300)
+        let child = try store.journal(of: "child").entries
+        #expect(child.count == 300)
+        #expect(same(child.last ?? .lap(t: 0), .input(.fix(Fix(t: 1.7e9 + 299, lat: 47, lon: 8)))))
+    }
+
+    static func spawnPython(_ args: [String]) -> pid_t? {
+        var pid: pid_t = 0
+        var argv: [UnsafeMutablePointer<CChar>?] = (["python3"] + args).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        let rc = posix_spawnp(&pid, "python3", nil, nil, &argv, environ)
+        return rc == 0 ? pid : nil
+    }
+
+    /// The child's exit status, or -1 when it did not exit normally.
+    static func wait(_ pid: pid_t) -> Int32 {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return status & 0x7F == 0 ? (status >> 8) & 0xFF : -1
+    }
+
+    static func python(_ args: [String]) -> Int32 {
+        guard let pid = spawnPython(args) else { return -1 }
+        return wait(pid)
+    }
+}

@@ -1,3 +1,0 @@
-import Testing
-import RunwayStore
-@Test func storeModuleLinks() { #expect(FlightStoreVersion.schema == 0) }

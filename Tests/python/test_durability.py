@@ -1,0 +1,134 @@
+"""A host killed at any moment loses no acknowledged input.
+
+A child process drives a stored run through librunway and prints "ack N" after each call that
+returned OK; the parent kills it with SIGKILL at a random moment, many times, then recovers the
+flight from the store and checks that every acknowledged input is in it and nothing else is
+(the one input in flight when the kill came may or may not have landed: it was never
+acknowledged, so either is correct).
+"""
+import ctypes
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+LIB = os.environ.get("RUNWAY_LIBRARY") or os.path.join(ROOT, "build", "librunway.so")
+
+CHILD = textwrap.dedent(r"""
+    import ctypes, json, sys
+    lib = ctypes.CDLL(sys.argv[1])
+    lib.runway_session_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.runway_push_json.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.runway_start.argtypes = [ctypes.c_void_p, ctypes.c_double]
+    lib.runway_last_error.restype = ctypes.c_char_p
+    s = ctypes.c_void_p()
+    config = json.dumps({"store": sys.argv[2], "flight_id": sys.argv[3]}).encode()
+    assert lib.runway_session_open(config, ctypes.byref(s)) == 0, lib.runway_last_error()
+    assert lib.runway_start(s, 1700000000.0) == 0
+    print("ack start", flush=True)
+    for i in range(100000):
+        fix = {"t": 1700000000.0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0 + (i % 7) * 0.00001,
+               "speed": 3.3, "course": 0.0, "alt": 10.0 + (i % 13) * 0.1}
+        if lib.runway_push_json(s, json.dumps(fix).encode()) != 0:
+            print("fail", lib.runway_last_error().decode(), flush=True)
+            sys.exit(3)
+        print("ack", i, flush=True)
+""")
+
+
+def lib():
+    l = ctypes.CDLL(LIB)
+    l.runway_session_recover.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                         ctypes.POINTER(ctypes.c_void_p)]
+    l.runway_session_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    l.runway_push_json.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    l.runway_start.argtypes = [ctypes.c_void_p, ctypes.c_double]
+    l.runway_snapshot_json.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    l.runway_summary_json.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    l.runway_flights_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    l.runway_flight_finish.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    l.runway_session_close.argtypes = [ctypes.c_void_p]
+    l.runway_string_free.argtypes = [ctypes.c_void_p]
+    l.runway_last_error.restype = ctypes.c_char_p
+    return l
+
+
+def take(l, fn, *args):
+    out = ctypes.c_void_p()
+    st = fn(*args, ctypes.byref(out))
+    assert st == 0, l.runway_last_error()
+    text = ctypes.string_at(out.value).decode()
+    l.runway_string_free(out)
+    return json.loads(text)
+
+
+def replay_first(l, n):
+    """The same first n fixes through a session without a store: the expected state."""
+    s = ctypes.c_void_p()
+    assert l.runway_session_open(None, ctypes.byref(s)) == 0
+    l.runway_start(s, 1700000000.0)
+    for i in range(n):
+        fix = {"t": 1700000000.0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0 + (i % 7) * 0.00001,
+               "speed": 3.3, "course": 0.0, "alt": 10.0 + (i % 13) * 0.1}
+        assert l.runway_push_json(s, json.dumps(fix).encode()) == 0
+    snap = take(l, l.runway_snapshot_json, s)
+    l.runway_session_close(s)
+    return snap
+
+
+@pytest.mark.parametrize("round_", range(25))
+def test_a_killed_host_loses_no_acknowledged_input(tmp_path, round_):
+    rng = random.Random(1000 + round_)
+    store = str(tmp_path / "runway.db")
+    flight = f"kill-{round_}"
+    child = subprocess.Popen([sys.executable, "-c", CHILD, LIB, store, flight],
+                             stdout=subprocess.PIPE, text=True)
+    want = rng.randint(0, 400)          # kill after this many acknowledged fixes
+    acked = -1
+    started = False
+    for line in child.stdout:
+        if line.startswith("ack start"):
+            started = True
+        elif line.startswith("ack "):
+            acked = int(line.split()[1])
+        else:
+            pytest.fail(line)
+        if started and acked + 1 >= want:
+            break
+    os.kill(child.pid, signal.SIGKILL)
+    # Acknowledgements already written before the kill still count.
+    rest = child.stdout.read()
+    child.wait()
+    for line in rest.splitlines():
+        if line.startswith("ack ") and line.split()[1] != "start":
+            acked = int(line.split()[1])
+    acked_fixes = acked + 1
+
+    l = lib()
+    flights = take(l, l.runway_flights_json, store.encode())
+    mine = [f for f in flights if f["flight_id"] == flight]
+    assert len(mine) == 1 and mine[0]["finished"] is False
+
+    s = ctypes.c_void_p()
+    assert l.runway_session_recover(store.encode(), flight.encode(), None, ctypes.byref(s)) == 0, l.runway_last_error()
+    snap = take(l, l.runway_snapshot_json, s)
+    l.runway_session_close(s)
+    # Every acknowledged fix is there; at most the one in flight besides.
+    assert snap["fixes"] in (acked_fixes, acked_fixes + 1), (snap["fixes"], acked_fixes)
+    assert snap["phase"] == "cruise"
+    expected = replay_first(l, snap["fixes"])
+    for key in ("distance_m", "elapsed_s", "moving_s", "points", "lap", "t"):
+        assert snap[key] == expected[key], key
+
+    # Finishing it as recovered lands it, with its figures.
+    assert l.runway_flight_finish(store.encode(), flight.encode()) == 0, l.runway_last_error()
+    done = [f for f in take(l, l.runway_flights_json, store.encode()) if f["flight_id"] == flight][0]
+    assert done["finished"] is True and done["end_reason"] == "recovered"
+    assert done["distance_m"] == expected["distance_m"]
