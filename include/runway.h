@@ -287,6 +287,22 @@ runway_status runway_flight_json(const char *store_path, const char *flight_id, 
 /** Deletes a stored flight (journal and record). */
 runway_status runway_flight_delete(const char *store_path, const char *flight_id);
 
+/* ---- Export and import --------------------------------------------------- */
+/* Formats: "gpx" (GPX 1.1 + Garmin TrackPointExtension v2, one trkseg per
+ * route segment), "tcx" (Training Center XML with laps), "fit" (a FIT activity
+ * file, binary), "geojson" (a Feature: the route as LineString or
+ * MultiLineString, the summary as properties), "csv" (one row per route point).
+ * *out is a buffer of *len bytes (text formats are also NUL-terminated; FIT
+ * may contain NUL bytes: use *len). Free it with runway_string_free(). An
+ * unknown format is RUNWAY_ERR_ARGUMENT. */
+
+/** Exports the session's flight as it is now. */
+runway_status runway_export(runway_session *s, const char *format, char **out, size_t *len);
+
+/** Exports a stored flight. */
+runway_status runway_flight_export(const char *store_path, const char *flight_id,
+                                   const char *format, char **out, size_t *len);
+
 /* ---- PFD formatting ------------------------------------------------------ */
 /* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with
  * buf NULL) like snprintf, and returns the length the full string needs

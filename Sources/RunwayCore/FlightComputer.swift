@@ -121,6 +121,10 @@ public struct FlightComputer: Sendable {
         }
         showPosition(fix)
         if phase == .cruise && accurate {
+            // Raw mode counts every fix, but a long gap still starts a new route segment.
+            if let last = lastAccepted, t - last.t > config.gapS, !anchorLat.isNaN {
+                route.beginSegment()
+            }
             if anchorLat.isNaN {
                 keep(fix, at: t)
             } else {

@@ -1,0 +1,71 @@
+/// GPX 1.1 (<http://www.topografix.com/GPX/1/1>), as Garmin Connect and Strava write and read it.
+///
+/// One `<trk>` (named after the flight id, `<type>` running/walking/cycling) with one
+/// `<trkseg>` per route segment. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
+/// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when
+/// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as the
+/// engine counts it: steps per minute on foot, rpm on a bike) and `<gpxtpx:speed>` (m/s,
+/// the engine's ground speed) when known.
+enum GPXExporter {
+    static func export(_ r: FlightRecord) -> [UInt8] {
+        var out = TextBuffer(capacity: 512 + r.route.count * 200)
+        out.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="librunway" xmlns="http://www.topografix.com/GPX/1/1" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \
+            xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd \
+            http://www.garmin.com/xmlschemas/TrackPointExtension/v2 https://www8.garmin.com/xmlschemas/TrackPointExtensionv2.xsd">
+
+            """)
+        out.write(" <metadata>")
+        if !r.flightID.isEmpty { out.write("<name>"); out.write(xml: r.flightID); out.write("</name>") }
+        if let time = ISOTime.string(r.exportStartT) { out.write("<time>"); out.write(time); out.write("</time>") }
+        out.write("</metadata>\n <trk>")
+        if !r.flightID.isEmpty { out.write("<name>"); out.write(xml: r.flightID); out.write("</name>") }
+        out.write("<type>")
+        out.write(typeName(r.activity))
+        out.write("</type>\n")
+        let route = r.route
+        for segment in route.segmentRanges {
+            out.write("  <trkseg>\n")
+            for i in segment { point(route, i, &out) }
+            out.write("  </trkseg>\n")
+        }
+        out.write(" </trk>\n</gpx>\n")
+        return out.bytes
+    }
+
+    /// The `<type>` text Garmin Connect writes for the activity.
+    static func typeName(_ a: Activity) -> StaticString {
+        switch a {
+        case .run: "running"
+        case .walk: "walking"
+        case .ride: "cycling"
+        }
+    }
+
+    static func point(_ route: Route, _ i: Int, _ out: inout TextBuffer) {
+        out.write("   <trkpt lat=\"")
+        out.write(degreesE7: route.lat[i])
+        out.write("\" lon=\"")
+        out.write(degreesE7: route.lon[i])
+        out.write("\">")
+        let alt = route.altitude(i)
+        if alt.isFinite { out.write("<ele>"); out.write(fixed: alt, 2); out.write("</ele>") }
+        if let time = ISOTime.string(route.time(i)) { out.write("<time>"); out.write(time); out.write("</time>") }
+        let hr = route.heartRate(i), cad = route.cadence(i), speed = route.speedMps(i)
+        let hasSpeed = speed.isFinite && speed >= 0
+        if !hr.isNaN || !cad.isNaN || hasSpeed {
+            // TrackPointExtension v2's sequence: atemp, wtemp, depth, hr, cad, speed, course, bearing.
+            out.write("<extensions><gpxtpx:TrackPointExtension>")
+            if !hr.isNaN { out.write("<gpxtpx:hr>"); out.write(fixed: hr, 0); out.write("</gpxtpx:hr>") }
+            if !cad.isNaN { out.write("<gpxtpx:cad>"); out.write(fixed: cad, 0); out.write("</gpxtpx:cad>") }
+            if hasSpeed {
+                out.write("<gpxtpx:speed>"); out.write(fixed: speed, 3); out.write("</gpxtpx:speed>")
+            }
+            out.write("</gpxtpx:TrackPointExtension></extensions>")
+        }
+        out.write("</trkpt>\n")
+    }
+}

@@ -1,0 +1,107 @@
+/// Garmin Training Center XML v2
+/// (<http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2>), elements in the schema's
+/// order.
+///
+/// One `<Activity Sport>` (Running, Biking, or Other for a walk) whose `<Id>` is the start
+/// time, one `<Lap StartTime>` per lap (see `FlightRecord.exportLaps`: the finished laps, the
+/// lap in progress of a flight still in the air, or one lap over the whole flight) with
+/// TotalTimeSeconds (timer time, pauses excluded), DistanceMeters, MaximumSpeed, Calories 0
+/// (not estimated), Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod
+/// (Distance for an auto lap, Manual otherwise). A lap's points go in one `<Track>` per route
+/// segment within the lap; each `<Trackpoint>` has Time, Position, AltitudeMeters,
+/// DistanceMeters (the flight's cumulative distance), HeartRateBpm and Cadence (as the engine
+/// counts it) when known. The flight id, when set, is the activity's `<Notes>`.
+enum TCXExporter {
+    static func export(_ r: FlightRecord) -> [UInt8] {
+        var out = TextBuffer(capacity: 1024 + r.route.count * 260)
+        out.write("""
+            <?xml version="1.0" encoding="UTF-8"?>
+            <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 \
+            http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd">
+             <Activities>
+              <Activity Sport="
+            """)
+        out.write(sportName(r.activity))
+        out.write("\">\n   <Id>")
+        out.write(ISOTime.string(r.exportStartT) ?? "1970-01-01T00:00:00Z")
+        out.write("</Id>\n")
+        let segments = r.route.segmentRanges
+        for lap in r.exportLaps { write(lap, r, segments, &out) }
+        if !r.flightID.isEmpty { out.write("   <Notes>"); out.write(xml: r.flightID); out.write("</Notes>\n") }
+        out.write("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
+        return out.bytes
+    }
+
+    /// The `Sport` attribute: the schema knows only Running, Biking and Other.
+    static func sportName(_ a: Activity) -> StaticString {
+        switch a {
+        case .run: "Running"
+        case .ride: "Biking"
+        case .walk: "Other"
+        }
+    }
+
+    static func write(_ lap: ExportLap, _ r: FlightRecord, _ segments: [Range<Int>], _ out: inout TextBuffer) {
+        out.write("   <Lap StartTime=\"")
+        out.write(ISOTime.string(lap.startT) ?? ISOTime.string(r.exportStartT) ?? "1970-01-01T00:00:00Z")
+        out.write("\">\n    <TotalTimeSeconds>")
+        out.write(fixed: nonNegative(lap.timerS), 3)
+        out.write("</TotalTimeSeconds>\n    <DistanceMeters>")
+        out.write(fixed: nonNegative(lap.distanceM), 2)
+        out.write("</DistanceMeters>\n")
+        if lap.maxSpeedMps.isFinite && lap.maxSpeedMps >= 0 {
+            out.write("    <MaximumSpeed>"); out.write(fixed: lap.maxSpeedMps, 3); out.write("</MaximumSpeed>\n")
+        }
+        out.write("    <Calories>0</Calories>\n")
+        heartRate("AverageHeartRateBpm", lap.avgHrBpm, &out)
+        heartRate("MaximumHeartRateBpm", lap.maxHrBpm, &out)
+        out.write("    <Intensity>Active</Intensity>\n    <TriggerMethod>")
+        out.write(lap.trigger == .auto ? "Distance" : "Manual")
+        out.write("</TriggerMethod>\n")
+        // One Track per route segment the lap's points touch.
+        for segment in segments {
+            let part = segment.clamped(to: lap.points)
+            guard !part.isEmpty else { continue }
+            out.write("    <Track>\n")
+            for i in part { trackpoint(r.route, i, &out) }
+            out.write("    </Track>\n")
+        }
+        out.write("   </Lap>\n")
+    }
+
+    static func nonNegative(_ v: Double) -> Double { v.isFinite && v > 0 ? v : 0 }
+
+    /// A heart rate as `<name><Value>bpm</Value></name>`; nothing when it is not 1…255 bpm
+    /// (the schema's unsigned byte, at least 1).
+    static func heartRate(_ name: StaticString, _ bpm: Double, _ out: inout TextBuffer) {
+        let v = bpm.rounded()
+        guard v >= 1, v <= 255 else { return }
+        out.write("    <"); out.write(name); out.write("><Value>")
+        out.write(fixed: v, 0)
+        out.write("</Value></"); out.write(name); out.write(">\n")
+    }
+
+    static func trackpoint(_ route: Route, _ i: Int, _ out: inout TextBuffer) {
+        // A Trackpoint's Time is required; route times are validated inputs, so this always holds.
+        guard let time = ISOTime.string(route.time(i)) else { return }
+        out.write("     <Trackpoint><Time>")
+        out.write(time)
+        out.write("</Time><Position><LatitudeDegrees>")
+        out.write(degreesE7: route.lat[i])
+        out.write("</LatitudeDegrees><LongitudeDegrees>")
+        out.write(degreesE7: route.lon[i])
+        out.write("</LongitudeDegrees></Position>")
+        let alt = route.altitude(i)
+        if alt.isFinite { out.write("<AltitudeMeters>"); out.write(fixed: alt, 2); out.write("</AltitudeMeters>") }
+        let d = route.distanceM(i)
+        if d.isFinite && d >= 0 { out.write("<DistanceMeters>"); out.write(fixed: d, 2); out.write("</DistanceMeters>") }
+        let hr = route.heartRate(i)
+        if !hr.isNaN { out.write("<HeartRateBpm><Value>"); out.write(fixed: hr, 0); out.write("</Value></HeartRateBpm>") }
+        // The schema's CadenceValue_t is 0…254.
+        let cad = route.cadence(i)
+        if !cad.isNaN && cad <= 254 { out.write("<Cadence>"); out.write(fixed: cad, 0); out.write("</Cadence>") }
+        out.write("</Trackpoint>\n")
+    }
+}

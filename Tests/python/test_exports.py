@@ -1,0 +1,217 @@
+"""Every export opens in an independent reader (check_exports.py): gpxpy for GPX, Garmin's FIT
+SDK for FIT, the standard library for TCX, GeoJSON and CSV.
+
+Two sources of exports, each skipped when absent:
+
+* the library: ``Session.export(format)`` of the Python package (``runway_export`` in the C
+  ABI) -- a run with a gap, laps, heart rate and cadence; a raw run whose distance the GPX must
+  keep within 0.1%; and every real recording in ``../shared/tracks/fixes`` replayed with raw
+  accumulation, exported, and read back with its distance preserved within 0.1%;
+* files the Swift tests write: ``RUNWAY_EXPORT_DIR=DIR swift test --filter ExportTests`` writes
+  each test flight's five exports and its ``NAME.expect.json``; then
+  ``RUNWAY_EXPORT_DIR=DIR pytest Tests/python/test_exports.py`` checks them.
+
+The readers need ``gpxpy`` and ``garmin-fit-sdk`` (``pip install gpxpy garmin-fit-sdk``;
+GeographicLib is used for geodesics when installed, else Vincenty's formula).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(REPO / "bindings" / "python"))
+
+import check_exports as ce  # noqa: E402
+
+TRACKS = REPO.parent / "shared" / "tracks"
+EXPORT_DIR = os.environ.get("RUNWAY_EXPORT_DIR") or ""
+LIBRARY = Path(os.environ.get("RUNWAY_LIBRARY") or REPO / "build" / "librunway.so")
+T0 = 1_700_000_000.5
+
+
+@pytest.fixture(autouse=True)
+def _readers():
+    pytest.importorskip("gpxpy", reason="pip install gpxpy")
+    pytest.importorskip("garmin_fit_sdk", reason="pip install garmin-fit-sdk")
+
+
+# -- exports written by the Swift tests ------------------------------------------------------
+
+def _swift_flights() -> list[str]:
+    if not EXPORT_DIR or not os.path.isdir(EXPORT_DIR):
+        return []
+    return sorted(p.name[: -len(".expect.json")] for p in Path(EXPORT_DIR).glob("*.expect.json"))
+
+
+SWIFT_FLIGHTS = _swift_flights()
+
+
+@pytest.mark.skipif(not SWIFT_FLIGHTS, reason="no Swift exports: set RUNWAY_EXPORT_DIR and run "
+                    "`swift test --filter ExportTests` with it first")
+@pytest.mark.parametrize("fmt", ce.FORMATS)
+@pytest.mark.parametrize("name", SWIFT_FLIGHTS or ["none"])
+def test_a_swift_export_opens_in_the_independent_reader(name, fmt):
+    expect = json.loads((Path(EXPORT_DIR) / f"{name}.expect.json").read_text())
+    data = (Path(EXPORT_DIR) / f"{name}.{fmt}").read_bytes()
+    figures = ce.check(data, fmt, expect)
+    if fmt == "gpx" and expect.get("filters") == "off":
+        assert abs(figures["distance_error"]) < ce.DISTANCE_TOLERANCE
+
+
+@pytest.mark.skipif(not SWIFT_FLIGHTS, reason="no Swift exports (RUNWAY_EXPORT_DIR)")
+def test_the_checks_catch_a_broken_export():
+    flights = {n: json.loads((Path(EXPORT_DIR) / f"{n}.expect.json").read_text()) for n in SWIFT_FLIGHTS}
+    name = next((n for n, e in flights.items() if e["points"] > 10), None)
+    if name is None:
+        pytest.skip("no Swift export with points")
+    expect = flights[name]
+    gpx = (Path(EXPORT_DIR) / f"{name}.gpx").read_text()
+    first = gpx.index("<trkpt")
+    without_point = gpx[:first] + gpx[gpx.index("</trkpt>", first) + len("</trkpt>"):]
+    with pytest.raises(ce.ExportCheckError, match="trkpt"):
+        ce.check(without_point.encode(), "gpx", expect)
+    fit = bytearray((Path(EXPORT_DIR) / f"{name}.fit").read_bytes())
+    fit[len(fit) // 2] ^= 0x10
+    with pytest.raises(ce.ExportCheckError, match="integrity"):
+        ce.check(bytes(fit), "fit", expect)
+    moved = dict(expect, route_geodesic_m=expect["route_geodesic_m"] * 1.002)
+    with pytest.raises(ce.ExportCheckError, match="geodesic"):
+        ce.check((Path(EXPORT_DIR) / f"{name}.csv").read_bytes(), "csv", moved)
+
+
+# -- the checks themselves -------------------------------------------------------------------
+
+def test_vincenty_agrees_with_geographiclib():
+    geodesic = pytest.importorskip("geographiclib.geodesic").Geodesic
+    for lat1, lon1, lat2, lon2 in [(52.37, 4.89, 52.3712, 4.8931), (-33.87, 151.21, -33.869, 151.2135),
+                                   (-16.5, 179.9995, -16.5004, -179.9991), (64.1, -21.9, 64.13, -21.8),
+                                   (0.0, 0.0, 0.0, 0.001), (89.9, 0.0, 89.9, 90.0)]:
+        ref = geodesic.WGS84.Inverse(lat1, lon1, lat2, lon2)["s12"]
+        assert abs(ce.vincenty_m(lat1, lon1, lat2, lon2) - ref) < 1e-4   # 0.1 mm
+
+
+def test_the_checks_refuse_malformed_text_exports():
+    with pytest.raises(ce.ExportCheckError, match="NaN"):
+        ce.check(b'{"type":"Feature","geometry":null,"properties":{"distance_m":NaN}}', "geojson")
+    with pytest.raises(ce.ExportCheckError, match="header"):
+        ce.check(b"lat,lon\n1,2\n", "csv")
+    with pytest.raises(ce.ExportCheckError, match="NUL"):
+        ce.check(b"t,time_iso\x00\n", "csv")
+    with pytest.raises(ce.ExportCheckError, match="Lap"):
+        ce.check(b'<TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2">'
+                 b'<Activities><Activity Sport="Running"><Id>2023-11-14T22:13:20Z</Id></Activity></Activities>'
+                 b'</TrainingCenterDatabase>', "tcx")
+
+
+# -- exports from the library ----------------------------------------------------------------
+
+def _session_class():
+    """runway.Session when the library is built and exports; else the test is skipped."""
+    if not LIBRARY.exists():
+        pytest.skip(f"librunway not built ({LIBRARY})")
+    import runway
+
+    if not hasattr(runway.Session, "export"):
+        pytest.skip("Session.export (runway_export) is not in the Python package yet")
+    return runway.Session
+
+
+def _run_inputs(n: int = 900, gap: tuple[int, int] = (300, 345)):
+    """A straight 3.2 m/s run heading 30°, 1 Hz from a fractional second, with heart rate and
+    cadence on every fix and no fixes during `gap` (longer than gap_s: a new segment)."""
+    lat0, lon0 = 52.0, 4.0
+    heading = math.radians(30)
+    for i in range(n):
+        if gap[0] <= i < gap[1]:
+            continue
+        d = 3.2 * i
+        yield i, {"t": T0 + i, "lat": lat0 + d * math.cos(heading) / 111_250,
+                  "lon": lon0 + d * math.sin(heading) / (111_320 * math.cos(math.radians(lat0))),
+                  "alt": 5 + 3 * math.sin(i / 60), "speed": 3.2, "hr": 130 + i // 30, "cadence": 170 + i % 5}
+
+
+def _exports(session) -> dict[str, bytes]:
+    out = {}
+    for fmt in ce.FORMATS:
+        data = session.export(fmt)
+        assert isinstance(data, bytes) and data
+        out[fmt] = data
+    return out
+
+
+@pytest.mark.parametrize("filters", ["on", "off"])
+def test_every_export_of_a_run_with_a_gap_laps_and_sensors_opens_in_its_reader(filters):
+    Session = _session_class()
+    config = {"filters": filters, "auto_lap_m": 1000}
+    with Session(config) as s:
+        s.start(T0)
+        for i, fix in _run_inputs():
+            s.push(fix)
+            if i == 450:
+                s.lap(fix["t"])
+        s.stop()
+        summary = s.summary()
+        exports = _exports(s)
+    expect = ce.expect_from_summary(summary, filters=filters)
+    assert expect["laps"] >= 3
+    if filters == "on":
+        assert expect["segments"] == 2   # the gap starts a second segment (raw mode keeps one)
+    for fmt, data in exports.items():
+        ce.check(data, fmt, expect)
+
+
+def test_exports_of_a_flight_still_in_the_air_carry_the_lap_in_progress():
+    Session = _session_class()
+    with Session() as s:
+        s.start(T0)
+        for _, fix in _run_inputs(n=500, gap=(0, 0)):
+            s.push(fix)
+        summary = s.summary()
+        exports = _exports(s)
+    expect = ce.expect_from_summary(summary)
+    assert summary["phase"] == "cruise" and expect["laps"] == len(summary["laps"]) + 1
+    for fmt, data in exports.items():
+        ce.check(data, fmt, expect)
+
+
+def _recordings() -> list[str]:
+    if not (TRACKS / "fixes").is_dir():
+        return []
+    return sorted(p.name for p in (TRACKS / "fixes").glob("*.jsonl"))
+
+
+RECORDINGS = _recordings()
+
+
+@pytest.mark.skipif(not RECORDINGS, reason=f"no recordings in {TRACKS}/fixes")
+@pytest.mark.parametrize("recording", RECORDINGS or ["none"])
+def test_a_real_recording_replayed_and_exported_keeps_its_distance(recording):
+    Session = _session_class()
+    lines = (TRACKS / "fixes" / recording).read_text().splitlines()
+    first = json.loads(lines[0])
+    import runway
+
+    with Session({"filters": "off", "distance_filter_m": 0}) as s:
+        try:
+            s.start(first["t"])
+        except runway.RunwayError as e:
+            pytest.skip(f"{recording}: refused start time ({e})")
+        accepted, rejected = s.push_many(lines)
+        if rejected:
+            pytest.skip(f"{recording}: {rejected} inputs refused (bad times), nothing to export")
+        s.stop()
+        summary = s.summary()
+        exports = _exports(s)
+    expect = ce.expect_from_summary(summary, filters="off")
+    assert 0 < expect["points"] <= accepted
+    figures = {fmt: ce.check(data, fmt, expect) for fmt, data in exports.items()}
+    assert abs(figures["gpx"]["distance_error"]) < ce.DISTANCE_TOLERANCE
