@@ -303,6 +303,16 @@ runway_status runway_export(runway_session *s, const char *format, char **out, s
 runway_status runway_flight_export(const char *store_path, const char *flight_id,
                                    const char *format, char **out, size_t *len);
 
+/** Reads a recording ("gpx", "tcx" or "fit" bytes) into JSON Lines inputs for
+ *  runway_push_jsonl: fixes in recorded order, with hr/cadence where the file
+ *  has them. XML is parsed by libxml2 (no network, no external entities).
+ *  A file that is not a valid recording of that format (or larger than 64 MiB)
+ *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them). Run
+ *  cadence in FIT/TCX files is per foot, as recorded. Free *jsonl_out
+ *  (NUL-terminated, *out_len bytes; empty when the file has no timed points). */
+runway_status runway_import(const char *format, const char *bytes, size_t len,
+                            char **jsonl_out, size_t *out_len);
+
 /* ---- PFD formatting ------------------------------------------------------ */
 /* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with
  * buf NULL) like snprintf, and returns the length the full string needs

@@ -409,6 +409,21 @@ public func runway_flight_export_impl(_ path: UnsafePointer<CChar>?, _ id: Unsaf
     }
 }
 
+@_cdecl("runway_import")
+public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
+                               _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        let name = try required(fmt, "format")
+        guard let f = ImportFormat(rawValue: name) else {
+            throw RunwayError(.argument, "unknown import format \"\(name.prefix(20))\" (expected gpx, tcx or fit)")
+        }
+        guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+        guard let out else { throw RunwayError(.argument, "jsonl_out is NULL") }
+        let text = try Importer.jsonLines(UnsafeRawBufferPointer(start: bytes, count: len), as: f)
+        try giveBuffer(text, out, outLen)
+    }
+}
+
 // MARK: - PFD formatting
 
 /// Writes `text` snprintf-style; returns the full length.

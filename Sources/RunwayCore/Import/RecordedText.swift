@@ -1,0 +1,111 @@
+/// Numbers and times as XML recordings write them, parsed without Foundation and without the C
+/// locale functions (`strtod` reads "52,1" in a German locale, and a host may set one).
+enum RecordedText {
+    /// A decimal number ("52.1", "-0.5", "1e3", "+4"); nil for anything else, including
+    /// "nan", "inf", hexadecimal and numbers too large for a Double.
+    static func number(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.count <= 64 else { return nil }
+        var digits = 0
+        for b in text.utf8 {
+            switch b {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digits += 1
+            case UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"): break
+            default: return nil
+            }
+        }
+        guard digits > 0, let v = Double(text), v.isFinite else { return nil }
+        return v
+    }
+
+    /// An ISO 8601 / XML Schema date-time as unix seconds.
+    ///
+    /// Accepts `YYYY-MM-DDThh:mm:ss`, optional fractional seconds of any length, and `Z`, `±hh:mm`,
+    /// `±hhmm` or `±hh`; without a zone the time is UTC (as GPX specifies). A leap second (`:60`)
+    /// counts as the next second. Returns nil when the text is not such a time or a field is out
+    /// of range.
+    ///
+    ///     RecordedText.unixTime("2020-12-27T15:59:36.250+01:00")  // 1609081176.25
+    static func unixTime(_ text: String) -> Double? {
+        let b = Array(text.utf8)
+        var i = 0
+        func digits(_ n: Int) -> Int? {
+            guard i + n <= b.count else { return nil }
+            var v = 0
+            for k in i..<(i + n) {
+                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
+                v = v * 10 + Int(b[k] - 0x30)
+            }
+            i += n
+            return v
+        }
+        func expect(_ c: UInt8...) -> Bool {
+            guard i < b.count, c.contains(b[i]) else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
+              expect(0x54, 0x74, 0x20),  // T, t or a space
+              let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
+        else { return nil }
+        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+              hour <= 23 || (hour == 24 && minute == 0 && second == 0), minute <= 59, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if i < b.count, b[i] == 0x2E || b[i] == 0x2C {  // . or ,
+            i += 1
+            // Up to 15 digits as an integer over a power of ten (both exact in a Double).
+            var value = 0, power = 1.0
+            let start = i
+            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
+                if i - start < 15 { value = value * 10 + Int(b[i] - 0x30); power *= 10 }
+                i += 1
+            }
+            guard i > start else { return nil }
+            fraction = Double(value) / power
+        }
+        var offset = 0
+        if i < b.count {
+            if b[i] == 0x5A || b[i] == 0x7A {  // Z or z
+                i += 1
+            } else if b[i] == 0x2B || b[i] == 0x2D {  // + or -
+                let sign = b[i] == 0x2D ? -1 : 1
+                i += 1
+                guard let oh = digits(2), oh <= 23 else { return nil }
+                var om = 0
+                if i < b.count {
+                    _ = expect(0x3A)
+                    guard let m = digits(2), m <= 59 else { return nil }
+                    om = m
+                }
+                offset = sign * (oh * 3600 + om * 60)
+            } else {
+                return nil
+            }
+        }
+        guard i == b.count else { return nil }
+        let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
+            + hour * 3600 + minute * 60 + second - offset
+        return Double(seconds) + fraction
+    }
+
+    static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400                                          // 0...399
+        let mp = (month + 9) % 12                                         // March = 0
+        let doy = (153 * mp + 2) / 5 + day - 1                            // 0...365
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy                   // 0...146096
+        return era * 146_097 + doe - 719_468
+    }
+}

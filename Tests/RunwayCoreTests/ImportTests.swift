@@ -1,0 +1,623 @@
+import Testing
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Importing GPX, TCX and FIT recordings for replay: real recordings against the fixes given beside
+/// them in ../shared/tracks, hand-made files for what those do not cover, and hostile input.
+@Suite("Importing recordings")
+struct ImportTests {
+    // MARK: - Real recordings
+
+    /// `<repo>/../shared/tracks` when it is there (not part of the repository).
+    static let tracks: String? = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)  // Tests/RunwayCoreTests/ImportTests.swift
+        let dir = parts.joined(separator: "/") + "/../shared/tracks"
+        return access(dir + "/fixes", R_OK) == 0 ? dir : nil
+    }()
+
+    static let recordings: [String] = [
+        "actparser__garmin-edge-820-bike.fit", "actparser__garmin-fenix-5-bike.fit",
+        "actparser__garmin-fenix-5-run.fit", "fitparse__2013-02-06-12-11-14.fit",
+        "fitparse__2015-10-13-08-43-15.fit", "fitparse__activity-small-fenix2-run.fit",
+        "fitparse__garmin-fenix-5-walk.fit", "fitparse__sample-activity.fit",
+        "gpxpy__Mojstrovka.gpx", "gpxpy__cerknicko-jezero.gpx",
+        "tcxreader__cross-country-skiing_activity_1.tcx", "togeojson__Friday-Evening-Run.gpx",
+        "togeojson__apple_watch_route.gpx", "togeojson__tour_hr.tcx",
+    ]
+
+    static func format(of file: String) -> ImportFormat? {
+        guard let ext = file.split(separator: ".").last else { return nil }
+        return ImportFormat(rawValue: String(ext))
+    }
+
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: recordings)
+    func realRecordingImportsToTheSamePointsAsItsReferenceFixes(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let bytes = try #require(readFile(dir + "/" + file), "missing \(file)")
+        let expected = try #require(readFile(dir + "/fixes/" + file + ".jsonl"), "missing fixes for \(file)")
+        let format = try #require(ImportTests.format(of: file))
+        let inputs = try importing(bytes, as: format)
+        let fixes = inputs.compactMap { if case .fix(let f) = $0 { return f } else { return nil } }
+        let lines = expected.split(separator: 0x0A).filter { !$0.isEmpty }
+        #expect(fixes.count == lines.count, "\(file): \(fixes.count) fixes, reference \(lines.count)")
+        var mismatches: [String] = []
+        for (i, line) in lines.enumerated() where i < fixes.count {
+            let ref = try referenceFix(Array(line), importedAs: fixes[i], file: file, line: i + 1)
+            mismatches += differences(fixes[i], ref).map { "\(file) fix \(i + 1): \($0)" }
+        }
+        let mismatched = mismatches.count
+        #expect(mismatched == 0, "\(mismatches.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The reference line as a fix. Lines the engine refuses (the 1901 placeholder times) are read
+    /// field by field, and the imported fix must be refused with the same message.
+    func referenceFix(_ line: [UInt8], importedAs fix: Fix, file: String, line number: Int) throws -> Fix {
+        do throws(RunwayError) {
+            let input = try withBytes(line) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+            guard case .fix(let f) = input else {
+                Issue.record("\(file) line \(number) is not a fix"); return Fix(lat: .nan, lon: .nan)
+            }
+            return f
+        } catch {
+            // The engine refuses the imported fix alike (the message names the same field).
+            do throws(RunwayError) {
+                _ = try fix.validated()
+                Issue.record("\(file) line \(number): reference refused (\(error.message)), import accepted")
+            } catch let mine {
+                #expect(mine.status == error.status && mine.message.split(separator: " ").first
+                        == error.message.split(separator: " ").first, "\(file) line \(number): \(mine) vs \(error)")
+            }
+            var f = Fix(lat: .nan, lon: .nan)
+            for (key, value) in try JSONInput.object(String(decoding: line, as: UTF8.self)) {
+                let v = value.finiteNumber ?? .nan
+                switch key {
+                case "lat": f.lat = v
+                case "lon": f.lon = v
+                case "t": f.t = v
+                case "alt": f.alt = v
+                case "speed": f.speed = v
+                case "course": f.course = v
+                case "h_acc": f.hAcc = v
+                case "v_acc": f.vAcc = v
+                case "hr": f.hr = v
+                default: break
+                }
+            }
+            return f
+        }
+    }
+
+    /// What differs between an imported fix and its reference (cadence is not in the references).
+    ///
+    /// Times agree to 1.5 µs: the references were written through Python datetimes, which keep
+    /// microseconds (Mojstrovka's "52.2073437Z" is .207343 there).
+    func differences(_ a: Fix, _ r: Fix) -> [String] {
+        var out: [String] = []
+        func check(_ name: String, _ x: Double, _ y: Double, _ tolerance: Double) {
+            if x.isNaN != y.isNaN { out.append("\(name) \(x) vs reference \(y)"); return }
+            if !x.isNaN, !(abs(x - y) <= tolerance) { out.append("\(name) \(x) vs reference \(y)") }
+        }
+        func relative(_ y: Double) -> Double { max(abs(y) * 1e-9, 1e-9) }
+        check("t", a.t, r.t, 1.5e-6)
+        check("lat", a.lat, r.lat, 1e-9)
+        check("lon", a.lon, r.lon, 1e-9)
+        check("alt", a.alt, r.alt, relative(r.alt))
+        check("speed", a.speed, r.speed, relative(r.speed))
+        check("course", a.course, r.course, relative(r.course))
+        check("h_acc", a.hAcc, r.hAcc, relative(r.hAcc))
+        check("v_acc", a.vAcc, r.vAcc, relative(r.vAcc))
+        check("hr", a.hr, r.hr, 0)
+        return out
+    }
+
+    /// Records without a position, counted with python-fitparse: 2013-02-06 has 7, all with heart
+    /// rate; sample-activity has 133, all with heart rate and 131 with cadence.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"),
+          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0), ("fitparse__sample-activity.fit", 2965, 133, 131)])
+    func fitRecordsWithoutAPositionBecomeHeartRateAndCadenceSamples(_ file: String, _ fixes: Int, _ hr: Int, _ cadence: Int) throws {
+        let dir = try #require(ImportTests.tracks)
+        let bytes = try #require(readFile(dir + "/" + file))
+        let inputs = try importing(bytes, as: .fit)
+        var counts = (fixes: 0, hr: 0, cadence: 0)
+        var lastT = -Double.infinity, ordered = true
+        for input in inputs {
+            switch input {
+            case .fix: counts.fixes += 1
+            case .sample(.heartRate): counts.hr += 1
+            case .sample(.cadence): counts.cadence += 1
+            case .sample(.altimeter): Issue.record("no altimeter samples from FIT")
+            }
+            if input.t < lastT { ordered = false }
+            lastT = input.t
+        }
+        #expect(counts.fixes == fixes)
+        #expect(counts.hr == hr)
+        #expect(counts.cadence == cadence)
+        #expect(ordered, "inputs come in the recording's time order")
+    }
+
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func everyRealFITFileFailsCleanlyWhenTruncatedOrCorrupted() throws {
+        let dir = try #require(ImportTests.tracks)
+        let bytes = try #require(readFile(dir + "/fitparse__garmin-fenix-5-walk.fit"))
+        let dataEnd = bytes.count - 2  // without the file CRC the data is still complete
+        for length in stride(from: 0, to: bytes.count, by: 7) where length != dataEnd {
+            #expect(throws: RunwayError.self, "length \(length)") { try importing(Array(bytes[0..<length]), as: .fit) }
+            #expect(inputError(Array(bytes[0..<length]), .fit)?.status == .input)
+        }
+        for position in stride(from: 20, to: dataEnd, by: 97) {
+            var corrupt = bytes
+            corrupt[position] ^= 0x10
+            let error = inputError(corrupt, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message.contains("corrupt FIT file") == true, "byte \(position): \(String(describing: error))")
+        }
+    }
+
+    // MARK: - GPX
+
+    @Test func gpxTimesWithFractionsAndOffsetsBecomeUnixSeconds() throws {
+        let gpx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+          <trk><trkseg>
+            <trkpt lat="52.5" lon="4.25"><time>2024-03-01T12:00:00.5+02:00</time></trkpt>
+            <trkpt lat="52.5" lon="4.25"><time>2024-02-29T23:59:59-05:30</time></trkpt>
+            <trkpt lat="52.5" lon="4.25"><time>2000-01-01T00:00:00Z</time></trkpt>
+            <trkpt lat="52.5" lon="4.25"><time>2000-01-01T00:00:00.125</time></trkpt>
+            <trkpt lat="52.5" lon="4.25"><time> 2000-01-01T01:00:00+0100 </time></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
+        let times = try importing(Array(gpx.utf8), as: .gpx).map(\.t)
+        #expect(times == [1_709_287_200.5, 1_709_270_999, 946_684_800, 946_684_800.125, 946_684_800])
+    }
+
+    @Test func gpxPointsCarryElevationAndExtensionsInAnyNamespace() throws {
+        let gpx = """
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"
+             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
+             xmlns:x="urn:other">
+          <wpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></wpt>
+          <trk><trkseg>
+            <trkpt lat="-33.865" lon="151.209"><ele>12.5</ele><time>2020-01-01T00:00:00Z</time>
+              <extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>148</gpxtpx:hr><gpxtpx:cad>86</gpxtpx:cad>
+                <gpxtpx:speed>3.25</gpxtpx:speed><gpxtpx:course>271.5</gpxtpx:course></gpxtpx:TrackPointExtension></extensions>
+            </trkpt>
+            <trkpt lat="-33.866" lon="-179.999"><time>2020-01-01T00:00:01Z</time>
+              <extensions><speed>1.5</speed><course>90</course><hAcc>4.5</hAcc><vAcc>6</vAcc><x:heartrate>150</x:heartrate></extensions>
+            </trkpt>
+            <trkpt lat="10" lon="10"><ele>5</ele></trkpt>
+          </trkseg></trk>
+          <trk><trkseg>
+            <trkpt lat="-33.867" lon="179.999"><ele>n/a</ele><time>2020-01-01T00:00:02Z</time></trkpt>
+          </trkseg></trk>
+        </gpx>
+        """
+        let inputs = try importing(Array(gpx.utf8), as: .gpx)
+        let expected: [Input] = [
+            .fix(Fix(t: 1_577_836_800, lat: -33.865, lon: 151.209, alt: 12.5, speed: 3.25, course: 271.5, hr: 148, cadence: 86)),
+            .fix(Fix(t: 1_577_836_801, lat: -33.866, lon: -179.999, speed: 1.5, course: 90, hAcc: 4.5, vAcc: 6, hr: 150)),
+            // the point without a time is dropped; an unreadable elevation is absent
+            .fix(Fix(t: 1_577_836_802, lat: -33.867, lon: 179.999)),
+        ]
+        #expect(inputs.count == expected.count)
+        for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
+    }
+
+    @Test func gpx10SpeedAndCourseAreRead() throws {
+        let gpx = """
+        <gpx version="1.0" xmlns="http://www.topografix.com/GPX/1/0"><trk><trkseg>
+        <trkpt lat="45.5" lon="14.25"><ele>500</ele><time>2010-08-06T10:36:35Z</time><course>45.5</course><speed>2.5</speed><hdop>3</hdop></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let inputs = try importing(Array(gpx.utf8), as: .gpx)
+        #expect(inputs.count == 1)
+        #expect(same(inputs.first, .fix(Fix(t: 1_281_090_995, lat: 45.5, lon: 14.25, alt: 500, speed: 2.5, course: 45.5))))
+    }
+
+    @Test func gpxPointsWithBadCoordinatesOrTimesAreNamedInTheError() {
+        func message(_ point: String) -> String? {
+            let gpx = #"<gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="1"><time>2020-01-01T00:00:00Z</time></trkpt>"#
+                + point + "</trkseg></trk></gpx>"
+            return inputError(Array(gpx.utf8), .gpx)?.message
+        }
+        #expect(message(#"<trkpt lon="2"><time>2020-01-01T00:00:01Z</time></trkpt>"#) == "trkpt 2 has no lat")
+        #expect(message(#"<trkpt lat="x" lon="2"><time>2020-01-01T00:00:01Z</time></trkpt>"#)
+                == #"trkpt 2: lat "x" is not a number"#)
+        #expect(message(#"<trkpt lat="nan" lon="2"><time>2020-01-01T00:00:01Z</time></trkpt>"#)
+                == #"trkpt 2: lat "nan" is not a number"#)
+        #expect(message(#"<trkpt lat="1" lon="2"><time>2020-02-30T00:00:01Z</time></trkpt>"#)
+                == #"trkpt 2: time "2020-02-30T00:00:01Z" is not an ISO 8601 date-time"#)
+    }
+
+    @Test func externalEntitiesAreNeverLoaded() throws {
+        // A value that would only appear if libxml2 read the external entity.
+        let path = "/tmp/runway-import-entity-\(getpid()).txt"
+        guard let f = fopen(path, "w") else { Issue.record("cannot write \(path)"); return }
+        fputs("1234.5", f)
+        fclose(f)
+        defer { unlink(path) }
+        let gpx = """
+        <?xml version="1.0"?>
+        <!DOCTYPE gpx [<!ENTITY secret SYSTEM "file://\(path)">]>
+        <gpx version="1.1"><trk><trkseg>
+        <trkpt lat="1" lon="2"><ele>&secret;</ele><time>2020-01-01T00:00:00Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """
+        let inputs = try importing(Array(gpx.utf8), as: .gpx)
+        guard case .fix(let fix)? = inputs.first else { Issue.record("no fix"); return }
+        #expect(fix.alt.isNaN, "the entity's file was read: alt \(fix.alt)")
+    }
+
+    @Test func exponentialEntityExpansionIsRefused() {
+        var gpx = #"<?xml version="1.0"?><!DOCTYPE gpx [<!ENTITY a0 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx">"#
+        for k in 1...12 { gpx += "<!ENTITY a\(k) \"" + String(repeating: "&a\(k - 1);", count: 10) + "\">" }
+        gpx += #"]><gpx version="1.1"><trk><trkseg><trkpt lat="1" lon="2"><ele>&a12;</ele>"#
+            + "<time>2020-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>"
+        // 10^12 copies if expanded: libxml2 refuses the amplification, or leaves it unexpanded.
+        let result = Result { () throws(RunwayError) in try importing(Array(gpx.utf8), as: .gpx) }
+        switch result {
+        case .failure(let e): #expect(e.status == .input)
+        case .success(let inputs):
+            if case .fix(let f)? = inputs.first { #expect(f.alt.isNaN) } else { Issue.record("no fix") }
+        }
+    }
+
+    // MARK: - TCX
+
+    @Test func tcxTrackpointsBecomeFixesAndHeartRateWithoutPositionBecomesSamples() throws {
+        let tcx = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"
+            xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2">
+         <Activities><Activity Sport="Running"><Id>2020-12-27T15:43:49.000+01:00</Id>
+          <Lap StartTime="2020-12-27T15:43:49.000+01:00"><TotalTimeSeconds>10</TotalTimeSeconds><Track>
+           <Trackpoint><Time>2020-12-27T15:43:49.000+01:00</Time>
+            <Position><LatitudeDegrees>47.5</LatitudeDegrees><LongitudeDegrees>8.25</LongitudeDegrees></Position>
+            <AltitudeMeters>483.0</AltitudeMeters><DistanceMeters>0</DistanceMeters>
+            <HeartRateBpm><Value>121</Value></HeartRateBpm>
+            <Extensions><ns3:TPX><ns3:Speed>2.75</ns3:Speed><ns3:RunCadence>84</ns3:RunCadence></ns3:TPX></Extensions>
+           </Trackpoint>
+           <Trackpoint><Time>2020-12-27T14:43:50Z</Time><HeartRateBpm><Value>122</Value></HeartRateBpm><Cadence>85</Cadence></Trackpoint>
+           <Trackpoint><Time>2020-12-27T14:43:51Z</Time><DistanceMeters>3</DistanceMeters></Trackpoint>
+           <Trackpoint><Position><LatitudeDegrees>47.5</LatitudeDegrees><LongitudeDegrees>8.25</LongitudeDegrees></Position></Trackpoint>
+          </Track></Lap>
+          <Lap StartTime="2020-12-27T14:43:52Z"><Track>
+           <Trackpoint><Time>2020-12-27T14:43:52Z</Time>
+            <Position><LatitudeDegrees>-47.5</LatitudeDegrees><LongitudeDegrees>-8.25</LongitudeDegrees></Position></Trackpoint>
+          </Track></Lap>
+         </Activity></Activities>
+        </TrainingCenterDatabase>
+        """
+        let inputs = try importing(Array(tcx.utf8), as: .tcx)
+        let t0 = 1_609_080_229.0
+        let expected: [Input] = [
+            .fix(Fix(t: t0, lat: 47.5, lon: 8.25, alt: 483, speed: 2.75, hr: 121, cadence: 84)),
+            .sample(.heartRate(bpm: 122, t: t0 + 1)),
+            .sample(.cadence(spm: 85, t: t0 + 1)),
+            .fix(Fix(t: t0 + 3, lat: -47.5, lon: -8.25)),
+        ]
+        #expect(inputs.count == expected.count)
+        for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
+    }
+
+    @Test func aHalfPositionInTCXIsAnError() {
+        let tcx = #"<TrainingCenterDatabase><Activities><Activity><Lap><Track><Trackpoint><Time>2020-01-01T00:00:00Z</Time>"#
+            + "<Position><LatitudeDegrees>1</LatitudeDegrees></Position></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>"
+        #expect(inputError(Array(tcx.utf8), .tcx)?.message == "Trackpoint 1: Position has no LongitudeDegrees")
+    }
+
+    // MARK: - Wrong, truncated and hostile files
+
+    @Test func aFileOfTheOtherXMLFormatIsRefusedByItsRootElement() {
+        let tcx = Array("<TrainingCenterDatabase/>".utf8)
+        let gpx = Array(#"<gpx version="1.1"/>"#.utf8)
+        #expect(inputError(tcx, .gpx)?.message == "not a GPX file: the root element is <TrainingCenterDatabase>, expected <gpx>")
+        #expect(inputError(gpx, .tcx)?.message == "not a TCX file: the root element is <gpx>, expected <TrainingCenterDatabase>")
+        #expect(inputError(Array("{\"lat\":1}".utf8), .gpx)?.message.hasPrefix("not a well-formed GPX file") == true)
+        #expect(inputError([], .gpx)?.message == "empty GPX file")
+        #expect(inputError(gpx, .fit)?.message.hasPrefix("not a FIT file") == true)
+    }
+
+    @Test func truncatedXMLIsAnInputError() {
+        let gpx = Array("""
+        <?xml version="1.0"?><gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>
+        <trkpt lat="1" lon="2"><ele>3</ele><time>2020-01-01T00:00:00Z</time></trkpt>
+        <trkpt lat="1.0001" lon="2"><ele>3</ele><time>2020-01-01T00:00:01Z</time></trkpt>
+        </trkseg></trk></gpx>
+        """.utf8)
+        for length in 0..<gpx.count {
+            let error = inputError(Array(gpx[0..<length]), .gpx)
+            #expect(error?.status == .input, "length \(length): \(String(describing: error))")
+        }
+        #expect(inputError(gpx, .gpx) == nil)
+    }
+
+    @Test func randomBytesAreAnInputErrorInEveryFormat() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for round in 0..<200 {
+            let count = round % 50 == 0 ? 0 : 1 + Int(state % 4096)
+            var bytes: [UInt8] = []
+            for _ in 0..<count {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                bytes.append(UInt8(truncatingIfNeeded: state >> 56))
+            }
+            if round % 3 == 0, bytes.count >= 12 {  // random data behind a plausible FIT header
+                bytes[0] = 14; bytes[8] = 0x2E; bytes[9] = 0x46; bytes[10] = 0x49; bytes[11] = 0x54
+            }
+            for format in ImportFormat.allCases {
+                let error = inputError(bytes, format)
+                #expect(error?.status == .input, "round \(round) \(format): \(String(describing: error))")
+            }
+        }
+    }
+
+    @Test func inputLargerThanTheLimitIsRefusedBeforeParsing() {
+        let bytes = [UInt8](repeating: 0x20, count: Importer.maxBytes + 1)
+        for format in ImportFormat.allCases {
+            #expect(inputError(bytes, format)?.message.contains("exceeds the import limit") == true)
+        }
+    }
+
+    // MARK: - FIT
+
+    @Test func fitRecordsDecodeWithScalesInvalidValuesAndCompressedTimestamps() throws {
+        let inputs = try importing(FITFile.sample(), as: .fit)
+        let t = FITFile.start + 631_065_600
+        let expected: [Input] = [
+            .fix(Fix(t: t, lat: FITFile.degrees(52.0), lon: FITFile.degrees(4.0), alt: 12.4, speed: 3.1,
+                     hAcc: 4, hr: 150, cadence: 85.5)),
+            .fix(Fix(t: t + 1, lat: FITFile.degrees(52.0001), lon: FITFile.degrees(4.0), alt: 10, speed: 3)),
+            .fix(Fix(t: t + 4, lat: FITFile.degrees(-33.9), lon: FITFile.degrees(-151.2), alt: 20, hr: 151)),
+            .fix(Fix(t: t + 34, lat: FITFile.degrees(-33.9001), lon: FITFile.degrees(-151.2), alt: 20.2, hr: 152)),
+            .sample(.heartRate(bpm: 140, t: t + 40)),
+            .sample(.cadence(spm: 80, t: t + 40)),
+            .sample(.heartRate(bpm: 141, t: t + 41)),
+        ]
+        #expect(inputs.count == expected.count)
+        for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
+    }
+
+    @Test func fitWithA12ByteHeaderAndNoFileCRCIsRead() throws {
+        let inputs = try importing(FITFile.sample(headerSize: 12, fileCRC: false), as: .fit)
+        #expect(inputs.count == 7)
+    }
+
+    @Test func chainedFITFilesAreReadOneAfterTheOther() throws {
+        let inputs = try importing(FITFile.sample() + FITFile.sample(headerSize: 12), as: .fit)
+        #expect(inputs.count == 14)
+    }
+
+    @Test func aBadFITCRCIsCorrupt() {
+        var file = FITFile.sample()
+        file[file.count - 1] ^= 0xFF
+        #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: file CRC") == true)
+        file = FITFile.sample()
+        file[3] ^= 0x01  // a header byte under the header CRC
+        #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: header CRC") == true)
+    }
+
+    @Test func truncatedFITIsAnInputErrorAtEveryLength() {
+        let file = FITFile.sample()
+        for length in 0..<(file.count - 2) {
+            let error = inputError(Array(file[0..<length]), .fit)
+            #expect(error?.status == .input, "length \(length): \(String(describing: error))")
+        }
+    }
+
+    /// Damaged content behind valid CRCs reaches the message decoder: it returns inputs or an
+    /// `.input` error, and never reads out of bounds (debug builds trap on any such read).
+    @Test func corruptFITContentWithValidCRCsNeverTraps() throws {
+        var files = [FITFile.sample()]
+        if let dir = ImportTests.tracks, let real = readFile(dir + "/actparser__garmin-fenix-5-run.fit") { files.append(real) }
+        var state: UInt64 = 42
+        func next(_ n: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(truncatingIfNeeded: state >> 33) % max(n, 1)
+        }
+        var decoded = 0, refused = 0
+        for round in 0..<3000 {
+            let original = files[round % files.count]
+            let headerSize = Int(original[0])
+            var data = Array(original[headerSize..<(original.count - 2)])
+            for _ in 0...next(3) { data[next(data.count)] = UInt8(truncatingIfNeeded: next(256)) }
+            if round % 5 == 0 { data.removeLast(next(data.count)) }  // cut short at a message boundary or not
+            let file = FITFile.wrap(data, headerSize: headerSize, fileCRC: true)
+            switch Result(catching: { () throws(RunwayError) in try importing(file, as: .fit) }) {
+            case .success: decoded += 1
+            case .failure(let e):
+                refused += 1
+                #expect(e.status == .input, "round \(round): \(e)")
+            }
+        }
+        #expect(decoded > 0 && refused > 0, "decoded \(decoded), refused \(refused)")
+    }
+
+    @Test func fitDataBeforeItsDefinitionIsAnInputError() {
+        // A data message for local type 5, never defined, with a valid CRC.
+        let file = FITFile.wrap([0x05, 0x00, 0x00], headerSize: 14, fileCRC: true)
+        #expect(inputError(file, .fit)?.message
+                == "corrupt FIT file: data message at byte 14 uses local message type 5, which is not defined")
+    }
+
+    // MARK: - JSON Lines
+
+    @Test func jsonLinesDecodeBackToTheSameInputs() throws {
+        let recordings: [([UInt8], ImportFormat)] = [
+            (FITFile.sample(), .fit),
+            (Array(#"""
+            <gpx version="1.1"><trk><trkseg>
+            <trkpt lat="-33.865" lon="151.209"><ele>12.5</ele><time>2020-01-01T00:00:00.123456789Z</time>
+              <extensions><hr>148</hr><cad>86</cad><speed>3.25</speed><course>271.5</course><hAcc>4.5</hAcc><vAcc>6</vAcc></extensions></trkpt>
+            </trkseg></trk></gpx>
+            """#.utf8), .gpx),
+        ]
+        for (bytes, format) in recordings {
+            let inputs = try importing(bytes, as: format)
+            let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
+            #expect(text.last == 0x0A)
+            let lines = text.split(separator: 0x0A)
+            #expect(lines.count == inputs.count)
+            for (line, input) in zip(lines, inputs) {
+                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+                #expect(same(decoded, input), "\(String(decoding: line, as: UTF8.self))")
+            }
+        }
+    }
+
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func realRecordingsRoundTripThroughJSONLines() throws {
+        let dir = try #require(ImportTests.tracks)
+        for file in ImportTests.recordings where file != "gpxpy__Mojstrovka.gpx" {  // 1901 times are refused
+            let bytes = try #require(readFile(dir + "/" + file))
+            let format = try #require(ImportTests.format(of: file))
+            let inputs = try importing(bytes, as: format)
+            let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
+            let lines = text.split(separator: 0x0A)
+            #expect(lines.count == inputs.count, "\(file)")
+            for (line, input) in zip(lines, inputs) {
+                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+                #expect(same(decoded, input), "\(file): \(String(decoding: line, as: UTF8.self))")
+            }
+        }
+    }
+
+    // MARK: - Times
+
+    @Test func isoTimesOutsideTheCalendarAreRefused() {
+        for text in ["2020-13-01T00:00:00Z", "2021-02-29T00:00:00Z", "2020-01-01T24:00:01Z", "2020-01-01T00:60:00Z",
+                     "2020-01-01T00:00Z", "2020-01-01", "2020-01-01T00:00:00.Z", "2020-01-01T00:00:00+2", "2020-01-01T00:00:00Zjunk",
+                     "20200101T000000Z", "", "2020-01-01T00:00:00+24:00"] {
+            #expect(RecordedText.unixTime(text) == nil, "\(text)")
+        }
+        #expect(RecordedText.unixTime("2000-02-29T00:00:00Z") == 951_782_400)
+        #expect(RecordedText.unixTime("1901-12-13T20:45:52Z") == -2_147_483_648)
+        #expect(RecordedText.unixTime("1970-01-01T00:00:00+01:00") == -3600)
+        #expect(RecordedText.unixTime("2016-12-31T23:59:60Z") == 1_483_228_800)  // leap second
+        #expect(RecordedText.unixTime("2020-01-01T24:00:00Z") == 1_577_923_200)
+    }
+
+    // MARK: - Helpers
+
+    func importing(_ bytes: [UInt8], as format: ImportFormat) throws(RunwayError) -> [Input] {
+        try withBytes(bytes) { (b) throws(RunwayError) in try Importer.read(b, as: format) }
+    }
+
+    /// `withUnsafeBytes` keeping the error's type.
+    func withBytes<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(RunwayError) -> R) throws(RunwayError) -> R {
+        let result: Result<R, RunwayError> = bytes.withUnsafeBytes { b in
+            do throws(RunwayError) { return .success(try body(b)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    func inputError(_ bytes: [UInt8], _ format: ImportFormat) -> RunwayError? {
+        do { _ = try importing(bytes, as: format); return nil } catch { return error }
+    }
+
+    func readFile(_ path: String) -> [UInt8]? {
+        guard let f = fopen(path, "rb") else { return nil }
+        defer { fclose(f) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = fread(&buf, 1, buf.count, f)
+            if n <= 0 { break }
+            out.append(contentsOf: buf[0..<n])
+        }
+        return out
+    }
+
+    /// Equal inputs, where NaN (absent) equals NaN and numbers agree to 1e-9 relative.
+    func same(_ a: Input?, _ b: Input?) -> Bool {
+        func eq(_ x: Double, _ y: Double) -> Bool {
+            x.isNaN ? y.isNaN : abs(x - y) <= max(abs(y) * 1e-12, 1e-9)
+        }
+        switch (a, b) {
+        case (.fix(let x)?, .fix(let y)?):
+            return eq(x.t, y.t) && eq(x.lat, y.lat) && eq(x.lon, y.lon) && eq(x.alt, y.alt) && eq(x.speed, y.speed)
+                && eq(x.course, y.course) && eq(x.hAcc, y.hAcc) && eq(x.vAcc, y.vAcc) && eq(x.hr, y.hr)
+                && eq(x.cadence, y.cadence)
+        case (.sample(.heartRate(let x, let s))?, .sample(.heartRate(let y, let u))?): return eq(x, y) && eq(s, u)
+        case (.sample(.cadence(let x, let s))?, .sample(.cadence(let y, let u))?): return eq(x, y) && eq(s, u)
+        default: return false
+        }
+    }
+}
+
+/// A small FIT activity written byte by byte, with its own (bitwise) CRC, for what the real
+/// recordings lack: big-endian definitions, developer fields, compressed timestamps, invalid values.
+enum FITFile {
+    /// The first record's FIT timestamp.
+    static let start: Double = 1_000_000_000
+
+    static func semicircles(_ degrees: Double) -> Int32 { Int32((degrees / 180 * 2_147_483_648).rounded()) }
+    static func degrees(_ d: Double) -> Double { Double(semicircles(d)) * (180 / 2_147_483_648) }
+
+    static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
+
+    static func sample(headerSize: Int = 14, fileCRC: Bool = true) -> [UInt8] {
+        let t0 = UInt32(start)
+        var d: [UInt8] = []
+        // Local 0: event (global 21), timestamp only; it sets the time base too.
+        d += [0x40, 0, 0] + le(UInt16(21)) + [1, 253, 4, 0x86]
+        d += [0x00] + le(t0 - 100)
+        // Developer data id (global 207) and the field description (206) of developer field 0: 3 bytes.
+        d += [0x44, 0, 0] + le(UInt16(207)) + [1, 3, 1, 0x02] + [0x04, 0]
+        d += [0x44, 0, 0] + le(UInt16(206)) + [4, 0, 1, 0x02, 1, 1, 0x02, 2, 1, 0x02, 3, 4, 0x07]
+        d += [0x04, 0, 0, 0x0D] + Array("dev\0".utf8)
+        // Local 1: record, little-endian, every field librunway reads, plus a 3-byte developer field.
+        d += [0x61, 0, 0] + le(UInt16(20)) + [11,
+              253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85, 2, 2, 0x84, 78, 4, 0x86, 6, 2, 0x84, 73, 4, 0x86,
+              3, 1, 0x02, 4, 1, 0x02, 53, 1, 0x02, 31, 1, 0x02] + [1, 0, 3, 0]
+        func record1(_ t: UInt32, _ lat: Int32, _ lon: Int32, alt: UInt16, ealt: UInt32, speed: UInt16, espeed: UInt32,
+                     hr: UInt8, cad: UInt8, frac: UInt8, acc: UInt8) -> [UInt8] {
+            [0x01] + le(t) + le(lat) + le(lon) + le(alt) + le(ealt) + le(speed) + le(espeed) + [hr, cad, frac, acc] + [9, 9, 9]
+        }
+        d += record1(t0, semicircles(52.0), semicircles(4.0), alt: 2550, ealt: 2562, speed: 3000, espeed: 3100,
+                     hr: 150, cad: 85, frac: 64, acc: 4)
+        // Invalid enhanced values fall back to altitude/speed; invalid HR, cadence and accuracy are absent.
+        d += record1(t0 + 1, semicircles(52.0001), semicircles(4.0), alt: 2550, ealt: 0xFFFF_FFFF, speed: 3000,
+                     espeed: 0xFFFF_FFFF, hr: 0xFF, cad: 0xFF, frac: 0xFF, acc: 0xFF)
+        // Local 2: big-endian record without a timestamp, for compressed timestamp headers.
+        d += [0x42, 0, 1] + be(UInt16(20)) + [4, 0, 4, 0x85, 1, 4, 0x85, 2, 2, 0x84, 3, 1, 0x02]
+        func compressed(_ t: UInt32, _ lat: Int32, _ lon: Int32, alt: UInt16, hr: UInt8) -> [UInt8] {
+            [0x80 | (2 << 5) | UInt8(t & 0x1F)] + be(lat) + be(lon) + be(alt) + [hr]
+        }
+        d += compressed(t0 + 4, semicircles(-33.9), semicircles(-151.2), alt: 2600, hr: 151)
+        d += compressed(t0 + 34, semicircles(-33.9001), semicircles(-151.2), alt: 2601, hr: 152)  // wraps the 5 bits
+        // Local 3: record without a position: heart rate and cadence become samples.
+        d += [0x43, 0, 0] + le(UInt16(20)) + [3, 253, 4, 0x86, 3, 1, 0x02, 4, 1, 0x02]
+        d += [0x03] + le(t0 + 40) + [140, 80]
+        // A record without any valid time is dropped.
+        d += record1(0xFFFF_FFFF, semicircles(1), semicircles(1), alt: 2550, ealt: 2562, speed: 0, espeed: 0,
+                     hr: 1, cad: 1, frac: 0, acc: 1)
+        // An invalid latitude means no position: its heart rate is a sample.
+        d += record1(t0 + 41, 0x7FFF_FFFF, semicircles(4.0), alt: 2550, ealt: 2562, speed: 0, espeed: 0,
+                     hr: 141, cad: 0xFF, frac: 0xFF, acc: 0xFF)
+        return wrap(d, headerSize: headerSize, fileCRC: fileCRC)
+    }
+
+    static func wrap(_ data: [UInt8], headerSize: Int, fileCRC: Bool) -> [UInt8] {
+        var f: [UInt8] = [UInt8(headerSize), 0x20] + le(UInt16(2132)) + le(UInt32(data.count)) + Array(".FIT".utf8)
+        if headerSize == 14 { f += le(crc(f)) }
+        f += data
+        if fileCRC { f += le(crc(f)) }
+        return f
+    }
+
+    /// CRC-16/ARC (reflected polynomial 0xA001), bit by bit: the FIT CRC without its nibble table.
+    static func crc(_ bytes: [UInt8]) -> UInt16 {
+        var c: UInt16 = 0
+        for b in bytes {
+            c ^= UInt16(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xA001 : c >> 1 }
+        }
+        return c
+    }
+}
