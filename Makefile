@@ -12,7 +12,8 @@ SOURCES := $(shell find Sources include -type f) Package.swift
 
 all: lib
 
-# Installs what a fresh Debian machine lacks: libcjson-dev (apt-get, as root), pytest (pip).
+# Installs what a fresh Debian machine lacks: libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config
+# (apt-get, as root); pytest, gpxpy, garmin-fit-sdk (pip).
 deps:
 	@./scripts/install-deps.sh
 
@@ -42,8 +43,11 @@ test-python: lib
 test-rust: lib
 	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline --no-fail-fast
 
+# Replays the sample run (36 s), journals it to build/demo/runway.db and exports it as GPX and
+# FIT to build/demo; replay.py prints the flight id and the paths at the end.
 demo: deps lib
-	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) examples/python/replay.py examples/data/city_run.gpx --speed 45
+	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) examples/python/replay.py examples/data/city_run.gpx --speed 45 \
+		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
 	rm -rf .build $(BUILD)

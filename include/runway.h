@@ -254,7 +254,11 @@ runway_status runway_unsubscribe(runway_session *s, uint64_t id);
  * second ("durability":"batched": committed at the next input, tick or close
  * once a second has passed). A journal write that fails returns
  * RUNWAY_ERR_STORE and the input is not processed. "flight_id":"..." names the
- * flight (default: the UTC start and random hex, e.g. "20261129T180512Z-3fa9c2").
+ * flight (default: the UTC time the session opened and random hex, e.g.
+ * "20261129T180512Z-3fa9c2"). One session at a time may write a flight: a
+ * flight being written by an open session (in any process) cannot be
+ * recovered, finished or deleted (RUNWAY_ERR_STATE); a flight whose host died
+ * can. Functions that read a store need it to exist (RUNWAY_ERR_NOT_FOUND).
  * Stop writes the finished record in one transaction. The store may be read by
  * other processes while a session writes it (SQLite WAL). */
 

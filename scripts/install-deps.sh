@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what librunway's build and tests need on a fresh Debian machine:
-#   libcjson-dev (apt-get, when root) and pytest (pip).
+#   libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config (apt-get, when root) and, for the
+#   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back).
 set -euo pipefail
 quiet=${1:-}
 need_apt=()
@@ -20,7 +21,11 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 [ "$quiet" = --quiet ] && exit 0
 PY=${PYTHON:-python3}
-if ! "$PY" -c 'import pytest' 2>/dev/null; then
-  echo "installing pytest with pip"
-  "$PY" -m pip install -q pytest
+need_pip=()
+"$PY" -c 'import pytest' 2>/dev/null || need_pip+=(pytest)
+"$PY" -c 'import gpxpy' 2>/dev/null || need_pip+=(gpxpy)
+"$PY" -c 'import garmin_fit_sdk' 2>/dev/null || need_pip+=(garmin-fit-sdk)
+if [ ${#need_pip[@]} -gt 0 ]; then
+  echo "installing ${need_pip[*]} with pip"
+  "$PY" -m pip install -q "${need_pip[@]}"
 fi

@@ -48,6 +48,8 @@ extension Session {
 
     /// Continues an unfinished stored flight.
     static func recover(storePath: String, id: String, configText: String?) throws(RunwayError) -> Session {
+        try requireExistingStore(storePath)
+        let lease = try FlightLease(storePath: storePath, flightID: id)
         let probe = try FlightStore(path: storePath)
         defer { probe.close() }
         if try finished(probe, id: id) != nil {
@@ -55,11 +57,14 @@ extension Session {
         }
         let (core, config) = try load(probe, id: id, configText: configText)
         let store = try FlightStore(path: storePath, durability: Durability(rawValue: config.durability) ?? .everyFix)
-        return Session(core: core, store: store, flightID: id)
+        return Session(core: core, store: store, flightID: id, lease: lease)
     }
 
     /// Finishes an unfinished stored flight as touchdown, "recovered".
     static func finishRecovered(storePath: String, id: String) throws(RunwayError) {
+        try requireExistingStore(storePath)
+        let lease = try FlightLease(storePath: storePath, flightID: id)
+        defer { lease.release() }
         let store = try FlightStore(path: storePath)
         defer { store.close() }
         if try finished(store, id: id) != nil {
@@ -75,6 +80,7 @@ extension Session {
 
     /// The store's flights as JSON; unfinished ones get their figures by replay.
     static func flightsJSON(storePath: String) throws(RunwayError) -> [UInt8] {
+        try requireExistingStore(storePath)
         let store = try FlightStore(path: storePath)
         defer { store.close() }
         var w = JSONWriter()
@@ -106,6 +112,7 @@ extension Session {
 
     /// One stored flight's summary with laps and route.
     static func flightJSON(storePath: String, id: String) throws(RunwayError) -> [UInt8] {
+        try requireExistingStore(storePath)
         let store = try FlightStore(path: storePath)
         defer { store.close() }
         if try finished(store, id: id) != nil, let record = try store.record(of: id) {
@@ -118,6 +125,9 @@ extension Session {
     }
 
     static func deleteFlight(storePath: String, id: String) throws(RunwayError) {
+        try requireExistingStore(storePath)
+        let lease = try FlightLease(storePath: storePath, flightID: id)
+        defer { lease.release() }
         let store = try FlightStore(path: storePath)
         defer { store.close() }
         try store.delete(id: id)
@@ -125,6 +135,7 @@ extension Session {
 
     /// A stored flight as a record for export (its stored end reason kept).
     static func storedRecord(storePath: String, id: String) throws(RunwayError) -> FlightRecord {
+        try requireExistingStore(storePath)
         let store = try FlightStore(path: storePath)
         defer { store.close() }
         let (core, _) = try load(store, id: id)

@@ -29,6 +29,8 @@ final class Session: @unchecked Sendable {
     /// an input is journaled, then processed).
     private let store: FlightStore?
     let flightID: String?
+    /// Held while this session may write its stored flight.
+    private let lease: FlightLease?
 
     static let maxSubscribers = Int(RUNWAY_MAX_SUBSCRIBERS)
 
@@ -40,16 +42,18 @@ final class Session: @unchecked Sendable {
         }
         let store = try FlightStore(path: path, durability: Durability(rawValue: config.durability) ?? .everyFix)
         let id = config.flightID ?? FlightStore.newFlightID(startT: WallClock.now())
+        let lease = try FlightLease(storePath: path, flightID: id)
         try store.createFlight(id: id, configJSON: configText ?? "{}")
         var core = FlightComputer(config: config)
         core.flightID = id
-        self.init(core: core, store: store, flightID: id)
+        self.init(core: core, store: store, flightID: id, lease: lease)
     }
 
-    init(core: FlightComputer, store: FlightStore?, flightID: String?) {
+    init(core: FlightComputer, store: FlightStore?, flightID: String?, lease: FlightLease? = nil) {
         self.core = core
         self.store = store
         self.flightID = flightID
+        self.lease = lease
         liveClock = core.config.clock == .live
         idle = Lock.Condition(lock)
         scratch.reserveCapacity(8)
@@ -241,6 +245,7 @@ final class Session: @unchecked Sendable {
             for sub in subs + retiring { while sub.running { idle.wait() } }
             retiring.removeAll()
             store?.close()
+            lease?.release()
         }
         return true
     }

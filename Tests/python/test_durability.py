@@ -132,3 +132,37 @@ def test_a_killed_host_loses_no_acknowledged_input(tmp_path, round_):
     done = [f for f in take(l, l.runway_flights_json, store.encode()) if f["flight_id"] == flight][0]
     assert done["finished"] is True and done["end_reason"] == "recovered"
     assert done["distance_m"] == expected["distance_m"]
+
+
+def test_a_flight_being_written_cannot_be_recovered_finished_or_deleted(tmp_path):
+    l = lib()
+    l.runway_flight_delete.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    store = str(tmp_path / "runway.db").encode()
+    a = ctypes.c_void_p()
+    assert l.runway_session_open(json.dumps({"store": store.decode(), "flight_id": "live"}).encode(), ctypes.byref(a)) == 0
+    assert l.runway_start(a, 1700000000.0) == 0
+    b = ctypes.c_void_p()
+    assert l.runway_session_recover(store, b"live", None, ctypes.byref(b)) == 4   # RUNWAY_ERR_STATE
+    assert b"another open session" in l.runway_last_error()
+    assert l.runway_flight_finish(store, b"live") == 4
+    assert l.runway_flight_delete(store, b"live") == 4
+    # A second process cannot take it either.
+    probe = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import ctypes, sys
+        l = ctypes.CDLL({LIB!r})
+        l.runway_flight_finish.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+        sys.exit(l.runway_flight_finish({store!r}, b"live"))
+    """)])
+    assert probe.returncode == 4
+    l.runway_session_close(a)
+    # Closed (as a dead host's would be): now it can be recovered.
+    assert l.runway_session_recover(store, b"live", None, ctypes.byref(b)) == 0
+    l.runway_session_close(b)
+
+
+def test_reading_a_store_that_does_not_exist_creates_nothing(tmp_path):
+    l = lib()
+    missing = tmp_path / "nothing.db"
+    out = ctypes.c_void_p()
+    assert l.runway_flights_json(str(missing).encode(), ctypes.byref(out)) == 5   # RUNWAY_ERR_NOT_FOUND
+    assert not missing.exists()

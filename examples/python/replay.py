@@ -6,7 +6,9 @@ from its <extensions> heart rate and cadence, e.g. Garmin TrackPointExtension
 <gpxtpx:hr>/<gpxtpx:cad> under any namespace prefix, plus speed, course,
 hAcc/vAcc where present) or a JSON Lines file (one librunway fix a line, as in
 /work/shared/tracks/fixes/*.jsonl; a line's "hr" becomes a heart-rate sample and
-"cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples).
+"cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples),
+or a FIT or TCX file, which librunway itself turns into inputs
+(runway.import_recording; a library without it says so and the replay exits 2).
 
 Each point is pushed into a runway.Session with the replay clock: the flight
 starts at the first point's time and stops at the last's, and between points
@@ -17,13 +19,21 @@ one status block redrawn in place with ANSI escapes, otherwise one plain line
 per update; at most 10 updates per second either way. Phase changes print as
 lines ("phase: preflight -> cruise"). At the end the flight summary is printed.
 
+--store PATH journals the flight to a librunway store (SQLite; the file and
+its folder are created if missing): the end says "stored flight <id> in <PATH>", and the flight can be
+listed, read, exported or deleted later with runway.flights(PATH) and friends.
+--export gpx,fit (any of gpx, tcx, fit, geojson, csv) writes the flight in those
+formats to --out-dir (default ./runway-out) as <flight id>.<format> with a
+store, else <input name>.<format>, and prints each path.
+
 Exit status: 0 after a replay (inputs the engine rejects, such as a time going
 backwards, are reported and skipped), 2 when the file cannot be read or parsed,
 the config is invalid or the library fails, 130 when interrupted.
 
-Example:
+Examples:
     RUNWAY_LIBRARY=build/librunway.so PYTHONPATH=bindings/python \\
         python3 examples/python/replay.py examples/data/city_run.gpx --speed 120
+    ... replay.py run.fit --speed 0 --store runs.db --export gpx,fit --out-dir out
 """
 
 from __future__ import annotations
@@ -51,6 +61,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 MIN_REDRAW_INTERVAL_S = 0.1     # at most 10 display updates per second of wall time
 PHASE_WAIT_S = 5.0              # how long to wait for the final phase event
 MAX_REJECTS_SHOWN = 5
+DEFAULT_OUT_DIR = "runway-out"
+EXPORT_FORMATS = ("gpx", "tcx", "fit", "geojson", "csv")
+IMPORTED_FORMATS = {".fit": "fit", ".tcx": "tcx"}   # read by librunway (runway_import)
 
 
 class InputFileError(Exception):
@@ -206,20 +219,57 @@ def load_jsonl(path: str) -> Track:
     return Track(points)
 
 
+def load_imported(path: str, fmt: str) -> Track:
+    """A FIT or TCX file, turned into librunway inputs by the library (runway_import)."""
+    if not runway.import_available():
+        raise InputFileError(
+            f"{path}: reading {fmt.upper()} files needs runway.import_recording, and the loaded "
+            f"librunway ({runway.library_path()}) has no runway_import; rebuild the library, "
+            "or convert the file to GPX or JSON Lines")
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        lines = runway.import_recording(data, fmt)
+    except runway.RunwayError as exc:
+        raise InputFileError(f"{path}: not a readable {fmt.upper()} file: {exc}") from None
+    points: list[Point] = []
+    untimed = 0
+    for line in lines:
+        obj = json.loads(line)
+        t = obj.get("t")
+        if not _is_number(t):
+            untimed += 1
+            continue
+        if obj.get("type", "fix") == "fix":
+            points.append(Point(t, obj))        # hr/cadence on a fix count as its samples
+        else:
+            points.append(Point(t, None, [obj]))
+    if not any(p.fix is not None for p in points):
+        raise InputFileError(f"{path}: no track points with a time")
+    return Track(points, None, untimed)
+
+
 def load_track(path: str) -> Track:
-    """GPX or JSON Lines, by extension, else by the first non-blank character."""
+    """GPX, JSON Lines, FIT or TCX, by extension, else by the file's first bytes."""
     ext = os.path.splitext(path)[1].lower()
     try:
         if ext == ".gpx":
             return load_gpx(path)
         if ext in (".jsonl", ".ndjson", ".json"):
             return load_jsonl(path)
+        if ext in IMPORTED_FORMATS:
+            return load_imported(path, IMPORTED_FORMATS[ext])
         with open(path, "rb") as f:
-            head = f.read(4096).lstrip(b"\xef\xbb\xbf \t\r\n")
+            raw = f.read(4096)
+        if raw[8:12] == b".FIT":
+            return load_imported(path, "fit")
+        head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
+        if head.startswith(b"<") and b"TrainingCenterDatabase" in head:
+            return load_imported(path, "tcx")
         return load_gpx(path) if head.startswith(b"<") else load_jsonl(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise InputFileError(f"{path}: {exc.strerror if isinstance(exc, OSError) else exc}") \
-            from None
+        reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else exc
+        raise InputFileError(f"{path}: {reason}") from None
 
 
 # ---- The live display ----------------------------------------------------------
@@ -454,7 +504,42 @@ def print_summary(summary: dict, track: Track, rejected: int, out) -> None:
     out.flush()
 
 
-def replay(track: Track, config, speed: float, out) -> int:
+@dataclass
+class Outputs:
+    """Where the flight goes besides the screen: a store, export files."""
+    name: str                               # the input's name, for exports without a store
+    store: str | None = None
+    formats: list[str] = field(default_factory=list)
+    out_dir: str = DEFAULT_OUT_DIR
+
+
+def _file_name(text: str) -> str:
+    """A flight id or input name made safe as a file name."""
+    safe = re.sub(r"[^A-Za-z0-9._+-]", "_", text).lstrip(".")
+    return safe or "flight"
+
+
+def save_outputs(session, outputs: Outputs, out) -> None:
+    """After the flight: say where it is stored and write its exports."""
+    flight_id = session.flight_id
+    lines = []
+    if flight_id is not None:
+        lines.append(f"stored flight {flight_id} in {outputs.store}")
+    if outputs.formats:
+        os.makedirs(outputs.out_dir, exist_ok=True)
+        base = _file_name(flight_id or outputs.name)
+        for fmt in outputs.formats:
+            path = os.path.join(outputs.out_dir, f"{base}.{fmt}")
+            data = session.export(fmt)
+            with open(path, "wb") as f:
+                f.write(data)
+            lines.append(f"exported {fmt} ({len(data)} bytes) to {path}")
+    if lines:
+        out.write("\n" + "\n".join(lines) + "\n")
+        out.flush()
+
+
+def replay(track: Track, config, speed: float, out, outputs: Outputs | None = None) -> int:
     points = track.points
     display = Display(out, len(points), tty=out.isatty())
     rejected = 0
@@ -507,21 +592,48 @@ def replay(track: Track, config, speed: float, out) -> int:
         finally:
             display.close(final)
         print_summary(session.summary(), track, rejected, out)
+        if outputs is not None:
+            save_outputs(session, outputs, out)
     return 130 if interrupted else 0
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        description="Replay a GPX or JSON Lines run through librunway with a live terminal PFD.")
-    parser.add_argument("path", help="a .gpx file or a .jsonl file of fixes")
+        description="Replay a GPX, JSON Lines, FIT or TCX run through librunway with a live "
+                    "terminal PFD; optionally store the flight and export it.")
+    parser.add_argument("path", help="a .gpx file, a .jsonl file of fixes, or a .fit or .tcx "
+                                     "file (read by librunway)")
     parser.add_argument("--speed", type=float, default=60.0,
                         help="run seconds replayed per wall second (default 60; 0 = as fast "
                              "as possible)")
     parser.add_argument("--config", metavar="JSON",
                         help='session config, e.g. \'{"distance_filter_m": 0}\'')
+    parser.add_argument("--store", metavar="PATH",
+                        help="journal the flight to this librunway store (SQLite; it and its "
+                             "folder are created if missing) and print its flight id")
+    parser.add_argument("--export", metavar="FORMAT[,FORMAT...]",
+                        help=f"write the flight as any of {', '.join(EXPORT_FORMATS)} "
+                             "(comma-separated) to --out-dir")
+    parser.add_argument("--out-dir", metavar="DIR", default=DEFAULT_OUT_DIR,
+                        help=f"folder for --export files (default ./{DEFAULT_OUT_DIR}); named "
+                             "<flight id>.<format> with --store, else <input name>.<format>")
     args = parser.parse_args(argv)
     if not args.speed >= 0 or math.isinf(args.speed):
         parser.error("--speed must be a finite number >= 0")
+    formats: list[str] = []
+    if args.export is not None:
+        for fmt in (f.strip().lower() for f in args.export.split(",")):
+            if fmt not in EXPORT_FORMATS:
+                parser.error(f"--export: unknown format {fmt!r} "
+                             f"(expected any of {', '.join(EXPORT_FORMATS)})")
+            if fmt not in formats:
+                formats.append(fmt)
+    name = os.path.basename(args.path)
+    for ext in (".jsonl", ".ndjson", ".json", ".gpx", ".fit", ".tcx"):
+        if name.lower().endswith(ext):
+            name = name[: -len(ext)]
+            break
+    outputs = Outputs(name=name, store=args.store, formats=formats, out_dir=args.out_dir)
 
     config = None
     if args.config is not None:
@@ -533,6 +645,19 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(config, dict):
             print("replay: --config must be a JSON object", file=sys.stderr)
             return 2
+    if args.store is not None:
+        if config is not None and "store" in config:
+            print("replay: give the store either with --store or in --config, not both",
+                  file=sys.stderr)
+            return 2
+        config = dict(config or {}, store=args.store)
+        try:
+            os.makedirs(os.path.dirname(args.store) or ".", exist_ok=True)
+        except OSError as exc:
+            print(f"replay: --store {args.store}: {exc.strerror or exc}", file=sys.stderr)
+            return 2
+    elif config is not None and isinstance(config.get("store"), str):
+        outputs.store = config["store"]
 
     try:
         track = load_track(args.path)
@@ -544,11 +669,11 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
 
     try:
-        return replay(track, config, args.speed, sys.stdout)
+        return replay(track, config, args.speed, sys.stdout, outputs)
     except runway.RunwayError as exc:
         print(f"replay: {exc}", file=sys.stderr)
         return 2
-    except OSError as exc:              # the library could not be loaded
+    except OSError as exc:              # the library could not be loaded, an export not written
         print(f"replay: {exc}", file=sys.stderr)
         return 2
 

@@ -29,6 +29,25 @@ Polling instead of callbacks::
         for event in sub:          # the events waiting now
             print(event)
 
+A flight store journals runs to SQLite so they survive a crash; list, read,
+recover, export and delete them with the functions of :mod:`runway.store`::
+
+    with runway.Session({"store": "runs.db"}) as s:   # every input durable on return
+        s.start(); ...; s.stop()
+        flight_id = s.flight_id                       # e.g. "20261129T180512Z-3fa9c2"
+    runway.flights("runs.db")                         # [{"flight_id", "finished", "distance_m", ...}]
+    runway.flight("runs.db", flight_id)               # the summary with laps and route
+    gpx = runway.export_flight("runs.db", flight_id, "gpx")   # bytes; also tcx, fit, geojson, csv
+    s2 = runway.recover("runs.db", unfinished_id)     # after a crash: continue the flight
+    runway.finish_flight("runs.db", unfinished_id)    # ... or land it as it is
+    runway.delete_flight("runs.db", flight_id)
+
+Exports of a live session: ``s.export("fit")`` (bytes). Recordings from
+elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`::
+
+    lines = runway.import_recording(Path("run.fit").read_bytes(), "fit")
+    s.push_many(lines)                                # JSON Lines: fixes in recorded order
+
 Errors are :class:`RunwayError` subclasses, one per library status
 (:class:`ArgumentError`, :class:`JSONError`, :class:`InputError`,
 :class:`StateError`, :class:`NotFoundError`, :class:`StoreError`,
@@ -49,7 +68,12 @@ from .errors import (ArgumentError, CallbackError, InputError, InternalError, JS
                      LibraryError, NotFoundError, RunwayError, StateError, StoreError)
 from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
                      format_pace, format_pace_tape, format_time)
+from .recording import IMPORT_FORMATS, import_available, import_recording
 from .session import Event, JSONInput, PollSubscription, Session, Subscription
+from .store import delete_flight, export_flight, finish_flight, flight, flights, recover
+
+#: The formats :meth:`Session.export` and :func:`export_flight` write.
+EXPORT_FORMATS = ("gpx", "tcx", "fit", "geojson", "csv")
 
 __version__ = "0.1.0"
 
@@ -60,6 +84,8 @@ __all__ = [
     "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
     "format_time", "format_distance", "format_altitude",
     "version", "abi_version", "status_string", "library_path",
+    "recover", "finish_flight", "flights", "flight", "delete_flight", "export_flight",
+    "import_recording", "import_available", "EXPORT_FORMATS", "IMPORT_FORMATS",
 ]
 
 

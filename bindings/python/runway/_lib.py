@@ -2,7 +2,8 @@
 
 This is the only module that touches the shared library directly. It finds the
 library (see :func:`lib`), checks its ABI version, sets ``argtypes`` /
-``restype`` of every function from one table (:data:`SIGNATURES`) and gives
+``restype`` of every function from one table (:data:`SIGNATURES`; the few
+:data:`OPTIONAL` ones only when the library has them, see :func:`has`) and gives
 every function that returns a ``runway_status`` an ``errcheck`` that raises
 the matching :class:`runway.errors.RunwayError` subclass, carrying the
 message of ``runway_last_error()`` read on the calling thread right after the
@@ -62,6 +63,7 @@ EVENT_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 _status = c_int          # runway_status (a C enum: int)
 _session = c_void_p      # runway_session *
 _out_str = POINTER(c_void_p)  # char **out: read as an address, so it can be freed
+_out_len = POINTER(c_size_t)  # size_t *len: the length of a returned buffer
 _fmt = ([c_double, POINTER(c_char), c_size_t], c_size_t)
 
 #: Every function of runway.h: name -> (argtypes, restype, returns a status).
@@ -96,6 +98,17 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
                          _status, True),
     "runway_poll": ([_session, c_uint64, _out_str], _status, True),
     "runway_unsubscribe": ([_session, c_uint64], _status, True),
+    # Flight store (SQLite)
+    "runway_session_flight_id": ([_session, _out_str], _status, True),
+    "runway_session_recover": ([c_char_p, c_char_p, c_char_p, POINTER(c_void_p)], _status, True),
+    "runway_flight_finish": ([c_char_p, c_char_p], _status, True),
+    "runway_flights_json": ([c_char_p, _out_str], _status, True),
+    "runway_flight_json": ([c_char_p, c_char_p, _out_str], _status, True),
+    "runway_flight_delete": ([c_char_p, c_char_p], _status, True),
+    # Export and import (bytes are passed as c_char_p with an explicit length: they may hold NULs)
+    "runway_export": ([_session, c_char_p, _out_str, _out_len], _status, True),
+    "runway_flight_export": ([c_char_p, c_char_p, c_char_p, _out_str, _out_len], _status, True),
+    "runway_import": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
     # PFD formatting
     "runway_format_pace": (*_fmt, False),
     "runway_format_pace_tape": (*_fmt, False),
@@ -105,6 +118,11 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
     "runway_format_distance": (*_fmt, False),
     "runway_format_altitude": (*_fmt, False),
 }
+
+
+#: Functions newer than some libraries this package accepts: declared when the library has
+#: them, else left out (see :func:`has`) instead of refusing the whole library.
+OPTIONAL: frozenset[str] = frozenset({"runway_import"})
 
 
 def _package_dir() -> str:
@@ -137,10 +155,12 @@ def _errcheck(result: int, func: Any, args: tuple) -> int:
 
 
 def _declare(cdll: ctypes.CDLL, path: str) -> None:
-    missing = [name for name in SIGNATURES if not hasattr(cdll, name)]
+    missing = [name for name in SIGNATURES if name not in OPTIONAL and not hasattr(cdll, name)]
     if missing:
         raise LibraryError(f"{path} does not export: {', '.join(missing)}")
     for name, (argtypes, restype, returns_status) in SIGNATURES.items():
+        if name in OPTIONAL and not hasattr(cdll, name):
+            continue
         fn = getattr(cdll, name)
         fn.argtypes = argtypes
         fn.restype = restype
@@ -210,6 +230,12 @@ def path() -> str:
     return _path
 
 
+def has(name: str) -> bool:
+    """Whether the loaded library exports ``name`` (for the :data:`OPTIONAL` functions;
+    every other function of :data:`SIGNATURES` is always there)."""
+    return hasattr(lib(), name)
+
+
 def last_error_message(status: int | None = None) -> str:
     """``runway_last_error()`` of this thread; if empty, the status's fixed text."""
     L = lib()
@@ -228,6 +254,21 @@ def take_string(ptr: c_void_p) -> str:
         raise ValueError("NULL string from librunway")
     try:
         return ctypes.string_at(address).decode("utf-8")
+    finally:
+        lib().runway_string_free(address)
+
+
+def take_bytes(ptr: c_void_p, length: c_size_t | int) -> bytes:
+    """Copy a library-allocated buffer of ``length`` bytes (it may hold NUL bytes, as a FIT
+    file does) into ``bytes`` and free it."""
+    address = ptr.value
+    n = length.value if isinstance(length, c_size_t) else int(length)
+    if not address:
+        if n == 0:
+            return b""
+        raise ValueError("NULL buffer from librunway")
+    try:
+        return ctypes.string_at(address, n)
     finally:
         lib().runway_string_free(address)
 

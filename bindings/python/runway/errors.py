@@ -13,9 +13,10 @@ status exception            meaning
 3      :class:`InputError`     well-formed but invalid input: a missing or ill-typed
                                field, out of range, non-finite, time going backwards
 4      :class:`StateError`     not allowed in the session's current phase (also: the
-                               session is closed)
-5      :class:`NotFoundError`  unknown or already-ended subscription
-6      :class:`StoreError`     storage failure
+                               session is closed; a stored flight already finished,
+                               or a flight_id already in the store)
+5      :class:`NotFoundError`  unknown or already-ended subscription, unknown stored flight
+6      :class:`StoreError`     the flight store cannot be opened, read or written
 7      :class:`InternalError`  a bug in the library
 =====  ===================  =========================================================
 
@@ -92,7 +93,9 @@ class InputError(RunwayError):
 
 class StateError(RunwayError):
     """Status 4: the call is not allowed in the session's current flight phase
-    (``pause()`` before ``start()``, ``start()`` after ``stop()``).
+    (``pause()`` before ``start()``, ``start()`` after ``stop()``), or in the
+    stored flight's state (recovering or finishing a finished flight, opening a
+    session with a ``flight_id`` the store already has).
 
     The Python layer also raises it for any call on a closed session, and for
     ``Session.close()`` called from inside one of that session's callbacks."""
@@ -101,13 +104,16 @@ class StateError(RunwayError):
 
 
 class NotFoundError(RunwayError):
-    """Status 5: unknown or already-ended subscription (or record)."""
+    """Status 5: unknown or already-ended subscription, or no flight with that
+    id in the store."""
 
     STATUS = 5
 
 
 class StoreError(RunwayError):
-    """Status 6: the flight-record store failed."""
+    """Status 6: the flight store failed: it cannot be opened (a directory, a
+    missing folder), it is not a librunway store (another program's database,
+    random bytes, a newer schema), or a read or write failed (a full disk)."""
 
     STATUS = 6
 

@@ -212,6 +212,18 @@ class Session:
         (``distance_filter_m`` then defaults to 0).
     ``auto_lap_m`` (1000)
         a lap (``split`` event) every this many metres; 0 = off.
+    ``store`` (none)
+        a SQLite file path: the flight is journaled there (every accepted input,
+        phase change and lap) and its record written at :meth:`stop`; after a
+        crash, :func:`runway.recover` continues it (see ``runway.store``).
+        A store that cannot be opened raises :class:`StoreError`.
+    ``durability`` (``"every_fix"``)
+        with a store: ``"every_fix"`` (each input is durable when its call
+        returns) or ``"batched"`` (committed within about a second: faster).
+    ``flight_id`` (made up)
+        with a store: the flight's name, 1 to 128 visible characters (default:
+        the UTC time and random hex, e.g. ``"20261129T180512Z-3fa9c2"``); an id
+        already in the store raises :class:`StateError`. See :attr:`flight_id`.
 
     Also ``activity`` (``"run"``/``"walk"``/``"ride"``), ``gap_s``,
     ``jump_m``, ``count_gaps``, ``speed_cap_mps``, ``auto_pause``,
@@ -256,6 +268,14 @@ class Session:
                 is not a JSON object.
             LibraryError: librunway.so could not be loaded.
         """
+        self._setup()
+        L = _lib.lib()
+        raw = None if config is None else _c_string(_encode(config), "config", ArgumentError)
+        out = c_void_p()
+        L.runway_session_open(raw, byref(out))
+        self._adopt(out, "runway_session_open")
+
+    def _setup(self) -> None:
         self._handle: int | None = None
         self._key = next(Session._keys)
         self._cond = threading.Condition(threading.Lock())
@@ -265,14 +285,20 @@ class Session:
         self._retired: list[Any] = []  # callbacks cancelled from a callback thread
         self._pending: tuple[BaseException, int] | None = None
         self._suppressed = 0
-        L = _lib.lib()
-        raw = None if config is None else _c_string(_encode(config), "config", ArgumentError)
-        out = c_void_p()
-        L.runway_session_open(raw, byref(out))
+
+    def _adopt(self, out: c_void_p, what: str) -> None:
         if not out.value:
-            raise RunwayError("runway_session_open returned no session", 7)
+            raise RunwayError(f"{what} returned no session", 7)
         self._handle = out.value
         _open_sessions.add(self)
+
+    @classmethod
+    def _from_handle(cls, out: c_void_p, what: str) -> Session:
+        """A Session owning a handle the library just returned (runway_session_recover)."""
+        self = cls.__new__(cls)
+        self._setup()
+        self._adopt(out, what)
+        return self
 
     # -- plumbing ------------------------------------------------------------
 
@@ -621,10 +647,48 @@ class Session:
         Keys: ``phase``, ``end_reason``, ``start_t``, ``end_t``,
         ``elapsed_s``, ``distance_m``, ``avg_pace_min_per_km``,
         ``avg_speed_mps``, ``max_speed_mps``, ``avg_hr_bpm``, ``max_hr_bpm``,
-        ``avg_cadence_spm``, ``fixes``, ``points`` and ``route``: a list of
-        ``[lat, lon, alt_or_None, t]`` for every kept fix.
+        ``avg_cadence_spm``, ``fixes``, ``points``, ``laps``, ``flight_id`` (with a
+        store) and ``route``: a list of ``[lat, lon, alt_or_None, t]`` for every kept fix.
         """
         return self._string_call("runway_summary_json")
+
+    @property
+    def flight_id(self) -> str | None:
+        """The id of the flight this session journals to its store (config ``"store"``;
+        named by config ``"flight_id"`` or else made up at open, e.g.
+        ``"20261129T180512Z-3fa9c2"``), or ``None`` for a session without a store.
+        The summary carries it too, as ``"flight_id"``."""
+        out = c_void_p()
+        self._call("runway_session_flight_id", byref(out))
+        return _lib.take_string(out) or None
+
+    def export(self, format: str) -> bytes:
+        """The flight as it is now, as a file in ``format``:
+
+        ``"gpx"``
+            GPX 1.1 with Garmin TrackPointExtension v2 (heart rate, cadence); one
+            ``<trkseg>`` per route segment.
+        ``"tcx"``
+            Training Center XML with laps.
+        ``"fit"``
+            a FIT activity file (binary: it contains NUL bytes).
+        ``"geojson"``
+            a GeoJSON Feature: the route as LineString or MultiLineString, the summary as
+            properties.
+        ``"csv"``
+            one row per route point, with a header row.
+
+        A flight still in the air is exported with its lap in progress. Text formats are
+        UTF-8: ``session.export("gpx").decode()``; write any of them with
+        ``Path("run.fit").write_bytes(session.export("fit"))``.
+
+        Raises:
+            ArgumentError: an unknown format (names are lower case).
+        """
+        fmt = _c_string(str(format).encode("utf-8"), "format", ArgumentError)
+        out, length = c_void_p(), c_size_t(0)
+        self._call("runway_export", fmt, byref(out), byref(length))
+        return _lib.take_bytes(out, length)
 
     def log(self) -> list[Event]:
         """The last 20 log lines, oldest first, as ``"log"`` events

@@ -38,6 +38,14 @@
 //! # Ok(()) }
 //! ```
 //!
+//! # Store, export and import
+//! A session opened with `{"store":"runs.db"}` journals its flight to SQLite so that it
+//! survives a crash of the host; the [`store`] module lists, reads, recovers, finishes,
+//! exports and deletes stored flights. [`Session::export`] writes the flight as GPX, TCX, FIT,
+//! GeoJSON or CSV (bytes), and [`import_recording`] turns a GPX, TCX or FIT file into JSON Lines
+//! inputs for [`Session::push_jsonl`] (with a librunway that has `runway_import`, which is
+//! looked up at run time: see [`sys::runway_import`]).
+//!
 //! # Errors
 //! Every fallible call returns [`Result`]; an [`Error`] carries the [`Status`] and the
 //! library's message (`runway_last_error()`, read on the calling thread right after the failed
@@ -60,7 +68,9 @@
 mod error;
 mod format;
 pub mod json;
+mod recording;
 mod session;
+pub mod store;
 mod subscription;
 #[allow(missing_docs)]
 pub mod sys;
@@ -70,6 +80,7 @@ pub use format::{
     format_altitude, format_direction, format_distance, format_heading_tape, format_pace, format_pace_tape,
     format_time,
 };
+pub use recording::{import_available, import_recording};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
 

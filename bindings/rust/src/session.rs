@@ -236,6 +236,25 @@ impl Session {
     /// Also fails with [`Status::Internal`] when the loaded library's ABI version differs from
     /// the one this crate was written for ([`sys::RUNWAY_ABI_VERSION`]).
     pub fn open(config: Option<&str>) -> Result<Session> {
+        Session::check_abi()?;
+        let config = opt_cstring(config, Status::Argument)?;
+        let mut raw = ptr::null_mut();
+        // SAFETY: config is NULL or a NUL-terminated string alive for the call; raw is written
+        // only on success.
+        check(unsafe { sys::runway_session_open(opt_ptr(&config), &mut raw) })?;
+        Session::adopt(raw, "runway_session_open")
+    }
+
+    /// Takes ownership of a session pointer the library just returned.
+    pub(crate) fn adopt(raw: *mut sys::runway_session, what: &str) -> Result<Session> {
+        if raw.is_null() {
+            return Err(Error::new(Status::Internal, format!("{what} returned no session")));
+        }
+        Ok(Session { inner: Arc::new(Inner { raw, deferred: Mutex::new(Vec::new()) }) })
+    }
+
+    /// Checks the loaded library's ABI version against [`sys::RUNWAY_ABI_VERSION`].
+    pub(crate) fn check_abi() -> Result<()> {
         let abi = crate::abi_version();
         if abi != sys::RUNWAY_ABI_VERSION {
             return Err(Error::new(
@@ -243,15 +262,7 @@ impl Session {
                 format!("librunway has ABI version {abi}; this crate needs {}", sys::RUNWAY_ABI_VERSION),
             ));
         }
-        let config = opt_cstring(config, Status::Argument)?;
-        let mut raw = ptr::null_mut();
-        // SAFETY: config is NULL or a NUL-terminated string alive for the call; raw is written
-        // only on success.
-        check(unsafe { sys::runway_session_open(opt_ptr(&config), &mut raw) })?;
-        if raw.is_null() {
-            return Err(Error::new(Status::Internal, "runway_session_open returned no session"));
-        }
-        Ok(Session { inner: Arc::new(Inner { raw, deferred: Mutex::new(Vec::new()) }) })
+        Ok(())
     }
 
     /// The raw session pointer, for calls through [`sys`]. It stays valid while this `Session`
@@ -360,6 +371,28 @@ impl Session {
         take_string(|out| unsafe { sys::runway_log_json(self.inner.raw, out) })
     }
 
+    /// The id of the flight this session journals to its store (config `"store"`; named by
+    /// config `"flight_id"`, else made up at open, e.g. `"20261129T180512Z-3fa9c2"`), or `None`
+    /// for a session without a store. The summary carries it too, as `"flight_id"`.
+    pub fn flight_id(&self) -> Result<Option<String>> {
+        // SAFETY: valid session.
+        let id = take_string(|out| unsafe { sys::runway_session_flight_id(self.inner.raw, out) })?;
+        Ok((!id.is_empty()).then_some(id))
+    }
+
+    /// The flight as it is now, as a file in `format`: `"gpx"` (GPX 1.1 with Garmin
+    /// TrackPointExtension v2, one `trkseg` per route segment), `"tcx"` (Training Center XML
+    /// with laps), `"fit"` (a FIT activity file: binary, with NUL bytes), `"geojson"` (a
+    /// Feature, the summary as properties) or `"csv"` (one row per route point). A flight still
+    /// in the air is exported with its lap in progress. Text formats are UTF-8.
+    ///
+    /// An unknown format (names are lower case) is [`Status::Argument`].
+    pub fn export(&self, format: &str) -> Result<Vec<u8>> {
+        let format = cstring(format, Status::Argument)?;
+        // SAFETY: valid session and NUL-terminated format.
+        take_bytes(|out, len| unsafe { sys::runway_export(self.inner.raw, format.as_ptr(), out, len) })
+    }
+
     /// Subscribes `f` to the session's events, from the next one on.
     ///
     /// `options` is `None` or a JSON object with any of `"kinds"`, `"policy"` (`"latest"` |
@@ -408,6 +441,29 @@ pub(crate) fn take_string(call: impl FnOnce(*mut *mut c_char) -> sys::runway_sta
     let mut out: *mut c_char = ptr::null_mut();
     check(call(&mut out))?;
     Ok(copy_and_free(out).unwrap_or_default())
+}
+
+/// Runs a call that returns a library buffer through `char **out, size_t *len`, copies its
+/// `len` bytes (NUL bytes included) and frees it.
+pub(crate) fn take_bytes(
+    call: impl FnOnce(*mut *mut c_char, *mut usize) -> sys::runway_status,
+) -> Result<Vec<u8>> {
+    let mut out: *mut c_char = ptr::null_mut();
+    let mut len = 0usize;
+    check(call(&mut out, &mut len))?;
+    if out.is_null() {
+        return if len == 0 {
+            Ok(Vec::new())
+        } else {
+            Err(Error::new(Status::Internal, format!("librunway returned no buffer for {len} bytes")))
+        };
+    }
+    // SAFETY: the library returned a buffer of `len` bytes; it is copied, then freed once.
+    unsafe {
+        let bytes = std::slice::from_raw_parts(out.cast::<u8>(), len).to_vec();
+        sys::runway_string_free(out);
+        Ok(bytes)
+    }
 }
 
 /// Copies a library string and frees it; `None` for NULL.

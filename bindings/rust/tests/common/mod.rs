@@ -109,3 +109,72 @@ pub fn tracks_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tracks");
     dir.join("fixes").is_dir().then_some(dir)
 }
+
+/// A fresh empty folder under the system temp dir, removed with everything in it on drop.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static COUNTER: AtomicUsize = AtomicUsize::new(0);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or(0);
+        let dir = std::env::temp_dir().join(format!(
+            "runway-rs-{tag}-{}-{}-{nanos}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::SeqCst)
+        ));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("creating {}: {e}", dir.display()));
+        TempDir(dir)
+    }
+
+    /// A path inside the folder.
+    pub fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A top-level boolean of a JSON object, or a test failure.
+pub fn flag(json: &str, key: &str) -> bool {
+    match runway::json::raw_field(json, key) {
+        Some("true") => true,
+        Some("false") => false,
+        other => panic!("no boolean {key:?} in {json:.300} ({other:?})"),
+    }
+}
+
+/// Whether a top-level member is JSON null.
+pub fn is_null(json: &str, key: &str) -> bool {
+    runway::json::raw_field(json, key) == Some("null")
+}
+
+/// The number of route points of a summary.
+pub fn route_len(summary: &str) -> usize {
+    array_len(
+        runway::json::raw_field(summary, "route").unwrap_or_else(|| panic!("no route in {summary:.300}")),
+    )
+}
+
+/// Checks what makes a FIT file one and returns (header size, data size).
+pub fn fit_header(data: &[u8]) -> (usize, usize) {
+    assert!(data.len() >= 14, "FIT file of {} bytes", data.len());
+    assert!(data[0] == 12 || data[0] == 14, "FIT header size byte is {}", data[0]);
+    assert_eq!(&data[8..12], b".FIT");
+    let header = data[0] as usize;
+    let size = u32::from_le_bytes([data[4], data[5], data[6], data[7]]) as usize;
+    assert_eq!(data.len(), header + size + 2, "header, records and CRC");
+    (header, size)
+}
+
+/// How many times `needle` occurs in `haystack`.
+pub fn count(haystack: &str, needle: &str) -> usize {
+    haystack.matches(needle).count()
+}

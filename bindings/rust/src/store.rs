@@ -1,0 +1,127 @@
+//! The flight store: flights journaled to SQLite, listed, read, recovered, exported, deleted.
+//!
+//! A session opened with `{"store":"runs.db"}` journals its flight to that file (SQLite,
+//! WAL): every accepted input, phase change and lap is durable when the call returns
+//! (`"durability":"every_fix"`, the default) or within about a second (`"batched"`).
+//! [`Session::stop`] writes the finished record. If the host dies before that, the flight stays
+//! unfinished: [`recover`] continues it (the journal is replayed, so distance, time, laps and
+//! phase are those at the last acknowledged input), or [`finish_flight`] lands it as it is.
+//!
+//! Every function takes the store's path and opens it for the call; another process may read
+//! the store while a session writes it. Errors: [`Status::NotFound`] for an unknown flight id,
+//! [`Status::State`] for a flight in the wrong state (recovering or finishing a finished one),
+//! [`Status::Store`] for a store that cannot be opened or read (a directory, a file that is not
+//! a librunway store, a damaged file).
+//!
+//! ```no_run
+//! # fn main() -> runway::Result<()> {
+//! let s = runway::Session::open(Some(r#"{"store":"runs.db"}"#))?;
+//! s.start(Some(1_700_000_000.0))?;
+//! // ... push fixes ...
+//! s.stop(None)?;
+//! let id = s.flight_id()?.expect("a stored session has a flight id");
+//! drop(s);
+//! let listing = runway::store::flights("runs.db")?; // JSON array, oldest first
+//! let gpx = runway::store::export_flight("runs.db", &id, "gpx")?;
+//! # let _ = (listing, gpx);
+//! # Ok(()) }
+//! ```
+
+use std::ffi::CString;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::ptr;
+
+use crate::error::{check, Error, Result, Status};
+use crate::session::{cstring, opt_cstring, opt_ptr, take_bytes, take_string};
+use crate::{sys, Session};
+
+fn path_cstring(path: &Path) -> Result<CString> {
+    CString::new(path.as_os_str().as_bytes()).map_err(|e| {
+        Error::new(Status::Argument, format!("store path has a NUL byte at offset {}", e.nul_position()))
+    })
+}
+
+fn id_cstring(flight_id: &str) -> Result<CString> {
+    cstring(flight_id, Status::Argument)
+}
+
+/// Continues an unfinished stored flight after its host died.
+///
+/// The flight's journal is replayed through the engine, so the returned session is in the
+/// phase, with the distance, elapsed time and laps, of the last acknowledged input; new inputs
+/// are journaled to the same flight, and [`Session::stop`] finishes it.
+///
+/// `config` is `None` (recommended: the flight's own config) or an engine config JSON; a
+/// different config replays differently.
+///
+/// Errors: [`Status::NotFound`] no such flight, [`Status::State`] the flight is finished
+/// (read it with [`flight`]), [`Status::Store`] the store cannot be read,
+/// [`Status::Argument`] a bad config.
+pub fn recover(path: impl AsRef<Path>, flight_id: &str, config: Option<&str>) -> Result<Session> {
+    Session::check_abi()?;
+    let path = path_cstring(path.as_ref())?;
+    let id = id_cstring(flight_id)?;
+    let config = opt_cstring(config, Status::Argument)?;
+    let mut raw = ptr::null_mut();
+    // SAFETY: NUL-terminated strings (config may be NULL) alive for the call; raw is written
+    // only on success.
+    check(unsafe { sys::runway_session_recover(path.as_ptr(), id.as_ptr(), opt_ptr(&config), &mut raw) })?;
+    Session::adopt(raw, "runway_session_recover")
+}
+
+/// Lands an unfinished stored flight without opening a session: it becomes `touchdown` with
+/// `end_reason` `"recovered"` at its last journaled time.
+///
+/// Errors: [`Status::NotFound`], [`Status::State`] (already finished), [`Status::Store`].
+pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    let path = path_cstring(path.as_ref())?;
+    let id = id_cstring(flight_id)?;
+    // SAFETY: NUL-terminated strings alive for the call.
+    check(unsafe { sys::runway_flight_finish(path.as_ptr(), id.as_ptr()) })
+}
+
+/// The store's flights as a JSON array, oldest first, of objects with `"flight_id"`,
+/// `"start_t"`, `"end_t"`, `"end_reason"`, `"finished"`, `"activity"`, `"distance_m"`,
+/// `"elapsed_s"`, `"moving_s"` and `"avg_pace_min_per_km"` (unknown values `null`).
+///
+/// Errors: [`Status::Store`].
+pub fn flights(path: impl AsRef<Path>) -> Result<String> {
+    let path = path_cstring(path.as_ref())?;
+    // SAFETY: NUL-terminated string alive for the call.
+    take_string(|out| unsafe { sys::runway_flights_json(path.as_ptr(), out) })
+}
+
+/// One stored flight: its summary with laps and route, as [`Session::summary`] gives it.
+///
+/// Errors: [`Status::NotFound`], [`Status::Store`].
+pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
+    let path = path_cstring(path.as_ref())?;
+    let id = id_cstring(flight_id)?;
+    // SAFETY: NUL-terminated strings alive for the call.
+    take_string(|out| unsafe { sys::runway_flight_json(path.as_ptr(), id.as_ptr(), out) })
+}
+
+/// Deletes a stored flight: its journal and its record.
+///
+/// Errors: [`Status::NotFound`] (also when already deleted), [`Status::Store`].
+pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    let path = path_cstring(path.as_ref())?;
+    let id = id_cstring(flight_id)?;
+    // SAFETY: NUL-terminated strings alive for the call.
+    check(unsafe { sys::runway_flight_delete(path.as_ptr(), id.as_ptr()) })
+}
+
+/// A stored flight as a file in `format` (`"gpx"`, `"tcx"`, `"fit"`, `"geojson"`, `"csv"`; see
+/// [`Session::export`], which gives the same bytes for the same flight).
+///
+/// Errors: [`Status::Argument`] an unknown format, [`Status::NotFound`], [`Status::Store`].
+pub fn export_flight(path: impl AsRef<Path>, flight_id: &str, format: &str) -> Result<Vec<u8>> {
+    let path = path_cstring(path.as_ref())?;
+    let id = id_cstring(flight_id)?;
+    let format = cstring(format, Status::Argument)?;
+    // SAFETY: NUL-terminated strings alive for the call.
+    take_bytes(|out, len| unsafe {
+        sys::runway_flight_export(path.as_ptr(), id.as_ptr(), format.as_ptr(), out, len)
+    })
+}

@@ -1,0 +1,88 @@
+//! `sys` mirrors include/runway.h: every function the header declares is declared in
+//! src/sys.rs with the same number of parameters (runway_import, looked up at run time, as the
+//! `runway_import_fn` type), and sys declares no librunway function the header lacks.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Removes /* */ and // comments.
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if let Some(after) = rest.strip_prefix("/*") {
+            rest = after.find("*/").map_or("", |end| &after[end + 2..]);
+        } else if let Some(after) = rest.strip_prefix("//") {
+            rest = after.find('\n').map_or("", |end| &after[end..]);
+        } else {
+            let c = rest.chars().next().unwrap();
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// name -> parameter count of every `runway_*(...)` prototype or `fn runway_*(...)`.
+fn functions(text: &str, rust: bool) -> BTreeMap<String, usize> {
+    let text = strip_comments(text);
+    let mut found = BTreeMap::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("runway_") {
+        let tail = &rest[at..];
+        let name_len = tail.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(tail.len());
+        let (name, after) = tail.split_at(name_len);
+        let before = rest[..at].trim_end();
+        let is_decl = if rust { before.ends_with("fn") } else { true };
+        rest = after;
+        let after = after.trim_start();
+        if !is_decl || !after.starts_with('(') {
+            continue;
+        }
+        let close = after.find(')').expect("a closing parenthesis");
+        let after_params = after[close + 1..].trim_start();
+        let is_prototype = if rust {
+            after_params.starts_with("->") || after_params.starts_with(';')
+        } else {
+            after_params.starts_with(';')
+        };
+        if !is_prototype {
+            continue;
+        }
+        let params = after[1..close].split_whitespace().collect::<Vec<_>>().join(" ");
+        let count = if params.is_empty() || params == "void" {
+            0
+        } else {
+            params.trim_end_matches(',').matches(',').count() + 1
+        };
+        found.insert(name.to_owned(), count);
+    }
+    found
+}
+
+#[test]
+fn sys_declares_every_header_function_with_its_arity() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let header = root.join("../../include/runway.h");
+    let Ok(header) = std::fs::read_to_string(&header) else {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} absent", header.display());
+        return;
+    };
+    let c = functions(&header, false);
+    assert!(c.contains_key("runway_session_open") && c.contains_key("runway_flight_export"), "{c:?}");
+    let sys_text = std::fs::read_to_string(root.join("src/sys.rs")).unwrap();
+    let mut rust = functions(&sys_text, true);
+    // Looked up at run time: its signature is the runway_import_fn type.
+    if let Some(start) = sys_text.find("pub type runway_import_fn") {
+        let body = &sys_text[start..];
+        let params = &body[body.find('(').unwrap() + 1..body.find(')').unwrap()];
+        rust.insert("runway_import".into(), params.trim().trim_end_matches(',').matches(',').count() + 1);
+    }
+    for (name, count) in &c {
+        assert_eq!(rust.get(name), Some(count), "{name}: sys.rs vs runway.h");
+    }
+    let extra: Vec<_> =
+        rust.keys().filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import").collect();
+    assert!(extra.is_empty(), "in sys.rs but not in runway.h: {extra:?}");
+}
