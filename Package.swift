@@ -14,15 +14,18 @@ let package = Package(
         // cJSON from Debian's libcjson-dev.
         .systemLibrary(name: "CJSON", path: "Sources/CJSON", pkgConfig: "libcjson",
                        providers: [.apt(["libcjson-dev"])]),
-        // SQLite (libsqlite3-dev) for the flight store; libxml2 (libxml2-dev) for GPX/TCX import.
+        // SQLite (libsqlite3-dev) for the flight store; expat (libexpat1-dev) for GPX/TCX import;
+        // libxml2 (libxml2-dev) only in the tests, to read exported XML back independently.
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CXML", path: "Sources/CXML", pkgConfig: "libxml-2.0",
                        providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat",
+                       providers: [.apt(["libexpat1-dev"])]),
         // The public header, so the exports use the very types it declares.
         .systemLibrary(name: "CRunwayABI", path: "Sources/CRunwayABI"),
         // The deterministic engine: no C ABI, no threads.
-        .target(name: "RunwayCore", dependencies: ["CJSON", "CXML"],
+        .target(name: "RunwayCore", dependencies: ["CJSON", "CExpat"],
                 swiftSettings: [.enableUpcomingFeature("StrictConcurrency")]),
         // Flights journaled to SQLite: durable inputs, recovery, history.
         .target(name: "RunwayStore", dependencies: ["RunwayCore", "CSQLite"]),
@@ -30,7 +33,7 @@ let package = Package(
         .target(name: "Runway", dependencies: ["RunwayCore", "RunwayStore", "CRunwayABI", "CJSON"]),
         .target(name: "RunwaySim"),
         .executableTarget(name: "runway-sim", dependencies: ["RunwaySim"]),
-        .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore", "RunwaySim"]),
+        .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore", "RunwaySim", "CXML"]),
         .testTarget(name: "RunwaySimTests", dependencies: ["RunwaySim"]),
         .testTarget(name: "RunwayStoreTests", dependencies: ["RunwayStore", "RunwayCore"]),
         .testTarget(name: "RunwayTests", dependencies: ["Runway", "RunwayCore", "CRunwayABI"]),

@@ -309,7 +309,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
 
 /** Reads a recording ("gpx", "tcx" or "fit" bytes) into JSON Lines inputs for
  *  runway_push_jsonl: fixes in recorded order, with hr/cadence where the file
- *  has them. XML is parsed by libxml2 (no network, no external entities).
+ *  has them. XML is parsed by expat; a document with a DTD is refused, so no
+ *  entity is ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)
  *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them). Run
  *  cadence in FIT/TCX files is per foot, as recorded. Free *jsonl_out

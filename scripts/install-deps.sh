@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what librunway's build and tests need on a fresh Debian machine:
-#   libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config (apt-get, when root) and, for the
+#   libcjson-dev, libsqlite3-dev, libexpat1-dev, libxml2-dev (tests only), pkg-config (apt-get, when root) and, for the
 #   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back).
 set -euo pipefail
 quiet=${1:-}
@@ -8,6 +8,7 @@ need_apt=()
 [ -f /usr/include/cjson/cJSON.h ] || need_apt+=(libcjson-dev)
 [ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 [ -f /usr/include/libxml2/libxml/parser.h ] || need_apt+=(libxml2-dev)
+[ -f /usr/include/expat.h ] || need_apt+=(libexpat1-dev)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then

@@ -52,6 +52,13 @@ if [[ ! -s "$work/declared.fn" ]]; then
   exit 1
 fi
 
+echo "== the library links only system libraries (no Swift runtime, no Foundation, no ICU)"
+bad="$(ldd "$libdir/librunway.so" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|libicu|not found' || true)"
+if [[ -n "$bad" ]]; then
+  printf 'librunway.so links libraries a host may not have:\n%s\n' "$bad" >&2
+  exit 1
+fi
+
 echo "== abi_run"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
