@@ -25,7 +25,7 @@ $(LIB): $(SOURCES)
 	@mkdir -p $(BUILD)
 	cp .build/release/librunway.so $(LIB)
 
-test: deps lib test-swift test-c test-example test-python test-rust
+test: deps lib test-swift test-c test-example test-python test-rust test-callgrind
 	@echo "all test suites passed"
 
 test-swift:
@@ -42,6 +42,23 @@ test-python: lib
 
 test-rust: lib
 	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline --no-fail-fast
+
+# Benchmarks (not part of `make test`): C harnesses built against the library; prints one table
+# and writes it to benchmarks/RESULTS.md (about 3 minutes; benchmarks/README.md has the method).
+.PHONY: bench test-callgrind
+BENCH := $(BUILD)/bench
+BENCH_PROGS := $(addprefix $(BENCH)/,bench_ingest bench_fanout bench_mem bench_store bench_count)
+
+$(BENCH)/%: benchmarks/%.c benchmarks/bench_common.h include/runway.h $(LIB)
+	@mkdir -p $(BENCH)
+	gcc -O2 -g -Wall -Wextra -Iinclude -o $@ $< -L$(BUILD) -lrunway -Wl,-rpath,$(CURDIR)/$(BUILD) -lcjson -lsqlite3 -lm -lpthread
+
+bench: deps lib $(BENCH_PROGS)
+	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) BENCH_BIN=$(CURDIR)/$(BENCH) $(PYTHON) benchmarks/run.py
+
+# Instructions per fix (callgrind) against benchmarks/BASELINE.md: fails above +15%, skips without valgrind.
+test-callgrind: lib $(BENCH)/bench_count
+	BENCH_BIN=$(CURDIR)/$(BENCH) $(PYTHON) benchmarks/callgrind.py check
 
 # Replays the sample run (36 s), journals it to build/demo/runway.db and exports it as GPX and
 # FIT to build/demo; replay.py prints the flight id and the paths at the end.

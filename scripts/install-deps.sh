@@ -9,6 +9,7 @@ need_apt=()
 [ -f /usr/include/sqlite3.h ] || need_apt+=(libsqlite3-dev)
 [ -f /usr/include/libxml2/libxml/parser.h ] || need_apt+=(libxml2-dev)
 [ -f /usr/include/expat.h ] || need_apt+=(libexpat1-dev)
+command -v valgrind >/dev/null || need_apt+=(valgrind)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
