@@ -180,9 +180,8 @@ public func runway_push_fix_impl(_ handle: SessionHandle?, _ fix: UnsafePointer<
         do throws(RunwayError) {
             guard f.lat.isFinite, f.lon.isFinite else { throw RunwayError(.input, "fix needs finite lat and lon") }
             guard f.t.isNaN || f.t.isFinite else { throw RunwayError(.input, "t must be finite (or NaN = now)") }
-            for (name, v) in [("alt", f.alt), ("speed", f.speed), ("course", f.course), ("h_acc", f.h_acc), ("v_acc", f.v_acc)]
-                where v.isInfinite {
-                throw RunwayError(.input, "\(name) must be finite (or NaN = unknown)")
+            if f.alt.isInfinite || f.speed.isInfinite || f.course.isInfinite || f.h_acc.isInfinite || f.v_acc.isInfinite {
+                throw RunwayError(.input, "alt, speed, course, h_acc and v_acc must be finite (or NaN = unknown)")
             }
             input = .fix(try Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course,
                                  hAcc: f.h_acc, vAcc: f.v_acc).validated())
