@@ -157,13 +157,13 @@ final class Session: @unchecked Sendable {
     /// A copy of the core (cheap: its arrays are copy-on-write), to serialise outside the lock.
     func coreCopy() -> FlightComputer { lock.withLock { core } }
 
-    /// Serialises the new events once each and queues them to the subscribers that want them.
-    /// Called with the lock held.
+    /// Queues the new events to the subscribers that want them (as shared payloads that their
+    /// consumers serialise once, outside the lock). Called with the lock held.
     private func dispatch() {
         defer { scratch.removeAll(keepingCapacity: true) }
         guard wanted != 0 else { return }
         for event in scratch where wanted & event.kind.bit != 0 {
-            let payload = Payload(seq: event.seq, kind: event.kind, bytes: event.cString())
+            let payload = Payload(event)
             for id in order {
                 guard let sub = subscriptions[id], sub.wants(event.kind) else { continue }
                 sub.enqueue(payload)

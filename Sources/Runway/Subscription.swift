@@ -1,12 +1,42 @@
 import CRunwayABI
 import RunwayCore
 
-/// One event, serialised once and shared by every subscriber that wants it.
-struct Payload: Sendable {
+import Synchronization
+
+/// One event, shared by every subscriber that wants it and serialised to JSON at most once —
+/// lazily, by the first consumer that needs the text (a delivery thread or a poll, outside the
+/// session's lock). A snapshot that a `latest` subscriber skips is never serialised at all, and
+/// the pushing thread never pays for JSON.
+final class Payload: Sendable {
     let seq: UInt64
     let kind: EventKind
+    private let event: Event?
+    private let text: Mutex<[UInt8]?>
+
+    init(_ event: Event) {
+        seq = event.seq
+        kind = event.kind
+        self.event = event
+        text = Mutex(nil)
+    }
+
+    /// An event made as text already (the overflow notice).
+    init(seq: UInt64, kind: EventKind, bytes: [UInt8]) {
+        self.seq = seq
+        self.kind = kind
+        event = nil
+        text = Mutex(bytes)
+    }
+
     /// NUL-terminated JSON.
-    let bytes: [UInt8]
+    var bytes: [UInt8] {
+        text.withLock { cached in
+            if let cached { return cached }
+            let made = event?.cString() ?? [0]
+            cached = made
+            return made
+        }
+    }
 }
 
 /// What a subscriber asked for: kinds, buffering policy, capacity.
