@@ -45,6 +45,8 @@ MEM_RUNS = 1 if QUICK else 3
 DAY, HUNDRED_H = 86_400, 360_000
 STORE_EVERY_N = 500 if QUICK else 3_000
 STORE_BATCHED_N = 10_000 if QUICK else 50_000
+BATCH_COPIES = 10 if QUICK else 60
+BATCH_RUNS = 2 if QUICK else 5
 
 
 def log(msg: str) -> None:
@@ -192,6 +194,43 @@ def bench_python(t: Table, ctx: dict) -> None:
           f"{per_s(DICTS_N, e)} ({fmt(e / DICTS_N * 1e6)} µs/dict)",
           f"`json.dumps` of the same dicts: {per_s(DICTS_N, b)} ({fmt(b / DICTS_N * 1e6)} µs/dict)",
           ratio_cell(ratios), "≥ 0.7", spread(ratios)[0] >= 0.7)
+
+
+def bench_batch(t: Table, ctx: dict) -> None:
+    need = "import dask, distributed, gpxpy"
+    if subprocess.run([sys.executable, "-c", need], capture_output=True).returncode != 0:
+        log("dask, distributed or gpxpy is missing: pip install dask distributed gpxpy")
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "dask", "distributed", "gpxpy"],
+                       check=False)
+    if subprocess.run([sys.executable, "-c", need], capture_output=True).returncode != 0:
+        t.row("8a", "Batch (`runway.batch` on Dask)", "not run", "dask/distributed/gpxpy could not be installed",
+              "—", "≥ 1.7×", None)
+        return
+    rs = run_lines([sys.executable, ROOT / "benchmarks" / "bench_batch.py", BATCH_RUNS, BATCH_COPIES], python_env())
+    ctx["batch"] = rs
+    sc = [r for r in rs if r["bench"] == "batch"]
+    n, src = sc[0]["files"], sc[0]["sources"]
+    w1 = statistics.median(r["w1_s"] for r in sc)
+    w2 = statistics.median(r["w2_s"] for r in sc)
+    t.row("8a", f"Batch: `runway.batch.analyse` of {fmt(n)} recordings ({src} recordings × {n // src}: GPX, TCX, "
+          f"FIT; {sc[0]['failed']} refused, as rows) on a Dask `LocalCluster` of 2 worker processes — recordings/s",
+          f"2 workers: {per_s(n, w2)} ({fmt(w2 / n * 1e3)} ms/recording)",
+          f"1 worker (its own cluster, alternating): {per_s(n, w1)}",
+          ratio_cell([r["w1_s"] / r["w2_s"] for r in sc]), "≥ 1.7× (2 cores)",
+          spread([r["w1_s"] / r["w2_s"] for r in sc])[0] >= 1.7)
+    gp = [r for r in rs if r["bench"] == "batch_gpxpy"]
+    m = gp[0]["files"]
+    e = statistics.median(r["engine_task_s"] for r in gp) / m * 1e3
+    b = statistics.median(r["base_task_s"] for r in gp) / m * 1e3
+    ew = statistics.median(r["engine_s"] for r in gp)
+    bw = statistics.median(r["base_s"] for r in gp)
+    t.row("8b", f"Batch against gpxpy in the same 2 workers: {fmt(m)} GPX recordings (the same recordings as GPX), "
+          f"the same {gp[0]['tasks']} tasks — cost per recording (task time / files)",
+          f"`runway.batch` (read, sport, import, session replay, summary): {fmt(e)} ms/recording "
+          f"(wall {per_s(m, ew)})",
+          f"gpxpy {gpxpy_version()} (parse, `length_2d`, `get_moving_data`, `get_uphill_downhill`): "
+          f"{fmt(b)} ms/recording (wall {per_s(m, bw)})",
+          ratio_cell([r["engine_task_s"] / r["base_task_s"] for r in gp]), "— (none set)", None)
 
 
 def gpxpy_version() -> str:
@@ -461,7 +500,8 @@ def main() -> int:
     started = time.time()
     t = Table()
     ctx: dict = {}
-    for step in (bench_ingest, bench_fanout, bench_memory, bench_store, bench_callgrind, bench_python):
+    for step in (bench_ingest, bench_fanout, bench_memory, bench_store, bench_callgrind, bench_python,
+                 bench_batch):
         step(t, ctx)
     log("profiles for the notes")
     note_list = notes(t, ctx)

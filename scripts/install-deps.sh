@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what librunway's build and tests need on a fresh Debian machine:
 #   libcjson-dev, libsqlite3-dev, libexpat1-dev, libxml2-dev (tests only), pkg-config (apt-get, when root) and, for the
-#   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back).
+#   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back), dask and
+#   distributed (pip; runway.batch runs on them).
 set -euo pipefail
 quiet=${1:-}
 need_apt=()
@@ -27,6 +28,8 @@ need_pip=()
 "$PY" -c 'import pytest' 2>/dev/null || need_pip+=(pytest)
 "$PY" -c 'import gpxpy' 2>/dev/null || need_pip+=(gpxpy)
 "$PY" -c 'import garmin_fit_sdk' 2>/dev/null || need_pip+=(garmin-fit-sdk)
+"$PY" -c 'import dask' 2>/dev/null || need_pip+=(dask)
+"$PY" -c 'import distributed' 2>/dev/null || need_pip+=(distributed)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "installing ${need_pip[*]} with pip"
   "$PY" -m pip install -q "${need_pip[@]}"

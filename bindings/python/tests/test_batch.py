@@ -1,0 +1,451 @@
+"""runway.batch: figures for archives of recordings on a Dask cluster.
+
+One local cluster (2 worker processes, 1 thread each) serves the module. The archive is
+the real recordings of ../shared/tracks copied 20 times (when that folder exists), GPX files
+written here with the standard library (southern hemisphere, across the antimeridian, with
+and without a sport), the library's own FIT/TCX exports of one of them, and broken files
+(truncated, not a recording at all, no points). The cluster's rows must equal a run in this
+process exactly; broken files must be rows with an error, never a failed job.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("dask", reason="runway.batch needs dask: pip install './bindings/python[batch]' "
+                                   "(scripts/install-deps.sh installs it for make test)")
+distributed = pytest.importorskip(
+    "distributed", reason="runway.batch needs distributed: pip install './bindings/python[batch]' "
+                          "(scripts/install-deps.sh installs it for make test)")
+
+import runway  # noqa: E402
+from conftest import PYTHON_DIR, TRACKS  # noqa: E402
+from runway import batch  # noqa: E402
+from runway_testkit import WGS84_A, WGS84_E2, meridian_arc_m  # noqa: E402
+
+
+def _import_available() -> bool:
+    try:
+        return runway.import_available()
+    except runway.LibraryError:
+        return False
+
+
+pytestmark = pytest.mark.skipif(not _import_available(),
+                                reason="the loaded librunway has no runway_import")
+
+COPIES = 20
+SHARED = sorted(p for p in TRACKS.glob("*") if p.suffix in (".gpx", ".tcx", ".fit")) if TRACKS.is_dir() else []
+#: Shared recordings the engine refuses as a whole (README of ../shared/tracks: 1901 placeholder times).
+SHARED_REFUSED = {"gpxpy__Mojstrovka.gpx": "InputError"}
+
+T0 = 1_700_000_000
+
+
+# ---- generated recordings ---------------------------------------------------------------------
+
+def _iso(t: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+
+
+def write_gpx(path: Path, points: list[tuple], sport: str | None) -> None:
+    """A GPX 1.1 file of (lat, lon, ele, t, hr|None) points, with <trk><type> when `sport`
+    is given, and a metadata link whose <type> (a MIME type) must not be taken for the sport."""
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           '<gpx version="1.1" creator="test_batch" xmlns="http://www.topografix.com/GPX/1/1" '
+           'xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2">',
+           '<metadata><link href="https://example.org"><text>x</text><type>text/html</type></link></metadata>',
+           "<trk><name>generated</name>" + (f"<type>{sport}</type>" if sport else "") + "<trkseg>"]
+    for lat, lon, ele, t, hr in points:
+        lon = (lon + 180.0) % 360.0 - 180.0
+        ext = ("" if hr is None else
+               f"<extensions><gpxtpx:TrackPointExtension><gpxtpx:hr>{hr}</gpxtpx:hr>"
+               "</gpxtpx:TrackPointExtension></extensions>")
+        out.append(f'<trkpt lat="{lat:.7f}" lon="{lon:.7f}"><ele>{ele:.1f}</ele>'
+                   f"<time>{_iso(t)}</time>{ext}</trkpt>")
+    out.append("</trkseg></trk></gpx>")
+    path.write_text("\n".join(out) + "\n")
+
+
+def northward(lat0: float, lon0: float, n: int, speed: float) -> tuple[list[tuple], float]:
+    """n fixes at 1 Hz due north at `speed` m/s, hr alternating 140/150; and the true
+    distance (the WGS84 meridian arc between the first and last written points)."""
+    dlat = speed / (meridian_arc_m(lat0, lat0 + 0.01) / 0.01)
+    pts = [(lat0 + i * dlat, lon0, 20 + 10 * math.sin(i / 60), T0 + i, 140 + 10 * (i % 2))
+           for i in range(n)]
+    return pts, meridian_arc_m(round(pts[0][0], 7), round(pts[-1][0], 7))
+
+
+def eastward(lat0: float, lon0: float, n: int, speed: float) -> tuple[list[tuple], float]:
+    """n fixes at 1 Hz due east along a parallel (no heart rate); the true distance is the
+    parallel's arc (equal to the geodesics to well under a millimetre a step)."""
+    radius = WGS84_A / math.sqrt(1 - WGS84_E2 * math.sin(math.radians(lat0)) ** 2) * math.cos(math.radians(lat0))
+    dlon = math.degrees(speed / radius)
+    pts = [(lat0, lon0 + i * dlon, 5.0, T0 + i, None) for i in range(n)]
+    return pts, radius * math.radians(round(pts[-1][1], 7) - round(pts[0][1], 7))
+
+
+#: name -> (points, true distance, sport written, sport read, activity)
+GENERATED = {
+    "sydney_run.gpx": (*northward(-33.87, 151.21, 1200, 3.0), "running", "running", "run"),
+    "fiji_ride.gpx": (*eastward(-17.7, 179.9, 900, 8.0), "cycling", "cycling", "ride"),   # crosses 180°
+    "alps_hike.gpx": (*northward(46.5, 7.9, 900, 1.3), "Hiking", "hiking", "walk"),
+    "no_sport.gpx": (*northward(52.0, 4.0, 600, 2.5), None, None, "run"),
+}
+
+#: name -> the error class its row must name
+BROKEN = {
+    "truncated.fit": "InputError",      # a FIT file cut in half
+    "truncated.gpx": "InputError",      # a GPX file cut mid-element
+    "notes.fit": "InputError",          # text, not a FIT file
+    "photo.gpx": "InputError",          # PNG bytes, not XML
+    "no_points.gpx": "RecordingError",  # valid GPX without a timed point
+    "report.txt": "RecordingError",     # named explicitly: not a recording
+}
+
+
+def _exported(path: Path, fmt: str) -> bytes:
+    """The library's own export of a generated recording replayed as a ride."""
+    lines = runway.import_recording(path.read_bytes(), "gpx")
+    with runway.Session({"activity": "ride"}) as s:
+        s.start(json.loads(lines[0])["t"])
+        s.push_many(lines, strict=True)
+        s.stop()
+        return s.export(fmt)
+
+
+@pytest.fixture(scope="module")
+def archive(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("archive")
+    for k in range(COPIES if SHARED else 0):
+        folder = root / "shared" / f"copy{k:02d}"
+        folder.mkdir(parents=True)
+        for p in SHARED:
+            shutil.copyfile(p, folder / p.name)
+    gen = root / "generated"
+    gen.mkdir()
+    for name, (pts, _, sport, _, _) in GENERATED.items():
+        write_gpx(gen / name, pts, sport)
+    (gen / "fiji_ride_export.fit").write_bytes(_exported(gen / "fiji_ride.gpx", "fit"))
+    (gen / "fiji_ride_export.tcx").write_bytes(_exported(gen / "fiji_ride.gpx", "tcx"))
+    broken = root / "broken"
+    broken.mkdir()
+    fit = (gen / "fiji_ride_export.fit").read_bytes()
+    (broken / "truncated.fit").write_bytes(fit[:len(fit) // 2])
+    gpx = (gen / "sydney_run.gpx").read_bytes()
+    (broken / "truncated.gpx").write_bytes(gpx[:len(gpx) // 2])
+    (broken / "notes.fit").write_text("meeting notes, not a FIT file\n")
+    (broken / "photo.gpx").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4)
+    (broken / "no_points.gpx").write_text('<?xml version="1.0"?><gpx version="1.1" '
+                                          'xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg/></trk></gpx>')
+    (broken / "report.txt").write_text("not a recording\n")   # skipped by directory scans
+    (root / "README.md").write_text("an archive\n")
+    (root / ".hidden.gpx").write_bytes(gpx)                     # skipped: a hidden file
+    return root
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = batch.local_cluster(2)
+    c = distributed.Client(cluster, set_as_default=False)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def expected_count() -> int:
+    return COPIES * len(SHARED) + len(GENERATED) + 2 + len(BROKEN) - 1   # report.txt not scanned
+
+
+def by_name(rows: list[dict]) -> dict[str, list[dict]]:
+    out: dict[str, list[dict]] = {}
+    for r in rows:
+        out.setdefault(Path(r["file"]).name, []).append(r)
+    return out
+
+
+# ---- the cluster equals one process -----------------------------------------------------------
+
+def test_cluster_rows_equal_single_process_rows(archive, client):
+    with pytest.raises(ValueError):
+        distributed.default_client()          # no current client: analyse() runs in this process
+    single = batch.analyse(archive)
+    with distributed.get_task_stream(client=client) as stream:
+        clustered = batch.analyse(archive, client=client)
+    assert len(single) == expected_count()
+    key = lambda r: r["file"]  # noqa: E731
+    assert sorted(clustered, key=key) == sorted(single, key=key)
+    assert clustered == single                # and in the same order: the order found
+    assert [list(r) for r in clustered] == [list(batch.COLUMNS)] * len(clustered)
+    # The work was spread over both workers, in tasks of several files.
+    workers = {t["worker"] for t in stream.data}
+    assert len(workers) == 2, workers
+    assert 1 < len(stream.data) < len(clustered)
+
+    names = by_name(clustered)
+    assert "README.md" not in names and ".hidden.gpx" not in names and "report.txt" not in names
+    for p in SHARED:
+        copies = names[p.name]
+        assert len(copies) == COPIES
+        figures = [{k: v for k, v in r.items() if k != "file"} for r in copies]
+        assert all(f == figures[0] for f in figures), p.name   # every copy, whichever worker
+        if p.name in SHARED_REFUSED:
+            assert figures[0]["error"].startswith(SHARED_REFUSED[p.name] + ": ")
+        else:
+            assert figures[0]["error"] is None, figures[0]
+            assert figures[0]["distance_m"] > 0 and figures[0]["fixes"] > 0
+            assert figures[0]["laps"] >= 1 and figures[0]["start"].endswith("Z")
+
+
+def test_generated_recordings_have_their_true_figures(archive):
+    rows = by_name(batch.analyse(archive / "generated"))
+    for name, (pts, truth, _, sport, activity) in GENERATED.items():
+        (r,) = rows[name]
+        assert r["error"] is None, r
+        assert (r["format"], r["sport"], r["activity"]) == ("gpx", sport, activity)
+        assert r["start"] == _iso(T0)                                  # started at the first fix
+        assert r["elapsed_s"] == len(pts) - 1                         # stopped at the last
+        assert r["distance_m"] == pytest.approx(truth, rel=0.005)     # the engine's figure, not 0
+        assert r["laps"] == int(r["distance_m"] // 1000) + 1          # auto-laps of 1 km + final
+        assert r["fixes"] == len(pts) and r["rejected"] == 0
+        if pts[0][4] is None:
+            assert r["avg_hr_bpm"] is None and r["max_hr_bpm"] is None
+        else:
+            assert r["max_hr_bpm"] == 150 and 140 < r["avg_hr_bpm"] < 150
+    # The library's own FIT and TCX exports of the ride read back as rides.
+    assert (rows["fiji_ride_export.fit"][0]["sport"], rows["fiji_ride_export.fit"][0]["activity"]) == ("cycling", "ride")
+    assert (rows["fiji_ride_export.tcx"][0]["sport"], rows["fiji_ride_export.tcx"][0]["activity"]) == ("biking", "ride")
+    for name in ("fiji_ride_export.fit", "fiji_ride_export.tcx"):
+        assert rows[name][0]["distance_m"] == pytest.approx(rows["fiji_ride.gpx"][0]["distance_m"], rel=0.01)
+
+
+def test_broken_files_are_error_rows_not_a_failed_job(archive, client):
+    files = sorted(str(p) for p in (archive / "broken").iterdir())
+    rows = batch.analyse(files, client=client)        # files named explicitly: report.txt too
+    assert [Path(r["file"]).name for r in rows] == sorted(BROKEN)
+    for r in rows:
+        want = BROKEN[Path(r["file"]).name]
+        assert r["error"] and r["error"].startswith(want + ": "), r
+        assert all(r[c] is None for c in ("start", "distance_m", "elapsed_s", "moving_s", "laps",
+                                          "avg_hr_bpm", "fixes", "rejected")), r
+    assert rows == batch.analyse(files)
+
+
+def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch):
+    """A task that raises (a bug, or a worker lost) costs only its own file a row: the
+    other files of its task are analysed again one by one."""
+    target = "fiji_ride.gpx"
+    monkeypatch.setattr(batch, "CHUNKS_PER_THREAD", 1)   # 6 files in 2 tasks: several a task
+    items = [(os.path.abspath(f), f) for f in batch.find_recordings(archive / "generated")]
+    chunks = batch._chunks(items, 2)
+    assert any(len(c) > 1 and any(items[j][1].endswith(target) for j in c) for c in chunks)
+
+    def poison() -> None:
+        import runway.batch as b
+        real = b.analyse_file
+
+        def analyse_file(path, config=None, *, name=None):
+            if str(path).endswith(target):
+                raise RuntimeError("boom")
+            return real(path, config, name=name)
+        analyse_file.real = real
+        b.analyse_file = analyse_file
+
+    def heal() -> None:
+        import runway.batch as b
+        b.analyse_file = getattr(b.analyse_file, "real", b.analyse_file)
+
+    client.run(poison)
+    try:
+        rows = batch.analyse(archive / "generated", client=client)
+    finally:
+        client.run(heal)
+    expected = batch.analyse(archive / "generated")
+    assert len(rows) == len(expected)
+    for got, want in zip(rows, expected):
+        if got["file"].endswith(target):
+            assert got["error"] == "worker failed on this file: RuntimeError: boom"
+        else:
+            assert got == want
+
+
+def test_a_worker_without_the_library_fails_the_job(archive, client):
+    """No usable librunway on a worker is not a file's fault: LibraryError, not error rows."""
+    def break_library() -> None:
+        import runway.batch as b
+        real = b.import_recording
+
+        def import_recording(data, fmt):
+            raise runway.LibraryError("librunway.so not found (test)")
+        import_recording.real = real
+        b.import_recording = import_recording
+
+    def heal() -> None:
+        import runway.batch as b
+        b.import_recording = getattr(b.import_recording, "real", b.import_recording)
+
+    client.run(break_library)
+    try:
+        with pytest.raises(runway.LibraryError, match="not found"):
+            batch.analyse(archive / "generated", client=client)
+    finally:
+        client.run(heal)
+
+
+# ---- command line -----------------------------------------------------------------------------
+
+def _read_csv(path: Path) -> list[dict]:
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        assert tuple(reader.fieldnames or ()) == batch.COLUMNS
+        return list(reader)
+
+
+def _as_csv_cells(row: dict) -> dict:
+    return {k: "" if v is None else str(v) for k, v in row.items()}
+
+
+def test_command_line_writes_the_table(archive, tmp_path):
+    folder = archive / "generated"
+    out = tmp_path / "figures.csv"
+    env = {**os.environ, "RUNWAY_LIBRARY": runway.library_path(),
+           "PYTHONPATH": os.pathsep.join([str(PYTHON_DIR), os.environ.get("PYTHONPATH", "")])}
+    p = subprocess.run([sys.executable, "-m", "runway.batch", str(folder), str(archive / "broken"),
+                        "--workers", "2", "--out", str(out)],
+                       capture_output=True, text=True, env=env, timeout=50)
+    assert p.returncode == 0, p.stderr
+    rows = _read_csv(out)
+    expected = batch.analyse([folder, archive / "broken"])
+    assert rows == [_as_csv_cells(r) for r in expected]       # floats written exactly (repr)
+    failed = sum(1 for r in expected if r["error"])
+    assert f"runway.batch: {len(expected)} files, {failed} failed, " in p.stderr
+    assert "recordings/s" in p.stderr and "2 workers" in p.stderr
+
+
+def test_command_line_on_an_existing_scheduler(archive, client, tmp_path, capsys):
+    out = tmp_path / "figures.csv"
+    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                         "--out", str(out)])
+    assert status == 0
+    assert _read_csv(out) == [_as_csv_cells(r) for r in batch.analyse(archive / "generated")]
+    assert f"2 workers at {client.scheduler.address}" in capsys.readouterr().err
+
+
+def test_command_line_shows_dasks_progress_bar_on_a_terminal(archive, client, tmp_path, capsys,
+                                                           monkeypatch):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                         "--out", str(tmp_path / "figures.csv")])
+    assert status == 0
+    captured = capsys.readouterr()
+    assert "100% Completed" in captured.out                      # distributed's TextProgressBar
+    assert "runway.batch: 6 files, 0 failed, " in captured.err   # then the summary line
+
+
+def test_parquet_needs_pyarrow_and_says_so(archive, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)     # import pyarrow -> ImportError
+    with pytest.raises(SystemExit) as e:
+        batch.main([str(archive / "generated"), "--out", str(tmp_path / "f.parquet")])
+    assert e.value.code == 2
+    assert "writing Parquet needs pyarrow" in capsys.readouterr().err
+    assert not (tmp_path / "f.parquet").exists()
+
+
+def test_parquet_holds_the_rows(archive, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (Parquet is optional)")
+    rows = batch.analyse(archive / "broken") + batch.analyse(archive / "generated")
+    batch.write_parquet(rows, tmp_path / "f.parquet")
+    assert pq.read_table(tmp_path / "f.parquet").to_pylist() == rows
+
+
+def test_command_line_usage_errors(archive, tmp_path, capsys):
+    for argv in ([str(archive), "--out", str(tmp_path / "f.xlsx")],
+                 [str(archive), "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
+                 [str(archive), "--workers", "0"],
+                 [str(tmp_path / "missing")],
+                 [str(archive), "--config", '{"clock": "live"}']):
+        with pytest.raises(SystemExit) as e:
+            batch.main(argv)
+        assert e.value.code == 2, argv
+    assert not list(tmp_path.iterdir())
+
+
+# ---- pieces -----------------------------------------------------------------------------------
+
+def test_import_runway_does_not_import_dask():
+    code = ("import sys, runway, runway.batch; "
+            "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
+    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=30)
+    assert p.returncode == 0, p.stderr
+
+
+def test_finding_recordings(archive):
+    gen = archive / "generated"
+    found = batch.find_recordings(archive)
+    assert len(found) == expected_count()
+    assert not [f for f in found if Path(f).name.startswith(".") or not f.endswith((".gpx", ".tcx", ".fit"))]
+    # A glob matches files (recording names only) and folders (scanned); duplicates once.
+    fits = batch.find_recordings(str(archive / "**" / "*.fit"))
+    assert {Path(f).name for f in fits} == ({p.name for p in SHARED if p.suffix == ".fit"}
+                                            | {"fiji_ride_export.fit", "truncated.fit", "notes.fit"})
+    assert batch.find_recordings([gen, gen / "no_sport.gpx", str(gen) + "/*.gpx"]) == \
+        batch.find_recordings(gen)
+    assert batch.find_recordings(str(archive / "nothing-*")) == []
+    with pytest.raises(FileNotFoundError):
+        batch.find_recordings(archive / "missing")
+
+
+def test_sport_as_the_library_writes_it():
+    """The library's exports name the activity; the sniffer reads each back."""
+    names = {"run": ("running", "running", "running"), "walk": ("walking", "other", "walking"),
+             "ride": ("cycling", "biking", "cycling")}
+    pts, _ = northward(52.0, 4.0, 30, 2.0)
+    for activity, (gpx, tcx, fit) in names.items():
+        with runway.Session({"activity": activity}) as s:
+            s.start(float(T0))
+            s.push_many([{"t": t, "lat": lat, "lon": lon} for lat, lon, _, t, _ in pts], strict=True)
+            s.stop()
+            got = tuple(batch.sniff_sport(s.export(f), f) for f in ("gpx", "tcx", "fit"))
+        assert got == (gpx, tcx, fit), activity
+        assert batch.activity_for(gpx) == activity == batch.activity_for(fit)
+    assert batch.activity_for("other") == batch.activity_for(None) == "run"
+    assert batch.activity_for("e_biking") == batch.activity_for("Mountain Biking") == "ride"
+
+
+@pytest.mark.skipif(not any(p.suffix == ".fit" for p in SHARED), reason=f"no FIT recordings in {TRACKS}")
+def test_fit_sport_agrees_with_garmins_sdk():
+    sdk = pytest.importorskip("garmin_fit_sdk")
+    for p in SHARED:
+        if p.suffix != ".fit":
+            continue
+        messages, errors = sdk.Decoder(sdk.Stream.from_file(str(p))).read()
+        assert not errors
+        sessions = messages.get("session_mesgs") or messages.get("sport_mesgs")
+        assert batch.sniff_sport(p.read_bytes(), "fit") == sessions[0]["sport"], p.name
+
+
+def test_config_applies_to_every_recording(archive, client):
+    gen = archive / "generated"
+    rows = batch.analyse(gen, config={"activity": "walk", "auto_lap_m": 0})
+    assert {r["activity"] for r in rows} == {"walk"}                 # the config's activity wins
+    assert {r["laps"] for r in rows} == {1}
+    assert batch.analyse(gen, config={"activity": "walk", "auto_lap_m": 0}, client=client) == rows
+    with pytest.raises(ValueError, match="clock"):
+        batch.analyse(gen, config={"clock": "live"})
+    with pytest.raises(ValueError, match="store"):
+        batch.analyse(gen, config={"store": str(archive / "x.db")})
+    with pytest.raises(runway.ArgumentError):
+        batch.analyse(gen, config={"no_such_key": 1})
