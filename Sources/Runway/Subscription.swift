@@ -1,23 +1,23 @@
 import CRunwayABI
 import RunwayCore
 
-import Synchronization
-
 /// One event, shared by every subscriber that wants it and serialised to JSON at most once —
 /// lazily, by the first consumer that needs the text (a delivery thread or a poll, outside the
 /// session's lock). A snapshot that a `latest` subscriber skips is never serialised at all, and
 /// the pushing thread never pays for JSON.
-final class Payload: Sendable {
+///
+/// The text is guarded by a pthread mutex (`Lock`), which ThreadSanitizer understands.
+final class Payload: @unchecked Sendable {
     let seq: UInt64
     let kind: EventKind
     private let event: Event?
-    private let text: Mutex<[UInt8]?>
+    private let lock = Lock()
+    private var cached: [UInt8]?    // guarded by `lock`
 
     init(_ event: Event) {
         seq = event.seq
         kind = event.kind
         self.event = event
-        text = Mutex(nil)
     }
 
     /// An event made as text already (the overflow notice).
@@ -25,12 +25,12 @@ final class Payload: Sendable {
         self.seq = seq
         self.kind = kind
         event = nil
-        text = Mutex(bytes)
+        cached = bytes
     }
 
     /// NUL-terminated JSON.
     var bytes: [UInt8] {
-        text.withLock { cached in
+        lock.withLock {
             if let cached { return cached }
             let made = event?.cString() ?? [0]
             cached = made
