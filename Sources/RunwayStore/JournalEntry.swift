@@ -97,41 +97,11 @@ enum JournalCoding {
         }
     }
 
-    /// Compact JSON for an input, NaN fields left out.
+    /// Compact JSON for an input, NaN fields left out (RunwayCore's one encoder).
     static func json(of input: Input) -> [UInt8] {
         var w = JSONWriter(capacity: 160)
-        w.beginObject()
-        switch input {
-        case .fix(let f):
-            w.field("lat", f.lat)
-            w.field("lon", f.lon)
-            optional(&w, "t", f.t)
-            optional(&w, "alt", f.alt)
-            optional(&w, "speed", f.speed)
-            optional(&w, "course", f.course)
-            optional(&w, "h_acc", f.hAcc)
-            optional(&w, "v_acc", f.vAcc)
-            optional(&w, "hr", f.hr)
-            optional(&w, "cadence", f.cadence)
-        case .sample(.heartRate(let bpm, let t)):
-            w.field("type", "hr")
-            w.field("bpm", bpm)
-            optional(&w, "t", t)
-        case .sample(.cadence(let spm, let t)):
-            w.field("type", "cadence")
-            w.field("spm", spm)
-            optional(&w, "t", t)
-        case .sample(.altimeter(let alt, let t)):
-            w.field("type", "altimeter")
-            w.field("alt", alt)
-            optional(&w, "t", t)
-        }
-        w.endObject()
+        input.write(to: &w)
         return w.bytes
-    }
-
-    private static func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: Double) {
-        if !v.isNaN { w.field(key, v) }
     }
 
     /// Equal bit for bit, every NaN counting as the same "unknown".

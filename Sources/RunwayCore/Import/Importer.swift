@@ -67,39 +67,6 @@ public enum Importer {
         return out
     }
 
-    /// Writes one input as a JSON object in the shape `InputDecoder` reads; unknown (NaN) values
-    /// are left out.
-    public static func write(_ input: Input, to w: inout JSONWriter) {
-        w.beginObject()
-        switch input {
-        case .fix(let f):
-            w.field("lat", f.lat)
-            w.field("lon", f.lon)
-            optional(&w, "t", f.t)
-            optional(&w, "alt", f.alt)
-            optional(&w, "speed", f.speed)
-            optional(&w, "course", f.course)
-            optional(&w, "h_acc", f.hAcc)
-            optional(&w, "v_acc", f.vAcc)
-            optional(&w, "hr", f.hr)
-            optional(&w, "cadence", f.cadence)
-        case .sample(.heartRate(let bpm, let t)):
-            w.field("type", "hr")
-            w.field("bpm", bpm)
-            optional(&w, "t", t)
-        case .sample(.cadence(let spm, let t)):
-            w.field("type", "cadence")
-            w.field("spm", spm)
-            optional(&w, "t", t)
-        case .sample(.altimeter(let alt, let t)):
-            w.field("type", "altimeter")
-            w.field("alt", alt)
-            optional(&w, "t", t)
-        }
-        w.endObject()
-    }
-
-    private static func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: Double) {
-        if !v.isNaN { w.field(key, v) }
-    }
+    /// Writes one input as a JSON object in the shape `InputDecoder` reads (see `Input.write`).
+    public static func write(_ input: Input, to w: inout JSONWriter) { input.write(to: &w) }
 }
