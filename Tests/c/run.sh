@@ -59,6 +59,15 @@ if [[ -n "$bad" ]]; then
   exit 1
 fi
 
+echo "== the README's C example compiles and runs"
+awk '/^## A run from C/{f=1} f&&/^```c$/{c=1;next} c&&/^```$/{exit} c{print}' "$root/README.md" >"$work/readme_example.c"
+if [[ ! -s "$work/readme_example.c" ]]; then echo "run.sh: no C example found in README.md" >&2; exit 1; fi
+gcc -std=c99 -Wall -Wextra -Werror -I"$inc" "$work/readme_example.c" -o "$work/readme_example" \
+  -L"$libdir" -lrunway -Wl,-rpath,"$libdir"
+"$work/readme_example" >"$work/readme_example.out"
+grep -q '"kind":"summary"' "$work/readme_example.out" || { echo "README example printed no summary" >&2; exit 1; }
+grep -q '"to":"touchdown"' "$work/readme_example.out" || { echo "README example saw no touchdown" >&2; exit 1; }
+
 echo "== abi_run"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
