@@ -36,7 +36,7 @@ let package = Package(
         .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore", "RunwaySim", "CXML"]),
         .testTarget(name: "RunwaySimTests", dependencies: ["RunwaySim"]),
         .testTarget(name: "RunwayStoreTests", dependencies: ["RunwayStore", "RunwayCore"]),
-        .testTarget(name: "RunwayTests", dependencies: ["Runway", "RunwayCore", "CRunwayABI"]),
+        .testTarget(name: "RunwayTests", dependencies: ["Runway", "RunwayCore", "CRunwayABI", "RunwaySim"]),
     ],
     swiftLanguageModes: [.v6]
 )

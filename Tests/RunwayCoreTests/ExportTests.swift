@@ -280,12 +280,7 @@ func jsonArray(_ v: JSONValue?) -> [JSONValue] {
 
 @Suite("Exports: GPX, TCX, FIT, GeoJSON, CSV")
 struct ExportTests {
-    static let tracks: String? = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        let dir = parts.joined(separator: "/") + "/../shared/tracks"
-        return access(dir + "/fixes", R_OK) == 0 ? dir : nil
-    }()
+    static let tracks = SharedTracks.folder
 
     // MARK: ISO 8601
 
@@ -720,27 +715,12 @@ struct ExportTests {
         if let tracks = ExportTests.tracks {
             for file in ["togeojson__Friday-Evening-Run.gpx", "fitparse__activity-small-fenix2-run.fit",
                          "tcxreader__cross-country-skiing_activity_1.tcx"] {
-                guard let bytes = ExportTrackFile.read(tracks + "/fixes/" + file + ".jsonl"),
+                guard let bytes = SharedTracks.read(tracks + "/fixes/" + file + ".jsonl"),
                       let r = try ExportFixture.replay(jsonl: bytes, id: file) else {
                     Issue.record("could not replay \(file)"); continue
                 }
                 #expect(ExportDirectory.save(r, name: "track-" + file, filters: false, in: dir), "\(file)")
             }
         }
-    }
-}
-
-enum ExportTrackFile {
-    static func read(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out.append(contentsOf: buf[0..<n])
-        }
-        return out
     }
 }

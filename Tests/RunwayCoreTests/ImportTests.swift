@@ -1,4 +1,5 @@
 import Testing
+import RunwaySim
 @testable import RunwayCore
 #if canImport(Glibc)
 import Glibc
@@ -11,12 +12,7 @@ struct ImportTests {
     // MARK: - Real recordings
 
     /// `<repo>/../shared/tracks` when it is there (not part of the repository).
-    static let tracks: String? = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)  // Tests/RunwayCoreTests/ImportTests.swift
-        let dir = parts.joined(separator: "/") + "/../shared/tracks"
-        return access(dir + "/fixes", R_OK) == 0 ? dir : nil
-    }()
+    static let tracks = SharedTracks.folder
 
     static let recordings: [String] = [
         "actparser__garmin-edge-820-bike.fit", "actparser__garmin-fenix-5-bike.fit",
@@ -523,18 +519,7 @@ struct ImportTests {
         do { _ = try importing(bytes, as: format); return nil } catch { return error }
     }
 
-    func readFile(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out.append(contentsOf: buf[0..<n])
-        }
-        return out
-    }
+    func readFile(_ path: String) -> [UInt8]? { SharedTracks.read(path) }
 
     /// Equal inputs, where NaN (absent) equals NaN and numbers agree to 1e-9 relative.
     func same(_ a: Input?, _ b: Input?) -> Bool {

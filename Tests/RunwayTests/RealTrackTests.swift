@@ -1,4 +1,5 @@
 import Testing
+import RunwaySim
 import CRunwayABI
 @testable import Runway
 @testable import RunwayCore
@@ -10,27 +11,9 @@ import Glibc
 /// raw distance over each recording's fixes must match GeographicLib's WGS84 figure to 0.01%.
 @Suite("Real GPS recordings")
 struct RealTrackTests {
-    static let tracks: String? = {
-        // The package root is two levels above this file's folder.
-        let file = #filePath
-        var parts = file.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        let dir = parts.joined(separator: "/") + "/../shared/tracks"
-        return access(dir + "/reference.jsonl", R_OK) == 0 ? dir : nil
-    }()
+    static let tracks = SharedTracks.folder
 
-    static func readFile(_ path: String) -> [UInt8]? {
-        guard let f = fopen(path, "rb") else { return nil }
-        defer { fclose(f) }
-        var out: [UInt8] = []
-        var buf = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = fread(&buf, 1, buf.count, f)
-            if n <= 0 { break }
-            out.append(contentsOf: buf[0..<n])
-        }
-        return out
-    }
+    static func readFile(_ path: String) -> [UInt8]? { SharedTracks.read(path) }
 
     struct Reference { let file: String; let distance: Double }
 
