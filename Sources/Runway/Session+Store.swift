@@ -18,6 +18,7 @@ extension Session {
     static func replay(_ entries: [JournalEntry], config: EngineConfig, id: String) -> FlightComputer {
         var core = FlightComputer(config: config)
         core.flightID = id
+        core.emitsSnapshots = false   // nobody reads a replay's events
         var events: [Event] = []
         for entry in entries {
             switch entry {

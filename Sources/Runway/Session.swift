@@ -54,6 +54,7 @@ final class Session: @unchecked Sendable {
         self.store = store
         self.flightID = flightID
         self.lease = lease
+        self.core.emitsSnapshots = false   // until a subscriber wants flight events
         liveClock = core.config.clock == .live
         idle = Lock.Condition(lock)
         scratch.reserveCapacity(8)
@@ -195,6 +196,7 @@ final class Session: @unchecked Sendable {
             subscriptions[id] = sub
             order.append(id)
             wanted |= options.kinds
+            core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             return id
         }
     }
@@ -216,6 +218,7 @@ final class Session: @unchecked Sendable {
             }
             order.removeAll { $0 == id }
             wanted = subscriptions.values.reduce(0) { $0 | $1.options.kinds }
+            core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             sub.cancelled = true
             sub.wake.signal()
             // Inside a callback we must not wait (it could be waiting on itself); close waits.

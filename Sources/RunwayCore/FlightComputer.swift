@@ -518,8 +518,13 @@ public struct FlightComputer: Sendable {
         }
         seq += 1
         flightSeq = seq
-        events.append(Event(seq: seq, t: now, body: .flight(snapshot)))
+        // The snapshot is built only when someone will read the event; its seq is taken either way.
+        if emitsSnapshots { events.append(Event(seq: seq, t: now, body: .flight(snapshot))) }
     }
+
+    /// Whether `flight` events are built (a session turns it off while no subscriber wants them:
+    /// the seq still advances, so `runway_snapshot_json` and later events are unchanged).
+    public var emitsSnapshots = true
 
     /// The current FlightData.
     public var snapshot: FlightData {
