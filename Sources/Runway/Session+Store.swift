@@ -53,7 +53,7 @@ extension Session {
         let lease = try FlightLease(storePath: storePath, flightID: id)
         let probe = try FlightStore(path: storePath)
         defer { probe.close() }
-        if try finished(probe, id: id) != nil {
+        if try probe.record(of: id) != nil {   // one row read: finished flights have a record
             throw RunwayError(.state, "flight \"\(id)\" is finished; read it with runway_flight_json")
         }
         let (core, config) = try load(probe, id: id, configText: configText)
@@ -68,7 +68,7 @@ extension Session {
         defer { lease.release() }
         let store = try FlightStore(path: storePath)
         defer { store.close() }
-        if try finished(store, id: id) != nil {
+        if try store.record(of: id) != nil {
             throw RunwayError(.state, "flight \"\(id)\" is already finished")
         }
         var (core, _) = try load(store, id: id)
@@ -116,7 +116,7 @@ extension Session {
         try requireExistingStore(storePath)
         let store = try FlightStore(path: storePath)
         defer { store.close() }
-        if try finished(store, id: id) != nil, let record = try store.record(of: id) {
+        if let record = try store.record(of: id) {
             return Array(record.utf8) + [0]
         }
         let (core, _) = try load(store, id: id)
