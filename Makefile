@@ -25,8 +25,8 @@ $(LIB): $(SOURCES)
 	@mkdir -p $(BUILD)
 	cp .build/release/librunway.so $(LIB)
 
-test: deps lib test-swift test-c test-example test-python test-rust test-callgrind
-	@echo "suites: 6 passed, 0 failed"
+test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz
+	@echo "suites: 7 passed, 0 failed"
 
 test-swift:
 	$(SWIFT) test
@@ -45,6 +45,17 @@ test-rust: lib
 
 # Benchmarks (not part of `make test`): C harnesses built against the library; prints one table
 # and writes it to benchmarks/RESULTS.md (about 3 minutes; benchmarks/README.md has the method).
+# Fuzzing (Tests/fuzz/run.sh; RELIABILITY.md has the figures): libFuzzer + AddressSanitizer over
+# every input surface. `make test` runs each harness for 30 s; `make fuzz` for FUZZ_SECONDS each
+# (default 600), or FUZZ_RUNS executions each when given. Corpora grow in build/fuzz/corpus.
+.PHONY: fuzz test-fuzz
+FUZZ_SECONDS ?= 600
+test-fuzz: deps
+	./Tests/fuzz/run.sh --seconds 30 --parallel 2
+
+fuzz: deps
+	./Tests/fuzz/run.sh $(if $(FUZZ_RUNS),--runs $(FUZZ_RUNS),--seconds $(FUZZ_SECONDS)) --parallel 2
+
 .PHONY: bench test-callgrind
 BENCH := $(BUILD)/bench
 BENCH_PROGS := $(addprefix $(BENCH)/,bench_ingest bench_fanout bench_mem bench_store bench_count)

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Tests/fuzz/run.sh — libFuzzer over every input surface of librunway's C ABI.
+#
+#   Tests/fuzz/run.sh [--seconds N | --runs N] [--parallel P] [harness ...]
+#
+# Builds librunway.so with AddressSanitizer and coverage instrumentation (swift build
+# --build-path .build-fuzz, into build/fuzz/), the harnesses Tests/fuzz/fuzz_*.c with
+# clang -fsanitize=fuzzer,address, seeds each corpus (Tests/fuzz/seeds, the shared recordings in
+# ../shared/tracks when present, examples/data), replays the saved regressions
+# (Tests/fuzz/regressions/<harness>/), then fuzzes each harness for N seconds (default 30) or N
+# executions, P harnesses at a time (default 2). Corpora grow in build/fuzz/corpus/<harness>;
+# a crash leaves its input in build/fuzz/crashes/ and fails the run. One line of figures a
+# harness goes to stdout and to build/fuzz/figures.tsv.
+# Harnesses: push_json push_jsonl config options import stateful (default: all).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="$root/build/fuzz"
+seconds=30 runs="" parallel=2 harnesses=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --seconds) seconds="$2"; shift 2 ;;
+    --runs) runs="$2"; shift 2 ;;
+    --parallel) parallel="$2"; shift 2 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    *) harnesses+=("$1"); shift ;;
+  esac
+done
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(push_json push_jsonl config options import stateful)
+
+CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
+[[ -x "$CLANG" ]] || CLANG=clang   # the toolchain's own clang: its sanitizer runtime matches swiftc's
+
+mkdir -p "$out" "$out/crashes"
+echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
+(cd "$root" && swift build -c release --product runway --build-path .build-fuzz \
+   -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+   2>&1 | grep -E "error|warning|Build" || true)
+cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so"
+
+for h in "${harnesses[@]}"; do
+  "$CLANG" -fuse-ld=lld -g -O1 -fsanitize=fuzzer,address -Wall -Wextra -Werror -I"$root/include" \
+    -o "$out/fuzz_$h" "$here/fuzz_$h.c" -L"$out" -lrunway -Wl,-rpath,"$out" -lcjson -lm -lpthread
+done
+
+tracks="$root/../shared/tracks"
+seed() { # harness corpus-dir
+  local h="$1" dir="$2"
+  mkdir -p "$dir"
+  case "$h" in
+    push_json|config|options|stateful) cp "$here/seeds/$h/"* "$dir/" ;;
+    push_jsonl)
+      cp "$here/seeds/push_json/"* "$dir/"
+      if [[ -d "$tracks/fixes" ]]; then
+        for f in "$tracks"/fixes/*.jsonl; do head -c 4096 "$f" >"$dir/$(basename "$f")"; done
+      fi ;;
+    import)
+      local f i=0
+      for f in "$root"/examples/data/*.gpx "$tracks"/*.gpx "$tracks"/*.tcx "$tracks"/*.fit; do
+        [[ -f "$f" ]] || continue
+        case "$f" in *.gpx) p='\x00' ;; *.tcx) p='\x01' ;; *.fit) p='\x02' ;; esac
+        # Whole files up to 64 KiB; larger ones cut (a cut file is still a good seed for the
+        # parsers' error paths, and the whole of each is covered by the import tests).
+        { printf "$p"; head -c 65536 "$f"; } >"$dir/seed$((i++))"
+      done ;;
+  esac
+}
+
+run_one() {
+  local h="$1" corpus="$out/corpus/$1" log="$out/fuzz_$1.log"
+  [[ -d "$corpus" ]] || seed "$h" "$corpus"
+  local regress=()
+  if compgen -G "$here/regressions/$h/*" >/dev/null; then regress=("$here"/regressions/"$h"/*); fi
+  if [[ ${#regress[@]} -gt 0 ]]; then   # saved crashes first: each must now pass
+    "$out/fuzz_$h" "${regress[@]}" >"$log.regress" 2>&1 || { echo "fuzz $h: a saved regression fails"; tail -30 "$log.regress"; return 1; }
+  fi
+  local limit=(-max_total_time="$seconds")
+  [[ -n "$runs" ]] && limit=(-runs="$runs")
+  local max_len=4096
+  [[ "$h" == import ]] && max_len=65537
+  local rc=0
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+    "$out/fuzz_$h" "${limit[@]}" -max_len="$max_len" -dict="$here/runway.dict" -print_final_stats=1 \
+      -artifact_prefix="$out/crashes/$h-" -timeout=10 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1 || rc=$?
+  local execs speed cov
+  execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
+  speed="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
+  cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$h" "$execs" "$speed" "$cov" "$rc" >>"$out/figures.tsv"
+  printf 'fuzz %-10s %10s executions  %6s exec/s  cov %5s  corpus %5s  %s\n' "$h" "$execs" "$speed" "$cov" \
+    "$(ls "$corpus" | wc -l)" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (rc $rc, log $log)")"
+  if [[ $rc != 0 ]]; then grep -E "ERROR|broken promise|SUMMARY|#0|#1 |#2 |#3 |#4 " "$log" | head -30; return 1; fi
+}
+export -f run_one seed
+export out here root tracks seconds runs
+
+printf '%s\n' "${harnesses[@]}" | xargs -P "$parallel" -I{} bash -c 'run_one {}'
