@@ -25,8 +25,8 @@ $(LIB): $(SOURCES)
 	@mkdir -p $(BUILD)
 	cp .build/release/librunway.so $(LIB)
 
-test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz
-	@echo "suites: 7 passed, 0 failed"
+test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz test-sanitize
+	@echo "suites: 8 passed, 0 failed"
 
 test-swift:
 	$(SWIFT) test
@@ -48,6 +48,13 @@ test-rust: lib
 # Fuzzing (Tests/fuzz/run.sh; RELIABILITY.md has the figures): libFuzzer + AddressSanitizer over
 # every input surface. `make test` runs each harness for 30 s; `make fuzz` for FUZZ_SECONDS each
 # (default 600), or FUZZ_RUNS executions each when given. Corpora grow in build/fuzz/corpus.
+# The C hosts (abi_run, runway_host, the stress test) against librunway built with AddressSanitizer
+# and with ThreadSanitizer (Tests/sanitize/run.sh; no suppressions).
+.PHONY: test-sanitize
+test-sanitize: deps
+	./Tests/sanitize/run.sh address
+	./Tests/sanitize/run.sh thread
+
 .PHONY: fuzz test-fuzz
 FUZZ_SECONDS ?= 600
 test-fuzz: deps

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-host="$here/runway_host"
+host="${RUNWAY_HOST:-$here/runway_host}"   # RUNWAY_HOST: another build of it (Tests/sanitize)
 tracks="$here/../../../shared/tracks"
 [[ -x "$host" ]] || { echo "test.sh: $host not built (run make)" >&2; exit 1; }
 
