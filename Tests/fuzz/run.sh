@@ -10,7 +10,8 @@
 # (Tests/fuzz/regressions/<harness>/), then fuzzes each harness for N seconds (default 30) or N
 # executions, P harnesses at a time (default 2). Corpora grow in build/fuzz/corpus/<harness>;
 # a crash leaves its input in build/fuzz/crashes/ and fails the run. One line of figures a
-# harness goes to stdout and to build/fuzz/figures.tsv.
+# harness goes to stdout and to build/fuzz/figures.tsv (time, commit, harness, executions,
+# exec/s, coverage, exit status).
 # Harnesses: push_json push_jsonl config options import stateful (default: all).
 set -euo pipefail
 
@@ -37,11 +38,14 @@ echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
 (cd "$root" && swift build -c release --product runway --build-path .build-fuzz \
    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
    2>&1 | grep -E "error|warning|Build" || true)
-cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so"
+# Replaced by rename, so a campaign still running keeps its own copy.
+cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- Sources include Tests/fuzz 2>/dev/null || echo +dirty)"
 
 for h in "${harnesses[@]}"; do
   "$CLANG" -fuse-ld=lld -g -O1 -fsanitize=fuzzer,address -Wall -Wextra -Werror -I"$root/include" \
-    -o "$out/fuzz_$h" "$here/fuzz_$h.c" -L"$out" -lrunway -Wl,-rpath,"$out" -lcjson -lm -lpthread
+    -o "$out/fuzz_$h.new" "$here/fuzz_$h.c" -L"$out" -lrunway -Wl,-rpath,"$out" -lcjson -lm -lpthread
+  mv -f "$out/fuzz_$h.new" "$out/fuzz_$h"
 done
 
 tracks="$root/../shared/tracks"
@@ -87,12 +91,12 @@ run_one() {
   execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
   speed="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
   cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)"
-  printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$h" "$execs" "$speed" "$cov" "$rc" >>"$out/figures.tsv"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$h" "$execs" "$speed" "$cov" "$rc" >>"$out/figures.tsv"
   printf 'fuzz %-10s %10s executions  %6s exec/s  cov %5s  corpus %5s  %s\n' "$h" "$execs" "$speed" "$cov" \
     "$(ls "$corpus" | wc -l)" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (rc $rc, log $log)")"
   if [[ $rc != 0 ]]; then grep -E "ERROR|broken promise|SUMMARY|#0|#1 |#2 |#3 |#4 " "$log" | head -30; return 1; fi
 }
 export -f run_one seed
-export out here root tracks seconds runs
+export out here root tracks seconds runs commit
 
 printf '%s\n' "${harnesses[@]}" | xargs -P "$parallel" -I{} bash -c 'run_one {}'
