@@ -26,10 +26,23 @@
  *    replay clock (the default).
  *  - Numbers in JSON output that are unknown are `null`, never NaN or Infinity.
  *
- * Limits: one JSON input (a fix, a config, options, or one JSON Lines line) is
- * at most RUNWAY_MAX_INPUT_BYTES bytes and at most 1000 levels deep; a session
- * has at most RUNWAY_MAX_SUBSCRIBERS subscriptions; a queue subscription holds
- * at most RUNWAY_MAX_QUEUE_CAPACITY events.
+ * Limits (README.md, "Limits", has the table). Every one is refused with
+ * RUNWAY_ERR_LIMIT and a message naming the limit and the value; a refused
+ * call changes no run state (like any rejected input, it is logged):
+ *  - one JSON input (a fix, a config, options, or one JSON Lines line, its
+ *    "\n" or "\r\n" not counted) is at most RUNWAY_MAX_INPUT_BYTES bytes;
+ *  - it is nested at most RUNWAY_MAX_JSON_DEPTH levels deep (the root object
+ *    is level 1), checked by a scan before any parsing;
+ *  - a session has at most RUNWAY_MAX_SUBSCRIBERS subscriptions at a time;
+ *  - a queue subscription holds at most RUNWAY_MAX_QUEUE_CAPACITY events
+ *    ("capacity" above it is refused; its other bad values are
+ *    RUNWAY_ERR_ARGUMENT);
+ *  - a flight's route holds at most the config's "max_route_points" points
+ *    (default and largest value RUNWAY_MAX_ROUTE_POINTS). Once it is full, a
+ *    fix that would add a point is refused; fixes that add none (filtered,
+ *    within the distance filter, before start, while holding), samples, phase
+ *    changes, laps, ticks, the summary and exports still work. Resuming or
+ *    starting on a full route adds no point.
  */
 #ifndef RUNWAY_H
 #define RUNWAY_H
@@ -50,8 +63,15 @@ extern "C" {
 #define RUNWAY_VERSION_STRING "0.1.0"
 
 #define RUNWAY_MAX_INPUT_BYTES (1024 * 1024)
+/* Inputs are at most 3 levels deep (a config's "target_pace" object is level
+ * 2); 64 leaves room for unknown nested keys while keeping the parser's
+ * recursion (and a hostile input's cost) small and far below cJSON's own 1000. */
+#define RUNWAY_MAX_JSON_DEPTH 64
 #define RUNWAY_MAX_SUBSCRIBERS 256
 #define RUNWAY_MAX_QUEUE_CAPACITY 65536
+/* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
+ * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
+#define RUNWAY_MAX_ROUTE_POINTS 1000000
 #define RUNWAY_DEFAULT_QUEUE_CAPACITY 1024
 #define RUNWAY_LOG_LINES 20
 
@@ -79,11 +99,13 @@ typedef enum runway_status {
   RUNWAY_ERR_ARGUMENT = 1,  /* NULL pointer, bad config or options */
   RUNWAY_ERR_JSON = 2,      /* not JSON, or not a JSON object (also invalid UTF-8, a NUL byte) */
   RUNWAY_ERR_INPUT = 3,     /* well-formed but invalid: missing/ill-typed field, out of range,
-                               non-finite, time going backwards, too large */
+                               non-finite, time going backwards */
   RUNWAY_ERR_STATE = 4,     /* not allowed in the session's current phase */
   RUNWAY_ERR_NOT_FOUND = 5, /* unknown subscription or record */
   RUNWAY_ERR_STORE = 6,     /* storage failure */
-  RUNWAY_ERR_INTERNAL = 7
+  RUNWAY_ERR_INTERNAL = 7,
+  RUNWAY_ERR_LIMIT = 8      /* a documented limit was reached (see "Limits" above): input bytes,
+                               nesting depth, subscribers, queue capacity, route points */
 } runway_status;
 
 /* ---- Library ------------------------------------------------------------- */
@@ -118,10 +140,13 @@ const char *runway_status_string(runway_status status);
  *    "pace_window_s": 10, "auto_pause": per activity, "auto_lap_m": 1000,
  *    "hr_max": 190, "elevation_hysteresis_m": 3,
  *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,
- *    "minimums_m": [1000, 400]
+ *    "minimums_m": [1000, 400],
+ *    "max_route_points": 1..RUNWAY_MAX_ROUTE_POINTS (default
+ *             RUNWAY_MAX_ROUTE_POINTS): the most points the route keeps
  *  Unknown keys, wrong types, out-of-range values, and a config that is not a
  *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
- *  an input). On success *out receives the session; close it with
+ *  an input); a config over a limit ("Limits" above, including a
+ *  "max_route_points" above RUNWAY_MAX_ROUTE_POINTS) is RUNWAY_ERR_LIMIT. On success *out receives the session; close it with
  *  runway_session_close(). */
 runway_status runway_session_open(const char *config_json, runway_session **out);
 
@@ -143,14 +168,18 @@ void runway_session_close(runway_session *s);
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
- *  but add no distance; fixes while holding (paused) add none either. */
+ *  but add no distance; fixes while holding (paused) add none either. An input
+ *  over a limit (its size, its depth, a fix that would add a point to a full
+ *  route) is RUNWAY_ERR_LIMIT. */
 runway_status runway_push_json(runway_session *s, const char *json);
 
 /** Push a JSON Lines batch (one input per line, blank lines skipped, "\r\n"
  *  accepted). Every line is processed, good or bad; *accepted and *rejected
  *  (either may be NULL) always receive the counts. Returns RUNWAY_OK when every
  *  line was accepted, else the status of the first rejected line, whose
- *  message names its line number (1-based). */
+ *  message names its line number (1-based). A line longer than
+ *  RUNWAY_MAX_INPUT_BYTES (its terminator not counted) is rejected with
+ *  RUNWAY_ERR_LIMIT without being parsed; the batch itself has no size limit. */
 runway_status runway_push_jsonl(runway_session *s, const char *buf, size_t len,
                                 size_t *accepted, size_t *rejected);
 
@@ -224,12 +253,14 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *              dropped and counted; the next delivery is then an event
  *              {"kind":"overflow","dropped":N,"seq":<last dropped seq>}, which
  *              every subscription receives whatever its "kinds".
- *  Unknown keys or kinds are RUNWAY_ERR_ARGUMENT.
+ *  Unknown keys or kinds, and a capacity that is not an integer >= 1, are
+ *  RUNWAY_ERR_ARGUMENT.
  *
  *  fn != NULL: events are delivered to fn(event_json, user) on a library
  *  thread. fn == NULL: a poll subscription; read it with runway_poll().
  *  *out_id receives the subscription's id (never 0). A session already holding
- *  RUNWAY_MAX_SUBSCRIBERS subscriptions refuses with RUNWAY_ERR_STATE.
+ *  RUNWAY_MAX_SUBSCRIBERS subscriptions refuses with RUNWAY_ERR_LIMIT, as it
+ *  does a "capacity" above RUNWAY_MAX_QUEUE_CAPACITY.
  *  `user` must stay valid until runway_unsubscribe() (called outside a
  *  callback) or runway_session_close() has returned. */
 runway_status runway_subscribe(runway_session *s, const char *options_json,

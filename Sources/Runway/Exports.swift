@@ -75,8 +75,8 @@ public func runway_session_open_impl(_ config: UnsafePointer<CChar>?,
                                      _ out: UnsafeMutablePointer<SessionHandle?>?) -> runway_status {
     withStatus { () throws(RunwayError) in
         guard let out else { throw RunwayError(.argument, "out is NULL") }
-        if let config, strlen(config) > JSONInput.maxInputBytes {
-            throw RunwayError(.argument, "config exceeds \(JSONInput.maxInputBytes) bytes")
+        if let config, case let n = strlen(config), n > JSONInput.maxInputBytes {
+            throw JSONInput.tooLarge(n, "config")
         }
         let text = string(config)
         let parsed = try EngineConfig.parse(text)
@@ -106,9 +106,11 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
     withStatus { () throws(RunwayError) in
         let s = try session(handle)
         guard let json else { throw RunwayError(.argument, "json is NULL") }
+        // Reads at most one byte past the limit: a longer text is refused without measuring it.
         let n = strnlen(json, JSONInput.maxInputBytes + 1)
         let input: Input
         do throws(RunwayError) {
+            guard n <= JSONInput.maxInputBytes else { throw JSONInput.tooLarge(n, atLeast: true) }
             input = try InputDecoder.decode(UnsafeRawBufferPointer(start: json, count: n))
         } catch {
             s.reject(error)
@@ -147,11 +149,16 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
             while first < stop && JSONInput.isSpace(all[first]) { first += 1 }
             if first < stop {
                 total += 1
-                let line = UnsafeRawBufferPointer(rebasing: all[first..<stop])
-                do throws(RunwayError) {
-                    batch.append((lineNo, .success(try InputDecoder.decode(line))))
-                } catch {
-                    batch.append((lineNo, .failure(error)))
+                if stop - start > JSONInput.maxInputBytes {
+                    // Not parsed: the line (without its terminator) is over the limit.
+                    batch.append((lineNo, .failure(JSONInput.tooLarge(stop - start, "line"))))
+                } else {
+                    let line = UnsafeRawBufferPointer(rebasing: all[first..<stop])
+                    do throws(RunwayError) {
+                        batch.append((lineNo, .success(try InputDecoder.decode(line))))
+                    } catch {
+                        batch.append((lineNo, .failure(error)))
+                    }
                 }
                 if batch.count == 256 {
                     s.process(batch: batch, accepted: &acceptedCount, firstError: &firstError)
@@ -271,8 +278,8 @@ public func runway_subscribe_impl(_ handle: SessionHandle?, _ options: UnsafePoi
     withStatus { () throws(RunwayError) in
         let s = try session(handle)
         guard let outID else { throw RunwayError(.argument, "out_id is NULL") }
-        if let options, strlen(options) > JSONInput.maxInputBytes {
-            throw RunwayError(.argument, "options exceed \(JSONInput.maxInputBytes) bytes")
+        if let options, case let n = strlen(options), n > JSONInput.maxInputBytes {
+            throw JSONInput.tooLarge(n, "options")
         }
         let parsed = try SubscriptionOptions.parse(string(options))
         let target = fn.map { CallbackTarget(fn: $0, user: user) }
@@ -323,8 +330,8 @@ public func runway_session_recover_impl(_ path: UnsafePointer<CChar>?, _ id: Uns
     withStatus { () throws(RunwayError) in
         let storePath = try required(path, "store_path"), flightID = try required(id, "flight_id")
         guard let out else { throw RunwayError(.argument, "out is NULL") }
-        if let config, strlen(config) > JSONInput.maxInputBytes {
-            throw RunwayError(.argument, "config exceeds \(JSONInput.maxInputBytes) bytes")
+        if let config, case let n = strlen(config), n > JSONInput.maxInputBytes {
+            throw JSONInput.tooLarge(n, "config")
         }
         let s = try Session.recover(storePath: storePath, id: flightID, configText: string(config))
         if s.liveClock { Ticker.shared.register(s) }

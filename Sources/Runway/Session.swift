@@ -130,15 +130,16 @@ final class Session: @unchecked Sendable {
     }
 
     /// Journals the input with its resolved time (when there is a store), then processes it: an
-    /// input the journal could not keep is refused before it changes anything.
+    /// input the core refuses (a bad time, a full route) is not journaled, and an input the
+    /// journal could not keep is refused before it changes anything.
     private func journaled(_ input: Input, wallClock now: Double) throws(RunwayError) {
         guard let store, let flightID else {
             try core.process(input, wallClock: now, events: &scratch)
             return
         }
-        let stamped = input.withTime(try core.resolvedTime(of: input, wallClock: now))
-        try store.append(.input(stamped), to: flightID)
-        try core.process(stamped, wallClock: now, events: &scratch)
+        try core.process(input, wallClock: now, events: &scratch) { (stamped) throws(RunwayError) in
+            try store.append(.input(stamped), to: flightID)
+        }
     }
 
     func tick(at t: Double) throws(RunwayError) {
@@ -178,7 +179,7 @@ final class Session: @unchecked Sendable {
     func subscribe(options: SubscriptionOptions, target: CallbackTarget?) throws(RunwayError) -> UInt64 {
         try lock.withLock { () throws(RunwayError) -> UInt64 in
             guard subscriptions.count < Session.maxSubscribers else {
-                throw RunwayError(.state, "the session already has \(Session.maxSubscribers) subscriptions (the maximum)")
+                throw RunwayError(.limit, "the session already has \(subscriptions.count) subscriptions, the limit of \(Session.maxSubscribers) (RUNWAY_MAX_SUBSCRIBERS)")
             }
             let id = nextID
             let sub = Subscription(id: id, options: options, target: target, lock: lock)

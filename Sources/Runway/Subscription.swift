@@ -55,7 +55,9 @@ struct SubscriptionOptions: Sendable, Equatable {
         var o = SubscriptionOptions()
         guard let text, !text.isEmpty else { return o }
         let fields: [(key: String, value: JSONValue)]
-        do { fields = try JSONInput.object(text) } catch { throw RunwayError(.argument, "options: \(error.message)") }
+        do { fields = try JSONInput.object(text) } catch {
+            throw RunwayError(error.status == .limit ? .limit : .argument, "options: \(error.message)")
+        }
         for (key, value) in fields {
             switch key {
             case "kinds":
@@ -74,8 +76,11 @@ struct SubscriptionOptions: Sendable, Equatable {
                 }
                 o.policy = p
             case "capacity":
-                guard let n = value.finiteNumber, n == n.rounded(), n >= 1, n <= Double(maxCapacity) else {
+                guard let n = value.finiteNumber, n == n.rounded(), n >= 1 else {
                     throw RunwayError(.argument, "options: \"capacity\" must be an integer in 1...\(maxCapacity)")
+                }
+                guard n <= Double(maxCapacity) else {
+                    throw RunwayError(.limit, "options: \"capacity\" \(JSONInput.integerText(n)) exceeds the limit of \(maxCapacity) events (RUNWAY_MAX_QUEUE_CAPACITY)")
                 }
                 o.capacity = Int(n)
             default:

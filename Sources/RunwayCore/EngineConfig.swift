@@ -44,6 +44,12 @@ public struct EngineConfig: Sendable, Equatable {
     public var durability = "every_fix"
     /// The flight's id in the store (nil: generated).
     public var flightID: String? = nil
+    /// The most points the route keeps (`"max_route_points"`, 1...`maxRoutePointsLimit`): once
+    /// the route is full, a fix that would add a point is refused.
+    public var maxRoutePoints = EngineConfig.maxRoutePointsLimit
+
+    /// The largest and default `"max_route_points"`: `RUNWAY_MAX_ROUTE_POINTS`.
+    public static let maxRoutePointsLimit = 1_000_000
 
     public init(activity: Activity = .run) {
         self.activity = activity
@@ -57,7 +63,9 @@ public struct EngineConfig: Sendable, Equatable {
     public static func parse(_ text: String?) throws(RunwayError) -> EngineConfig {
         guard let text, !text.isEmpty else { return EngineConfig() }
         let object: [(key: String, value: JSONValue)]
-        do { object = try JSONInput.object(text) } catch { throw .argument("config: \(error.message)") }
+        do { object = try JSONInput.object(text) } catch {
+            throw RunwayError(error.status == .limit ? .limit : .argument, "config: \(error.message)")
+        }
         // The activity first: other defaults depend on it.
         var config = EngineConfig()
         if let a = object.first(where: { $0.key == "activity" }) {
@@ -107,6 +115,14 @@ public struct EngineConfig: Sendable, Equatable {
                     throw .argument("config: \"flight_id\" must be 1 to 128 visible characters")
                 }
                 config.flightID = id
+            case "max_route_points":
+                guard let n = value.finiteNumber, n == n.rounded(), n >= 1 else {
+                    throw .argument("config: \"max_route_points\" must be an integer in 1...\(maxRoutePointsLimit)")
+                }
+                guard n <= Double(maxRoutePointsLimit) else {
+                    throw .limit("config: \"max_route_points\" \(JSONInput.integerText(n)) exceeds the limit of \(maxRoutePointsLimit) points (RUNWAY_MAX_ROUTE_POINTS)")
+                }
+                config.maxRoutePoints = Int(n)
             case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
             case "target_pace":
                 guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),

@@ -87,9 +87,47 @@ public struct FlightComputer: Sendable {
     /// - Parameters:
     ///   - input: a validated input; its time may be NaN only with the live clock.
     ///   - wallClock: the wall clock now, used for a missing time with the live clock.
-    /// - Throws: `.input` when the time is missing (replay clock) or goes backwards.
-    public mutating func process(_ input: Input, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+    ///   - journal: called with the input stamped with its resolved time once every check has
+    ///     passed and before anything changes (a store journals it there); what it throws is
+    ///     rethrown and the input is not processed.
+    /// - Throws: `.input` when the time is missing (replay clock) or goes backwards; `.limit`
+    ///   for a fix that would add a point to a full route (`maxRoutePoints`).
+    public mutating func process(_ input: Input, wallClock: Double, events: inout [Event],
+                                 journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
         let t = try resolveTime(input.t, wallClock: wallClock, what: "input")
+        let stamped = input.withTime(t)
+        guard case .fix = input, route.count >= config.maxRoutePoints else {
+            try journal?(stamped)
+            run(stamped, at: t, &events)
+            return
+        }
+        // The route is full. Whether this fix would add a point depends on the whole pipeline
+        // (gate, track filter, distance filter, auto-pause), so it runs on a copy, which is kept
+        // only when it added none. `keep` adds nothing to a full route, so the copy shares the
+        // route's storage. (A fix adds at most one point, so below the limit no check is needed.)
+        var trial = self
+        trial.refusedPoint = false
+        let mark = events.count
+        trial.run(stamped, at: t, &events)
+        do throws(RunwayError) {
+            if trial.refusedPoint {
+                let name = config.maxRoutePoints == EngineConfig.maxRoutePointsLimit
+                    ? "RUNWAY_MAX_ROUTE_POINTS" : "the config's max_route_points"
+                throw .limit("fix refused: the route is full (\(route.count) points, the limit of \(config.maxRoutePoints) points, \(name)); fixes that add no point are still accepted")
+            }
+            try journal?(stamped)
+        } catch {
+            events.removeSubrange(mark...)
+            throw error
+        }
+        self = trial
+    }
+
+    /// Whether `keep` found the route full since this was last cleared (a trial's verdict).
+    var refusedPoint = false
+
+    /// Processes an input whose time is resolved and checked.
+    mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
         advance(to: t)
         switch input {
         case .fix(let fix): apply(fix, at: t, &events)
@@ -123,7 +161,7 @@ public struct FlightComputer: Sendable {
         if phase == .cruise && accurate {
             // Raw mode counts every fix, but a long gap still starts a new route segment.
             if let last = lastAccepted, t - last.t > config.gapS, !anchorLat.isNaN {
-                route.beginSegment()
+                beginSegment()
             }
             if anchorLat.isNaN {
                 keep(fix, at: t)
@@ -183,7 +221,7 @@ public struct FlightComputer: Sendable {
             distance += step.d
             if step.moving { movingS += dt }
             if step.newSegment {
-                route.beginSegment()
+                beginSegment()
                 // No current pace across a gap: it would be the gap's, not the runner's.
                 window.removeAll(keepingCapacity: true); windowHead = 0
             }
@@ -233,7 +271,18 @@ public struct FlightComputer: Sendable {
         keep(fix, at: t)
     }
 
+    /// Starts a new route segment, unless the route is full (no point would follow).
+    mutating func beginSegment() {
+        if route.count < config.maxRoutePoints { route.beginSegment() }
+    }
+
+    /// Adds a route point; on a full route, changes nothing and notes the refusal (the
+    /// caller's trial then refuses the fix; a phase change just adds no point).
     mutating func keep(_ fix: Fix, at t: Double) {
+        guard route.count < config.maxRoutePoints else {
+            refusedPoint = true
+            return
+        }
         if !anchorLat.isNaN {
             let d = Geodesy.distance(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon)
             if d > 0 { segmentBearing = Geodesy.bearing(lat1: anchorLat, lon1: anchorLon, lat2: fix.lat, lon2: fix.lon) }
@@ -316,7 +365,7 @@ public struct FlightComputer: Sendable {
             window.removeAll(keepingCapacity: true); windowHead = 0
             alerts.resetHolds()
             changePhase(to: .cruise, by: nil, at: t, &events)
-            route.beginSegment()
+            beginSegment()
             if !lat.isNaN { keep(Fix(t: t, lat: lat, lon: lon, alt: alt), at: t) }
         }
     }
@@ -405,7 +454,7 @@ public struct FlightComputer: Sendable {
         if time.isNaN { timePending = true }
         changePhase(to: next, by: next == .holding ? .user : nil, at: time, &events)
         if next == .cruise {
-            route.beginSegment()
+            beginSegment()
             anchorAtCurrentPosition(time)
             if command == .start { _ = laps.update(lapProgress) }   // the laps start here
         }

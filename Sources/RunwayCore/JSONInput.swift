@@ -5,29 +5,75 @@ import Glibc
 
 /// Reading JSON text with cJSON: limits, UTF-8 validation, and conversion to Swift values.
 public enum JSONInput {
-    /// The largest JSON input accepted, in bytes (a fix, a config, options, one JSON Lines line).
+    /// The largest JSON input accepted, in bytes (a fix, a config, options, one JSON Lines line):
+    /// `RUNWAY_MAX_INPUT_BYTES`.
     public static let maxInputBytes = 1 << 20
+    /// The deepest nesting accepted, the root object being level 1: `RUNWAY_MAX_JSON_DEPTH`.
+    public static let maxDepth = 64
+
+    /// The refusal of an input of `count` bytes (`count` > `maxInputBytes`); `what` names it.
+    public static func tooLarge(_ count: Int, _ what: String = "input", atLeast: Bool = false) -> RunwayError {
+        RunwayError(.limit, "\(what) of \(atLeast ? "more than \(count - 1)" : "\(count)") bytes exceeds the limit of \(maxInputBytes) bytes (RUNWAY_MAX_INPUT_BYTES)")
+    }
+
+    /// A whole number as text without trapping ("65537"; Swift's own text beyond 1e15).
+    public static func integerText(_ n: Double) -> String {
+        n.isFinite && abs(n) < 1e15 ? String(Int64(n)) : "\(n)"
+    }
+
+    /// The offset of the bracket that opens level `maxDepth + 1`, or nil when the text stays within
+    /// `maxDepth` levels. A linear scan without recursion that counts `[` and `{` outside strings
+    /// (a backslash in a string escapes the next byte). It stops at a closing bracket without an
+    /// opening one: the text is malformed there and the parser refuses it at that point.
+    public static func depthViolation(_ b: UnsafeRawBufferPointer) -> Int? {
+        var depth = 0
+        var inString = false
+        var i = 0
+        let n = b.count
+        while i < n {
+            let c = b[i]
+            if inString {
+                if c == 0x5C { i += 2; continue }         // backslash: skip the escaped byte
+                if c == 0x22 { inString = false }
+            } else {
+                switch c {
+                case 0x22: inString = true
+                case 0x5B, 0x7B:                          // [ {
+                    depth += 1
+                    if depth > maxDepth { return i }
+                case 0x5D, 0x7D:                          // ] }
+                    depth -= 1
+                    if depth < 0 { return nil }
+                default: break
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
 
     /// Parses one JSON object from `bytes` (no NUL needed) and hands its root to `body`.
     ///
-    /// Throws `.input` for an oversized text and `.json` for invalid UTF-8, malformed JSON,
-    /// trailing content, or a value that is not an object.
+    /// Throws `.limit` for a text over `maxInputBytes` or nested deeper than `maxDepth`, and
+    /// `.json` for invalid UTF-8, malformed JSON, trailing content, or a value that is not an
+    /// object.
     public static func withObject<R>(_ bytes: UnsafeRawBufferPointer,
                                      _ body: (UnsafeMutablePointer<cJSON>) throws(RunwayError) -> R)
         throws(RunwayError) -> R
     {
-        guard bytes.count <= maxInputBytes else {
-            throw .input("input of \(bytes.count) bytes exceeds the limit of \(maxInputBytes) bytes")
-        }
+        guard bytes.count <= maxInputBytes else { throw tooLarge(bytes.count) }
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw .json("empty input: expected a JSON object") }
         if let bad = firstInvalidUTF8(bytes) {
             throw .json(bytes[bad] == 0 ? "NUL byte at byte \(bad)" : "invalid UTF-8 at byte \(bad)")
+        }
+        if let at = depthViolation(bytes) {
+            throw .limit("input nested deeper than the limit of \(maxDepth) levels (RUNWAY_MAX_JSON_DEPTH): level \(maxDepth + 1) opens at byte \(at)")
         }
         let chars = base.assumingMemoryBound(to: CChar.self)
         var end: UnsafePointer<CChar>? = nil
         guard let root = cJSON_ParseWithLengthOpts(chars, bytes.count, &end, 0) else {
             let offset = end.map { $0 - UnsafePointer(chars) } ?? 0
-            throw .json("not valid JSON (error near byte \(offset)) or nested deeper than \(CJSON_NESTING_LIMIT) levels")
+            throw .json("not valid JSON (error near byte \(offset))")
         }
         defer { cJSON_Delete(root) }
         if let end {

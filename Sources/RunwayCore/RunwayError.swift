@@ -8,6 +8,7 @@ public enum RunwayStatus: UInt32, Sendable {
     case notFound = 5
     case store = 6
     case `internal` = 7
+    case limit = 8
 
     /// Fixed text per status, as `sqlite3_errstr` gives.
     public var text: StaticString {
@@ -20,6 +21,7 @@ public enum RunwayStatus: UInt32, Sendable {
         case .notFound: return "not found"
         case .store: return "storage failure"
         case .internal: return "internal error"
+        case .limit: return "a documented limit was reached"
         }
     }
 }
@@ -38,4 +40,5 @@ public struct RunwayError: Error, Sendable, Equatable {
     static func json(_ m: String) -> RunwayError { RunwayError(.json, m) }
     static func input(_ m: String) -> RunwayError { RunwayError(.input, m) }
     static func state(_ m: String) -> RunwayError { RunwayError(.state, m) }
+    static func limit(_ m: String) -> RunwayError { RunwayError(.limit, m) }
 }

@@ -81,15 +81,38 @@ struct InputTests {
     @Test func aFiveMegabyteLineIsRefusedBeforeParsing() {
         let line = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "x", count: 5 << 20) + "\"}"
         let r = decode(line)
-        #expect(status(r) == .input)
-        if case .failure(let e) = r { #expect(e.message.contains("exceeds")) }
+        #expect(status(r) == .limit)
+        if case .failure(let e) = r { #expect(e.message.contains("exceeds the limit of 1048576 bytes (RUNWAY_MAX_INPUT_BYTES)")) }
     }
 
     @Test func deepNestingIsRefused() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
-        #expect(status(decode(#"{"a":"# + deep + "}")) == .json)
+        #expect(status(decode(#"{"a":"# + deep + "}")) == .limit)
         let deepObjects = String(repeating: #"{"a":"#, count: 100_000) + String(repeating: "}", count: 100_000)
-        #expect(status(decode(deepObjects)) == .json)
+        #expect(status(decode(deepObjects)) == .limit)
+    }
+
+    @Test func theDepthScanCountsBracketsOutsideStringsOnly() {
+        func violation(_ text: String) -> Int? {
+            var copy = text
+            return copy.withUTF8 { JSONInput.depthViolation(UnsafeRawBufferPointer($0)) }
+        }
+        let max = JSONInput.maxDepth
+        #expect(violation(String(repeating: "[", count: max)) == nil)
+        #expect(violation(String(repeating: "[", count: max + 1)) == max)
+        #expect(violation(String(repeating: "[]", count: 10_000)) == nil, "siblings are not depth")
+        // Brackets in strings do not count, escaped quotes do not end a string, and an escaped
+        // backslash does not escape the closing quote.
+        let inString = "{\"a\":\"" + String(repeating: "[", count: 1000) + "\"}"
+        #expect(violation(inString) == nil)
+        let escapedQuote = "{\"a\":\"\\\"" + String(repeating: "{", count: 100) + "\"}"   // {"a":"\"{{{…"}
+        #expect(escapedQuote.hasPrefix(#"{"a":"\"{"#))
+        #expect(violation(escapedQuote) == nil)
+        let escapedBackslash = #"{"a":"\\","b":"# + String(repeating: "[", count: max) + "]"   // {"a":"\\","b":[[…
+        #expect(violation(escapedBackslash) == 14 + max - 1)
+        // A closing bracket without an opening one ends the scan: the parser refuses it there.
+        #expect(violation("]" + String(repeating: "[", count: max + 1)) == nil)
+        #expect(status(decode("{}]" + String(repeating: "[", count: max + 1))) == .json)
     }
 
     @Test func invalidUTF8IsRefused() {

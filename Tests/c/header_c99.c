@@ -107,7 +107,7 @@ typedef char fix_order_v_acc[offsetof(runway_fix, v_acc) == 7 * sizeof(double) ?
 typedef char status_values[(RUNWAY_OK == 0 && RUNWAY_ERR_ARGUMENT == 1 && RUNWAY_ERR_JSON == 2 &&
                             RUNWAY_ERR_INPUT == 3 && RUNWAY_ERR_STATE == 4 &&
                             RUNWAY_ERR_NOT_FOUND == 5 && RUNWAY_ERR_STORE == 6 &&
-                            RUNWAY_ERR_INTERNAL == 7)
+                            RUNWAY_ERR_INTERNAL == 7 && RUNWAY_ERR_LIMIT == 8)
                                ? 1
                                : -1];
 
@@ -118,6 +118,7 @@ typedef char version_macros[(RUNWAY_VERSION_MAJOR >= 0 && RUNWAY_VERSION_MINOR >
                                 ? 1
                                 : -1];
 typedef char limits[(RUNWAY_MAX_INPUT_BYTES > 0 && RUNWAY_MAX_SUBSCRIBERS > 0 &&
+                     RUNWAY_MAX_JSON_DEPTH > 0 && RUNWAY_MAX_ROUTE_POINTS > 0 &&
                      RUNWAY_DEFAULT_QUEUE_CAPACITY > 0 &&
                      RUNWAY_DEFAULT_QUEUE_CAPACITY <= RUNWAY_MAX_QUEUE_CAPACITY &&
                      RUNWAY_LOG_LINES > 0)

@@ -3,6 +3,7 @@
 #   1. include/runway.h compiles as C99 (-pedantic) and as C++11, every function by address
 #   2. the runway_* functions exported by build/librunway.so equal those the header declares
 #   3. abi_run.c, a C host driving the library end to end, passes
+#   4. limits_run.c: a route filled to RUNWAY_MAX_ROUTE_POINTS refuses the next point
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -72,3 +73,8 @@ echo "== abi_run"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
 timeout 60 "$work/abi_run"
+
+echo "== limits_run (a route at RUNWAY_MAX_ROUTE_POINTS)"
+gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/limits_run.c" -o "$work/limits_run" \
+  -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lm
+timeout 120 "$work/limits_run"

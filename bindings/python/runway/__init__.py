@@ -51,7 +51,7 @@ elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`::
 Errors are :class:`RunwayError` subclasses, one per library status
 (:class:`ArgumentError`, :class:`JSONError`, :class:`InputError`,
 :class:`StateError`, :class:`NotFoundError`, :class:`StoreError`,
-:class:`InternalError`); an exception raised in your callback comes back as
+:class:`InternalError`, :class:`LimitError`); an exception raised in your callback comes back as
 :class:`CallbackError` from the next call on the session.
 
 Every function and method may be called from any thread.
@@ -65,7 +65,8 @@ from __future__ import annotations
 
 from . import _lib
 from .errors import (ArgumentError, CallbackError, InputError, InternalError, JSONError,
-                     LibraryError, NotFoundError, RunwayError, StateError, StoreError)
+                     LibraryError, LimitError, NotFoundError, RunwayError, StateError,
+                     StoreError)
 from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
                      format_pace, format_pace_tape, format_time)
 from .recording import IMPORT_FORMATS, import_available, import_recording
@@ -80,7 +81,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Session", "Subscription", "PollSubscription", "Event", "JSONInput",
     "RunwayError", "ArgumentError", "JSONError", "InputError", "StateError",
-    "NotFoundError", "StoreError", "InternalError", "CallbackError", "LibraryError",
+    "NotFoundError", "StoreError", "InternalError", "LimitError", "CallbackError", "LibraryError",
     "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
     "format_time", "format_distance", "format_altitude",
     "version", "abi_version", "status_string", "library_path",

@@ -18,6 +18,8 @@ status exception            meaning
 5      :class:`NotFoundError`  unknown or already-ended subscription, unknown stored flight
 6      :class:`StoreError`     the flight store cannot be opened, read or written
 7      :class:`InternalError`  a bug in the library
+8      :class:`LimitError`     a documented limit was reached: input bytes, nesting
+                               depth, subscribers, queue capacity, route points
 =====  ===================  =========================================================
 
 :class:`CallbackError` is not a library status: it re-raises, on the host's
@@ -35,6 +37,7 @@ __all__ = [
     "NotFoundError",
     "StoreError",
     "InternalError",
+    "LimitError",
     "CallbackError",
     "LibraryError",
     "error_for_status",
@@ -86,7 +89,7 @@ class JSONError(RunwayError):
 class InputError(RunwayError):
     """Status 3: well-formed but invalid input — a missing or ill-typed field,
     a value out of range (``lat`` 91), a non-finite number (``1e999``), time
-    going backwards, an input over the size limit."""
+    going backwards."""
 
     STATUS = 3
 
@@ -124,6 +127,20 @@ class InternalError(RunwayError):
     STATUS = 7
 
 
+class LimitError(RunwayError):
+    """Status 8: a documented limit of runway.h was reached, and the call
+    changed nothing: an input (a fix, a config, options, one JSON Lines line)
+    over 1 MiB (``RUNWAY_MAX_INPUT_BYTES``) or nested deeper than 64 levels
+    (``RUNWAY_MAX_JSON_DEPTH``); a 257th subscription on a session
+    (``RUNWAY_MAX_SUBSCRIBERS``); a queue ``capacity`` above 65536
+    (``RUNWAY_MAX_QUEUE_CAPACITY``); a config ``max_route_points`` above
+    1000000 (``RUNWAY_MAX_ROUTE_POINTS``); or a fix that would add a point to
+    a full route (fixes that add none are still accepted). The message names
+    the limit and the value."""
+
+    STATUS = 8
+
+
 class CallbackError(RunwayError):
     """A subscription callback raised an exception.
 
@@ -159,7 +176,7 @@ class LibraryError(OSError):
 _BY_STATUS: dict[int, type[RunwayError]] = {
     cls.STATUS: cls  # type: ignore[misc]
     for cls in (ArgumentError, JSONError, InputError, StateError,
-                NotFoundError, StoreError, InternalError)
+                NotFoundError, StoreError, InternalError, LimitError)
 }
 
 

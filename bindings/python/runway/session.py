@@ -477,6 +477,8 @@ class Session:
             InputError: missing/ill-typed field, out of range (``lat`` 91),
                 non-finite (``1e999``, or NaN/inf in a dict), time going
                 backwards. A rejected input changes nothing.
+            LimitError: over 1 MiB, nested deeper than 64 levels, or a fix
+                that would add a point to a full route (``max_route_points``).
         """
         self._call("runway_push_json", _c_string(_encode(input), "input"))
 
@@ -732,7 +734,9 @@ class Session:
             even if you drop the object.
 
         Raises:
-            ArgumentError: an unknown kind, policy or a bad capacity.
+            ArgumentError: an unknown kind, policy or a capacity below 1.
+            LimitError: a capacity above 65536, or the session already has
+                256 subscriptions.
         """
         if not callable(callback):
             raise TypeError("callback must be callable")
@@ -760,7 +764,9 @@ class Session:
                     print(ev["to"])
 
         Raises:
-            ArgumentError: an unknown kind, policy or a bad capacity.
+            ArgumentError: an unknown kind, policy or a capacity below 1.
+            LimitError: a capacity above 65536, or the session already has
+                256 subscriptions.
         """
         return self._subscribe(_options(kinds, policy, capacity), _lib.EVENT_FN(), None,
                                PollSubscription)

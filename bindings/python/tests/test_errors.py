@@ -3,6 +3,7 @@ library's message, and leaves the session unchanged."""
 
 from __future__ import annotations
 
+import json
 import queue
 import threading
 from ctypes import byref, c_uint64, c_void_p
@@ -30,7 +31,7 @@ def specific(err: runway.RunwayError) -> str:
 @pytest.mark.parametrize("status, cls", [
     (1, runway.ArgumentError), (2, runway.JSONError), (3, runway.InputError),
     (4, runway.StateError), (5, runway.NotFoundError), (6, runway.StoreError),
-    (7, runway.InternalError),
+    (7, runway.InternalError), (8, runway.LimitError),
 ])
 def test_each_status_has_its_exception_class(status, cls):
     err = error_for_status(status, "boom")
@@ -54,7 +55,7 @@ def test_an_unknown_config_key_is_an_argument_error():
     {"kinds": ["phase", 7]},
     {"policy": "sometimes"},
     {"capacity": 0},
-    {"capacity": 65537},
+    {"capacity": 2.5},
 ])
 def test_bad_subscription_options_are_an_argument_error(session, options):
     with pytest.raises(runway.ArgumentError) as err:
@@ -183,6 +184,70 @@ def test_an_unknown_subscription_id_is_not_found(session):
     specific(err.value)
     with pytest.raises(runway.NotFoundError):
         L.runway_poll(session, 987654321, byref(c_void_p()))
+
+
+# -- LimitError (8) ------------------------------------------------------------------
+
+MAX_INPUT_BYTES = 1 << 20
+
+
+def padded_fix(i: int, size: int) -> str:
+    """Fix i of testkit's line as JSON text of exactly ``size`` bytes."""
+    head = json.dumps(fix(i, T0 + i))[:-1] + ', "pad": "'
+    return head + "x" * (size - len(head) - 2) + '"}'
+
+
+def test_an_input_over_one_mebibyte_is_a_limit_error_and_changes_nothing(session):
+    session.push(padded_fix(0, MAX_INPUT_BYTES))
+    before = session.snapshot()
+    with pytest.raises(runway.LimitError) as err:
+        session.push(padded_fix(1, MAX_INPUT_BYTES + 1))
+    assert err.value.status == 8
+    assert "RUNWAY_MAX_INPUT_BYTES" in specific(err.value)
+    assert session.snapshot() == before
+    accepted, rejected = session.push_many([padded_fix(1, MAX_INPUT_BYTES + 1), fix(2, T0 + 2)])
+    assert (accepted, rejected) == (1, 1)
+
+
+def test_nesting_past_64_levels_is_a_limit_error(session):
+    def nested(depth: int) -> str:
+        return json.dumps(fix(0, T0))[:-1] + ', "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
+    session.push(nested(64))
+    with pytest.raises(runway.LimitError) as err:
+        session.push(nested(65))
+    assert "RUNWAY_MAX_JSON_DEPTH" in specific(err.value)
+
+
+def test_subscriber_and_capacity_limits(session):
+    with pytest.raises(runway.LimitError) as err:
+        session.events(capacity=65537)
+    assert "RUNWAY_MAX_QUEUE_CAPACITY" in specific(err.value)
+    subs = [session.events(capacity=65536) for _ in range(256)]
+    with pytest.raises(runway.LimitError) as err:
+        session.events()
+    assert "RUNWAY_MAX_SUBSCRIBERS" in specific(err.value)
+    with pytest.raises(runway.LimitError):
+        session.subscribe(lambda ev: None)
+    subs.pop().cancel()
+    session.events().cancel()
+
+
+def test_a_full_route_refuses_a_fix_that_adds_a_point_and_changes_nothing():
+    with pytest.raises(runway.LimitError):
+        runway.Session({"max_route_points": 1_000_001})
+    with runway.Session({"filters": "off", "distance_filter_m": 5, "max_route_points": 10}) as s:
+        s.start(T0)
+        for i in range(10):
+            s.push(fix(i, T0 + i))
+        before, summary = s.snapshot(), s.summary()
+        assert before["points"] == 10
+        with pytest.raises(runway.LimitError) as err:
+            s.push(fix(10, T0 + 10))
+        assert "max_route_points" in specific(err.value)
+        assert s.snapshot() == before and s.summary() == summary
+        s.push({"type": "hr", "bpm": 140, "t": T0 + 11})   # samples still go in
+        s.stop(T0 + 12)
+        assert s.summary()["points"] == 10
 
 
 # -- last error is per thread -------------------------------------------------------

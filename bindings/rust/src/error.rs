@@ -14,7 +14,7 @@ pub enum Status {
     /// `RUNWAY_ERR_JSON`: not JSON, not a JSON object, or invalid UTF-8.
     Json,
     /// `RUNWAY_ERR_INPUT`: well-formed but invalid input (missing or ill-typed field, out of
-    /// range, non-finite, time going backwards, too large).
+    /// range, non-finite, time going backwards).
     Input,
     /// `RUNWAY_ERR_STATE`: not allowed in the session's current phase.
     State,
@@ -24,6 +24,12 @@ pub enum Status {
     Store,
     /// `RUNWAY_ERR_INTERNAL`, or a status code this binding does not know.
     Internal,
+    /// `RUNWAY_ERR_LIMIT`: a documented limit was reached and nothing changed: an input over
+    /// [`sys::RUNWAY_MAX_INPUT_BYTES`] or nested deeper than [`sys::RUNWAY_MAX_JSON_DEPTH`], a
+    /// subscription past [`sys::RUNWAY_MAX_SUBSCRIBERS`], a queue capacity above
+    /// [`sys::RUNWAY_MAX_QUEUE_CAPACITY`], a `max_route_points` above
+    /// [`sys::RUNWAY_MAX_ROUTE_POINTS`], or a fix that would add a point to a full route.
+    Limit,
 }
 
 impl Status {
@@ -38,6 +44,7 @@ impl Status {
             sys::RUNWAY_ERR_STATE => Status::State,
             sys::RUNWAY_ERR_NOT_FOUND => Status::NotFound,
             sys::RUNWAY_ERR_STORE => Status::Store,
+            sys::RUNWAY_ERR_LIMIT => Status::Limit,
             _ => Status::Internal,
         })
     }
@@ -52,6 +59,7 @@ impl Status {
             Status::NotFound => sys::RUNWAY_ERR_NOT_FOUND,
             Status::Store => sys::RUNWAY_ERR_STORE,
             Status::Internal => sys::RUNWAY_ERR_INTERNAL,
+            Status::Limit => sys::RUNWAY_ERR_LIMIT,
         }
     }
 

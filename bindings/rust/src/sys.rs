@@ -19,8 +19,12 @@ pub const RUNWAY_VERSION_PATCH: u32 = 0;
 pub const RUNWAY_VERSION_STRING: &str = "0.1.0";
 
 pub const RUNWAY_MAX_INPUT_BYTES: usize = 1024 * 1024;
+/// Deepest nesting of one JSON input (the root object is level 1).
+pub const RUNWAY_MAX_JSON_DEPTH: usize = 64;
 pub const RUNWAY_MAX_SUBSCRIBERS: usize = 256;
 pub const RUNWAY_MAX_QUEUE_CAPACITY: usize = 65536;
+/// Largest (and default) config `"max_route_points"`.
+pub const RUNWAY_MAX_ROUTE_POINTS: usize = 1_000_000;
 pub const RUNWAY_DEFAULT_QUEUE_CAPACITY: usize = 1024;
 pub const RUNWAY_LOG_LINES: usize = 20;
 
@@ -65,7 +69,7 @@ pub const RUNWAY_ERR_ARGUMENT: runway_status = 1;
 /// not JSON, or not a JSON object (also invalid UTF-8)
 pub const RUNWAY_ERR_JSON: runway_status = 2;
 /// well-formed but invalid: missing/ill-typed field, out of range, non-finite, time going
-/// backwards, too large
+/// backwards
 pub const RUNWAY_ERR_INPUT: runway_status = 3;
 /// not allowed in the session's current phase
 pub const RUNWAY_ERR_STATE: runway_status = 4;
@@ -74,6 +78,9 @@ pub const RUNWAY_ERR_NOT_FOUND: runway_status = 5;
 /// storage failure
 pub const RUNWAY_ERR_STORE: runway_status = 6;
 pub const RUNWAY_ERR_INTERNAL: runway_status = 7;
+/// a documented limit was reached: input bytes, nesting depth, subscribers, queue capacity,
+/// route points
+pub const RUNWAY_ERR_LIMIT: runway_status = 8;
 
 /// Receives one event as a NUL-terminated JSON object, valid only during the call. Runs on a
 /// library thread (one per callback subscription), never concurrently with itself.

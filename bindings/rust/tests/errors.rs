@@ -142,6 +142,7 @@ fn statuses_round_trip_and_have_descriptions() {
         Status::NotFound,
         Status::Store,
         Status::Internal,
+        Status::Limit,
     ];
     for (i, st) in all.iter().enumerate() {
         assert_eq!(st.code(), i as i32 + 1);
@@ -152,4 +153,40 @@ fn statuses_round_trip_and_have_descriptions() {
     assert_eq!(Status::from_code(99), Some(Status::Internal));
     let descriptions: std::collections::HashSet<_> = all.iter().map(|s| s.description()).collect();
     assert_eq!(descriptions.len(), all.len(), "descriptions are not distinct");
+}
+
+#[test]
+fn limit_errors_change_nothing() {
+    let s = cruising();
+    let max = sys::RUNWAY_MAX_INPUT_BYTES;
+    let padded = |t: f64, i: usize, size: usize| {
+        let head = format!("{},\"pad\":\"", fix_json(t, i).trim_end_matches('}'));
+        format!("{head}{}\"}}", "x".repeat(size - head.len() - 2))
+    };
+    s.push_json(&padded(T0 + 10.0, 2, max)).expect("exactly RUNWAY_MAX_INPUT_BYTES");
+    let before = run_state(&s);
+    let e = expect_err(s.push_json(&padded(T0 + 15.0, 3, max + 1)), Status::Limit);
+    assert!(e.message.contains("RUNWAY_MAX_INPUT_BYTES"), "{e}");
+    let deep = format!(
+        "{},\"x\":{}{}}}",
+        fix_json(T0 + 15.0, 3).trim_end_matches('}'),
+        "[".repeat(64),
+        "]".repeat(64)
+    );
+    let e = expect_err(s.push_json(&deep), Status::Limit);
+    assert!(e.message.contains("RUNWAY_MAX_JSON_DEPTH"), "{e}");
+    expect_err(s.poll_subscription(Some(r#"{"capacity":65537}"#)), Status::Limit);
+    assert_eq!(run_state(&s), before);
+
+    expect_err(Session::open(Some(r#"{"max_route_points":1000001}"#)), Status::Limit);
+    let full =
+        Session::open(Some(r#"{"filters":"off","distance_filter_m":5,"max_route_points":2}"#)).unwrap();
+    full.start(Some(T0)).unwrap();
+    full.push_json(&fix_json(T0, 0)).unwrap();
+    full.push_json(&fix_json(T0 + 5.0, 1)).unwrap();
+    let before = run_state(&full);
+    let e = expect_err(full.push_json(&fix_json(T0 + 10.0, 2)), Status::Limit);
+    assert!(e.message.contains("route is full"), "{e}");
+    assert_eq!(run_state(&full), before);
+    full.stop(None).unwrap();
 }

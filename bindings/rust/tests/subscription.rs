@@ -399,7 +399,8 @@ fn a_refused_subscription_frees_its_closure_at_once() {
         (0..runway::sys::RUNWAY_MAX_SUBSCRIBERS).map(|_| s.poll_subscription(None).unwrap()).collect();
     let (f, rx) = forward();
     let err = s.subscribe(None, f).expect_err("a subscription beyond RUNWAY_MAX_SUBSCRIBERS");
-    assert!(!err.message.is_empty());
+    assert_eq!(err.status, runway::Status::Limit);
+    assert!(err.message.contains("RUNWAY_MAX_SUBSCRIBERS"), "{}", err.message);
     drain_closed(&rx);
     let (f, rx) = forward();
     assert_eq!(s.subscribe(Some(r#"{"bogus":1}"#), f).unwrap_err().status, runway::Status::Argument);

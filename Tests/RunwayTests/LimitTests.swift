@@ -1,0 +1,367 @@
+import Testing
+import CRunwayABI
+@testable import Runway
+@testable import RunwayCore
+@testable import RunwayStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// The documented limits of runway.h ("Limits"): each one at the limit (accepted) and one past it
+// (RUNWAY_ERR_LIMIT with a message naming the limit and the value, nothing changed).
+
+/// A JSON object of exactly `bytes` bytes: `head` (an object's text without its closing brace)
+/// plus an ignored string field padded to size.
+func padded(_ head: String, to bytes: Int) -> String {
+    let open = head + #","pad":""#
+    let n = bytes - open.utf8.count - 2
+    precondition(n >= 0, "test helper: head too long")
+    return open + String(repeating: "x", count: n) + "\"}"
+}
+
+/// `head` (an object's text without its closing brace) plus an unknown key holding arrays nested
+/// so that the whole text is `depth` levels deep (the root object is level 1).
+func nested(_ head: String, depth: Int) -> String {
+    head + #","x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+}
+
+/// A fresh directory under /tmp for a store, removed (with its files) on deinit.
+final class ScratchDir {
+    let path: String
+    init() {
+        var template = Array("/tmp/runway-limits-XXXXXX".utf8CString)
+        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
+        path = made.map { String(cString: $0) } ?? "/tmp"
+    }
+    deinit {
+        guard path != "/tmp", let dir = opendir(path) else { return }
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+            }
+            if name != "." && name != ".." { unlink(path + "/" + name) }
+        }
+        closedir(dir)
+        rmdir(path)
+    }
+}
+
+extension CSession {
+    func jsonl(_ text: String) -> (runway_status, Int, Int) {
+        var accepted = -1, rejected = -1
+        let st = text.withCString { runway_push_jsonl_impl(handle, $0, strlen($0), &accepted, &rejected) }
+        return (st, accepted, rejected)
+    }
+
+    func lap(_ t: Double = .nan) -> runway_status { runway_lap_impl(handle, t) }
+
+    func flightID() -> String {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        guard runway_session_flight_id_impl(handle, &out) == RUNWAY_OK, let out else { return "" }
+        defer { runway_string_free_impl(out) }
+        return String(cString: out)
+    }
+
+    func exportGPX() -> (runway_status, Int) {
+        var out: UnsafeMutablePointer<CChar>? = nil
+        var len = 0
+        let st = runway_export_impl(handle, "gpx", &out, &len)
+        runway_string_free_impl(out)
+        return (st, len)
+    }
+}
+
+func openStatus(_ config: String) -> runway_status {
+    var h: OpaquePointer? = nil
+    let st = config.withCString { runway_session_open_impl($0, &h) }
+    runway_session_close_impl(h)
+    return st
+}
+
+@Suite("Resource limits")
+struct LimitTests {
+    static let t0 = 1_700_000_000.0
+
+    @Test func theHeaderAndTheCodeAgreeOnEveryLimit() {
+        #expect(JSONInput.maxInputBytes == Int(RUNWAY_MAX_INPUT_BYTES))
+        #expect(JSONInput.maxDepth == Int(RUNWAY_MAX_JSON_DEPTH))
+        #expect(EngineConfig.maxRoutePointsLimit == Int(RUNWAY_MAX_ROUTE_POINTS))
+        #expect(EngineConfig().maxRoutePoints == Int(RUNWAY_MAX_ROUTE_POINTS))
+        #expect(RunwayStatus.limit.rawValue == RUNWAY_ERR_LIMIT.rawValue)
+        #expect(String(cString: runway_status_string_impl(RUNWAY_ERR_LIMIT)!) == "a documented limit was reached")
+    }
+
+    // MARK: - Input bytes
+
+    @Test func aFixOfExactlyTheLimitIsAcceptedAndOneByteMoreIsRefused() throws {
+        let s = try CSession()
+        let max = Int(RUNWAY_MAX_INPUT_BYTES)
+        let atLimit = padded(#"{"t":1700000000,"lat":52,"lon":4"#, to: max)
+        #expect(atLimit.utf8.count == max)
+        #expect(s.push(atLimit) == RUNWAY_OK)
+        let before = s.snapshot()
+        let past = padded(#"{"t":1700000001,"lat":52.0001,"lon":4"#, to: max + 1)
+        #expect(s.push(past) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("more than 1048576 bytes exceeds the limit of 1048576 bytes (RUNWAY_MAX_INPUT_BYTES)"))
+        #expect(s.snapshot() == before)
+        #expect(field("fixes", in: before) == 1)
+    }
+
+    @Test func aConfigAndOptionsOfExactlyTheLimitAreAcceptedAndOneByteMoreIsRefused() throws {
+        let max = Int(RUNWAY_MAX_INPUT_BYTES)
+        let head = #"{"activity":"walk"}"#
+        let config = head + String(repeating: " ", count: max - head.utf8.count)
+        #expect(openStatus(config) == RUNWAY_OK)
+        #expect(openStatus(config + " ") == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("config of 1048577 bytes exceeds the limit of 1048576 bytes (RUNWAY_MAX_INPUT_BYTES)"))
+
+        let s = try CSession()
+        let options = #"{"policy":"queue"}"# + String(repeating: " ", count: max - 18)
+        #expect(options.utf8.count == max)
+        #expect(s.subscribe(options, nil).0 == RUNWAY_OK)
+        #expect(s.subscribe(options + " ", nil).0 == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("options of 1048577 bytes exceeds the limit"))
+    }
+
+    @Test func aJSONLinesLineOverTheLimitIsRefusedByNumberAndTheOthersAreProcessed() throws {
+        let s = try CSession()
+        let max = Int(RUNWAY_MAX_INPUT_BYTES)
+        let good1 = #"{"t":1700000000,"lat":52,"lon":4}"#
+        let good3 = #"{"t":1700000002,"lat":52.0002,"lon":4}"#
+        // At the limit, with either terminator (not counted) and leading blanks (counted).
+        let atLimit = "  " + padded(#"{"t":1700000001,"lat":52.0001,"lon":4"#, to: max - 2)
+        var (st, accepted, rejected) = s.jsonl(good1 + "\n" + atLimit + "\r\n" + good3 + "\n")
+        #expect(st == RUNWAY_OK && accepted == 3 && rejected == 0)
+
+        let s2 = try CSession()
+        let past = padded(#"{"t":1700000001,"lat":52.0001,"lon":4"#, to: max + 1)
+        (st, accepted, rejected) = s2.jsonl(good1 + "\n" + past + "\r\n" + good3)
+        #expect(st == RUNWAY_ERR_LIMIT)
+        #expect(accepted == 2 && rejected == 1)
+        #expect(lastError().has("line 2: line of 1048577 bytes exceeds the limit of 1048576 bytes (RUNWAY_MAX_INPUT_BYTES)"))
+        #expect(field("fixes", in: s2.snapshot()) == 2)
+        // An earlier rejected line's status stays the batch's status (the header's rule).
+        (st, accepted, rejected) = s2.jsonl("not json\n" + past + "\n")
+        #expect(st == RUNWAY_ERR_JSON && accepted == 0 && rejected == 2)
+    }
+
+    // MARK: - Nesting
+
+    @Test func nestingAtTheDepthLimitIsAcceptedAndOneLevelMoreIsRefused() throws {
+        let s = try CSession()
+        let depth = Int(RUNWAY_MAX_JSON_DEPTH)
+        #expect(s.push(nested(#"{"t":1700000000,"lat":52,"lon":4"#, depth: depth)) == RUNWAY_OK)
+        let before = s.snapshot()
+        #expect(s.push(nested(#"{"t":1700000001,"lat":52.0001,"lon":4"#, depth: depth + 1)) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("nested deeper than the limit of 64 levels (RUNWAY_MAX_JSON_DEPTH)"))
+        #expect(s.snapshot() == before)
+        // Objects count as arrays do.
+        let objects = #"{"t":1700000001,"lat":52.0001,"lon":4,"x":"# + String(repeating: #"{"a":"#, count: depth) + "1"
+            + String(repeating: "}", count: depth + 1)
+        #expect(s.push(objects) == RUNWAY_ERR_LIMIT)
+    }
+
+    @Test func aConfigOrOptionsTooDeepIsALimitNotAnArgumentError() {
+        let depth = Int(RUNWAY_MAX_JSON_DEPTH)
+        // Within the depth limit, a nested value where none belongs is a bad argument...
+        let ok = #"{"minimums_m":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
+        #expect(openStatus(ok) == RUNWAY_ERR_ARGUMENT)
+        // ...and past it, the limit.
+        let deep = #"{"minimums_m":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        #expect(openStatus(deep) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("config: input nested deeper than the limit of 64 levels"))
+        let options = #"{"kinds":"# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}"
+        var id: UInt64 = 0
+        let s = try? CSession()
+        #expect(options.withCString { runway_subscribe_impl(s?.handle, $0, nil, nil, &id) } == RUNWAY_ERR_LIMIT)
+    }
+
+    @Test func tenMegabytesOfOpeningBracketsAreRefusedWithoutParsing() throws {
+        let s = try CSession()
+        let brackets = String(repeating: "[", count: 10 << 20)
+        #expect(s.push(brackets) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("RUNWAY_MAX_INPUT_BYTES"))
+        // Within the size limit, the depth scan refuses it (it does not recurse: 1 MiB deep).
+        let mib = "{\"x\":" + String(repeating: "[", count: Int(RUNWAY_MAX_INPUT_BYTES) - 5)
+        #expect(s.push(mib) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("RUNWAY_MAX_JSON_DEPTH"))
+        let (st, accepted, rejected) = s.jsonl(mib + "\n" + String(brackets.prefix(2 << 20)) + "\n")
+        #expect(st == RUNWAY_ERR_LIMIT && accepted == 0 && rejected == 2)
+    }
+
+    // MARK: - Subscribers and queue capacity
+
+    @Test func theSubscriberLimitIsReachedAtExactlyTheMaximum() throws {
+        let s = try CSession()
+        let max = Int(RUNWAY_MAX_SUBSCRIBERS)
+        var ids: [UInt64] = []
+        for _ in 0..<max {
+            let (st, id) = s.subscribe(nil, nil)
+            #expect(st == RUNWAY_OK)
+            ids.append(id)
+        }
+        #expect(ids.count == max)
+        let (st, _) = s.subscribe(nil, nil)
+        #expect(st == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("already has 256 subscriptions, the limit of 256 (RUNWAY_MAX_SUBSCRIBERS)"))
+        // A callback subscription is refused the same way (and starts no thread).
+        let r = Recorder()
+        #expect(s.subscribe(nil, r).0 == RUNWAY_ERR_LIMIT)
+        // Every existing subscription still works; ending one makes room for one.
+        #expect(s.fix(Self.t0, 52) == RUNWAY_OK)
+        #expect(ids.allSatisfy { s.poll($0).1 != nil })
+        #expect(runway_unsubscribe_impl(s.handle, ids[0]) == RUNWAY_OK)
+        #expect(s.subscribe(nil, nil).0 == RUNWAY_OK)
+        #expect(s.subscribe(nil, nil).0 == RUNWAY_ERR_LIMIT)
+    }
+
+    @Test func theQueueCapacityLimit() throws {
+        let s = try CSession()
+        #expect(s.subscribe(#"{"policy":"queue","capacity":65536}"#, nil).0 == RUNWAY_OK)
+        #expect(s.subscribe(#"{"policy":"queue","capacity":65537}"#, nil).0 == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("\"capacity\" 65537 exceeds the limit of 65536 events (RUNWAY_MAX_QUEUE_CAPACITY)"))
+        #expect(s.subscribe(#"{"capacity":1e300}"#, nil).0 == RUNWAY_ERR_LIMIT)
+        // Values that are not a capacity at all stay argument errors.
+        for bad in ["0", "-1", "1.5", "\"10\"", "null"] {
+            #expect(s.subscribe("{\"capacity\":\(bad)}", nil).0 == RUNWAY_ERR_ARGUMENT, "\(bad)")
+        }
+    }
+
+    // MARK: - Route points
+
+    @Test func maxRoutePointsIsCheckedInTheConfig() {
+        #expect(openStatus(#"{"max_route_points":1}"#) == RUNWAY_OK)
+        #expect(openStatus(#"{"max_route_points":1000000}"#) == RUNWAY_OK)
+        #expect(openStatus(#"{"max_route_points":1000001}"#) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("\"max_route_points\" 1000001 exceeds the limit of 1000000 points (RUNWAY_MAX_ROUTE_POINTS)"))
+        for bad in ["0", "-5", "2.5", "\"100\"", "null", "true"] {
+            #expect(openStatus("{\"max_route_points\":\(bad)}") == RUNWAY_ERR_ARGUMENT, "\(bad)")
+        }
+    }
+
+    /// Raw accumulation, 5 m distance filter: every fix 11 m north of the last adds a point.
+    static let raw = #"{"filters":"off","distance_filter_m":5,"max_route_points":100"#
+
+    /// Pushes fix `i` of a straight line north (11 m apart, one a second).
+    @discardableResult
+    static func step(_ s: CSession, _ i: Int) -> runway_status {
+        s.fix(t0 + Double(i), 52 + Double(i) * 1e-4)
+    }
+
+    @Test func aFullRouteRefusesAFixThatWouldAddAPointAndNothingChanges() throws {
+        let s = try CSession(Self.raw + "}")
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        let (_, sub) = s.subscribe(#"{"policy":"queue"}"#, nil)
+        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
+        #expect(field("points", in: s.snapshot()) == 100)
+        while s.poll(sub).1 != nil {}
+        let snapshot = s.snapshot(), summary = s.summary()
+
+        #expect(Self.step(s, 100) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("route is full (100 points, the limit of 100 points, the config's max_route_points)"))
+        #expect(s.snapshot() == snapshot)
+        #expect(s.summary() == summary)
+        // The only event is the rejection's log line: no flight, split or alert event.
+        let (_, event) = s.poll(sub)
+        #expect(event.map(kind) == "log")
+        #expect(event?.has("rejected input: fix refused: the route is full") == true)
+        #expect(s.poll(sub).1 == nil)
+        // Refused again and again, never growing.
+        #expect(Self.step(s, 101) == RUNWAY_ERR_LIMIT)
+        #expect(s.snapshot() == snapshot)
+
+        // What adds no point still works: a fix within the distance filter, samples, a lap,
+        // pause and resume (no point on resume), stop, the summary and an export.
+        #expect(s.fix(Self.t0 + 102, 52 + 99e-4 + 1e-5) == RUNWAY_OK)
+        #expect(field("fixes", in: s.snapshot()) == 101)
+        #expect(s.push(#"{"type":"hr","bpm":150,"t":1700000103}"#) == RUNWAY_OK)
+        #expect(s.push(#"{"type":"altimeter","alt":12,"t":1700000103}"#) == RUNWAY_OK)
+        #expect(s.lap(Self.t0 + 104) == RUNWAY_OK)
+        #expect(s.pause(Self.t0 + 105) == RUNWAY_OK)
+        #expect(Self.step(s, 106) == RUNWAY_OK, "holding: the fix adds no point")
+        #expect(s.resume(Self.t0 + 107) == RUNWAY_OK)
+        #expect(field("points", in: s.snapshot()) == 100)
+        #expect(field("segments", in: s.snapshot()) == 1)
+        #expect(Self.step(s, 108) == RUNWAY_ERR_LIMIT)
+        #expect(s.stop(Self.t0 + 109) == RUNWAY_OK)
+        let final = s.summary()
+        #expect(field("points", in: final) == 100)
+        #expect(final.has("\"phase\":\"touchdown\""))
+        let (st, len) = s.exportGPX()
+        #expect(st == RUNWAY_OK && len > 0)
+    }
+
+    @Test func aFullRouteWithFiltersAcceptsFilteredFixesAndRefusesPoints() throws {
+        let s = try CSession(#"{"max_route_points":100,"auto_pause":false}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        var i = 0
+        var refusedAt: Int? = nil
+        // 3 m/s north with good accuracy: a point every two seconds or so.
+        while i < 1000, refusedAt == nil {
+            let st = s.push("{\"t\":\(Self.t0 + Double(i)),\"lat\":\(52 + Double(i) * 2.7e-5),\"lon\":4,\"h_acc\":5,\"speed\":3}")
+            if st == RUNWAY_ERR_LIMIT { refusedAt = i } else { #expect(st == RUNWAY_OK) }
+            i += 1
+        }
+        #expect(refusedAt != nil)
+        let snapshot = s.snapshot()
+        #expect(field("points", in: snapshot) == 100)
+        // A fix the gate filters (accuracy) adds no point: accepted, counted as filtered.
+        let t = Self.t0 + Double(i)
+        #expect(s.push("{\"t\":\(t),\"lat\":52.5,\"lon\":4,\"h_acc\":500}") == RUNWAY_OK)
+        #expect(field("filtered", in: s.snapshot()) == (field("filtered", in: snapshot) ?? -1) + 1)
+        #expect(field("points", in: s.snapshot()) == 100)
+        #expect(s.stop() == RUNWAY_OK)
+    }
+
+    @Test func aRefusedFixIsNotJournaledAndARecoveredFlightRefusesTheSame() throws {
+        let dir = ScratchDir()
+        let path = dir.path + "/limits.db"
+        let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"full"}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
+        #expect(Self.step(s, 100) == RUNWAY_ERR_LIMIT)
+        #expect(s.push(#"{"type":"hr","bpm":150,"t":1700000101}"#) == RUNWAY_OK)
+        let (st, accepted, rejected) = s.jsonl("{\"t\":1700000102,\"lat\":53,\"lon\":4}\n{\"type\":\"hr\",\"bpm\":151,\"t\":1700000103}\n")
+        #expect(st == RUNWAY_ERR_LIMIT && accepted == 1 && rejected == 1)
+        let snapshot = s.snapshot(), summary = s.summary()
+        s.close()   // the host dies: the flight is unfinished
+
+        // The journal holds start, the 100 accepted fixes and the two samples: no refused fix.
+        let store = try FlightStore(path: path)
+        let (_, entries) = try store.journal(of: "full")
+        store.close()
+        #expect(entries.count == 1 + 100 + 2)
+
+        var h: OpaquePointer? = nil
+        #expect(runway_session_recover_impl(path, "full", nil, &h) == RUNWAY_OK)
+        let r = try CSession.adopt(h)
+        // The same flight: same figures (the snapshot's seq differs: a replay emits no log lines).
+        #expect(field("points", in: r.snapshot()) == 100)
+        #expect(field("distance_m", in: r.snapshot()) == field("distance_m", in: snapshot))
+        #expect(after("\"route\":", in: r.summary()) == after("\"route\":", in: summary))
+        #expect(Self.step(r, 104) == RUNWAY_ERR_LIMIT)
+        #expect(r.fix(Self.t0 + 105, 52 + 99e-4 + 1e-5) == RUNWAY_OK)
+        #expect(r.stop(Self.t0 + 106) == RUNWAY_OK)
+        #expect(field("points", in: r.summary()) == 100)
+    }
+
+    @Test func aRouteOfOnePoint() throws {
+        // The smallest limit: start on a known position takes the one point.
+        let s = try CSession(#"{"filters":"off","distance_filter_m":5,"max_route_points":1}"#)
+        #expect(s.fix(Self.t0, 52) == RUNWAY_OK)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        #expect(field("points", in: s.snapshot()) == 1)
+        #expect(s.fix(Self.t0 + 1, 52.001) == RUNWAY_ERR_LIMIT)
+        #expect(s.fix(Self.t0 + 2, 52) == RUNWAY_OK, "at the point itself: nothing to add")
+    }
+}
+
+extension CSession {
+    /// Wraps a handle opened elsewhere (runway_session_recover).
+    static func adopt(_ handle: OpaquePointer?) throws -> CSession {
+        let s = try CSession()
+        runway_session_close_impl(s.handle)
+        s.handle = handle
+        return s
+    }
+}
