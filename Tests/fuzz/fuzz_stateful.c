@@ -37,6 +37,7 @@ static const char *configs[] = {
     "{\"filters\":\"off\",\"pace_window_s\":3}",
     "{\"target_pace\":{\"min\":4.0,\"max\":4.5},\"hr_ceiling\":150,\"goal_m\":500,\"auto_lap_m\":100}",
     "{\"count_gaps\":false,\"hr_max\":170,\"elevation_hysteresis_m\":1}",
+    "{\"max_route_points\":12,\"distance_filter_m\":0}", /* a route that fills up */
 };
 
 static const char *formats[] = {"gpx", "tcx", "fit", "geojson", "csv", "kml"};
