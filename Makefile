@@ -25,8 +25,8 @@ $(LIB): $(SOURCES)
 	@mkdir -p $(BUILD)
 	cp .build/release/librunway.so $(LIB)
 
-test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz test-sanitize
-	@echo "suites: 8 passed, 0 failed"
+test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
+	@echo "suites: 10 passed, 0 failed"
 
 test-swift:
 	$(SWIFT) test
@@ -48,6 +48,17 @@ test-rust: lib
 # Fuzzing (Tests/fuzz/run.sh; RELIABILITY.md has the figures): libFuzzer + AddressSanitizer over
 # every input surface. `make test` runs each harness for 30 s; `make fuzz` for FUZZ_SECONDS each
 # (default 600), or FUZZ_RUNS executions each when given. Corpora grow in build/fuzz/corpus.
+# Concurrency stress (Tests/stress/run.sh; RELIABILITY.md): 8 pushers and 64 subscriber slots on one
+# session for 10 s plus negative controls; `make stress` runs the 60 s version. test-leaks: the
+# stress and the C host example under valgrind memcheck, 0 bytes definitely/indirectly lost.
+.PHONY: test-stress test-leaks stress
+test-stress: lib
+	./Tests/stress/run.sh
+test-leaks: lib
+	./Tests/stress/run.sh --valgrind
+stress: lib
+	./Tests/stress/run.sh --long
+
 # The C hosts (abi_run, runway_host, the stress test) against librunway built with AddressSanitizer
 # and with ThreadSanitizer (Tests/sanitize/run.sh; no suppressions).
 .PHONY: test-sanitize
