@@ -9,7 +9,7 @@ enum Schema {
     /// `PRAGMA application_id` of a librunway store: "RWAY" (0x52574159).
     static let applicationID: Int64 = 0x5257_4159
 
-    static let migrations: [String] = [v1, v2]
+    static let migrations: [String] = [v1, v2, v3]
 
     static var version: Int { migrations.count }
 
@@ -56,6 +56,19 @@ enum Schema {
             WHERE finished = 1;
         DROP TABLE record;
         CREATE INDEX flight_by_start ON flight (start_t);
+        """
+
+    /// Version 3: checksums (see `Checksum`): `journal.crc` of each entry, `flight.record_crc` of
+    /// a finished flight's record, `flight.crc` of the flight row; existing rows get theirs here.
+    /// Needs `runway_fnv`, which every connection of the library registers.
+    static let v3 = """
+        ALTER TABLE journal ADD COLUMN crc INTEGER;
+        ALTER TABLE flight ADD COLUMN record_crc INTEGER;
+        ALTER TABLE flight ADD COLUMN crc INTEGER;
+        UPDATE journal SET crc = runway_fnv(flight_id, n, kind, t, payload);
+        UPDATE flight SET record_crc = CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END;
+        UPDATE flight SET crc = runway_fnv(id, config, finished, start_t, end_t, end_reason, activity,
+            distance_m, elapsed_s, moving_s, avg_pace_min_per_km, entries, record_crc);
         """
 
     /// Brings the file up to `version`, one step per transaction.
