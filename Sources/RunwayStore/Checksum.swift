@@ -3,8 +3,11 @@ import RunwayCore
 
 /// Per-row checksums: SQLite checks its pages' structure, not the bytes of the values in them,
 /// so a flipped bit inside a payload, a number or a record would otherwise read back as a
-/// silently different flight. Every journal entry and every flight row carries a 64-bit FNV-1a
-/// hash of its values, and the record of a finished flight one of its text; reads compare them.
+/// silently different flight. Every journal entry carries a 64-bit FNV-1a hash of its values
+/// (`journal.crc`); every flight row has one of its values in `flight_check.crc`, and the record
+/// of a finished flight one of its text in `flight_check.record_crc`; reads compare them. (The
+/// flight's checksums live in a table of their own so that listing flights never walks the
+/// overflow pages of their records, as a column after `record` would make SQLite do.)
 ///
 /// The hash is the SQL function `runway_fnv(v1, v2, ...)`, registered on every connection, so
 /// the statements that write a row compute its checksum from the very values they store:
@@ -22,18 +25,32 @@ enum Checksum {
 
     static let nullTag: UInt8 = 0, integerTag: UInt8 = 1, realTag: UInt8 = 2, textTag: UInt8 = 3, blobTag: UInt8 = 4
 
-    /// The SQL expression of a flight row's checksum (every column but `crc` itself; the
-    /// record is covered through `record_crc`).
+    /// The SQL expression of a flight row's checksum, over `flight f LEFT JOIN flight_check c`:
+    /// every column of the row but the record, which is covered through `c.record_crc`.
     static let flightRow = """
-        runway_fnv(id, config, finished, start_t, end_t, end_reason, activity, distance_m, elapsed_s, \
-        moving_s, avg_pace_min_per_km, entries, record_crc)
+        runway_fnv(f.id, f.config, f.finished, f.start_t, f.end_t, f.end_reason, f.activity, f.distance_m, \
+        f.elapsed_s, f.moving_s, f.avg_pace_min_per_km, f.entries, c.record_crc)
+        """
+
+    /// The flight row joined with its checksums: use as `SELECT ... \(Checksum.flightJoin) WHERE f.id = ?1`.
+    static let flightJoin = "FROM flight f LEFT JOIN flight_check c ON c.flight_id = f.id"
+
+    /// True when the row matches its checksum (false when it has none).
+    static let rowMatches = "c.crc IS \(flightRow)"
+
+    /// Writes the checksums of the flight row `?1` from its stored values (record included).
+    static let seal = """
+        INSERT OR REPLACE INTO flight_check (flight_id, record_crc, crc)
+        SELECT id, r, runway_fnv(id, config, finished, start_t, end_t, end_reason, activity, distance_m,
+            elapsed_s, moving_s, avg_pace_min_per_km, entries, r)
+        FROM (SELECT *, CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END AS r FROM flight WHERE id = ?1)
         """
 
     /// The SQL expression of a journal entry's checksum.
     static let journalRow = "runway_fnv(flight_id, n, kind, t, payload)"
 
     /// True when a flight's record matches its checksum (an unfinished flight has neither).
-    static let recordMatches = "CASE WHEN record IS NULL THEN record_crc IS NULL ELSE record_crc IS runway_fnv(record) END"
+    static let recordMatches = "CASE WHEN f.record IS NULL THEN c.record_crc IS NULL ELSE c.record_crc IS runway_fnv(f.record) END"
 
     struct Hasher {
         var state: UInt64 = Checksum.offsetBasis

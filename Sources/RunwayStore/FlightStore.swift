@@ -201,7 +201,6 @@ public final class FlightStore {
             let s = try db.prepare("""
                 UPDATE flight SET finished = 1, start_t = ?2, end_t = ?3, end_reason = ?4, activity = ?5,
                     distance_m = ?6, elapsed_s = ?7, moving_s = ?8, avg_pace_min_per_km = ?9, record = ?10,
-                    record_crc = runway_fnv(?10),
                     entries = (SELECT count(*) FROM journal WHERE flight_id = ?1)
                 WHERE id = ?1
                 """, "finishing flight \"\(id)\"")
@@ -235,6 +234,9 @@ public final class FlightStore {
             let j = try db.prepare("DELETE FROM journal WHERE flight_id = ?1", "deleting the journal of \"\(id)\"")
             try j.bind(1, id)
             try j.run()
+            let c = try db.prepare("DELETE FROM flight_check WHERE flight_id = ?1", "deleting the checksums of \"\(id)\"")
+            try c.bind(1, id)
+            try c.run()
         }
         openFlights.remove(id)
     }
@@ -260,7 +262,7 @@ public final class FlightStore {
         try commitPending()
         return try transaction(db, immediate: false, "reading the journal of \"\(id)\"") {
             (db) throws(RunwayError) -> (configJSON: String, entries: [JournalEntry]) in
-            let f = try db.prepare("SELECT config, finished, entries, crc IS \(Checksum.flightRow) FROM flight WHERE id = ?1",
+            let f = try db.prepare("SELECT f.config, f.finished, f.entries, \(Checksum.rowMatches) \(Checksum.flightJoin) WHERE f.id = ?1",
                                    "reading flight \"\(id)\"")
             try f.bind(1, id)
             guard try f.step() else { throw notFound(id) }
@@ -319,8 +321,8 @@ public final class FlightStore {
                 distance_m, elapsed_s, moving_s, avg_pace_min_per_km,
                 CASE WHEN finished AND entries IS NOT NULL THEN entries ELSE
                     (SELECT count(*) FROM journal j WHERE j.flight_id = f.id) END,
-                crc IS \(Checksum.flightRow)
-            FROM flight f
+                \(Checksum.rowMatches)
+            FROM flight f LEFT JOIN flight_check c ON c.flight_id = f.id
             ORDER BY s IS NULL, s, id
             """, "listing flights")
         var rows: [FlightRow] = []
@@ -346,7 +348,7 @@ public final class FlightStore {
         let db = try connection()
         try commitPending()
         let s = try db.prepare("""
-            SELECT finished, record, crc IS \(Checksum.flightRow), \(Checksum.recordMatches) FROM flight WHERE id = ?1
+            SELECT f.finished, f.record, \(Checksum.rowMatches), \(Checksum.recordMatches) \(Checksum.flightJoin) WHERE f.id = ?1
             """, "reading the record of \"\(id)\"")
         try s.bind(1, id)
         guard try s.step() else { throw notFound(id) }
@@ -361,7 +363,7 @@ public final class FlightStore {
     public func endReason(of id: String) throws(RunwayError) -> String? {
         let db = try connection()
         try commitPending()
-        let s = try db.prepare("SELECT finished, end_reason, crc IS \(Checksum.flightRow) FROM flight WHERE id = ?1",
+        let s = try db.prepare("SELECT f.finished, f.end_reason, \(Checksum.rowMatches) \(Checksum.flightJoin) WHERE f.id = ?1",
                                "reading flight \"\(id)\"")
         try s.bind(1, id)
         guard try s.step() else { throw notFound(id) }
@@ -464,7 +466,7 @@ public final class FlightStore {
 
     /// Sets a flight row's checksum from its values (inside the transaction that wrote them).
     private func sealRow(_ id: String, _ db: SQLiteConnection) throws(RunwayError) {
-        let s = try db.prepare("UPDATE flight SET crc = \(Checksum.flightRow) WHERE id = ?1", "sealing flight \"\(id)\"")
+        let s = try db.prepare(Checksum.seal, "sealing flight \"\(id)\"")
         try s.bind(1, id)
         try s.run()
     }

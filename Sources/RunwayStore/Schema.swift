@@ -58,17 +58,22 @@ enum Schema {
         CREATE INDEX flight_by_start ON flight (start_t);
         """
 
-    /// Version 3: checksums (see `Checksum`): `journal.crc` of each entry, `flight.record_crc` of
-    /// a finished flight's record, `flight.crc` of the flight row; existing rows get theirs here.
-    /// Needs `runway_fnv`, which every connection of the library registers.
+    /// Version 3: checksums (see `Checksum`): `journal.crc` of each entry; in a table of their
+    /// own, `flight_check.crc` of each flight row and `record_crc` of a finished flight's record.
+    /// Existing rows get theirs here. Needs `runway_fnv`, which every connection of the library
+    /// registers.
     static let v3 = """
         ALTER TABLE journal ADD COLUMN crc INTEGER;
-        ALTER TABLE flight ADD COLUMN record_crc INTEGER;
-        ALTER TABLE flight ADD COLUMN crc INTEGER;
         UPDATE journal SET crc = runway_fnv(flight_id, n, kind, t, payload);
-        UPDATE flight SET record_crc = CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END;
-        UPDATE flight SET crc = runway_fnv(id, config, finished, start_t, end_t, end_reason, activity,
-            distance_m, elapsed_s, moving_s, avg_pace_min_per_km, entries, record_crc);
+        CREATE TABLE flight_check (
+            flight_id   TEXT PRIMARY KEY NOT NULL REFERENCES flight (id) ON DELETE CASCADE,
+            crc         INTEGER NOT NULL,
+            record_crc  INTEGER
+        ) WITHOUT ROWID;
+        INSERT INTO flight_check (flight_id, record_crc, crc)
+        SELECT id, r, runway_fnv(id, config, finished, start_t, end_t, end_reason, activity, distance_m,
+            elapsed_s, moving_s, avg_pace_min_per_km, entries, r)
+        FROM (SELECT *, CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END AS r FROM flight);
         """
 
     /// Brings the file up to `version`, one step per transaction.

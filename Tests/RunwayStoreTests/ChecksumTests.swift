@@ -80,6 +80,11 @@ import RunwayStore
         }
         #expect(raw.exec("UPDATE flight SET finished = 0 WHERE id = 'a'") == nil)  // reopening by hand
         #expect(Self.corrupt(thrown { try store.endReason(of: "a") }, "the row of flight \"a\"", path: dir.file()))
+        // A flight whose checksums are gone is not taken for intact either.
+        #expect(raw.exec("UPDATE flight SET finished = 1 WHERE id = 'a'; UPDATE flight SET distance_m = 5012.5 WHERE id = 'b'") == nil)
+        #expect(try store.flights().count == 2)
+        #expect(raw.exec("DELETE FROM flight_check WHERE flight_id = 'b'") == nil)
+        #expect(Self.corrupt(thrown { try store.flights() }, "the row of flight \"b\"", path: dir.file()))
     }
 
     @Test func aZeroTimeOfEitherSignReadsBack() throws {
@@ -127,8 +132,8 @@ import RunwayStore
         let store = try FlightStore(path: dir.file())
         #expect(raw.value("PRAGMA user_version") == "3")
         #expect(raw.value("SELECT count(*) FROM journal WHERE crc IS NULL") == "0")
-        #expect(raw.value("SELECT count(*) FROM flight WHERE crc IS NULL") == "0")
-        #expect(raw.value("SELECT count(*) FROM flight WHERE record IS NOT NULL AND record_crc IS NULL") == "0")
+        #expect(raw.value("SELECT count(*) FROM flight_check") == "2")
+        #expect(raw.value("SELECT count(*) FROM flight f JOIN flight_check c ON c.flight_id = f.id WHERE f.record IS NOT NULL AND c.record_crc IS NULL") == "0")
         #expect(try store.flights().map(\.id) == ["ride", "run"])
         #expect(try store.record(of: "ride") == #"{"kind":"summary","distance_m":30123.5}"#)
         #expect(try store.journal(of: "ride").entries.count == 3)
