@@ -43,10 +43,6 @@ extension Session {
         return (replay(entries, config: config, id: id), config)
     }
 
-    static func finished(_ store: FlightStore, id: String) throws(RunwayError) -> FlightRow? {
-        try store.flights().first { $0.id == id && $0.finished }
-    }
-
     /// Continues an unfinished stored flight.
     static func recover(storePath: String, id: String, configText: String?) throws(RunwayError) -> Session {
         try requireExistingStore(storePath)
@@ -141,7 +137,7 @@ extension Session {
         defer { store.close() }
         let (core, _) = try load(store, id: id)
         var record = core.record
-        if let row = try finished(store, id: id) { record.endReason = row.endReason }
+        if let reason = try store.endReason(of: id) { record.endReason = reason }
         return record
     }
 

@@ -66,6 +66,7 @@ public final class FlightStore {
         try Self.checkHeader(path)
         let db = try SQLiteConnection(path: path)
         if let h = db.handle { sqlite3_busy_timeout(h, 5000) }
+        try Checksum.register(on: db)
         try Self.checkOwnership(db)
         let mode = try db.text("PRAGMA journal_mode = WAL", "switching to WAL mode") ?? ""
         guard mode.lowercased() == "wal" || (path == ":memory:" && mode.lowercased() == "memory") else {
@@ -95,7 +96,7 @@ public final class FlightStore {
         var head = [UInt8](repeating: 0, count: magic.count)
         let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n == magic.count, head == magic else {
-            throw RunwayError(.store, "\(path) is not a SQLite database: it does not start with the SQLite header (\(st.st_size) bytes)")
+            throw RunwayError(.store, "store \(path) is corrupt or not a SQLite database: it does not start with the SQLite header (\(st.st_size) bytes)")
         }
     }
 
@@ -124,13 +125,16 @@ public final class FlightStore {
         try Self.checkID(id)
         let db = try connection()
         try commitPending()
-        let s = try db.prepare("INSERT OR IGNORE INTO flight (id, config, activity) VALUES (?1, ?2, ?3)",
-                               "creating flight \"\(id)\"")
-        try s.bind(1, id)
-        try s.bind(2, configJSON)
-        try s.bind(3, Self.activity(in: configJSON))
-        try s.run()
-        guard db.changes > 0 else { throw RunwayError(.state, "flight \"\(id)\" already exists in store \(path)") }
+        try transaction(db, immediate: true, "creating flight \"\(id)\"") { (db) throws(RunwayError) in
+            let s = try db.prepare("INSERT OR IGNORE INTO flight (id, config, activity) VALUES (?1, ?2, ?3)",
+                                   "creating flight \"\(id)\"")
+            try s.bind(1, id)
+            try s.bind(2, configJSON)
+            try s.bind(3, Self.activity(in: configJSON))
+            try s.run()
+            guard db.changes > 0 else { throw RunwayError(.state, "flight \"\(id)\" already exists in store \(path)") }
+            try sealRow(id, db)
+        }
     }
 
     /// Journals one entry of an unfinished flight.
@@ -211,6 +215,7 @@ public final class FlightStore {
             try s.bind(9, row.avgPaceMinPerKm)
             try s.bind(10, recordJSON)
             try s.run()
+            try sealRow(id, db)
         }
         openFlights.remove(id)
     }
@@ -229,6 +234,9 @@ public final class FlightStore {
             let j = try db.prepare("DELETE FROM journal WHERE flight_id = ?1", "deleting the journal of \"\(id)\"")
             try j.bind(1, id)
             try j.run()
+            let c = try db.prepare("DELETE FROM flight_check WHERE flight_id = ?1", "deleting the checksums of \"\(id)\"")
+            try c.bind(1, id)
+            try c.run()
         }
         openFlights.remove(id)
     }
@@ -254,26 +262,44 @@ public final class FlightStore {
         try commitPending()
         return try transaction(db, immediate: false, "reading the journal of \"\(id)\"") {
             (db) throws(RunwayError) -> (configJSON: String, entries: [JournalEntry]) in
-            let f = try db.prepare("SELECT config FROM flight WHERE id = ?1", "reading flight \"\(id)\"")
+            let f = try db.prepare("SELECT f.config, f.finished, f.entries, \(Checksum.rowMatches) \(Checksum.flightJoin) WHERE f.id = ?1",
+                                   "reading flight \"\(id)\"")
             try f.bind(1, id)
             guard try f.step() else { throw notFound(id) }
+            guard f.int(3) == 1 else { throw corrupt("the row of flight \"\(id)\" does not match its checksum") }
             let config = f.text(0) ?? ""
-            let s = try db.prepare("SELECT n, kind, t, payload FROM journal WHERE flight_id = ?1 ORDER BY n",
-                                   "reading the journal of \"\(id)\"")
+            let expected: Int64? = f.int(1) != 0 && !f.isNull(2) ? f.int(2) : nil
+            let s = try db.prepare("""
+                SELECT n, kind, t, payload, crc IS \(Checksum.journalRow) FROM journal WHERE flight_id = ?1 ORDER BY n
+                """, "reading the journal of \"\(id)\"")
             try s.bind(1, id)
             var entries: [JournalEntry] = []
             while try s.step() {
                 let n = s.int(0)
+                func damaged(_ why: String) -> RunwayError {
+                    corrupt("journal entry \(n) of flight \"\(id)\" is damaged: \(why)")
+                }
+                guard s.int(4) == 1 else { throw damaged("its values do not match its checksum") }
+                guard n == Int64(entries.count) else {
+                    throw corrupt("the journal of flight \"\(id)\" is damaged: entry \(entries.count) is missing (the next is \(n))")
+                }
                 let type = s.columnType(2)
                 guard type == SQLITE_FLOAT || type == SQLITE_INTEGER || type == SQLITE_NULL else {
-                    throw RunwayError(.store, "journal entry \(n) of flight \"\(id)\" is damaged: its time is not a number")
+                    throw damaged("its time is not a number")
                 }
                 let kind = s.text(1) ?? ""
                 let t = s.double(2)
                 let entry = try s.withBytes(3) { (payload) throws(RunwayError) -> JournalEntry in
-                    try JournalCoding.decode(kind: kind, t: t, payload: payload, entry: n, flight: id)
+                    do throws(RunwayError) {
+                        return try JournalCoding.decode(kind: kind, t: t, payload: payload, entry: n, flight: id)
+                    } catch {
+                        throw corrupt(error.message)
+                    }
                 }
                 entries.append(entry)
+            }
+            if let expected, expected != Int64(entries.count) {
+                throw corrupt("the journal of finished flight \"\(id)\" has \(entries.count) entries where \(expected) were stored")
             }
             return (config, entries)
         }
@@ -294,12 +320,16 @@ public final class FlightStore {
                     (SELECT t FROM journal j WHERE j.flight_id = f.id AND t IS NOT NULL ORDER BY n DESC LIMIT 1) END,
                 distance_m, elapsed_s, moving_s, avg_pace_min_per_km,
                 CASE WHEN finished AND entries IS NOT NULL THEN entries ELSE
-                    (SELECT count(*) FROM journal j WHERE j.flight_id = f.id) END
-            FROM flight f
+                    (SELECT count(*) FROM journal j WHERE j.flight_id = f.id) END,
+                \(Checksum.rowMatches)
+            FROM flight f LEFT JOIN flight_check c ON c.flight_id = f.id
             ORDER BY s IS NULL, s, id
             """, "listing flights")
         var rows: [FlightRow] = []
         while try s.step() {
+            guard s.int(11) == 1 else {
+                throw corrupt("the row of flight \"\(s.text(0) ?? "")\" does not match its checksum")
+            }
             let finished = s.int(1) != 0
             rows.append(FlightRow(
                 id: s.text(0) ?? "", startT: s.double(4), endT: s.double(5), endReason: s.text(3),
@@ -317,9 +347,27 @@ public final class FlightStore {
     public func record(of id: String) throws(RunwayError) -> String? {
         let db = try connection()
         try commitPending()
-        let s = try db.prepare("SELECT finished, record FROM flight WHERE id = ?1", "reading the record of \"\(id)\"")
+        let s = try db.prepare("""
+            SELECT f.finished, f.record, \(Checksum.rowMatches), \(Checksum.recordMatches) \(Checksum.flightJoin) WHERE f.id = ?1
+            """, "reading the record of \"\(id)\"")
         try s.bind(1, id)
         guard try s.step() else { throw notFound(id) }
+        guard s.int(2) == 1 else { throw corrupt("the row of flight \"\(id)\" does not match its checksum") }
+        guard s.int(3) == 1 else { throw corrupt("the record of flight \"\(id)\" does not match its checksum") }
+        return s.int(0) != 0 ? s.text(1) : nil
+    }
+
+    /// The end reason of a finished flight (nil while it is unfinished), from its row alone.
+    ///
+    /// - Throws: `.notFound` when there is no such flight; `.store` when its row is damaged.
+    public func endReason(of id: String) throws(RunwayError) -> String? {
+        let db = try connection()
+        try commitPending()
+        let s = try db.prepare("SELECT f.finished, f.end_reason, \(Checksum.rowMatches) \(Checksum.flightJoin) WHERE f.id = ?1",
+                               "reading flight \"\(id)\"")
+        try s.bind(1, id)
+        guard try s.step() else { throw notFound(id) }
+        guard s.int(2) == 1 else { throw corrupt("the row of flight \"\(id)\" does not match its checksum") }
         return s.int(0) != 0 ? s.text(1) : nil
     }
 
@@ -330,7 +378,7 @@ public final class FlightStore {
         let db = try connection()
         try commitPending()
         let verdict = try db.text("PRAGMA quick_check", "checking the store") ?? ""
-        guard verdict == "ok" else { throw RunwayError(.store, "store \(path) is damaged: \(verdict)") }
+        guard verdict == "ok" else { throw corrupt(verdict) }
     }
 
     /// The value of a read-only pragma on this store's connection, for diagnostics and tests:
@@ -361,9 +409,10 @@ public final class FlightStore {
             // The next n is read and written in one statement, so concurrent writers (which SQLite
             // serialises) never take the same one.
             s = try db.prepare("""
-                INSERT INTO journal (flight_id, n, kind, t, payload)
-                SELECT id, coalesce((SELECT max(n) FROM journal WHERE flight_id = ?1), -1) + 1, ?2, ?3, ?4
-                FROM flight WHERE id = ?1 AND finished = 0
+                INSERT INTO journal (flight_id, n, kind, t, payload, crc)
+                SELECT id, n, ?2, ?3, ?4, runway_fnv(id, n, ?2, ?3, ?4) FROM (
+                    SELECT id, coalesce((SELECT max(n) FROM journal WHERE flight_id = ?1), -1) + 1 AS n
+                    FROM flight WHERE id = ?1 AND finished = 0)
                 """, "appending to a journal", persistent: true)
             insertStatement = s
         }
@@ -413,6 +462,18 @@ public final class FlightStore {
             db.rollbackQuietly()
             throw error
         }
+    }
+
+    /// Sets a flight row's checksum from its values (inside the transaction that wrote them).
+    private func sealRow(_ id: String, _ db: SQLiteConnection) throws(RunwayError) {
+        let s = try db.prepare(Checksum.seal, "sealing flight \"\(id)\"")
+        try s.bind(1, id)
+        try s.run()
+    }
+
+    /// A `.store` error for damage the store found itself (a checksum, a gap, a count).
+    private func corrupt(_ what: String) -> RunwayError {
+        RunwayError(.store, "store \(path) is corrupt: \(what)")
     }
 
     private func notFound(_ id: String) -> RunwayError {

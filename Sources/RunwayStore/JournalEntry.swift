@@ -80,7 +80,8 @@ enum JournalCoding {
         case inputKind:
             let input: Input
             do { input = try InputDecoder.decode(payload) } catch { throw damaged(error.message) }
-            guard sameBits(input.t, t) else {
+            // -0.0 == 0.0 here: SQLite stores a REAL -0.0 as the integer 0, which reads back as 0.0.
+            guard sameBits(input.t, t) || input.t == t else {
                 throw damaged("its time column (\(t)) disagrees with its payload (\(input.t))")
             }
             return .input(input)

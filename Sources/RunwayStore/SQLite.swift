@@ -92,9 +92,9 @@ final class SQLiteConnection {
         let message: String
         switch rc & 0xFF {
         case SQLITE_NOTADB:
-            message = "\(path) is not a SQLite database, or is encrypted or damaged beyond reading (\(doing): \(detail))"
+            message = "store \(path) is corrupt or not a SQLite database (or is encrypted) (\(doing): \(detail))"
         case SQLITE_CORRUPT:
-            message = "store \(path) is damaged (\(doing): \(detail))"
+            message = "store \(path) is corrupt (\(doing): \(detail))"
         case SQLITE_BUSY, SQLITE_LOCKED:
             message = "store \(path) stayed locked by another connection for longer than the 5 s busy timeout (\(doing): \(detail))"
         case SQLITE_FULL:

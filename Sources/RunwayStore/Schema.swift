@@ -9,7 +9,7 @@ enum Schema {
     /// `PRAGMA application_id` of a librunway store: "RWAY" (0x52574159).
     static let applicationID: Int64 = 0x5257_4159
 
-    static let migrations: [String] = [v1, v2]
+    static let migrations: [String] = [v1, v2, v3]
 
     static var version: Int { migrations.count }
 
@@ -56,6 +56,24 @@ enum Schema {
             WHERE finished = 1;
         DROP TABLE record;
         CREATE INDEX flight_by_start ON flight (start_t);
+        """
+
+    /// Version 3: checksums (see `Checksum`): `journal.crc` of each entry; in a table of their
+    /// own, `flight_check.crc` of each flight row and `record_crc` of a finished flight's record.
+    /// Existing rows get theirs here. Needs `runway_fnv`, which every connection of the library
+    /// registers.
+    static let v3 = """
+        ALTER TABLE journal ADD COLUMN crc INTEGER;
+        UPDATE journal SET crc = runway_fnv(flight_id, n, kind, t, payload);
+        CREATE TABLE flight_check (
+            flight_id   TEXT PRIMARY KEY NOT NULL REFERENCES flight (id) ON DELETE CASCADE,
+            crc         INTEGER NOT NULL,
+            record_crc  INTEGER
+        ) WITHOUT ROWID;
+        INSERT INTO flight_check (flight_id, record_crc, crc)
+        SELECT id, r, runway_fnv(id, config, finished, start_t, end_t, end_reason, activity, distance_m,
+            elapsed_s, moving_s, avg_pace_min_per_km, entries, r)
+        FROM (SELECT *, CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END AS r FROM flight);
         """
 
     /// Brings the file up to `version`, one step per transaction.

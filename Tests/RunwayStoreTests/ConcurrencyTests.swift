@@ -67,14 +67,20 @@ import RunwayStore
         let store = try FlightStore(path: dir.file())
         try store.createFlight(id: "parent", configJSON: "{}")
         let script = """
-            import json, sqlite3, sys
+            import json, sqlite3, struct, sys
+            \(Self.pythonChecksum)
             con = sqlite3.connect(sys.argv[1], timeout=10, isolation_level=None)
+            con.create_function("runway_fnv", -1, runway_fnv, deterministic=True)
             con.execute("INSERT INTO flight (id, config) VALUES ('child', '{}')")
+            con.execute("INSERT INTO flight_check (flight_id, crc) SELECT id, runway_fnv(id, config, finished, start_t, "
+                        "end_t, end_reason, activity, distance_m, elapsed_s, moving_s, avg_pace_min_per_km, entries, NULL) "
+                        "FROM flight WHERE id = 'child'")
             seen = 0
             for i in range(300):
                 t = 1.7e9 + i
-                con.execute("INSERT INTO journal VALUES ('child', ?, 'input', ?, ?)",
-                            (i, t, json.dumps({"lat": 47.0, "lon": 8.0, "t": t})))
+                payload = json.dumps({"lat": 47.0, "lon": 8.0, "t": t})
+                con.execute("INSERT INTO journal VALUES ('child', ?, 'input', ?, ?, runway_fnv('child', ?, 'input', ?, ?))",
+                            (i, t, payload, i, t, payload))
                 rows = con.execute("SELECT n, payload FROM journal WHERE flight_id = 'parent' ORDER BY n").fetchall()
                 assert [r[0] for r in rows] == list(range(len(rows))), "gap in the parent's journal"
                 assert len(rows) >= seen, "the parent's journal shrank"
@@ -92,6 +98,25 @@ import RunwayStore
         #expect(child.count == 300)
         #expect(same(child.last ?? .lap(t: 0), .input(.fix(Fix(t: 1.7e9 + 299, lat: 47, lon: 8)))))
     }
+
+    /// The store's row checksum (see `Checksum` in RunwayStore) in Python, for writers of other
+    /// programs: a type tag per value, then its bytes.
+    static let pythonChecksum = """
+        def runway_fnv(*values):
+            h = 0xcbf29ce484222325
+            def add(data):
+                nonlocal h
+                for b in data:
+                    h = ((h ^ b) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+            for v in values:
+                if v is None: add(b"\\0")
+                elif isinstance(v, int): add(b"\\1" + struct.pack("<q", v))
+                elif isinstance(v, float): add(b"\\2" + struct.pack("<d", 0.0 if v == 0 else v))
+                else:
+                    data = v.encode() if isinstance(v, str) else bytes(v)
+                    add((b"\\3" if isinstance(v, str) else b"\\4") + struct.pack("<Q", len(data)) + data)
+            return struct.unpack("<q", struct.pack("<Q", h))[0]
+        """
 
     static func spawnPython(_ args: [String]) -> pid_t? {
         var pid: pid_t = 0

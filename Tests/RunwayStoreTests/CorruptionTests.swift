@@ -50,14 +50,14 @@ import RunwayStore
             close(fd)
             let e = thrown { try FlightStore(path: path) }
             #expect(e?.status == .store)
-            #expect(e?.message.contains("is not a SQLite database") == true, "\(String(describing: e))")
+            #expect(e?.message.contains("is corrupt or not a SQLite database") == true, "\(String(describing: e))")
         }
         // The SQLite header, then noise: SQLite itself finds it is no database.
         let path = dir.file("header-then-noise.db")
         writeAll(path, Array("SQLite format 3\u{0}".utf8) + noise(8192, seed: 7))
         let e = thrown { try FlightStore(path: path) }
         #expect(e?.status == .store)
-        #expect(e?.message.contains("is not a SQLite database, or is encrypted or damaged") == true, "\(String(describing: e))")
+        #expect(e?.message.contains("is corrupt or not a SQLite database (or is encrypted)") == true, "\(String(describing: e))")
         #expect(readAll(path)?.count == 16 + 8192)  // untouched
     }
 
@@ -67,7 +67,7 @@ import RunwayStore
         overwrite(dir.file(), at: 0, with: Array("SQLite format 4".utf8))
         let e = thrown { try FlightStore(path: dir.file()) }
         #expect(e?.status == .store)
-        #expect(e?.message.contains("is not a SQLite database") == true)
+        #expect(e?.message.contains("is corrupt or not a SQLite database") == true)
     }
 
     @Test func aTruncatedStoreGivesCleanErrors() throws {
@@ -75,7 +75,7 @@ import RunwayStore
         try Self.makeStore(dir.file())
         #expect(truncate(dir.file(), off_t(fileSize(dir.file()) / 2)) == 0)
         let messages = Self.exercise(dir.file())
-        #expect(messages.contains { $0.contains("is damaged") }, "\(messages)")
+        #expect(messages.contains { $0.contains("is corrupt") }, "\(messages)")
     }
 
     @Test func overwrittenPagesGiveCleanErrors() throws {
@@ -87,7 +87,7 @@ import RunwayStore
             overwrite(dir.file(), at: offset + 100, with: noise(2000, seed: UInt64(k)))
         }
         let messages = Self.exercise(dir.file())
-        #expect(messages.contains { $0.contains("is damaged") }, "\(messages)")
+        #expect(messages.contains { $0.contains("is corrupt") }, "\(messages)")
     }
 
     @Test func flippedBitsAnywhereNeverCrash() throws {

@@ -58,7 +58,7 @@ import RunwayStore
         let dir = TempDir()
         _ = try FlightStore(path: dir.file())
         let raw = RawDB(dir.file())
-        #expect(FlightStore.schemaVersion == 2)
+        #expect(FlightStore.schemaVersion == 3)
         #expect(raw.value("PRAGMA user_version") == "\(FlightStore.schemaVersion)")
         #expect(raw.value("PRAGMA application_id") == "1381450073")
         #expect(raw.value("SELECT count(*) FROM sqlite_schema WHERE name = 'flight_by_start'") == "1")
@@ -73,7 +73,7 @@ import RunwayStore
         Self.makeVersion1(dir.file())
         let store = try FlightStore(path: dir.file())
         let raw = RawDB(dir.file())
-        #expect(raw.value("PRAGMA user_version") == "2")
+        #expect(raw.value("PRAGMA user_version") == "3")
         #expect(raw.value("SELECT count(*) FROM sqlite_schema WHERE name = 'record'") == "0")
         #expect(raw.value("PRAGMA integrity_check") == "ok")
 
@@ -96,7 +96,7 @@ import RunwayStore
             .input(.sample(.heartRate(bpm: 150, t: 1_700_090_000))),
             .lap(t: 1_700_090_001.5),
         ]))
-        // The migrated file works as a version-2 store.
+        // The migrated file works as a current store.
         try store.append(fix(0), to: "run")
         try store.finish(id: "run", row: FlightLifecycleTests.row("run", start: 1_700_090_000), recordJSON: "{}")
         #expect(try store.flights().last?.entries == 4)
@@ -121,11 +121,11 @@ import RunwayStore
     @Test func aFileFromANewerLibraryIsRefused() throws {
         let dir = TempDir()
         _ = try FlightStore(path: dir.file())
-        #expect(RawDB(dir.file()).exec("PRAGMA user_version = 3") == nil)
+        #expect(RawDB(dir.file()).exec("PRAGMA user_version = 4") == nil)
         let e = thrown { try FlightStore(path: dir.file()) }
         #expect(e?.status == .store)
         #expect(e?.message.contains("written by a newer librunway") == true)
-        #expect(RawDB(dir.file()).value("PRAGMA user_version") == "3")
+        #expect(RawDB(dir.file()).value("PRAGMA user_version") == "4")
     }
 
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
