@@ -151,7 +151,8 @@ const char *runway_status_string(runway_status status);
 runway_status runway_session_open(const char *config_json, runway_session **out);
 
 /** Close a session: ends all its subscriptions, waits until none of its
- *  callbacks is running, frees it. NULL is a no-op. Must not be called from
+ *  callbacks is running and every delivery thread it started has exited
+ *  (joined), frees it. NULL is a no-op. Must not be called from
  *  inside a callback: that is detected, nothing is closed, and
  *  runway_last_error() says so. */
 void runway_session_close(runway_session *s);
@@ -272,7 +273,8 @@ runway_status runway_subscribe(runway_session *s, const char *options_json,
 runway_status runway_poll(runway_session *s, uint64_t id, char **out);
 
 /** End a subscription. From outside any callback it returns when that
- *  subscription's callback is not running and will never run again. From
+ *  subscription's callback is not running and will never run again, and its
+ *  delivery thread has exited. From
  *  inside a callback (any subscription's) it does not wait: the callback in
  *  progress finishes and no later one starts. Unknown or already-ended id:
  *  RUNWAY_ERR_NOT_FOUND (harmless). */

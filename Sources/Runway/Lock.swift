@@ -69,6 +69,13 @@ final class Lock: @unchecked Sendable {
 
 /// Starts a detached thread running `body`.
 func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+    guard let thread = spawnJoinableThread(body) else { return false }
+    pthread_detach(thread)
+    return true
+}
+
+/// Starts a thread running `body`; the caller must `pthread_join` it exactly once.
+func spawnJoinableThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
     var thread = pthread_t()
@@ -80,9 +87,7 @@ func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     }, context)
     if rc != 0 {
         Unmanaged<Box>.fromOpaque(context).release()
-        return false
+        return nil
     }
-    pthread_detach(thread)
-    return true
+    return thread
 }
-

@@ -181,14 +181,15 @@ final class Session: @unchecked Sendable {
             guard subscriptions.count < Session.maxSubscribers else {
                 throw RunwayError(.limit, "the session already has \(subscriptions.count) subscriptions, the limit of \(Session.maxSubscribers) (RUNWAY_MAX_SUBSCRIBERS)")
             }
+            reapRetired()
             let id = nextID
             let sub = Subscription(id: id, options: options, target: target, lock: lock)
             if let target {
                 sub.running = true
-                let started = spawnThread { [lock, idle, token] in
+                sub.thread = spawnJoinableThread { [lock, idle, token] in
                     Session.deliver(sub, target: target, lock: lock, idle: idle, token: token)
                 }
-                guard started else {
+                guard sub.thread != nil else {
                     sub.running = false
                     throw RunwayError(.internal, "could not start a delivery thread")
                 }
@@ -222,13 +223,25 @@ final class Session: @unchecked Sendable {
             core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             sub.cancelled = true
             sub.wake.signal()
-            // Inside a callback we must not wait (it could be waiting on itself); close waits.
+            reapRetired()
+            // Inside a callback we must not wait (it could be waiting on itself): its thread is
+            // joined later, by the next subscribe or unsubscribe after it finished, or by close.
             guard !ThreadState.isDeliveryThread else {
-                retiring.removeAll { !$0.running }
-                if sub.running { retiring.append(sub) }
+                if sub.thread != nil { retiring.append(sub) }
                 return
             }
             while sub.running { idle.wait() }
+            sub.joinThread()
+        }
+    }
+
+    /// Joins the threads of subscriptions ended from inside a callback that have finished since.
+    /// Called under `lock`; never joins the calling thread (its own subscription is still running).
+    private func reapRetired() {
+        retiring.removeAll { r in
+            guard !r.running else { return false }
+            r.joinThread()
+            return true
         }
     }
 
@@ -246,7 +259,10 @@ final class Session: @unchecked Sendable {
                 sub.cancelled = true
                 sub.wake.signal()
             }
-            for sub in subs + retiring { while sub.running { idle.wait() } }
+            for sub in subs + retiring {
+                while sub.running { idle.wait() }
+                sub.joinThread()
+            }
             retiring.removeAll()
             store?.close()
             lease?.release()

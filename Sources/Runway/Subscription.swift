@@ -1,4 +1,5 @@
 import CRunwayABI
+import Glibc
 import RunwayCore
 
 /// One event, shared by every subscriber that wants it and serialised to JSON at most once —
@@ -116,6 +117,17 @@ final class Subscription: @unchecked Sendable {
     var cancelled = false
     /// The delivery thread is alive (callback subscriptions).
     var running = false
+    /// The delivery thread, joined (and set to nil) once `running` is false, by whoever ends the
+    /// subscription from outside a callback, or by close: no thread of a session outlives its close.
+    var thread: pthread_t?
+
+    /// Joins the delivery thread once it has stopped delivering (`running` false, which its
+    /// thread sets as the last thing it does under the lock, so the join waits only for its exit).
+    func joinThread() {
+        guard !running, let t = thread else { return }
+        thread = nil
+        pthread_join(t, nil)
+    }
 
     init(id: UInt64, options: SubscriptionOptions, target: CallbackTarget?, lock: Lock) {
         self.id = id

@@ -21,6 +21,7 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -894,6 +895,50 @@ static void test_concurrent_unsubscribe_and_close(void) {
   sub_destroy(&z);
 }
 
+/* Threads of this process, from /proc/self/task (Linux). */
+static int thread_count(void) {
+  DIR *d = opendir("/proc/self/task");
+  if (!d) return -1;
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d)) != NULL;)
+    if (e->d_name[0] != '.') n++;
+  closedir(d);
+  return n;
+}
+
+/* No thread of a session outlives runway_session_close() or a runway_unsubscribe() called from
+ * outside a callback: delivery threads are joined, not left to exit on their own. (Detached threads
+ * still finishing after close would crash a host that unloads the library, and be counted here.) */
+static void test_no_thread_outlives_its_session(void) {
+  int before = thread_count();
+  for (int round = 0; round < 20; round++) {
+    runway_session *s = NULL;
+    if (!EXPECT(runway_session_open(NULL, &s), RUNWAY_OK)) return;
+    sub_t subs[12];
+    uint64_t ids[12] = {0};
+    for (int k = 0; k < 12; k++) {
+      sub_init(&subs[k], s, k % 3 == 0 ? SUB_SELF_UNSUB : SUB_COUNT);
+      EXPECT(runway_subscribe(s, NULL, on_event, &subs[k], &ids[k]), RUNWAY_OK);
+      subs[k].id = ids[k];
+    }
+    char fix[256];
+    for (int i = 0; i < 5; i++) {
+      fix_json(fix, sizeof fix, T0 + i, i);
+      runway_push_json(s, fix);
+    }
+    for (int k = 0; k < 12; k++)
+      if (k % 3 == 0) wait_for(&subs[k], pred_self_unsub_done, 0);
+    int during = thread_count();
+    EXPECT(runway_unsubscribe(s, ids[1]), RUNWAY_OK);
+    CHECK(thread_count() < during, "round %d: unsubscribe from outside left its thread (%d threads, %d before)",
+          round, thread_count(), during);
+    runway_session_close(s);
+    int after = thread_count();
+    CHECK(after == before, "round %d: %d threads after close, %d before open", round, after, before);
+    for (int k = 0; k < 12; k++) sub_destroy(&subs[k]);
+  }
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   test_library_info();
@@ -901,6 +946,7 @@ int main(void) {
   test_null_arguments();
   test_run();
   test_concurrent_unsubscribe_and_close();
+  test_no_thread_outlives_its_session();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }
