@@ -48,6 +48,9 @@ public struct EngineConfig: Sendable, Equatable {
     /// the route is full, a fix that would add a point is refused.
     public var maxRoutePoints = EngineConfig.maxRoutePointsLimit
 
+    /// The shortest auto-lap distance, metres (`"auto_lap_m"` is 0 or at least this).
+    public static let minAutoLapM = 10.0
+
     /// The largest and default `"max_route_points"`: `RUNWAY_MAX_ROUTE_POINTS`.
     public static let maxRoutePointsLimit = 1_000_000
 
@@ -96,7 +99,14 @@ public struct EngineConfig: Sendable, Equatable {
             case "count_gaps": config.countGaps = try bool(value, key)
             case "speed_cap_mps": config.speedCapMps = try number(value, key, 0.5...1000)
             case "auto_pause": config.autoPause.enabled = try bool(value, key)
-            case "auto_lap_m": config.autoLapM = try number(value, key, 0...1_000_000)
+            case "auto_lap_m":
+                // 0 turns auto laps off; below 10 m a lap is noise, and a tiny distance would cut
+                // thousands of laps a fix (found by fuzzing: 0.0008 m took seconds and gigabytes).
+                let m = try number(value, key, 0...1_000_000)
+                guard m == 0 || m >= EngineConfig.minAutoLapM else {
+                    throw .argument("config: \"auto_lap_m\" must be 0 (off) or \(Int(EngineConfig.minAutoLapM))...1000000 metres")
+                }
+                config.autoLapM = m
             case "hr_max": config.hrMax = try number(value, key, 60...260)
             case "simplify_m": config.simplifyM = try number(value, key, 0...10_000)
             case "store":

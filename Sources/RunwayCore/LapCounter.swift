@@ -121,9 +121,10 @@ public struct LapCounter: Sendable {
     /// Distance of the next auto-lap boundary.
     private var nextBoundaryM: Double
 
-    /// The most auto laps one update cuts; boundaries beyond are skipped (only a nonsensical
-    /// setting or distance jump gets there: 10 000 laps of 1 m in one update).
-    static let maxLapsPerUpdate = 10_000
+    /// The most auto laps one update cuts; boundaries beyond are skipped. Only a distance jump
+    /// gets there (100 laps of the shortest configurable 10 m is a 1 km jump between two fixes),
+    /// and this bounds the laps of a flight by its inputs, as its route points are.
+    static let maxLapsPerUpdate = 100
 
     /// Creates a counter.
     ///

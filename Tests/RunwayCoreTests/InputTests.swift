@@ -134,6 +134,12 @@ struct InputTests {
 
 @Suite("Session config")
 struct ConfigTests {
+    @Test func autoLapIsOffOrAtLeastTenMetres() throws {
+        #expect(try EngineConfig.parse(#"{"auto_lap_m":0}"#).autoLapM == 0)
+        #expect(try EngineConfig.parse(#"{"auto_lap_m":10}"#).autoLapM == 10)
+        #expect(try EngineConfig.parse(#"{"auto_lap_m":1000000}"#).autoLapM == 1_000_000)
+    }
+
     @Test func defaultsAndOverrides() throws {
         #expect(try EngineConfig.parse(nil) == EngineConfig())
         let c = try EngineConfig.parse(#"{"clock":"live","distance_filter_m":0,"required_accuracy_m":20,"pace_window_s":15}"#)
@@ -143,6 +149,7 @@ struct ConfigTests {
     @Test(arguments: [
         #"{"distance_filter":5}"#, #"{"clock":"sundial"}"#, #"{"distance_filter_m":-1}"#,
         #"{"distance_filter_m":"5"}"#, #"{"pace_window_s":1e999}"#, "[]", "not json",
+        #"{"auto_lap_m":0.0008}"#, #"{"auto_lap_m":9.99}"#, #"{"auto_lap_m":-1}"#,
     ])
     func badConfigIsAnArgumentError(_ text: String) {
         do { _ = try EngineConfig.parse(text); Issue.record("accepted \(text)") } catch {
