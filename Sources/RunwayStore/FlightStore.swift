@@ -301,6 +301,17 @@ public final class FlightStore {
             if let expected, expected != Int64(entries.count) {
                 throw corrupt("the journal of finished flight \"\(id)\" has \(entries.count) entries where \(expected) were stored")
             }
+            // An unfinished flight stores no entry count, and a damaged b-tree page can end the
+            // scan above early without an error: a clean prefix that looks like a crash. Walking
+            // down to the flight's last entry from the other end takes another path through the
+            // tree; the two must meet (one seek; PRAGMA quick_check would read the whole file).
+            let last = try db.prepare("SELECT n FROM journal WHERE flight_id = ?1 ORDER BY n DESC LIMIT 1",
+                                      "reading the journal of \"\(id)\"")
+            try last.bind(1, id)
+            let lastN: Int64 = try last.step() ? last.int(0) : -1
+            guard lastN == Int64(entries.count) - 1 else {
+                throw corrupt("the journal of flight \"\(id)\" is damaged: read forwards it ends after entry \(entries.count - 1), read backwards at entry \(lastN)")
+            }
             return (config, entries)
         }
     }
