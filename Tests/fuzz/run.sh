@@ -37,6 +37,7 @@ mkdir -p "$out" "$out/crashes"
 echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
 (cd "$root" && swift build -c release --product runway --build-path .build-fuzz \
    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
+   -Xswiftc -DFUZZING \
    2>&1 | grep -E "error|warning|Build" || true)
 # Replaced by rename, so a campaign still running keeps its own copy.
 cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"
@@ -60,13 +61,17 @@ seed() { # harness corpus-dir
         for f in "$tracks"/fixes/*.jsonl; do head -c 4096 "$f" >"$dir/$(basename "$f")"; done
       fi ;;
     import)
+      # A first byte picks the format: 0 gpx, 1 tcx, 2 fit. Small whole files exported by the
+      # library (seeds/import), the shared recordings whole up to 16 KiB, larger GPX/TCX cut there
+      # (still good seeds for the XML paths; larger FIT files are left out, as a cut FIT file
+      # stops at its header's size check).
+      cp "$here/seeds/import/"* "$dir/"
       local f i=0
       for f in "$root"/examples/data/*.gpx "$tracks"/*.gpx "$tracks"/*.tcx "$tracks"/*.fit; do
         [[ -f "$f" ]] || continue
         case "$f" in *.gpx) p='\x00' ;; *.tcx) p='\x01' ;; *.fit) p='\x02' ;; esac
-        # Whole files up to 64 KiB; larger ones cut (a cut file is still a good seed for the
-        # parsers' error paths, and the whole of each is covered by the import tests).
-        { printf "$p"; head -c 65536 "$f"; } >"$dir/seed$((i++))"
+        [[ "$f" == *.fit && $(stat -c %s "$f") -gt 16383 ]] && continue
+        { printf "$p"; head -c 16383 "$f"; } >"$dir/seed$((i++))"
       done ;;
   esac
 }
@@ -81,10 +86,11 @@ run_one() {
   fi
   local limit=(-max_total_time="$seconds")
   [[ -n "$runs" ]] && limit=(-runs="$runs")
-  local max_len=4096
-  [[ "$h" == import ]] && max_len=65537
+  local max_len=4096   # JSON inputs: far beyond any real one, small enough to stay fast
+  [[ "$h" == push_jsonl ]] && max_len=2048
+  [[ "$h" == import ]] && max_len=16384
   local rc=0
-  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1" \
+  SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8" \
     "$out/fuzz_$h" "${limit[@]}" -max_len="$max_len" -dict="$here/runway.dict" -print_final_stats=1 \
       -artifact_prefix="$out/crashes/$h-" -timeout=10 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1 || rc=$?
   local execs speed cov
