@@ -251,9 +251,10 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY) | "queue" (every event in order)
  *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY). When full, newer events are
- *              dropped and counted; the next delivery is then an event
- *              {"kind":"overflow","dropped":N,"seq":<last dropped seq>}, which
- *              every subscription receives whatever its "kinds".
+ *              dropped and counted; after the events queued before them,
+ *              an event {"kind":"overflow","dropped":N,"seq":<last dropped seq>}
+ *              comes, in seq order like every event (a subscription's seq always
+ *              increases), whatever the subscription's "kinds".
  *  Unknown keys or kinds, and a capacity that is not an integer >= 1, are
  *  RUNWAY_ERR_ARGUMENT.
  *

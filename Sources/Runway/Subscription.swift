@@ -159,25 +159,33 @@ final class Subscription: @unchecked Sendable {
 
     var hasPending: Bool { queued > 0 || latestFlight != nil || latestTick != nil || dropped > 0 }
 
-    /// Takes the pending event with the lowest seq (an overflow notice once the queue drained).
+    /// Takes the pending event with the lowest seq: the queue's head, the newest coalesced
+    /// snapshot or tick, or, once the queue has drained, the overflow notice (whose seq is that of
+    /// the last event dropped, so it goes before a snapshot that came after the drop).
     func next() -> Payload? {
-        var best: Payload? = queued > 0 ? queue[head] : nil
-        var from = 0
-        if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = f; from = 1 }
-        if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = t; from = 2 }
-        switch from {
-        case 1: latestFlight = nil
-        case 2: latestTick = nil
-        default:
-            if best != nil {
-                head += 1
-                if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
-                else if head > 1024 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
-            } else if dropped > 0 {
-                best = overflowNotice()
-            }
+        enum Source { case queue, flight, tick, notice }
+        var best: (seq: UInt64, from: Source)?
+        if queued > 0 { best = (queue[head].seq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
+        if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
+        if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = (t.seq, .tick) }
+        switch best?.from {
+        case .flight?:
+            defer { latestFlight = nil }
+            return latestFlight
+        case .tick?:
+            defer { latestTick = nil }
+            return latestTick
+        case .notice?:
+            return overflowNotice()
+        case .queue?:
+            let p = queue[head]
+            head += 1
+            if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
+            else if head > 1024 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+            return p
+        case nil:
+            return nil
         }
-        return best
     }
 
     private func overflowNotice() -> Payload {

@@ -1,5 +1,6 @@
 import Testing
 import CRunwayABI
+import RunwaySim
 @testable import Runway
 @testable import RunwayCore
 #if canImport(Glibc)
@@ -151,6 +152,35 @@ struct SubscriptionTests {
         s.fix(20, 52.003)
         #expect(s.poll(id).1.map(kind) == "flight")
         #expect(s.poll(id).1 == nil)
+    }
+
+    /// Found by the stress test under ThreadSanitizer: a latest subscription whose discrete queue
+    /// overflowed got the newest snapshot (seq 37) before the overflow notice (seq 36, the last
+    /// dropped event). Every subscription's seq increases, notices included.
+    @Test(arguments: [#"{"capacity":2}"#, #"{"capacity":1,"kinds":["log","flight","phase","split"]}"#,
+                      #"{"policy":"queue","capacity":2,"kinds":["log","flight"]}"#])
+    func seqIncreasesThroughOverflowsAndCoalescing(_ options: String) throws {
+        let s = try CSession()
+        let (st, id) = s.subscribe(options, nil)
+        #expect(st == RUNWAY_OK)
+        s.start()
+        var rng = SimRandom(seed: 7)
+        var seqs: [Double] = []
+        var notices = 0
+        for i in 0..<400 {
+            // One fix in three goes back in time: refused, with a log line (a discrete event).
+            let back = rng.next() % 3 == 0
+            s.fix(back ? 1 : Double(100 + i), 52 + Double(i) * 0.00003)
+            if rng.next() % 4 == 0 { s.lap() }
+            for _ in 0..<(rng.next() % 4) {
+                guard case (RUNWAY_OK, let e?) = s.poll(id) else { break }
+                if kind(e) == "overflow" { notices += 1 }
+                if let q = field("seq", in: e) { seqs.append(q) }
+            }
+        }
+        #expect(notices > 0, "the scenario must overflow")
+        let order = zip(seqs, seqs.dropFirst()).first { $1 <= $0 }
+        #expect(order == nil, "seq \(order.map { "\($0.1) after \($0.0)" } ?? "")")
     }
 
     @Test func kindsFilterWhatASubscriberReceives() throws {
