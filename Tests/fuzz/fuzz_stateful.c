@@ -65,8 +65,15 @@ static void on_event(const char *event_json, void *user) {
   }
 }
 
+/* The state before every 4th push, to check a refusal changed nothing (the summary carries the
+ * whole route, so reading it before every push would make long inputs quadratic); else NULL. */
+static char *watch(runway_session *s, unsigned *pushes) {
+  return (*pushes)++ % 4 == 0 ? state_of(s) : NULL;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   stream in = {data, size};
+  unsigned pushes = 0;
   runway_session *s = open_session(configs[byte(&in) % (sizeof configs / sizeof *configs)]);
   /* Slots outlive every callback: runway_session_close() waits for them. */
   sub_slot *slots = calloc(MAX_SUBS, sizeof *slots);
@@ -90,8 +97,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       else
         n = snprintf(json, sizeof json, "{\"lat\":%.7f,\"lon\":%.7f,\"t\":%.3f}", lat, lon, t);
       if (n <= 0 || (size_t)n >= sizeof json) abort();
-      char *before = state_of(s);
-      if (checked(runway_push_json(s, json), "push_json") != RUNWAY_OK) same_state(before, s, "push_json");
+      char *before = watch(s, &pushes);
+      if (checked(runway_push_json(s, json), "push_json") != RUNWAY_OK && before) same_state(before, s, "push_json");
       free(before);
       break;
     }
@@ -106,9 +113,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       f.course = byte(&in) * 2.0;
       f.h_acc = (kind & 32) ? NAN : byte(&in);
       f.v_acc = (kind & 64) ? INFINITY : 3;
-      char *before = state_of(s);
+      char *before = watch(s, &pushes);
       runway_status st = checked(runway_push_fix(s, &f), "push_fix");
-      if (st != RUNWAY_OK) same_state(before, s, "push_fix");
+      if (st != RUNWAY_OK && before) same_state(before, s, "push_fix");
       else if (f.t > t) t = f.t;
       free(before);
       break;
@@ -119,8 +126,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       size_t k = 0;
       while (k < len && in.n) raw[k++] = (char)byte(&in);
       raw[k] = 0;
-      char *before = state_of(s);
-      if (checked(runway_push_json(s, raw), "push_json raw") != RUNWAY_OK) same_state(before, s, "push_json raw");
+      char *before = watch(s, &pushes);
+      if (checked(runway_push_json(s, raw), "push_json raw") != RUNWAY_OK && before) same_state(before, s, "push_json raw");
       free(before);
       break;
     }
