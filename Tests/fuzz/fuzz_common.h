@@ -96,4 +96,15 @@ static inline void take_off_with(runway_session *s, int strict) {
 
 static inline void take_off(runway_session *s) { take_off_with(s, 1); }
 
+/* Stop (which must succeed when `strict`), check the summary is a JSON object, close. */
+static inline void land(runway_session *s, int strict) {
+  runway_status st = checked(runway_stop(s, NAN), "stop");
+  if (strict && st != RUNWAY_OK) fail("stop refused", runway_last_error());
+  char *summary = NULL;
+  if (runway_summary_json(s, &summary) != RUNWAY_OK) fail("summary failed", runway_last_error());
+  check_json(summary, 0, "summary_json");
+  runway_string_free(summary);
+  runway_session_close(s);
+}
+
 #endif
