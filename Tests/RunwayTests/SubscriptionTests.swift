@@ -171,7 +171,7 @@ struct SubscriptionTests {
             // One fix in three goes back in time: refused, with a log line (a discrete event).
             let back = rng.next() % 3 == 0
             s.fix(back ? 1 : Double(100 + i), 52 + Double(i) * 0.00003)
-            if rng.next() % 4 == 0 { s.lap() }
+            if rng.next() % 4 == 0 { _ = s.lap() }
             for _ in 0..<(rng.next() % 4) {
                 guard case (RUNWAY_OK, let e?) = s.poll(id) else { break }
                 if kind(e) == "overflow" { notices += 1 }
