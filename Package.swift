@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(name: "runway-sim", dependencies: ["RunwaySim"]),
         .testTarget(name: "RunwayCoreTests", dependencies: ["RunwayCore", "RunwaySim", "CXML"]),
         .testTarget(name: "RunwaySimTests", dependencies: ["RunwaySim"]),
-        .testTarget(name: "RunwayStoreTests", dependencies: ["RunwayStore", "RunwayCore"]),
+        .testTarget(name: "RunwayStoreTests", dependencies: ["RunwayStore", "RunwayCore", "RunwaySim"]),
         .testTarget(name: "RunwayTests", dependencies: ["Runway", "RunwayCore", "CRunwayABI", "RunwaySim"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import Testing
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 /// Damage SQLite cannot see: values changed inside well-formed pages. Without the row checksums
 /// each of these read back as a silently different flight.

@@ -2,6 +2,7 @@ import Testing
 import Glibc
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 @Suite("Concurrent stores") struct ConcurrencyTests {
     @Test func oneStoreAppendsWhileAnotherListsAndReads() throws {

@@ -2,6 +2,7 @@ import Testing
 import Glibc
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 @Suite("Damaged stores") struct CorruptionTests {
     /// A closed store (WAL checkpointed into the main file) with three flights of 1500 entries.

@@ -2,6 +2,7 @@ import Testing
 import Glibc
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 /// What another connection (as another process, or the same process after a crash) can read is
 /// what is committed: these tests read through a second store on the same file.

@@ -1,6 +1,7 @@
 import Testing
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 @Suite("Flight lifecycle") struct FlightLifecycleTests {
     static func row(_ id: String, start: Double, distance: Double = 5012.5) -> FlightRow {

@@ -1,6 +1,7 @@
 import Testing
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 @Suite("Journal") struct JournalTests {
     /// Every kind of entry, with awkward values: extremes, negative zero, many digits, NaN times.

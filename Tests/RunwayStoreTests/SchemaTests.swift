@@ -1,6 +1,7 @@
 import Testing
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
 @Suite("Schema") struct SchemaTests {
     /// Version 1 exactly as it was released: kept here, not read from the library, so that a

@@ -2,32 +2,8 @@ import CSQLite
 import Glibc
 import RunwayCore
 import RunwayStore
+import RunwaySim
 
-/// A fresh directory under /tmp, removed with everything in it when released.
-final class TempDir {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/runway-store-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in mkdtemp(buf.baseAddress!) }
-        path = made.map { String(cString: $0) } ?? "/tmp"
-    }
-
-    /// A path inside the directory.
-    func file(_ name: String = "runway.db") -> String { path + "/" + name }
-
-    deinit {
-        guard path != "/tmp", let dir = opendir(path) else { return }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(dir)
-        rmdir(path)
-    }
-}
 
 /// A store's file opened with plain SQLite, to build or inspect files by hand.
 final class RawDB {

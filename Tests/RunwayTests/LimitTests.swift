@@ -1,5 +1,6 @@
 import Testing
 import CRunwayABI
+import RunwaySim
 @testable import Runway
 @testable import RunwayCore
 @testable import RunwayStore
@@ -25,26 +26,6 @@ func nested(_ head: String, depth: Int) -> String {
     head + #","x":"# + String(repeating: "[", count: depth - 1) + String(repeating: "]", count: depth - 1) + "}"
 }
 
-/// A fresh directory under /tmp for a store, removed (with its files) on deinit.
-final class ScratchDir {
-    let path: String
-    init() {
-        var template = Array("/tmp/runway-limits-XXXXXX".utf8CString)
-        let made = template.withUnsafeMutableBufferPointer { buf in buf.baseAddress.flatMap { mkdtemp($0) } }
-        path = made.map { String(cString: $0) } ?? "/tmp"
-    }
-    deinit {
-        guard path != "/tmp", let dir = opendir(path) else { return }
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != "." && name != ".." { unlink(path + "/" + name) }
-        }
-        closedir(dir)
-        rmdir(path)
-    }
-}
 
 extension CSession {
     func jsonl(_ text: String) -> (runway_status, Int, Int) {
@@ -314,7 +295,7 @@ struct LimitTests {
     }
 
     @Test func aRefusedFixIsNotJournaledAndARecoveredFlightRefusesTheSame() throws {
-        let dir = ScratchDir()
+        let dir = TempDir(prefix: "runway-limits")
         let path = dir.path + "/limits.db"
         let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"full"}"#)
         #expect(s.start(Self.t0) == RUNWAY_OK)
