@@ -341,6 +341,7 @@ static void bury(struct sub *s) {
 static _Atomic(struct sub *) *g_current;
 
 static atomic_bool g_closed;                 /* set once runway_session_close returned */
+static atomic_bool g_closing;                /* set just before runway_session_close is called */
 static atomic_int g_callbacks_running;
 static atomic_uint_fast64_t g_subscribes, g_unsub_inside, g_unsub_outside, g_unsub_fallback,
     g_polls, g_events_cb, g_events_poll, g_overflow_latest, g_max_backlog, g_nested_calls,
@@ -412,9 +413,12 @@ static void on_event(const char *json, void *user) {
     if (id != 0) {
       runway_status rc = runway_poll(g_session, id, &none);
       /* NOT_FOUND is right once its slot, or another slot's callback, has begun to
-       * unsubscribe it (the state changes before runway_unsubscribe is called). */
+       * unsubscribe it (the state changes before runway_unsubscribe is called), or once
+       * runway_session_close has begun: close ends every subscription before it waits for the
+       * callbacks still running. */
       int now_st = atomic_load(&s->state);
-      if (!(rc == RUNWAY_ERR_NOT_FOUND && (now_st == ST_ENDING_OUTSIDE || now_st == ST_ENDED_BY_OTHER)))
+      if (!(rc == RUNWAY_ERR_NOT_FOUND &&
+            (now_st == ST_ENDING_OUTSIDE || now_st == ST_ENDED_BY_OTHER || atomic_load(&g_closing))))
         expect(rc, RUNWAY_ERR_ARGUMENT, "poll of a callback subscription");
     }
     atomic_fetch_add(&g_nested_calls, 1);
@@ -741,6 +745,7 @@ int main(int argc, char **argv) {
 
   /* Close while the callback subscriptions may still have events queued. */
   phase("close");
+  atomic_store(&g_closing, true);
   runway_session_close(s);
   atomic_store(&g_closed, true);
   int running = atomic_load(&g_callbacks_running);
