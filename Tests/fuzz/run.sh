@@ -77,7 +77,7 @@ seed() { # harness corpus-dir
 }
 
 run_one() {
-  local h="$1" corpus="$out/corpus/$1" log="$out/fuzz_$1.log"
+  local h="$1" corpus="$out/corpus/$1" log="$out/fuzz_$1.$$.log"   # a log of its own: runs may overlap
   [[ -d "$corpus" ]] || seed "$h" "$corpus"
   local regress=()
   if compgen -G "$here/regressions/$h/*" >/dev/null; then regress=("$here"/regressions/"$h"/*); fi
@@ -94,9 +94,9 @@ run_one() {
     "$out/fuzz_$h" "${limit[@]}" -max_len="$max_len" -dict="$here/runway.dict" -print_final_stats=1 \
       -artifact_prefix="$out/crashes/$h-" -timeout=10 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1 || rc=$?
   local execs speed cov
-  execs="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
-  speed="$(grep -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | grep -oE '[0-9]+$' || echo 0)"
-  cov="$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)"
+  execs="$(grep -a -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)"
+  speed="$(grep -a -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)"
+  cov="$(grep -a -oE 'cov: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+' || echo 0)"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$h" "$execs" "$speed" "$cov" "$rc" >>"$out/figures.tsv"
   printf 'fuzz %-10s %10s executions  %6s exec/s  cov %5s  corpus %5s  %s\n' "$h" "$execs" "$speed" "$cov" \
     "$(ls "$corpus" | wc -l)" "$([[ $rc == 0 ]] && echo ok || echo "FAILED (rc $rc, log $log)")"
