@@ -1,6 +1,7 @@
 # librunway — build, test and demo.
 #   make demo   replay a sample run through the Python package (installs what it needs)
-#   make test   every test: Swift, C header/ABI, C host example, Python, Rust
+#   make test   every test: Swift, C header/ABI, C host example, Python, Rust, instruction counts,
+#               and the short hardening checks (fuzzing, sanitizers, stress, leaks; RELIABILITY.md)
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
