@@ -97,5 +97,5 @@ demo: deps lib
 		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
-	rm -rf .build $(BUILD)
+	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD)
 	$(MAKE) -C examples/c clean
