@@ -37,7 +37,7 @@ mkdir -p "$out" "$out/crashes"
 echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
 (cd "$root" && swift build -c release --product runway --build-path .build-fuzz \
    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-   -Xswiftc -DFUZZING \
+   -Xswiftc -DFUZZING -Xswiftc -static-stdlib \
    2>&1 | grep -E "error|warning|Build" || true)
 # Replaced by rename, so a campaign still running keeps its own copy.
 cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"

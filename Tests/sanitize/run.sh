@@ -28,7 +28,7 @@ CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
 [[ -x "$CLANG" ]] || CLANG=clang   # the toolchain's clang: its sanitizer runtimes match swiftc's
 
 echo "== sanitize $san: librunway.so"
-(cd "$root" && swift build -c release --product runway --build-path ".build-$san" -Xswiftc -sanitize="$san" 2>&1 \
+(cd "$root" && swift build -c release --product runway --build-path ".build-$san" -Xswiftc -sanitize="$san" -Xswiftc -static-stdlib 2>&1 \
    | grep -E "error|warning|Build" || true)
 cp "$root/.build-$san/release/librunway.so" "$out/librunway.so"
 
