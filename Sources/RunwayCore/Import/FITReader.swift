@@ -255,21 +255,11 @@ enum FITReader {
     static let verifiesCRC = true
     #endif
 
-    /// The FIT CRC-16 of `range`.
+    /// The FIT CRC-16 of `range` (the part inside `b`): the writer's CRC.
     static func crc(_ b: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
-        let table: [UInt16] = [0x0000, 0xCC01, 0xD801, 0x1400, 0xF001, 0x3C00, 0x2800, 0xE401,
-                               0xA001, 0x6C00, 0x7800, 0xB401, 0x5000, 0x9C01, 0x8801, 0x4400]
-        var crc: UInt16 = 0
-        for i in range where i >= 0 && i < b.count {
-            let byte = UInt16(b[i])
-            var tmp = table[Int(crc & 0xF)]
-            crc = (crc >> 4) & 0x0FFF
-            crc = crc ^ tmp ^ table[Int(byte & 0xF)]
-            tmp = table[Int(crc & 0xF)]
-            crc = (crc >> 4) & 0x0FFF
-            crc = crc ^ tmp ^ table[Int((byte >> 4) & 0xF)]
-        }
-        return UInt64(crc)
+        let lo = max(0, range.lowerBound), hi = min(b.count, range.upperBound)
+        guard lo < hi else { return 0 }
+        return UInt64(FITWriter.crc(b[lo..<hi]))
     }
 
     static func truncated(_ at: Int) -> RunwayError {
