@@ -65,20 +65,23 @@ public final class FlightStore {
         self.clock = clock
         try Self.checkHeader(path)
         let db = try SQLiteConnection(path: path)
-        if let h = db.handle { sqlite3_busy_timeout(h, 5000) }
         try Checksum.register(on: db)
-        try Self.checkOwnership(db)
-        let mode = try db.text("PRAGMA journal_mode = WAL", "switching to WAL mode") ?? ""
-        guard mode.lowercased() == "wal" || (path == ":memory:" && mode.lowercased() == "memory") else {
-            throw RunwayError(.store, "store \(path) cannot use WAL mode (journal mode stays \"\(mode)\"); is it on a file system without shared memory?")
+        // Each step may meet a lock SQLite does not wait for when several stores open a new
+        // file at once; all of them can run again.
+        try db.retryingWhileBusy { () throws(RunwayError) in
+            try Self.checkOwnership(db)
+            let mode = try db.text("PRAGMA journal_mode = WAL", "switching to WAL mode") ?? ""
+            guard mode.lowercased() == "wal" || (path == ":memory:" && mode.lowercased() == "memory") else {
+                throw RunwayError(.store, "store \(path) cannot use WAL mode (journal mode stays \"\(mode)\"); is it on a file system without shared memory?")
+            }
+            try db.exec("""
+                PRAGMA synchronous = FULL;
+                PRAGMA foreign_keys = ON;
+                PRAGMA trusted_schema = OFF;
+                PRAGMA cell_size_check = ON;
+                """, "configuring the connection")
+            try Schema.migrate(db)
         }
-        try db.exec("""
-            PRAGMA synchronous = FULL;
-            PRAGMA foreign_keys = ON;
-            PRAGMA trusted_schema = OFF;
-            PRAGMA cell_size_check = ON;
-            """, "configuring the connection")
-        try Schema.migrate(db)
         self.db = db
     }
 
@@ -101,11 +104,22 @@ public final class FlightStore {
     }
 
     /// Refuses a SQLite file that belongs to another program or to a newer librunway.
+    ///
+    /// The three values are read in one read transaction: read one by one, they could straddle
+    /// another store's first migration of a new file, which would look like a foreign database.
     private static func checkOwnership(_ db: SQLiteConnection) throws(RunwayError) {
-        let appID = try db.integer("PRAGMA application_id", "reading the file header") ?? 0
-        let version = try db.integer("PRAGMA user_version", "reading the schema version") ?? 0
+        try db.exec("BEGIN", "reading the file header")
+        let appID: Int64, version: Int64, objects: Int64
+        do throws(RunwayError) {
+            appID = try db.integer("PRAGMA application_id", "reading the file header") ?? 0
+            version = try db.integer("PRAGMA user_version", "reading the schema version") ?? 0
+            objects = try db.integer("SELECT count(*) FROM sqlite_schema", "reading the schema") ?? 0
+            try db.exec("COMMIT", "reading the file header")
+        } catch {
+            db.rollbackQuietly()
+            throw error
+        }
         if appID != Schema.applicationID {
-            let objects = try db.integer("SELECT count(*) FROM sqlite_schema", "reading the schema") ?? 0
             guard appID == 0, version == 0, objects == 0 else {
                 throw RunwayError(.store, "\(db.path) is a SQLite database but not a librunway store (application_id \(appID), user_version \(version), \(objects) schema objects)")
             }

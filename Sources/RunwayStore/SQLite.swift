@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import RunwayCore
 
 /// One SQLite connection, and the one place where SQLite result codes become `RunwayError`s.
@@ -8,19 +9,57 @@ import RunwayCore
 final class SQLiteConnection {
     let path: String
     private(set) var handle: OpaquePointer?
+    /// The result code of the latest failure turned into an error (`error(_:_:)`), 0 before any.
+    private(set) var lastFailure: Int32 = 0
 
-    /// Opens (or creates) the database file at `path`, with extended result codes.
+    /// How long a statement waits for another connection's lock, in milliseconds.
+    static let busyTimeoutMs: Int32 = 5000
+
+    /// Opens (or creates) the database file at `path`, with extended result codes and the
+    /// busy timeout.
     init(path: String) throws(RunwayError) {
         self.path = path
         var db: OpaquePointer? = nil
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         let rc = sqlite3_open_v2(path, &db, flags, nil)
         handle = db
-        guard rc == SQLITE_OK, db != nil else {
+        guard rc == SQLITE_OK, let db else {
             let error = self.error(rc, "opening")
             close()
             throw error
         }
+        sqlite3_busy_timeout(db, Self.busyTimeoutMs)
+    }
+
+    /// Runs `body`, and runs it again after a short sleep whenever it fails because another
+    /// connection holds a lock, for up to the busy timeout in all; then the last error is thrown.
+    ///
+    /// The busy timeout alone does not cover every case: SQLite returns `SQLITE_BUSY` at once,
+    /// without calling the busy handler, where waiting could deadlock, e.g. when a connection
+    /// holding a read lock needs a write lock, as switching a new file to WAL mode does while
+    /// another connection opens it. `body` must be safe to run again after a failure: it rolls
+    /// back what it began (an open transaction is rolled back here too).
+    func retryingWhileBusy<T>(_ body: () throws(RunwayError) -> T) throws(RunwayError) -> T {
+        let start = Self.monotonicMs()
+        var pauseMs: UInt32 = 1
+        while true {
+            lastFailure = 0
+            do throws(RunwayError) {
+                return try body()
+            } catch {
+                let busy = lastFailure & 0xFF == SQLITE_BUSY || lastFailure & 0xFF == SQLITE_LOCKED
+                guard busy, Self.monotonicMs() - start < Int64(Self.busyTimeoutMs) else { throw error }
+                rollbackQuietly()
+                usleep(pauseMs * 1000)
+                pauseMs = min(pauseMs * 2, 64)
+            }
+        }
+    }
+
+    private static func monotonicMs() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
     deinit { close() }
@@ -81,6 +120,7 @@ final class SQLiteConnection {
     ///   - rc: the (extended) result code.
     ///   - doing: what the store was doing, e.g. "appending to flight x".
     func error(_ rc: Int32, _ doing: String) -> RunwayError {
+        lastFailure = rc
         let detail: String
         if let h = handle, let m = sqlite3_errmsg(h) {
             detail = String(cString: m)

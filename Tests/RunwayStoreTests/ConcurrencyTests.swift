@@ -60,6 +60,34 @@ import RunwaySim
         #expect(try store.flights().map(\.entries) == [perWriter, perWriter, perWriter])
     }
 
+    /// Several stores opening one new file at the same instant all get it: switching a file to WAL
+    /// mode can meet `SQLITE_BUSY` without SQLite calling the busy handler (one connection upgrades
+    /// its read lock while another holds one), so the store retries within its busy timeout instead
+    /// of failing at once. Real threads, released together by a barrier, over many fresh files; the
+    /// task pool would run only as many at once as there are cores.
+    @Test func storesOnEightThreadsOpenOneNewFileAtTheSameInstant() throws {
+        let dir = TempDir()
+        let threads = 8
+        for round in 0..<25 {
+            let path = dir.file("same-\(round).runway")
+            let failures = onThreadsAtOnce(threads) { t -> String? in
+                do {
+                    let store = try FlightStore(path: path)
+                    try store.createFlight(id: "t\(t)", configJSON: "{}")
+                    try store.append(fix(0), to: "t\(t)")
+                    return nil
+                } catch {
+                    return "thread \(t): \(error)"
+                }
+            }
+            #expect(failures.isEmpty, "round \(round): \(failures)")
+            guard failures.isEmpty else { return }
+            let store = try FlightStore(path: path)
+            #expect(try store.flights().count == threads)
+            #expect(try store.pragma("journal_mode") == "wal")
+        }
+    }
+
     /// A second process (Python's sqlite3) writes a flight of its own and checks the journal it
     /// reads is always a gap-free prefix, while this one appends.
     @Test(.enabled(if: ConcurrencyTests.python(["-c", "import sqlite3"]) == 0))
@@ -138,4 +166,42 @@ import RunwaySim
         guard let pid = spawnPython(args) else { return -1 }
         return wait(pid)
     }
+}
+
+/// Runs `body(0..<count)` on `count` POSIX threads released together by a barrier, and returns the
+/// non-nil results.
+func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> String?) -> [String] {
+    final class Shared: @unchecked Sendable {  // guarded by `lock`; the barrier is set up before any thread starts
+        var lock = pthread_mutex_t()
+        var barrier = pthread_barrier_t()
+        var out: [String] = []
+        let body: @Sendable (Int) -> String?
+        init(_ count: Int, _ body: @escaping @Sendable (Int) -> String?) {
+            self.body = body
+            pthread_mutex_init(&lock, nil)
+            pthread_barrier_init(&barrier, nil, UInt32(count))
+        }
+        deinit { pthread_barrier_destroy(&barrier); pthread_mutex_destroy(&lock) }
+    }
+    final class Job { let shared: Shared; let index: Int; init(_ s: Shared, _ i: Int) { shared = s; index = i } }
+    let shared = Shared(count, body)
+    var ids: [pthread_t] = []
+    for i in 0..<count {
+        var id = pthread_t()
+        let job = Unmanaged.passRetained(Job(shared, i)).toOpaque()
+        let rc = pthread_create(&id, nil, { raw in
+            guard let raw else { return nil }
+            let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
+            pthread_barrier_wait(&job.shared.barrier)
+            if let failure = job.shared.body(job.index) {
+                pthread_mutex_lock(&job.shared.lock)
+                job.shared.out.append(failure)
+                pthread_mutex_unlock(&job.shared.lock)
+            }
+            return nil
+        }, job)
+        if rc == 0 { ids.append(id) } else { return ["pthread_create failed: \(rc)"] }
+    }
+    for id in ids { pthread_join(id, nil) }
+    return shared.out
 }
