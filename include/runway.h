@@ -315,7 +315,13 @@ runway_status runway_flight_finish(const char *store_path, const char *flight_id
 
 /** The store's flights as a JSON array, oldest first: {"flight_id","start_t",
  *  "end_t","end_reason","finished","activity","distance_m","elapsed_s",
- *  "moving_s","avg_pace_min_per_km"}. Free *out. */
+ *  "moving_s","avg_pace_min_per_km","damaged":false}. Unfinished flights get
+ *  their figures by replaying their journals. A flight whose row or (when
+ *  unfinished) journal is damaged does not hide the others: it is listed with
+ *  its id as read, every other field null, "damaged":true and "error" (the
+ *  message runway_flight_json would give); reading it by id gives
+ *  RUNWAY_ERR_STORE. Damage SQLite itself meets while scanning the list of
+ *  flights fails the whole call with RUNWAY_ERR_STORE. Free *out. */
 runway_status runway_flights_json(const char *store_path, char **out);
 
 /** One stored flight: its summary with laps and route (as runway_summary_json).

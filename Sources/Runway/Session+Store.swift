@@ -84,14 +84,29 @@ extension Session {
         w.beginArray()
         for stored in try store.flights() {
             var row = stored
-            if !row.finished {
-                let (core, _) = try load(store, id: row.id)
-                row = Session.row(of: core, id: row.id)
-                row.finished = false
-                row.endReason = nil
+            if !row.finished && row.damage == nil {
+                do throws(RunwayError) {
+                    let (core, _) = try load(store, id: row.id)
+                    row = Session.row(of: core, id: row.id)
+                    row.finished = false
+                    row.endReason = nil
+                } catch where store.isDamage(error) {
+                    row = .damaged(id: row.id, error.message)
+                }
             }
             w.beginObject()
             w.field("flight_id", row.id)
+            if let damage = row.damage {
+                // One damaged flight does not hide the others: it is listed by id, with why.
+                for key: StaticString in ["start_t", "end_t", "end_reason", "finished", "activity", "distance_m",
+                                          "elapsed_s", "moving_s", "avg_pace_min_per_km"] {
+                    w.key(key); w.null()
+                }
+                w.key("damaged"); w.bool(true)
+                w.field("error", damage)
+                w.endObject()
+                continue
+            }
             w.field("start_t", row.startT)
             w.field("end_t", row.endT)
             w.key("end_reason"); if let r = row.endReason { w.string(r) } else { w.null() }
@@ -101,6 +116,7 @@ extension Session {
             w.field("elapsed_s", row.elapsedS)
             w.field("moving_s", row.movingS)
             w.field("avg_pace_min_per_km", row.avgPaceMinPerKm)
+            w.key("damaged"); w.bool(false)
             w.endObject()
         }
         w.endArray()

@@ -26,13 +26,23 @@ public struct FlightRow: Sendable, Equatable {
     public var finished: Bool
     /// Journal entries of the flight.
     public var entries: Int
+    /// Why this flight cannot be read, when its row (or, in a listing with replay, its journal)
+    /// is damaged; nil for an intact flight. A damaged row carries only its id (as read, which may
+    /// be damaged too): NaN figures, no end reason or activity, `finished` false, 0 entries.
+    public var damage: String?
 
     public init(id: String, startT: Double, endT: Double, endReason: String?, activity: String,
                 distanceM: Double, elapsedS: Double, movingS: Double, avgPaceMinPerKm: Double,
-                finished: Bool, entries: Int) {
+                finished: Bool, entries: Int, damage: String? = nil) {
         self.id = id; self.startT = startT; self.endT = endT; self.endReason = endReason
         self.activity = activity; self.distanceM = distanceM; self.elapsedS = elapsedS
         self.movingS = movingS; self.avgPaceMinPerKm = avgPaceMinPerKm
-        self.finished = finished; self.entries = entries
+        self.finished = finished; self.entries = entries; self.damage = damage
+    }
+
+    /// The row listed for a flight that cannot be read: its id and why.
+    public static func damaged(id: String, _ why: String) -> FlightRow {
+        FlightRow(id: id, startT: .nan, endT: .nan, endReason: nil, activity: "", distanceM: .nan,
+                  elapsedS: .nan, movingS: .nan, avgPaceMinPerKm: .nan, finished: false, entries: 0, damage: why)
     }
 }

@@ -99,7 +99,7 @@ public final class FlightStore {
         var head = [UInt8](repeating: 0, count: magic.count)
         let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard n == magic.count, head == magic else {
-            throw RunwayError(.store, "store \(path) is corrupt or not a SQLite database: it does not start with the SQLite header (\(st.st_size) bytes)")
+            throw RunwayError(.store, "\(SQLiteConnection.corruptionPrefix(path)) or not a SQLite database: it does not start with the SQLite header (\(st.st_size) bytes)")
         }
     }
 
@@ -353,7 +353,9 @@ public final class FlightStore {
         var rows: [FlightRow] = []
         while try s.step() {
             guard s.int(11) == 1 else {
-                throw corrupt("the row of flight \"\(s.text(0) ?? "")\" does not match its checksum")
+                let id = s.text(0) ?? ""
+                rows.append(.damaged(id: id, corrupt("the row of flight \"\(id)\" does not match its checksum").message))
+                continue
             }
             let finished = s.int(1) != 0
             rows.append(FlightRow(
@@ -498,7 +500,13 @@ public final class FlightStore {
 
     /// A `.store` error for damage the store found itself (a checksum, a gap, a count).
     private func corrupt(_ what: String) -> RunwayError {
-        RunwayError(.store, "store \(path) is corrupt: \(what)")
+        RunwayError(.store, "\(SQLiteConnection.corruptionPrefix(path)): \(what)")
+    }
+
+    /// Whether `error` reports damage to this store's file (a checksum, SQLite's own corruption
+    /// or not-a-database codes), as opposed to a lock, a full disk or a missing flight.
+    public func isDamage(_ error: RunwayError) -> Bool {
+        error.status == .store && error.message.hasPrefix(SQLiteConnection.corruptionPrefix(path))
     }
 
     private func notFound(_ id: String) -> RunwayError {

@@ -114,6 +114,9 @@ final class SQLiteConnection {
         return s.text(0)
     }
 
+    /// How every message reporting damage to the file at `path` begins (`FlightStore.isDamage`).
+    static func corruptionPrefix(_ path: String) -> String { "store \(path) is corrupt" }
+
     /// A `.store` error for a failed SQLite call, worded for the kinds of failure a host can act on.
     ///
     /// - Parameters:
@@ -132,9 +135,9 @@ final class SQLiteConnection {
         let message: String
         switch rc & 0xFF {
         case SQLITE_NOTADB:
-            message = "store \(path) is corrupt or not a SQLite database (or is encrypted) (\(doing): \(detail))"
+            message = "\(Self.corruptionPrefix(path)) or not a SQLite database (or is encrypted) (\(doing): \(detail))"
         case SQLITE_CORRUPT:
-            message = "store \(path) is corrupt (\(doing): \(detail))"
+            message = "\(Self.corruptionPrefix(path)) (\(doing): \(detail))"
         case SQLITE_BUSY, SQLITE_LOCKED:
             message = "store \(path) stayed locked by another connection for longer than the 5 s busy timeout (\(doing): \(detail))"
         case SQLITE_FULL:

@@ -75,17 +75,25 @@ import RunwaySim
         #expect(try store.flights().count == 2)  // the figures are intact: the listing still reads
 
         #expect(raw.exec("UPDATE flight SET distance_m = 5013.5 WHERE id = 'b'") == nil)
-        for e in [thrown { try store.flights() }, thrown { try store.record(of: "b") },
+        for e in [thrown { try store.record(of: "b") },
                   thrown { try store.endReason(of: "b") }, thrown { try store.journal(of: "b") }] {
             #expect(Self.corrupt(e, "the row of flight \"b\" does not match its checksum", path: dir.file()), "\(String(describing: e))")
         }
+        // The listing shows b as damaged, none of its figures, and a intact as it was.
+        let listed = try store.flights()
+        #expect(listed.map(\.id) == ["a", "b"])
+        #expect(listed[0].damage == nil && listed[0].distanceM == 5012.5)
+        #expect(listed[1].damage.map { Self.corrupt(RunwayError(.store, $0), "the row of flight \"b\" does not match its checksum", path: dir.file()) } == true)
+        #expect(listed[1].distanceM.isNaN && !listed[1].finished && listed[1].entries == 0)
+        #expect(store.isDamage(RunwayError(.store, listed[1].damage ?? "")))
         #expect(raw.exec("UPDATE flight SET finished = 0 WHERE id = 'a'") == nil)  // reopening by hand
         #expect(Self.corrupt(thrown { try store.endReason(of: "a") }, "the row of flight \"a\"", path: dir.file()))
         // A flight whose checksums are gone is not taken for intact either.
         #expect(raw.exec("UPDATE flight SET finished = 1 WHERE id = 'a'; UPDATE flight SET distance_m = 5012.5 WHERE id = 'b'") == nil)
-        #expect(try store.flights().count == 2)
+        #expect(try store.flights().allSatisfy { $0.damage == nil })
         #expect(raw.exec("DELETE FROM flight_check WHERE flight_id = 'b'") == nil)
-        #expect(Self.corrupt(thrown { try store.flights() }, "the row of flight \"b\"", path: dir.file()))
+        #expect(try store.flights().map { $0.damage != nil } == [false, true])
+        #expect(Self.corrupt(thrown { try store.record(of: "b") }, "the row of flight \"b\"", path: dir.file()))
     }
 
     @Test func aZeroTimeOfEitherSignReadsBack() throws {

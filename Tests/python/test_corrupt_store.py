@@ -12,7 +12,9 @@ would show as a signal, not take the test down):
 
 Each call's outcome must be either exactly what the undamaged store gives (status and output,
 byte for byte) or RUNWAY_ERR_STORE with a message that names the store and says it is corrupt:
-never a crash, never another status, never a silently different flight. Where the damage is
+never a crash, never another status, never a silently different flight. A listing may instead
+succeed with the damaged flights marked "damaged" (with such a message) and every other entry
+as the undamaged store lists it. Where the damage is
 confined to pages of one flight's journal, every other flight must read back identical.
 
 RUNWAY_CORRUPT_ROUNDS sets the number of random-flip copies (40 by default; the long version
@@ -76,8 +78,11 @@ WORKER = textwrap.dedent(r"""
         if st == 0:
             lib.runway_string_free(p)
         note(name, st, data)
+        return data
 
-    text("flights", lib.runway_flights_json, path)
+    listing = text("flights", lib.runway_flights_json, path)
+    if listing is not None:
+        out["flights"]["listing"] = json.loads(listing)
     for fid in finished + [unfinished]:
         text("json " + fid, lib.runway_flight_json, path, fid.encode())
         for fmt in ("gpx", "fit"):
@@ -175,15 +180,40 @@ def copy_of(data, path):
     return path
 
 
+def corrupt_report(error, path):
+    return "corrupt" in error and path in error
+
+
+def damaged_in_listing(want, got, path):
+    """The flights a listing that succeeded on a damaged store marks damaged. Every other entry
+    must be the undamaged store's, in the same place; a damaged one has its reason and nothing
+    else (its id is as read: it may be damaged too)."""
+    assert len(got) == len(want), f"the listing has {len(got)} flights, undamaged {len(want)}"
+    damaged = []
+    for g, w in zip(got, want):
+        if g == w:
+            continue
+        assert g["damaged"] is True and corrupt_report(g["error"], path), (g, w)
+        assert all(g[k] is None for k in w if k not in ("flight_id", "damaged")), g
+        damaged.append(w["flight_id"])
+    return damaged
+
+
 def judge(base, got, path):
-    """Outcomes that differ from the undamaged store's; fails on any that is not a clean report."""
+    """Outcomes that differ from the undamaged store's; fails on any that is not a clean report.
+    A listing that succeeds with flights marked damaged reports those as "flights <id>"."""
     reported = []
     for name, want in base.items():
         r = got[name]
         if r == want:
             continue
+        if name == "flights" and r["status"] == 0:
+            damaged = damaged_in_listing(want["listing"], r["listing"], path)
+            assert damaged, "the listing differs from the undamaged store's without marking a flight damaged"
+            reported += ["flights " + fid for fid in damaged]
+            continue
         assert r["status"] == ERR_STORE, f"{name}: status {r['status']} ({r['error']}), undamaged {want['status']}"
-        assert "corrupt" in r["error"] and path in r["error"], f"{name}: {r['error']}"
+        assert corrupt_report(r["error"], path), f"{name}: {r['error']}"
         reported.append(name)
     return reported
 
@@ -247,6 +277,30 @@ def test_an_overwritten_journal_page_spares_the_other_flights(clean, victim, fil
     assert got["json " + fid] == clean["base"]["json " + fid]
 
 
+def test_one_damaged_flight_does_not_hide_the_others_from_the_listing(clean):
+    """A finished flight whose figures changed under its checksum and an unfinished flight with a
+    changed journal entry are listed as damaged, with why; the other flights list as before, and
+    reading a damaged one by id is RUNWAY_ERR_STORE."""
+    path = copy_of(clean["data"], clean["dir"] / "listing.db")
+    con = sqlite3.connect(path)
+    con.execute("UPDATE flight SET distance_m = distance_m + 1 WHERE id = ?", (FINISHED[2],))
+    con.execute("UPDATE journal SET payload = replace(payload, '52.0', '53.0') "
+                "WHERE flight_id = ? AND n = 100", (UNFINISHED,))
+    con.commit()
+    con.close()
+    got = run_worker(path)
+    base = clean["base"]
+    assert got["flights"]["status"] == 0, got["flights"]
+    assert damaged_in_listing(base["flights"]["listing"], got["flights"]["listing"], path) == [FINISHED[2], UNFINISHED]
+    by_id = {e["flight_id"]: e for e in got["flights"]["listing"]}
+    assert "does not match its checksum" in by_id[FINISHED[2]]["error"]
+    assert "journal entry 100" in by_id[UNFINISHED]["error"]
+    assert got["json " + FINISHED[2]]["status"] == ERR_STORE
+    assert got["recover " + UNFINISHED]["status"] == ERR_STORE
+    for fid in FINISHED[:2] + FINISHED[3:]:
+        assert got["json " + fid] == base["json " + fid] and got["gpx " + fid] == base["gpx " + fid]
+
+
 def test_randomly_flipped_bytes_never_read_back_as_a_different_flight(clean):
     data = clean["data"]
     rng = random.Random(20261129)
@@ -300,10 +354,13 @@ def test_a_journal_cut_short_without_an_error_is_reported(clean):
             continue
         cut += 1
         got = run_worker(path)
-        judge(clean["base"], got, path)
-        for name in ("flights", "recover " + UNFINISHED, "finish " + UNFINISHED):
+        reported = judge(clean["base"], got, path)
+        for name in ("recover " + UNFINISHED, "finish " + UNFINISHED):
             assert got[name]["status"] == ERR_STORE, (r, name, got[name])
-        silent += "read backwards" in got["flights"]["error"]
+        # The listing marks the flight damaged (or, when SQLite itself fails the scan, fails).
+        assert "flights " + UNFINISHED in reported or "flights" in reported, (r, got["flights"])
+        errors = [got["flights"]["error"]] + [e.get("error") or "" for e in got["flights"].get("listing", [])]
+        silent += any("read backwards" in e for e in errors)
         if silent:
             break
     print(f"\ncut-short journals met: {cut}, of the silent kind: {silent}")

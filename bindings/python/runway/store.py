@@ -101,8 +101,10 @@ def flights(store_path: StorePath) -> list[dict]:
     """The store's flights, oldest first, each a dict with ``flight_id``,
     ``start_t``, ``end_t``, ``end_reason``, ``finished`` (bool), ``activity``,
     ``distance_m``, ``elapsed_s``, ``moving_s`` and ``avg_pace_min_per_km``
-    (unknown values ``None``). An unfinished flight shows its figures at the
-    last journaled input.
+    (unknown values ``None``) and ``damaged`` (bool). An unfinished flight
+    shows its figures at the last journaled input. A damaged flight is listed
+    with its id, ``damaged`` True, ``error`` (why it cannot be read) and every
+    other value ``None``; :func:`flight` on it raises :class:`StoreError`.
 
     Raises:
         StoreError: the store cannot be opened or read.

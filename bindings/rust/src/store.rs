@@ -83,7 +83,9 @@ pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 
 /// The store's flights as a JSON array, oldest first, of objects with `"flight_id"`,
 /// `"start_t"`, `"end_t"`, `"end_reason"`, `"finished"`, `"activity"`, `"distance_m"`,
-/// `"elapsed_s"`, `"moving_s"` and `"avg_pace_min_per_km"` (unknown values `null`).
+/// `"elapsed_s"`, `"moving_s"`, `"avg_pace_min_per_km"` (unknown values `null`) and `"damaged"`.
+/// A damaged flight is listed with its id, `"damaged":true`, `"error"` and every other value
+/// `null`; reading it with [`flight`] fails with [`Status::Store`].
 ///
 /// Errors: [`Status::Store`].
 pub fn flights(path: impl AsRef<Path>) -> Result<String> {
