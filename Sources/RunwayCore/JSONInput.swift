@@ -26,6 +26,9 @@ public enum JSONInput {
     /// (a backslash in a string escapes the next byte). It stops at a closing bracket without an
     /// opening one: the text is malformed there and the parser refuses it at that point.
     public static func depthViolation(_ b: UnsafeRawBufferPointer) -> Int? {
+        // Level maxDepth + 1 takes more than maxDepth opening brackets: count them first (memchr is
+        // vectorised) and scan only a text that has that many. A fix has one.
+        guard hasOpeningBrackets(b, atLeast: maxDepth + 1) else { return nil }
         var depth = 0
         var inString = false
         var i = 0
@@ -50,6 +53,24 @@ public enum JSONInput {
             i += 1
         }
         return nil
+    }
+
+    /// Whether `b` holds at least `limit` bytes that are `[` or `{` (in strings or not).
+    static func hasOpeningBrackets(_ b: UnsafeRawBufferPointer, atLeast limit: Int) -> Bool {
+        guard let base = b.baseAddress else { return limit <= 0 }
+        var found = 0
+        for bracket: Int32 in [0x5B, 0x7B] {
+            var p = base
+            var left = b.count
+            while left > 0, let hit = memchr(p, bracket, left) {
+                found += 1
+                if found >= limit { return true }
+                let next = UnsafeRawPointer(hit) + 1
+                left -= p.distance(to: next)
+                p = next
+            }
+        }
+        return found >= limit
     }
 
     /// Parses one JSON object from `bytes` (no NUL needed) and hands its root to `body`.
@@ -125,6 +146,15 @@ public enum JSONInput {
         var i = 0
         let n = b.count
         while i < n {
+            // Eight bytes at a time while they are ASCII without NUL: a byte of 0x80 or more sets
+            // its top bit in w, and a zero byte (the lowest one) in w - 0x01…01. (Other bytes can
+            // set it there too after a borrow; those go through the byte-wise check below.)
+            while i + 8 <= n {
+                let w = b.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                guard (w | (w &- 0x0101_0101_0101_0101)) & 0x8080_8080_8080_8080 == 0 else { break }
+                i += 8
+            }
+            guard i < n else { break }
             let c = b[i]
             if c < 0x80 {
                 if c == 0 { return i }

@@ -115,6 +115,40 @@ struct InputTests {
         #expect(status(decode("{}]" + String(repeating: "[", count: max + 1))) == .json)
     }
 
+    @Test func everyBadByteIsFoundWhereverItSitsInAWord() {
+        // The check reads eight ASCII bytes at a time: a bad byte at any offset, and in the tail
+        // after the last whole word, must still be found at its own offset.
+        for length in [1, 7, 8, 9, 23, 24, 25, 64] {
+            for at in 0..<length {
+                for bad: [UInt8] in [[0x00], [0xFF], [0xC3], [0xE2, 0x82]] where at + bad.count <= length {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes.replaceSubrange(at..<at + bad.count, with: bad)
+                    let found = bytes.withUnsafeBytes { JSONInput.firstInvalidUTF8($0) }
+                    #expect(found == at, "length \(length), \(bad) at \(at): found \(String(describing: found))")
+                }
+            }
+            // Valid two-byte characters at every offset pass; so does plain ASCII with 0x01 bytes,
+            // which the word check can mistake for a zero after a borrow.
+            for at in 0..<(length - 1) {
+                var bytes = [UInt8](repeating: 0x01, count: length)
+                bytes.replaceSubrange(at..<at + 2, with: [0xC3, 0xA9])   // é
+                #expect(bytes.withUnsafeBytes { JSONInput.firstInvalidUTF8($0) } == nil, "length \(length), é at \(at)")
+            }
+        }
+    }
+
+    @Test func theDepthScanRunsOnlyWhenThereAreEnoughBrackets() {
+        func brackets(_ text: String, _ limit: Int) -> Bool {
+            var copy = text
+            return copy.withUTF8 { JSONInput.hasOpeningBrackets(UnsafeRawBufferPointer($0), atLeast: limit) }
+        }
+        #expect(brackets(#"{"a":[1,{"b":2}]}"#, 3))   // two { and one [
+        #expect(!brackets(#"{"a":[1,{"b":2}]}"#, 4))
+        #expect(brackets(String(repeating: "[", count: 40) + String(repeating: "{", count: 25), 65))
+        #expect(!brackets(String(repeating: "]", count: 100) + "{", 2))
+        #expect(!brackets("", 1))
+    }
+
     @Test func invalidUTF8IsRefused() {
         let prefix = Array(#"{"lat":52,"lon":4,"t":1,"name":""#.utf8)
         for bad: [UInt8] in [[0xFF], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82], [0x00]] {
