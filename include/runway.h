@@ -42,7 +42,10 @@
  *    fix that would add a point is refused; fixes that add none (filtered,
  *    within the distance filter, before start, while holding), samples, phase
  *    changes, laps, ticks, the summary and exports still work. Resuming or
- *    starting on a full route adds no point.
+ *    starting on a full route adds no point;
+ *  - a flight has at most RUNWAY_MAX_LAPS laps, its final lap included. At
+ *    RUNWAY_MAX_LAPS - 1 laps, auto laps stop (a "warning" log line says so;
+ *    the rest of the flight is its final lap) and runway_lap is refused.
  */
 #ifndef RUNWAY_H
 #define RUNWAY_H
@@ -72,6 +75,9 @@ extern "C" {
 /* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
  * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
+/* The most laps a flight has, its final lap included (100 000 km of 1 km laps;
+ * a summary of them is about 20 MB). */
+#define RUNWAY_MAX_LAPS 100000
 #define RUNWAY_DEFAULT_QUEUE_CAPACITY 1024
 #define RUNWAY_LOG_LINES 20
 
@@ -209,8 +215,9 @@ runway_status runway_stop(runway_session *s, double t);
 
 /** A manual lap at t (NaN = now): ends the current lap and emits a "split"
  *  event. Allowed in cruise and holding (else RUNWAY_ERR_STATE); with nothing
- *  since the last lap, RUNWAY_ERR_STATE. Auto-laps (config "auto_lap_m") keep
- *  their boundaries at multiples of that distance from the start. */
+ *  since the last lap, RUNWAY_ERR_STATE; with RUNWAY_MAX_LAPS - 1 laps,
+ *  RUNWAY_ERR_LIMIT. Auto-laps (config "auto_lap_m") keep their boundaries at
+ *  multiples of that distance from the start. */
 runway_status runway_lap(runway_session *s, double t);
 
 /* ---- Outputs ------------------------------------------------------------- */

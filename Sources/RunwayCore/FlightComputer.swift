@@ -144,11 +144,11 @@ public struct FlightComputer: Sendable {
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         if !fix.hAcc.isNaN { sawAccuracy = true; hAcc = fix.hAcc }
-        if config.filters { applyFiltered(fix, at: t, &events) } else { applyRaw(fix, at: t) }
+        if config.filters { applyFiltered(fix, at: t, &events) } else { applyRaw(fix, at: t, &events) }
     }
 
     /// Raw accumulation: every accurate fix that passes the distance filter adds its distance.
-    mutating func applyRaw(_ fix: Fix, at t: Double) {
+    mutating func applyRaw(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         let accurate = fix.hAcc.isNaN || fix.hAcc <= config.requiredAccuracyM
         if !accurate && !reducedAccuracy {
             reducedAccuracy = true
@@ -178,6 +178,7 @@ public struct FlightComputer: Sendable {
         groundSpeed = !fix.speed.isNaN ? fix.speed : (phase == .cruise ? windowSpeed() : .nan)
         if phase == .cruise { noteSpeed(groundSpeed) }
         lastAccepted = (fix.lat, fix.lon, t)
+        lapAndAlert(at: t, &events)
     }
 
     /// The gate, the track filter, then everything fed from the measured distance.
@@ -237,13 +238,17 @@ public struct FlightComputer: Sendable {
         updateGroundSpeed(at: t)
         if phase == .cruise { noteSpeed(groundSpeed) }
         runAutoPause(speed: fix.speed.isNaN ? track.speedMps : fix.speed, at: t, &events)
-        if phase == .cruise {
-            cutLaps(&events)
-            for alert in alerts.update(t: t, paceMinPerKm: FlightData.pace(speedMps: groundSpeed),
-                                       hrBpm: sensors.heartRate(at: t), distanceM: distance) {
-                seq += 1
-                events.append(Event(seq: seq, t: t, body: .alert(alert)))
-            }
+        lapAndAlert(at: t, &events)
+    }
+
+    /// After a fix in cruise, filtered or raw: auto laps, then GPWS and MINIMUMS.
+    mutating func lapAndAlert(at t: Double, _ events: inout [Event]) {
+        guard phase == .cruise else { return }
+        cutLaps(&events)
+        for alert in alerts.update(t: t, paceMinPerKm: FlightData.pace(speedMps: groundSpeed),
+                                   hrBpm: sensors.heartRate(at: t), distanceM: distance) {
+            seq += 1
+            events.append(Event(seq: seq, t: t, body: .alert(alert)))
         }
     }
 
@@ -376,7 +381,11 @@ public struct FlightComputer: Sendable {
     }
 
     mutating func cutLaps(_ events: inout [Event]) {
+        let stoppedBefore = laps.autoLapsStopped
         for lap in laps.update(lapProgress) { emitSplit(lap, &events) }
+        if laps.autoLapsStopped && !stoppedBefore {
+            appendLog(.warning, "auto laps stopped: the flight has \(laps.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap", &events)
+        }
     }
 
     mutating func emitSplit(_ lap: Lap, _ events: inout [Event]) {
@@ -401,6 +410,9 @@ public struct FlightComputer: Sendable {
         let time = try resolveTime(t, wallClock: wallClock, what: "lap", optional: true)
         var probe = laps
         guard probe.manualLap(progress(at: time.isNaN ? now : time)) != nil else {
+            if probe.isFull {   // full already, or an auto lap due before this one fills it
+                throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
+            }
             throw .state("nothing to lap: no time or distance since the last lap")
         }
         return time

@@ -121,6 +121,18 @@ public struct LapCounter: Sendable {
     /// Distance of the next auto-lap boundary.
     private var nextBoundaryM: Double
 
+    /// The most laps a flight has, its final lap included: `RUNWAY_MAX_LAPS`. Once it has
+    /// `maxLaps - 1`, auto laps stop (the rest of the flight becomes its final lap) and a manual
+    /// lap is refused: the laps, the summary listing them and its exports stay bounded whatever
+    /// the inputs (100 laps a fix of a jumping receiver would otherwise reach 10⁸).
+    public static let maxLaps = 100_000
+
+    /// Whether the flight has as many laps as it may have before its final one.
+    public var isFull: Bool { laps.count >= Self.maxLaps - 1 }
+
+    /// True once auto laps stopped at `maxLaps`.
+    public private(set) var autoLapsStopped = false
+
     /// The most auto laps one update cuts; boundaries beyond are skipped. Only a distance jump
     /// gets there (100 laps of the shortest configurable 10 m is a 1 km jump between two fixes),
     /// and this bounds the laps of a flight by its inputs, as its route points are.
@@ -145,6 +157,11 @@ public struct LapCounter: Sendable {
         let p = accept(p)
         var done: [Lap] = []
         while p.distanceM >= nextBoundaryM {
+            if isFull {
+                autoLapsStopped = true
+                nextBoundaryM = .infinity
+                break
+            }
             if done.count == Self.maxLapsPerUpdate {
                 // A tiny auto-lap distance against a huge jump: skip ahead rather than hang.
                 let skipped = ((p.distanceM - nextBoundaryM) / autoLapM).rounded(.down) + 1
@@ -170,11 +187,11 @@ public struct LapCounter: Sendable {
     /// value). The next auto boundary stays where it was (see the type's notes).
     ///
     /// - Returns: the manual lap, or nil when nothing happened since the last lap began (no
-    ///   distance and no cruise time).
+    ///   distance and no cruise time) or the flight has all its laps (`isFull`).
     public mutating func manualLap(_ p: LapProgress) -> Lap? {
         guard !finished else { return nil }
         update(p)
-        guard hasContent else { return nil }
+        guard hasContent, !isFull else { return nil }
         return close(at: last, .manual)
     }
 

@@ -53,6 +53,23 @@ struct FlightPhaseTests {
 
 @Suite("Distance, route and time")
 struct DistanceTests {
+    @Test func withFiltersOffAutoLapsAndAlertsStillWork() throws {
+        // Raw accumulation changes how distance is measured, not what follows from it: auto laps
+        // (and their split events) and MINIMUMS. (They were not run at all with filters off.)
+        var c = Driver.config(filter: 0, filters: false)
+        c.autoLapM = 1000
+        c.alerts.goalM = 2000
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...80 { try d.fix(Double(i) * 10, 52 + Double(i) * 0.0003, 4) }   // ~2.7 km, 3.3 m/s
+        let splits = d.events.compactMap { if case .split(let lap) = $0.body { return lap } else { return nil } }
+        #expect(splits.map(\.index) == [1, 2])
+        #expect(splits.allSatisfy { abs($0.distanceM - 1000) < 1e-6 })
+        let alerts = d.events.compactMap { if case .alert(let a) = $0.body { return a.code } else { return nil } }
+        #expect(alerts == ["MINIMUMS", "MINIMUMS", "MINIMUMS_GOAL"], "\(alerts)")
+        #expect(d.core.laps.laps.count == 2)
+    }
+
     @Test func distanceAccumulatesBetweenKeptFixesOnTheEllipsoid() throws {
         var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)

@@ -183,6 +183,36 @@ struct LapCounterTests {
         #expect(lap.map { $0.elapsedS.isFinite && $0.endT.isFinite && $0.gainM >= 5 } == true)
     }
 
+    @Test func aFlightHasAtMostMaxLapsAndAutoLapsStopOneBeforeForTheFinalLap() {
+        let max = LapCounter.maxLaps
+        var counter = LapCounter(autoLapM: 10)
+        counter.update(LapProgress(t: 0))
+        var t = 0.0, d = 0.0
+        // Auto laps, 100 an update (each step ends on a boundary), up to two short of the limit.
+        while counter.laps.count < max - 2 {
+            t += 100
+            d += Double(min(100, max - 2 - counter.laps.count)) * 10
+            counter.update(LapProgress(t: t, distanceM: d, elapsedS: t))
+        }
+        #expect(counter.laps.count == max - 2 && !counter.isFull)
+        // At the limit: one more lap (a manual one here) fills the flight but for its final lap.
+        t += 1; d += 5
+        #expect(counter.manualLap(LapProgress(t: t, distanceM: d, elapsedS: t))?.index == max - 1)
+        let manualAt = d
+        #expect(counter.isFull && !counter.autoLapsStopped)
+        // Past it: no auto lap however far the flight goes, and no manual lap.
+        t += 100; d += 1000
+        #expect(counter.update(LapProgress(t: t, distanceM: d, elapsedS: t)).isEmpty)
+        #expect(counter.autoLapsStopped)
+        #expect(counter.manualLap(LapProgress(t: t + 1, distanceM: d + 5, elapsedS: t + 1)) == nil)
+        #expect(counter.laps.count == max - 1)
+        // The final lap is the last, from the manual lap to the end.
+        let final = counter.finish(LapProgress(t: t + 2, distanceM: d + 10, elapsedS: t + 2))
+        #expect(final?.index == max && final?.trigger == .final)
+        #expect(final?.distanceM == d + 10 - manualAt)
+        #expect(counter.laps.count == max)
+    }
+
     @Test func aTinyLapDistanceAgainstAHugeJumpCannotHang() {
         var counter = LapCounter(autoLapM: 0.001)
         counter.update(LapProgress(t: 0))

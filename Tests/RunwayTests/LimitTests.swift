@@ -272,6 +272,34 @@ struct LimitTests {
         #expect(st == RUNWAY_OK && len > 0)
     }
 
+    // MARK: - Laps
+
+    @Test func aFlightStopsCuttingAutoLapsOneShortOfTheLapLimitAndRefusesAManualLap() throws {
+        #expect(LapCounter.maxLaps == Int(RUNWAY_MAX_LAPS))
+        // Raw accumulation, 10 m auto laps, and fixes 1 km apart (10 m/s): 100 laps a fix.
+        let s = try CSession(#"{"filters":"off","auto_lap_m":10}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        let (_, logs) = s.subscribe(#"{"policy":"queue","kinds":["log"]}"#, nil)
+        let fixes = Int(RUNWAY_MAX_LAPS) / 100 + 5
+        for i in 0...fixes { #expect(s.fix(Self.t0 + Double(i) * 100, 52 + Double(i) * 0.009) == RUNWAY_OK) }
+        let snapshot = s.snapshot()
+        #expect(field("lap", in: snapshot) == Double(RUNWAY_MAX_LAPS), "the lap in progress is the final one")
+        var warnings: [String] = []
+        while case (_, let event?) = s.poll(logs) { if event.has("auto laps stopped") { warnings.append(event) } }
+        #expect(warnings.count == 1, "one warning, when the laps stopped: \(warnings)")
+        #expect(warnings.first?.has("the flight has 99999 laps, one less than the limit of 100000 (RUNWAY_MAX_LAPS)") == true)
+
+        #expect(s.lap(Self.t0 + Double(fixes) * 100 + 1) == RUNWAY_ERR_LIMIT)
+        #expect(lastError().has("lap refused: the flight has 99999 laps, and the limit of 100000 (RUNWAY_MAX_LAPS) keeps the last for its final lap"))
+        #expect(s.snapshot() == snapshot)
+        #expect(s.stop() == RUNWAY_OK)
+        let summary = s.summary()
+        let trigger = Array(#""trigger":"#.utf8), bytes = Array(summary.utf8)
+        let laps = (0...(bytes.count - trigger.count)).filter { bytes[$0] == trigger[0] && Array(bytes[$0..<$0 + trigger.count]) == trigger }.count
+        #expect(laps == Int(RUNWAY_MAX_LAPS))
+        #expect(summary.has(#""index":100000,"trigger":"final""#))
+    }
+
     @Test func aFullRouteWithFiltersAcceptsFilteredFixesAndRefusesPoints() throws {
         let s = try CSession(#"{"max_route_points":100,"auto_pause":false}"#)
         #expect(s.start(Self.t0) == RUNWAY_OK)

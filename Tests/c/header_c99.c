@@ -118,7 +118,7 @@ typedef char version_macros[(RUNWAY_VERSION_MAJOR >= 0 && RUNWAY_VERSION_MINOR >
                                 ? 1
                                 : -1];
 typedef char limits[(RUNWAY_MAX_INPUT_BYTES > 0 && RUNWAY_MAX_SUBSCRIBERS > 0 &&
-                     RUNWAY_MAX_JSON_DEPTH > 0 && RUNWAY_MAX_ROUTE_POINTS > 0 &&
+                     RUNWAY_MAX_JSON_DEPTH > 0 && RUNWAY_MAX_ROUTE_POINTS > 0 && RUNWAY_MAX_LAPS > 1 &&
                      RUNWAY_DEFAULT_QUEUE_CAPACITY > 0 &&
                      RUNWAY_DEFAULT_QUEUE_CAPACITY <= RUNWAY_MAX_QUEUE_CAPACITY &&
                      RUNWAY_LOG_LINES > 0)

@@ -28,7 +28,8 @@ pub enum Status {
     /// [`sys::RUNWAY_MAX_INPUT_BYTES`] or nested deeper than [`sys::RUNWAY_MAX_JSON_DEPTH`], a
     /// subscription past [`sys::RUNWAY_MAX_SUBSCRIBERS`], a queue capacity above
     /// [`sys::RUNWAY_MAX_QUEUE_CAPACITY`], a `max_route_points` above
-    /// [`sys::RUNWAY_MAX_ROUTE_POINTS`], or a fix that would add a point to a full route.
+    /// [`sys::RUNWAY_MAX_ROUTE_POINTS`], a fix that would add a point to a full route, or a
+    /// manual lap on a flight with [`sys::RUNWAY_MAX_LAPS`]` - 1` laps.
     Limit,
 }
 

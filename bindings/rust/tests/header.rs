@@ -60,15 +60,21 @@ fn functions(text: &str, rust: bool) -> BTreeMap<String, usize> {
     found
 }
 
+/// include/runway.h, or None (saying SKIPPED) outside the repository.
+fn header(root: &std::path::Path) -> Option<String> {
+    let path = root.join("../../include/runway.h");
+    let text = std::fs::read_to_string(&path).ok();
+    if text.is_none() {
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), "SKIPPED: {} absent", path.display());
+    }
+    text
+}
+
 #[test]
 fn sys_declares_every_header_function_with_its_arity() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let header = root.join("../../include/runway.h");
-    let Ok(header) = std::fs::read_to_string(&header) else {
-        use std::io::Write;
-        let _ = writeln!(std::io::stderr(), "SKIPPED: {} absent", header.display());
-        return;
-    };
+    let Some(header) = header(&root) else { return };
     let c = functions(&header, false);
     assert!(c.contains_key("runway_session_open") && c.contains_key("runway_flight_export"), "{c:?}");
     let sys_text = std::fs::read_to_string(root.join("src/sys.rs")).unwrap();
@@ -85,4 +91,52 @@ fn sys_declares_every_header_function_with_its_arity() {
     let extra: Vec<_> =
         rust.keys().filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import").collect();
     assert!(extra.is_empty(), "in sys.rs but not in runway.h: {extra:?}");
+}
+
+/// The value of every `#define RUNWAY_<NAME> <integer expression>` of the header: a decimal
+/// literal or a product of them, in parentheses or not.
+fn integer_defines(header: &str) -> BTreeMap<String, u64> {
+    let mut found = BTreeMap::new();
+    for line in strip_comments(header).lines() {
+        let mut words = line.split_whitespace();
+        if words.next() != Some("#define") {
+            continue;
+        }
+        let Some(name) = words.next().filter(|n| n.starts_with("RUNWAY_")) else { continue };
+        let expr: String = words.collect::<Vec<_>>().join("").trim_matches(|c| c == '(' || c == ')').to_owned();
+        let factors: Option<Vec<u64>> = expr.split('*').map(|f| f.parse::<u64>().ok()).collect();
+        if let Some(factors) = factors.filter(|f| !f.is_empty()) {
+            found.insert(name.to_owned(), factors.iter().product());
+        }
+    }
+    found
+}
+
+#[test]
+fn sys_constants_match_the_header_defines() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let Some(header) = header(&root) else { return };
+    let defines = integer_defines(&header);
+    use runway::sys;
+    let mirrored: [(&str, u64); 11] = [
+        ("RUNWAY_ABI_VERSION", sys::RUNWAY_ABI_VERSION.into()),
+        ("RUNWAY_VERSION_MAJOR", sys::RUNWAY_VERSION_MAJOR.into()),
+        ("RUNWAY_VERSION_MINOR", sys::RUNWAY_VERSION_MINOR.into()),
+        ("RUNWAY_VERSION_PATCH", sys::RUNWAY_VERSION_PATCH.into()),
+        ("RUNWAY_MAX_INPUT_BYTES", sys::RUNWAY_MAX_INPUT_BYTES as u64),
+        ("RUNWAY_MAX_JSON_DEPTH", sys::RUNWAY_MAX_JSON_DEPTH as u64),
+        ("RUNWAY_MAX_SUBSCRIBERS", sys::RUNWAY_MAX_SUBSCRIBERS as u64),
+        ("RUNWAY_MAX_QUEUE_CAPACITY", sys::RUNWAY_MAX_QUEUE_CAPACITY as u64),
+        ("RUNWAY_MAX_ROUTE_POINTS", sys::RUNWAY_MAX_ROUTE_POINTS as u64),
+        ("RUNWAY_MAX_LAPS", sys::RUNWAY_MAX_LAPS as u64),
+        ("RUNWAY_DEFAULT_QUEUE_CAPACITY", sys::RUNWAY_DEFAULT_QUEUE_CAPACITY as u64),
+    ];
+    for (name, value) in mirrored {
+        assert_eq!(defines.get(name), Some(&value), "{name}: sys.rs vs runway.h");
+    }
+    assert_eq!(defines.get("RUNWAY_LOG_LINES"), Some(&(sys::RUNWAY_LOG_LINES as u64)));
+    // Every integer define of the header is mirrored.
+    let known: Vec<&str> = mirrored.iter().map(|(n, _)| *n).chain(["RUNWAY_LOG_LINES"]).collect();
+    let missing: Vec<_> = defines.keys().filter(|n| !known.contains(&n.as_str())).collect();
+    assert!(missing.is_empty(), "in runway.h but not mirrored in sys.rs: {missing:?}");
 }
