@@ -189,4 +189,18 @@ fn limit_errors_change_nothing() {
     assert!(e.message.contains("route is full"), "{e}");
     assert_eq!(run_state(&full), before);
     full.stop(None).unwrap();
+
+    // 10 m auto laps and fixes 1 km apart (10 m/s): 100 laps a fix, until RUNWAY_MAX_LAPS - 1.
+    let laps = Session::open(Some(r#"{"filters":"off","auto_lap_m":10}"#)).unwrap();
+    laps.start(Some(T0)).unwrap();
+    for i in 0..=sys::RUNWAY_MAX_LAPS / 100 + 5 {
+        let fix = format!(r#"{{"t":{},"lat":{},"lon":4}}"#, T0 + i as f64 * 100.0, 52.0 + i as f64 * 0.009);
+        laps.push_json(&fix).unwrap();
+    }
+    let before = run_state(&laps);
+    let e = expect_err(laps.lap(None), Status::Limit);
+    assert!(e.message.contains("RUNWAY_MAX_LAPS"), "{e}");
+    assert_eq!(run_state(&laps), before);
+    laps.stop(None).unwrap();
+    assert_eq!(laps.summary().unwrap().matches(r#""trigger":"#).count(), sys::RUNWAY_MAX_LAPS);
 }
