@@ -351,7 +351,14 @@ public struct FlightComputer: Sendable {
         guard config.autoPause.enabled, phase == .cruise || (phase == .holding && holdingBy == .auto) else { return }
         switch autoPause.update(speedMps: speed, t: t, autoPaused: phase == .holding) {
         case .none:
-            break
+            // A resume credits only the steps after the start of its fast hold: keep no others,
+            // or a long auto-pause (a parked bike with its receiver on) grows them by one a fix.
+            guard phase == .holding else { break }
+            if let since = autoPause.fastSince, let first = heldSteps.firstIndex(where: { $0.t > since }) {
+                heldSteps.removeFirst(first)
+            } else {
+                heldSteps.removeAll(keepingCapacity: true)
+            }
         case .pause(let at):
             let when = max(at, cruiseSince.isNaN ? at : cruiseSince)
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)

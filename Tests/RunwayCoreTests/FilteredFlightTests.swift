@@ -85,6 +85,27 @@ struct FlightFeaturesTests {
         #expect(abs(core.distance - run.truthDistanceM) / run.truthDistanceM < 0.005)
     }
 
+    @Test func aLongAutoPauseKeepsOnlyTheStepsAResumeCanCredit() throws {
+        // An hour parked with the receiver on: the steps kept for the resume's credit stay within
+        // the resume's hold instead of growing by one a fix, and the figures are unharmed.
+        let run = sim(seed: 3) { $0.paceMinPerKm = 2.0; $0.stops = [SimStop(atDistanceM: 2000, durationS: 3600)] }
+        var events: [Event] = []
+        var core = FlightComputer(config: EngineConfig(activity: .ride))
+        try core.command(.start, at: run.fixes[0].t, wallClock: .nan, events: &events)
+        var held = 0, mostKept = 0
+        for f in run.fixes {
+            try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)),
+                             wallClock: .nan, events: &events)
+            if core.phase == .holding && core.holdingBy == .auto { held += 1; mostKept = max(mostKept, core.heldSteps.count) }
+        }
+        #expect(held > 3000)
+        #expect(mostKept <= Int(core.config.autoPause.holdS) + 2, "kept \(mostKept) steps while auto-paused")
+        let total = run.fixes[run.fixes.count - 1].t - run.fixes[0].t
+        #expect(abs(core.elapsed - (total - 3600)) < 8, "elapsed \(core.elapsed) of \(total)")
+        #expect(abs(core.movingS - run.truthMovingS) / run.truthMovingS < 0.01, "moving \(core.movingS) vs \(run.truthMovingS)")
+        #expect(abs(core.distance - run.truthDistanceM) / run.truthDistanceM < 0.005)
+    }
+
     @Test func aRunDoesNotAutoPauseButReportsMovingTimeBesideElapsed() throws {
         let run = sim(seed: 3) { $0.stops = [SimStop(atDistanceM: 2000, durationS: 120)] }
         let replay = try Replay(run)
