@@ -91,6 +91,7 @@ static bool g_replay_drop = false;
 static bool g_hang_control = false;
 static double g_stall = 20;
 static void *g_hang_user;
+static atomic_bool g_hang_started; /* the hanging callback is running: close must wait on it */
 
 /* ---- Failures and progress ----------------------------------------------- */
 
@@ -401,7 +402,10 @@ static void on_event(const char *json, void *user) {
          (uint64_t)atomic_load(&s->id));
   check_event(s, json);
   atomic_fetch_add_explicit(&g_events_cb, 1, memory_order_relaxed);
-  while (g_hang_control && user == g_hang_user) sleep_us(100000);  /* a callback that hangs */
+  if (g_hang_control && user == g_hang_user) { /* a callback that hangs */
+    atomic_store(&g_hang_started, true);
+    for (;;) sleep_us(100000);
+  }
 
   /* Now and then call back into the library, as the header allows. */
   if (s->events % 64 == 0) {
@@ -743,6 +747,12 @@ int main(int argc, char **argv) {
   for (int j = 2; j < RUNWAY_MAX_SUBSCRIBERS; j += 4) drain(limit[j]);
   char *stressed = summary_of(s, "summary of the stressed session");
 
+  /* The hang control closes only once its callback runs: a close that comes first may end the
+   * subscription with its events undelivered (as it should), and then nothing hangs. */
+  if (g_hang_control) {
+    phase("waiting for the hanging callback to start");
+    while (!atomic_load(&g_hang_started)) sleep_us(1000);
+  }
   /* Close while the callback subscriptions may still have events queued. */
   phase("close");
   atomic_store(&g_closing, true);
