@@ -75,9 +75,9 @@ extern "C" {
 /* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
  * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
-/* The most laps a flight has, its final lap included (100 000 km of 1 km laps;
- * a summary of them is about 20 MB). */
-#define RUNWAY_MAX_LAPS 100000
+/* The most laps a flight has, its final lap included: 50 000 km of 1 km laps,
+ * a summary of about 10 MB, and within a FIT file's 16-bit lap index. */
+#define RUNWAY_MAX_LAPS 50000
 #define RUNWAY_DEFAULT_QUEUE_CAPACITY 1024
 #define RUNWAY_LOG_LINES 20
 
@@ -325,10 +325,12 @@ runway_status runway_flight_finish(const char *store_path, const char *flight_id
  *  "moving_s","avg_pace_min_per_km","damaged":false}. Unfinished flights get
  *  their figures by replaying their journals. A flight whose row or (when
  *  unfinished) journal is damaged does not hide the others: it is listed with
- *  its id as read, every other field null, "damaged":true and "error" (the
- *  message runway_flight_json would give); reading it by id gives
- *  RUNWAY_ERR_STORE. Damage SQLite itself meets while scanning the list of
- *  flights fails the whole call with RUNWAY_ERR_STORE. Free *out. */
+ *  its id as read (damage may have changed it too), every other field null,
+ *  "damaged":true and "error" (why it cannot be read); reading it by that id
+ *  gives RUNWAY_ERR_STORE unless the id itself was damaged. A flight deleted
+ *  by another process while the list is read is left out. Damage SQLite
+ *  itself meets while scanning the list of flights fails the whole call with
+ *  RUNWAY_ERR_STORE. Free *out. */
 runway_status runway_flights_json(const char *store_path, char **out);
 
 /** One stored flight: its summary with laps and route (as runway_summary_json).

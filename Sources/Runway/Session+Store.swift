@@ -92,6 +92,8 @@ extension Session {
                     row.endReason = nil
                 } catch where store.isDamage(error) {
                     row = .damaged(id: row.id, error.message)
+                } catch where error.status == .notFound {
+                    continue   // deleted by another process since the list was read
                 }
             }
             w.beginObject()

@@ -124,8 +124,9 @@ public struct LapCounter: Sendable {
     /// The most laps a flight has, its final lap included: `RUNWAY_MAX_LAPS`. Once it has
     /// `maxLaps - 1`, auto laps stop (the rest of the flight becomes its final lap) and a manual
     /// lap is refused: the laps, the summary listing them and its exports stay bounded whatever
-    /// the inputs (100 laps a fix of a jumping receiver would otherwise reach 10⁸).
-    public static let maxLaps = 100_000
+    /// the inputs (100 laps a fix of a jumping receiver would otherwise reach 10⁸), and a FIT
+    /// export's 16-bit lap index and count (0xFFFF is FIT's "invalid") hold every lap.
+    public static let maxLaps = 50_000
 
     /// Whether the flight has as many laps as it may have before its final one.
     public var isFull: Bool { laps.count >= Self.maxLaps - 1 }

@@ -32,13 +32,15 @@ final class SQLiteConnection {
     }
 
     /// Runs `body`, and runs it again after a short sleep whenever it fails because another
-    /// connection holds a lock, for up to the busy timeout in all; then the last error is thrown.
+    /// connection holds a lock, while less than the busy timeout has passed since the first try
+    /// (one try may itself wait that long in the busy handler); then the last error is thrown.
     ///
     /// The busy timeout alone does not cover every case: SQLite returns `SQLITE_BUSY` at once,
     /// without calling the busy handler, where waiting could deadlock, e.g. when a connection
     /// holding a read lock needs a write lock, as switching a new file to WAL mode does while
-    /// another connection opens it. `body` must be safe to run again after a failure: it rolls
-    /// back what it began (an open transaction is rolled back here too).
+    /// another connection opens it. `body` must be safe to run again after a failure, and must
+    /// not swallow errors (the retry is decided by the connection's latest failure); a
+    /// transaction it leaves open is rolled back before it runs again.
     func retryingWhileBusy<T>(_ body: () throws(RunwayError) -> T) throws(RunwayError) -> T {
         let start = Self.monotonicMs()
         var pauseMs: UInt32 = 1

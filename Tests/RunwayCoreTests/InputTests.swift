@@ -127,8 +127,8 @@ struct InputTests {
                     #expect(found == at, "length \(length), \(bad) at \(at): found \(String(describing: found))")
                 }
             }
-            // Valid two-byte characters at every offset pass; so does plain ASCII with 0x01 bytes,
-            // which the word check can mistake for a zero after a borrow.
+            // Valid two-byte characters at every offset pass, among 0x01 bytes (the smallest a
+            // word's zero-byte test must not take for a zero).
             for at in 0..<(length - 1) {
                 var bytes = [UInt8](repeating: 0x01, count: length)
                 bytes.replaceSubrange(at..<at + 2, with: [0xC3, 0xA9])   // é

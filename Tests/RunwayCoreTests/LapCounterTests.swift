@@ -185,6 +185,8 @@ struct LapCounterTests {
 
     @Test func aFlightHasAtMostMaxLapsAndAutoLapsStopOneBeforeForTheFinalLap() {
         let max = LapCounter.maxLaps
+        // A FIT export numbers laps (message_index, num_laps) in 16 bits, 0xFFFF being "invalid".
+        #expect(max <= 0xFFFE)
         var counter = LapCounter(autoLapM: 10)
         counter.update(LapProgress(t: 0))
         var t = 0.0, d = 0.0

@@ -63,7 +63,7 @@ import RunwaySim
     /// Several stores opening one new file at the same instant all get it: switching a file to WAL
     /// mode can meet `SQLITE_BUSY` without SQLite calling the busy handler (one connection upgrades
     /// its read lock while another holds one), so the store retries within its busy timeout instead
-    /// of failing at once. Real threads, released together by a barrier, over many fresh files; the
+    /// of failing at once. Real threads, released together, over many fresh files; the
     /// task pool would run only as many at once as there are cores.
     @Test func storesOnEightThreadsOpenOneNewFileAtTheSameInstant() throws {
         let dir = TempDir()
@@ -168,40 +168,58 @@ import RunwaySim
     }
 }
 
-/// Runs `body(0..<count)` on `count` POSIX threads released together by a barrier, and returns the
-/// non-nil results.
+/// Runs `body(0..<count)` on `count` POSIX threads released together (they wait at a gate until
+/// every one is created), and returns the non-nil results.
 func onThreadsAtOnce(_ count: Int, _ body: @escaping @Sendable (Int) -> String?) -> [String] {
-    final class Shared: @unchecked Sendable {  // guarded by `lock`; the barrier is set up before any thread starts
-        var lock = pthread_mutex_t()
-        var barrier = pthread_barrier_t()
+    // The mutex and condition live at fixed addresses (allocated), as pthreads require.
+    final class Shared: @unchecked Sendable {  // `open` and `out` are guarded by `lock`
+        let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        let gate = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        var open = false
         var out: [String] = []
         let body: @Sendable (Int) -> String?
-        init(_ count: Int, _ body: @escaping @Sendable (Int) -> String?) {
+        init(_ body: @escaping @Sendable (Int) -> String?) {
             self.body = body
-            pthread_mutex_init(&lock, nil)
-            pthread_barrier_init(&barrier, nil, UInt32(count))
+            pthread_mutex_init(lock, nil)
+            pthread_cond_init(gate, nil)
         }
-        deinit { pthread_barrier_destroy(&barrier); pthread_mutex_destroy(&lock) }
+        deinit {
+            pthread_cond_destroy(gate); pthread_mutex_destroy(lock)
+            gate.deallocate(); lock.deallocate()
+        }
     }
     final class Job { let shared: Shared; let index: Int; init(_ s: Shared, _ i: Int) { shared = s; index = i } }
-    let shared = Shared(count, body)
+    let shared = Shared(body)
     var ids: [pthread_t] = []
+    var failure: String? = nil
     for i in 0..<count {
         var id = pthread_t()
         let job = Unmanaged.passRetained(Job(shared, i)).toOpaque()
         let rc = pthread_create(&id, nil, { raw in
             guard let raw else { return nil }
             let job = Unmanaged<Job>.fromOpaque(raw).takeRetainedValue()
-            pthread_barrier_wait(&job.shared.barrier)
-            if let failure = job.shared.body(job.index) {
-                pthread_mutex_lock(&job.shared.lock)
-                job.shared.out.append(failure)
-                pthread_mutex_unlock(&job.shared.lock)
+            let shared = job.shared
+            pthread_mutex_lock(shared.lock)
+            while !shared.open { pthread_cond_wait(shared.gate, shared.lock) }
+            pthread_mutex_unlock(shared.lock)
+            if let failure = shared.body(job.index) {
+                pthread_mutex_lock(shared.lock)
+                shared.out.append(failure)
+                pthread_mutex_unlock(shared.lock)
             }
             return nil
         }, job)
-        if rc == 0 { ids.append(id) } else { return ["pthread_create failed: \(rc)"] }
+        guard rc == 0 else {
+            Unmanaged<Job>.fromOpaque(job).release()
+            failure = "pthread_create failed: \(rc)"
+            break
+        }
+        ids.append(id)
     }
+    pthread_mutex_lock(shared.lock)
+    shared.open = true
+    pthread_cond_broadcast(shared.gate)
+    pthread_mutex_unlock(shared.lock)
     for id in ids { pthread_join(id, nil) }
-    return shared.out
+    return shared.out + (failure.map { [$0] } ?? [])
 }

@@ -287,17 +287,17 @@ struct LimitTests {
         var warnings: [String] = []
         while case (_, let event?) = s.poll(logs) { if event.has("auto laps stopped") { warnings.append(event) } }
         #expect(warnings.count == 1, "one warning, when the laps stopped: \(warnings)")
-        #expect(warnings.first?.has("the flight has 99999 laps, one less than the limit of 100000 (RUNWAY_MAX_LAPS)") == true)
+        #expect(warnings.first?.has("the flight has 49999 laps, one less than the limit of 50000 (RUNWAY_MAX_LAPS)") == true)
 
         #expect(s.lap(Self.t0 + Double(fixes) * 100 + 1) == RUNWAY_ERR_LIMIT)
-        #expect(lastError().has("lap refused: the flight has 99999 laps, and the limit of 100000 (RUNWAY_MAX_LAPS) keeps the last for its final lap"))
+        #expect(lastError().has("lap refused: the flight has 49999 laps, and the limit of 50000 (RUNWAY_MAX_LAPS) keeps the last for its final lap"))
         #expect(s.snapshot() == snapshot)
         #expect(s.stop() == RUNWAY_OK)
         let summary = s.summary()
         let trigger = Array(#""trigger":"#.utf8), bytes = Array(summary.utf8)
         let laps = (0...(bytes.count - trigger.count)).filter { bytes[$0] == trigger[0] && Array(bytes[$0..<$0 + trigger.count]) == trigger }.count
         #expect(laps == Int(RUNWAY_MAX_LAPS))
-        #expect(summary.has(#""index":100000,"trigger":"final""#))
+        #expect(summary.has(#""index":50000,"trigger":"final""#))
     }
 
     @Test func aFullRouteWithFiltersAcceptsFilteredFixesAndRefusesPoints() throws {

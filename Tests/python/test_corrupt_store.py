@@ -186,17 +186,22 @@ def corrupt_report(error, path):
 
 def damaged_in_listing(want, got, path):
     """The flights a listing that succeeded on a damaged store marks damaged. Every other entry
-    must be the undamaged store's, in the same place; a damaged one has its reason and nothing
-    else (its id is as read: it may be damaged too)."""
+    must be the undamaged store's entry of the same id (damage to a sort key may move a damaged
+    entry); a damaged one has its reason and nothing else. Its id is as read, so it may be
+    damaged too: then the undamaged flight it stands for is the one missing from the intact."""
     assert len(got) == len(want), f"the listing has {len(got)} flights, undamaged {len(want)}"
-    damaged = []
-    for g, w in zip(got, want):
-        if g == w:
+    by_id = {w["flight_id"]: w for w in want}
+    intact, damaged = set(), []
+    for g in got:
+        if not g["damaged"]:
+            assert g == by_id.get(g["flight_id"]), f"an intact entry differs from the undamaged store's: {g}"
+            intact.add(g["flight_id"])
             continue
-        assert g["damaged"] is True and corrupt_report(g["error"], path), (g, w)
-        assert all(g[k] is None for k in w if k not in ("flight_id", "damaged")), g
-        damaged.append(w["flight_id"])
-    return damaged
+        assert corrupt_report(g["error"], path), g
+        assert all(g[k] is None for k in want[0] if k not in ("flight_id", "damaged")), g
+        damaged.append(g["flight_id"])
+    assert len(intact) + len(damaged) == len(want)
+    return sorted(f for f in by_id if f not in intact)
 
 
 def judge(base, got, path):
@@ -291,7 +296,7 @@ def test_one_damaged_flight_does_not_hide_the_others_from_the_listing(clean):
     got = run_worker(path)
     base = clean["base"]
     assert got["flights"]["status"] == 0, got["flights"]
-    assert damaged_in_listing(base["flights"]["listing"], got["flights"]["listing"], path) == [FINISHED[2], UNFINISHED]
+    assert damaged_in_listing(base["flights"]["listing"], got["flights"]["listing"], path) == sorted([FINISHED[2], UNFINISHED])
     by_id = {e["flight_id"]: e for e in got["flights"]["listing"]}
     assert "does not match its checksum" in by_id[FINISHED[2]]["error"]
     assert "journal entry 100" in by_id[UNFINISHED]["error"]

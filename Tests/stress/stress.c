@@ -751,7 +751,14 @@ int main(int argc, char **argv) {
    * subscription with its events undelivered (as it should), and then nothing hangs. */
   if (g_hang_control) {
     phase("waiting for the hanging callback to start");
-    while (!atomic_load(&g_hang_started)) sleep_us(1000);
+    for (int ms = 0; !atomic_load(&g_hang_started); ms++) {
+      if (ms == 30000) {
+        fprintf(stderr, "stress: the hang control's callback did not start within 30 s\n");
+        return 1;
+      }
+      if (ms % 1000 == 0) atomic_fetch_add(&g_progress, 1); /* waiting is progress */
+      sleep_us(1000);
+    }
   }
   /* Close while the callback subscriptions may still have events queued. */
   phase("close");

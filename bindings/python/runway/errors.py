@@ -136,7 +136,7 @@ class LimitError(RunwayError):
     (``RUNWAY_MAX_QUEUE_CAPACITY``); a config ``max_route_points`` above
     1000000 (``RUNWAY_MAX_ROUTE_POINTS``); a fix that would add a point to
     a full route (fixes that add none are still accepted); or a manual lap on
-    a flight with 99 999 laps (``RUNWAY_MAX_LAPS`` is 100 000, the final lap
+    a flight with 49 999 laps (``RUNWAY_MAX_LAPS`` is 50 000, the final lap
     included). The message names the limit and the value."""
 
     STATUS = 8

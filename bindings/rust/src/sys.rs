@@ -26,7 +26,7 @@ pub const RUNWAY_MAX_QUEUE_CAPACITY: usize = 65536;
 /// Largest (and default) config `"max_route_points"`.
 pub const RUNWAY_MAX_ROUTE_POINTS: usize = 1_000_000;
 /// Most laps of one flight, its final lap included.
-pub const RUNWAY_MAX_LAPS: usize = 100_000;
+pub const RUNWAY_MAX_LAPS: usize = 50_000;
 pub const RUNWAY_DEFAULT_QUEUE_CAPACITY: usize = 1024;
 pub const RUNWAY_LOG_LINES: usize = 20;
 
