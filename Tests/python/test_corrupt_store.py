@@ -309,7 +309,7 @@ def test_one_damaged_flight_does_not_hide_the_others_from_the_listing(clean):
 def test_randomly_flipped_bytes_never_read_back_as_a_different_flight(clean):
     data = clean["data"]
     rng = random.Random(20261129)
-    detected = 0
+    detected = listing_failed = listing_marked = 0
     for r in range(FLIP_ROUNDS):
         damaged = bytearray(data)
         for _ in range(rng.choice([1, 4, 32])):
@@ -317,10 +317,14 @@ def test_randomly_flipped_bytes_never_read_back_as_a_different_flight(clean):
             damaged[at] ^= 1 << rng.randrange(8)
         path = copy_of(bytes(damaged), clean["dir"] / "flip.db")
         got = run_worker(path)
-        if judge(clean["base"], got, path):
+        reported = judge(clean["base"], got, path)
+        if reported:
             detected += 1
+            listing_failed += "flights" in reported
+            listing_marked += any(name.startswith("flights ") for name in reported)
     print(f"\nflip rounds: {FLIP_ROUNDS}, damage reported in {detected}, "
-          f"the rest read back identical")
+          f"the rest read back identical; the listing failed in {listing_failed} and "
+          f"listed the other flights with the damaged ones marked in {listing_marked}")
     assert detected > 0
 
 
