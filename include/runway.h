@@ -310,7 +310,9 @@ runway_status runway_session_flight_id(runway_session *s, char **out);
  *  replayed, so distance, elapsed time, laps and phase are those at the last
  *  acknowledged input, and new inputs are journaled to the same flight.
  *  config_json NULL = the flight's own config (pass NULL unless you know the
- *  engine settings are the same: a different config replays differently).
+ *  engine settings are the same: a different config replays differently;
+ *  journaled entries it refuses, e.g. fixes past a smaller "max_route_points",
+ *  are skipped and counted in a "warning" log line).
  *  RUNWAY_ERR_NOT_FOUND for an unknown id, RUNWAY_ERR_STATE for a finished
  *  flight, RUNWAY_ERR_STORE for an unreadable store. */
 runway_status runway_session_recover(const char *store_path, const char *flight_id,

@@ -352,6 +352,23 @@ struct LimitTests {
         #expect(r.fix(Self.t0 + 105, 52 + 99e-4 + 1e-5) == RUNWAY_OK)
         #expect(r.stop(Self.t0 + 106) == RUNWAY_OK)
         #expect(field("points", in: r.summary()) == 100)
+        #expect(!r.log().has("journaled entries were refused"), "a faithful replay refuses nothing")
+    }
+
+    @Test func recoveringWithASmallerRouteLimitSaysWhatTheReplayRefused() throws {
+        let dir = TempDir(prefix: "runway-limits")
+        let path = dir.path + "/smaller.db"
+        let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"f"}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
+        s.close()   // the host dies
+
+        var h: OpaquePointer? = nil
+        let smaller = #"{"filters":"off","distance_filter_m":5,"max_route_points":60}"#
+        #expect(runway_session_recover_impl(path, "f", smaller, &h) == RUNWAY_OK)
+        let r = try CSession.adopt(h)
+        #expect(field("points", in: r.snapshot()) == 60)
+        #expect(r.log().has("replay: 40 of 101 journaled entries were refused (the first: fix refused: the route is full (60 points"))
     }
 
     @Test func aRouteOfOnePoint() throws {
