@@ -534,14 +534,17 @@ public struct FlightComputer: Sendable {
     /// Records in the log that replaying a journal refused some of its entries (run state is
     /// unchanged): the flight then differs from the one recorded.
     public mutating func logReplayRefusals(_ count: Int, of total: Int, first: RunwayError, events: inout [Event]) {
-        let text = first.message.count > 160 ? String(first.message.prefix(160)) + "…" : first.message
-        appendLog(.warning, "replay: \(count) of \(total) journaled entries were refused (the first: \(text)); this flight differs from the one recorded (another config, or another build)", &events)
+        appendLog(.warning, "replay: \(count) of \(total) journaled entries were refused (the first: \(Self.clipped(first.message, 160))); this flight differs from the one recorded (another config, or another build)", &events)
     }
 
     /// Records a rejected input in the log (run state is unchanged).
     public mutating func logRejection(_ error: RunwayError, events: inout [Event]) {
-        let text = error.message.count > 200 ? String(error.message.prefix(200)) + "…" : error.message
-        appendLog(.error, "rejected input: " + text, &events)
+        appendLog(.error, "rejected input: " + Self.clipped(error.message, 200), &events)
+    }
+
+    /// `message`, cut to `limit` characters with an ellipsis when longer (a log line stays short).
+    static func clipped(_ message: String, _ limit: Int) -> String {
+        message.count > limit ? String(message.prefix(limit)) + "…" : message
     }
 
     /// Cruise seconds so far.

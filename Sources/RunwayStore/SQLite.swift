@@ -42,7 +42,7 @@ final class SQLiteConnection {
     /// not swallow errors (the retry is decided by the connection's latest failure); a
     /// transaction it leaves open is rolled back before it runs again.
     func retryingWhileBusy<T>(_ body: () throws(RunwayError) -> T) throws(RunwayError) -> T {
-        let start = Self.monotonicMs()
+        let start = FlightStore.monotonicNanoseconds()
         var pauseMs: UInt32 = 1
         while true {
             lastFailure = 0
@@ -50,18 +50,13 @@ final class SQLiteConnection {
                 return try body()
             } catch {
                 let busy = lastFailure & 0xFF == SQLITE_BUSY || lastFailure & 0xFF == SQLITE_LOCKED
-                guard busy, Self.monotonicMs() - start < Int64(Self.busyTimeoutMs) else { throw error }
+                let waitedMs = (FlightStore.monotonicNanoseconds() &- start) / 1_000_000
+                guard busy, waitedMs < UInt64(Self.busyTimeoutMs) else { throw error }
                 rollbackQuietly()
                 usleep(pauseMs * 1000)
                 pauseMs = min(pauseMs * 2, 64)
             }
         }
-    }
-
-    private static func monotonicMs() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1000 + Int64(ts.tv_nsec) / 1_000_000
     }
 
     deinit { close() }

@@ -322,12 +322,18 @@ struct LimitTests {
         #expect(s.stop() == RUNWAY_OK)
     }
 
+    /// A stored flight on a full route of 100 points: started, fix 0 to 99 accepted.
+    static func storedFullRoute(_ path: String, id: String) throws -> CSession {
+        let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"\#(id)"}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
+        return s
+    }
+
     @Test func aRefusedFixIsNotJournaledAndARecoveredFlightRefusesTheSame() throws {
         let dir = TempDir(prefix: "runway-limits")
         let path = dir.path + "/limits.db"
-        let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"full"}"#)
-        #expect(s.start(Self.t0) == RUNWAY_OK)
-        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
+        let s = try Self.storedFullRoute(path, id: "full")
         #expect(Self.step(s, 100) == RUNWAY_ERR_LIMIT)
         #expect(s.push(#"{"type":"hr","bpm":150,"t":1700000101}"#) == RUNWAY_OK)
         let (st, accepted, rejected) = s.jsonl("{\"t\":1700000102,\"lat\":53,\"lon\":4}\n{\"type\":\"hr\",\"bpm\":151,\"t\":1700000103}\n")
@@ -358,10 +364,7 @@ struct LimitTests {
     @Test func recoveringWithASmallerRouteLimitSaysWhatTheReplayRefused() throws {
         let dir = TempDir(prefix: "runway-limits")
         let path = dir.path + "/smaller.db"
-        let s = try CSession(Self.raw + #","store":"\#(path)","flight_id":"f"}"#)
-        #expect(s.start(Self.t0) == RUNWAY_OK)
-        for i in 0..<100 { #expect(Self.step(s, i) == RUNWAY_OK) }
-        s.close()   // the host dies
+        try Self.storedFullRoute(path, id: "f").close()   // the host dies
 
         var h: OpaquePointer? = nil
         let smaller = #"{"filters":"off","distance_filter_m":5,"max_route_points":60}"#
