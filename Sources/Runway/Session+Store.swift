@@ -106,29 +106,22 @@ extension Session {
                     continue   // deleted by another process since the list was read
                 }
             }
+            // A damaged flight does not hide the others: listed by id, with why, every figure null
+            // (its row's figures are NaN, so they write as null).
+            let damaged = row.damage != nil
             w.beginObject()
             w.field("flight_id", row.id)
-            if let damage = row.damage {
-                // One damaged flight does not hide the others: it is listed by id, with why.
-                for key: StaticString in ["start_t", "end_t", "end_reason", "finished", "activity", "distance_m",
-                                          "elapsed_s", "moving_s", "avg_pace_min_per_km"] {
-                    w.key(key); w.null()
-                }
-                w.key("damaged"); w.bool(true)
-                w.field("error", damage)
-                w.endObject()
-                continue
-            }
             w.field("start_t", row.startT)
             w.field("end_t", row.endT)
             w.key("end_reason"); if let r = row.endReason { w.string(r) } else { w.null() }
-            w.key("finished"); w.bool(row.finished)
-            w.field("activity", row.activity)
+            w.key("finished"); if damaged { w.null() } else { w.bool(row.finished) }
+            w.key("activity"); if damaged { w.null() } else { w.string(row.activity) }
             w.field("distance_m", row.distanceM)
             w.field("elapsed_s", row.elapsedS)
             w.field("moving_s", row.movingS)
             w.field("avg_pace_min_per_km", row.avgPaceMinPerKm)
-            w.key("damaged"); w.bool(false)
+            w.key("damaged"); w.bool(damaged)
+            if let damage = row.damage { w.field("error", damage) }
             w.endObject()
         }
         w.endArray()
