@@ -15,7 +15,8 @@ public struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -28,8 +29,19 @@ public struct JSONWriter {
 
     public mutating func number(_ v: Double) {
         separate()
-        if v.isFinite { bytes.append(contentsOf: v.description.utf8) } else { appendNull() }
+        if v.isFinite { appendShortest(v) } else { appendNull() }
         needsComma = true
+    }
+
+    /// `v`'s shortest round-trip form, the same text as `v.description`, written straight into
+    /// `bytes`: `Double.write(to:)` formats on the stack and hands the digits to `_writeASCII`,
+    /// where `description` allocates a String for every text longer than 15 bytes
+    /// (`1700000012.3456788`), one heap allocation per number of every snapshot and summary.
+    mutating func appendShortest(_ v: Double) {
+        var sink = ByteSink(bytes: [])
+        swap(&sink.bytes, &bytes)   // moved, not copied: `bytes` stays uniquely referenced
+        v.write(to: &sink)
+        swap(&sink.bytes, &bytes)
     }
 
     public mutating func integer<I: BinaryInteger>(_ v: I) {
@@ -89,5 +101,14 @@ public struct JSONWriter {
     @inline(__always)
     mutating func separate() { if needsComma { bytes.append(UInt8(ascii: ",")) } }
 
-    mutating func appendNull() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    mutating func appendNull() { ("null" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) } }
+}
+
+/// The byte sink `JSONWriter.appendShortest` formats a Double into. `_writeASCII` is the
+/// standard library's customization point for ASCII text formatted in a buffer (numbers); without
+/// it (or should a future standard library stop calling it) `write(_:)` still gets the same text.
+struct ByteSink: TextOutputStream {
+    var bytes: [UInt8]
+    mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
 }
