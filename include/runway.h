@@ -301,7 +301,10 @@ runway_status runway_unsubscribe(runway_session *s, uint64_t id);
  * recovered, finished or deleted (RUNWAY_ERR_STATE); a flight whose host died
  * can. Functions that read a store need it to exist (RUNWAY_ERR_NOT_FOUND).
  * Stop writes the finished record in one transaction. The store may be read by
- * other processes while a session writes it (SQLite WAL). */
+ * other processes while a session writes it (SQLite WAL). A session's store
+ * path may name a file that does not exist yet or has 0 bytes (a new store,
+ * as SQLite takes it); any other file that is not a librunway store (no
+ * SQLite header, damaged, another program's database) is RUNWAY_ERR_STORE. */
 
 /** The session's flight id (with a store), or "" without one. Free *out. */
 runway_status runway_session_flight_id(runway_session *s, char **out);

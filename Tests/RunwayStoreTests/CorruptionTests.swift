@@ -62,6 +62,25 @@ import RunwaySim
         #expect(readAll(path)?.count == 16 + 8192)  // untouched
     }
 
+    /// A file of 0 bytes is a new store, as SQLite takes it (a host may create the file before
+    /// handing over its path); the header check refuses only files with bytes that are not SQLite's.
+    @Test func aFileOfZeroBytesIsANewStore() throws {
+        let dir = TempDir()
+        let path = dir.file("empty.db")
+        writeAll(path, [])
+        #expect(fileSize(path) == 0)
+        let store = try FlightStore(path: path)
+        #expect(try store.flights().isEmpty)
+        try store.createFlight(id: "z", configJSON: "{}")
+        for i in 0..<10 { try store.append(fix(i), to: "z") }
+        store.close()
+        #expect(readAll(path).map { Array($0.prefix(16)) } == Array("SQLite format 3\u{0}".utf8))
+        let again = try FlightStore(path: path)
+        #expect(try again.flights().map(\.id) == ["z"])
+        #expect(try again.journal(of: "z").entries.count == 10)
+        again.close()
+    }
+
     @Test func aDamagedHeaderIsNotAStore() throws {
         let dir = TempDir()
         try Self.makeStore(dir.file())
