@@ -181,3 +181,61 @@ def test_reading_a_store_that_does_not_exist_creates_nothing(tmp_path):
     out = ctypes.c_void_p()
     assert l.runway_flights_json(str(missing).encode(), ctypes.byref(out)) == 5   # RUNWAY_ERR_NOT_FOUND
     assert not missing.exists()
+
+
+def test_flights_deleted_while_the_store_is_listed_are_left_out(tmp_path):
+    """runway_flights_json reads the list of flights, then replays each unfinished one: a flight
+    another thread (or process) deletes in between is left out, and the listing still succeeds."""
+    import threading
+    import time
+    l = lib()
+    l.runway_flight_delete.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    l.runway_push_jsonl.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                    ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t)]
+    store = str(tmp_path / "runway.db")
+    ids = [f"f{k:02d}" for k in range(24)]
+    for k, fid in enumerate(ids):   # unfinished flights (closed without stop), as a dead host leaves them
+        s = ctypes.c_void_p()
+        config = json.dumps({"store": store, "flight_id": fid, "durability": "batched"}).encode()
+        assert l.runway_session_open(config, ctypes.byref(s)) == 0, l.runway_last_error()
+        t0 = 1700000000.0 + k * 10000
+        assert l.runway_start(s, t0) == 0
+        batch = "".join(json.dumps({"t": t0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0, "speed": 3.3}) + "\n"
+                        for i in range(1500)).encode()
+        acc, rej = ctypes.c_size_t(), ctypes.c_size_t()
+        assert l.runway_push_jsonl(s, batch, len(batch), ctypes.byref(acc), ctypes.byref(rej)) == 0
+        l.runway_session_close(s)
+    full = take(l, l.runway_flights_json, store.encode())
+    assert [f["flight_id"] for f in full] == ids and not any(f["finished"] for f in full)
+
+    deleted, errors = [], []
+
+    def delete_newest_first():
+        for fid in reversed(ids):   # the listing goes oldest first: it meets flights deleted after it began
+            time.sleep(0.01)
+            st = l.runway_flight_delete(store.encode(), fid.encode())
+            if st != 0:
+                errors.append((fid, st, l.runway_last_error()))
+                return
+            deleted.append(fid)
+
+    deleter = threading.Thread(target=delete_newest_first)
+    deleter.start()
+    listings = 0
+    while deleter.is_alive() or listings == 0:
+        out = ctypes.c_void_p()
+        st = l.runway_flights_json(store.encode(), ctypes.byref(out))
+        assert st == 0, l.runway_last_error()
+        listing = json.loads(ctypes.string_at(out.value).decode())
+        l.runway_string_free(out)
+        listings += 1
+        got = [f["flight_id"] for f in listing]
+        assert got == [fid for fid in ids if fid in got], got      # the flights in order, nothing else
+        assert not any(f["damaged"] for f in listing), listing
+        for f in listing:   # a listed flight has its replayed figures, not another's
+            assert f == next(g for g in full if g["flight_id"] == f["flight_id"])
+    deleter.join()
+    assert not errors, errors
+    assert deleted == list(reversed(ids))
+    assert take(l, l.runway_flights_json, store.encode()) == []
+    assert listings > 1
