@@ -4,7 +4,8 @@
  * AddressSanitizer and coverage instrumentation (see run.sh). Besides "no crash, no sanitizer
  * report", the harnesses check the contract's promises that can be checked from outside:
  *   - every status is one the header defines, and a failure leaves a message;
- *   - every JSON the library returns parses (cJSON) and is an object or array as documented;
+ *   - every JSON the library returns is valid (json_check.h: strict, UTF-8, no allocation) and is
+ *     an object or array as documented;
  *   - a refused input changes no state: snapshot and summary are byte-identical before and after.
  * A broken promise calls fail(), which prints what broke and aborts, so libFuzzer saves the input. */
 #ifndef RUNWAY_FUZZ_COMMON_H
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_check.h"
 #include "runway.h"
 
 static inline void fail(const char *what, const char *detail) {
@@ -44,13 +46,13 @@ static inline runway_status checked(runway_status st, const char *call) {
   return st;
 }
 
-/* Output JSON parses as an object (or an array when want_array) and is freed. */
+/* Output is valid JSON (strict, UTF-8; json_check.h), an object or (want_array) an array. */
 static inline void check_json(char *json, int want_array, const char *call) {
   if (!json) fail("OK without output", call);
-  cJSON *doc = cJSON_Parse(json);
-  if (!doc) fail("output is not JSON", call);
-  if (want_array ? !cJSON_IsArray(doc) : !cJSON_IsObject(doc)) fail("output has the wrong shape", call);
-  cJSON_Delete(doc);
+  if (!json_check(json, want_array, 0)) {
+    fprintf(stderr, "output: %.400s\n", json);
+    fail(want_array ? "output is not a valid JSON array" : "output is not a valid JSON object", call);
+  }
 }
 
 /* Snapshot and summary concatenated: the session's observable state. Caller frees. */

@@ -53,10 +53,7 @@ typedef struct {
 
 static void on_event(const char *event_json, void *user) {
   sub_slot *slot = user;
-  cJSON *doc = cJSON_Parse(event_json);
-  if (!doc || !cJSON_IsObject(doc) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(doc, "kind")))
-    fail("an event is not a JSON object with a kind", event_json);
-  cJSON_Delete(doc);
+  if (!json_check(event_json, 0, 1)) fail("an event is not a valid JSON object with a kind", event_json);
   atomic_fetch_add(&slot->events, 1);
   uint64_t id = atomic_load(&slot->id);
   if (id && atomic_exchange(&slot->self_cancel, 0)) {

@@ -5,7 +5,7 @@
 #
 # Builds librunway.so with AddressSanitizer and coverage instrumentation (swift build
 # --build-path .build-fuzz, into build/fuzz/), the harnesses Tests/fuzz/fuzz_*.c with
-# clang -fsanitize=fuzzer,address, seeds each corpus (Tests/fuzz/seeds, the shared recordings in
+# clang -fsanitize=fuzzer,address (after testing their JSON check, json_check_test.c), seeds each corpus (Tests/fuzz/seeds, the shared recordings in
 # ../shared/tracks when present, examples/data), replays the saved regressions
 # (Tests/fuzz/regressions/<harness>/), then fuzzes each harness for N seconds (default 30) or N
 # executions, P harnesses at a time (default 2). Corpora grow in build/fuzz/corpus/<harness>;
@@ -42,6 +42,11 @@ echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
 # Replaced by rename, so a campaign still running keeps its own copy.
 cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- Sources include Tests/fuzz 2>/dev/null || echo +dirty)"
+
+# The harnesses' JSON check itself first: one that accepted garbage would hide findings.
+"$CLANG" -fuse-ld=lld -g -O1 -fsanitize=address -Wall -Wextra -Werror -I"$root/include" \
+  -o "$out/json_check_test" "$here/json_check_test.c" -L"$out" -lrunway -Wl,-rpath,"$out" -lcjson -lm -lpthread
+SWIFT_BACKTRACE=enable=no "$out/json_check_test"
 
 for h in "${harnesses[@]}"; do
   "$CLANG" -fuse-ld=lld -g -O1 -fsanitize=fuzzer,address -Wall -Wextra -Werror -I"$root/include" \
