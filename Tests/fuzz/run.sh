@@ -4,8 +4,9 @@
 #   Tests/fuzz/run.sh [--seconds N | --runs N] [--parallel P] [harness ...]
 #
 # Builds librunway.so with AddressSanitizer and coverage instrumentation (swift build
-# --build-path .build-fuzz, into build/fuzz/), the harnesses Tests/fuzz/fuzz_*.c with
-# clang -fsanitize=fuzzer,address (after testing their JSON check, json_check_test.c), seeds each corpus (Tests/fuzz/seeds, the shared recordings in
+# --build-path .build-fuzz, into build/fuzz/), tests the harnesses' JSON check
+# (json_check_test.c), builds the harnesses Tests/fuzz/fuzz_*.c with clang
+# -fsanitize=fuzzer,address, seeds each corpus (Tests/fuzz/seeds, the shared recordings in
 # ../shared/tracks when present, examples/data), replays the saved regressions
 # (Tests/fuzz/regressions/<harness>/), then fuzzes each harness for N seconds (default 30) or N
 # executions, P harnesses at a time (default 2). Corpora grow in build/fuzz/corpus/<harness>;

@@ -14,6 +14,8 @@ import signal
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 
 import pytest
 
@@ -186,8 +188,6 @@ def test_reading_a_store_that_does_not_exist_creates_nothing(tmp_path):
 def test_flights_deleted_while_the_store_is_listed_are_left_out(tmp_path):
     """runway_flights_json reads the list of flights, then replays each unfinished one: a flight
     another thread (or process) deletes in between is left out, and the listing still succeeds."""
-    import threading
-    import time
     l = lib()
     l.runway_flight_delete.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
     l.runway_push_jsonl.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
