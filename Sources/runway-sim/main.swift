@@ -21,6 +21,8 @@ let usage = """
       --length M            loop length in metres, default 5500
       --laps N              times round (fractions allowed), default 1
       --pace MIN            steady pace in minutes per km, default 5
+      --pace-variation F    spread of the slow pace variation, a fraction 0...0.3 (default
+                            0.03); 0 is a steady run, slowed only by corners
       --stop DIST:SECONDS   stand still at DIST metres along the path (repeatable)
       --stand-before S      stand S seconds before starting; --stand-after S at the end
       --hz HZ               fixes per second, default 1
@@ -98,6 +100,9 @@ while let option = args.popFirst() {
     case "--pace":
         config.paceMinPerKm = number(value(), for: option)
         guard (1.0...60.0).contains(config.paceMinPerKm) else { fail("--pace must be within 1...60 min/km") }
+    case "--pace-variation":
+        config.paceVariation = number(value(), for: option)
+        guard (0.0...0.3).contains(config.paceVariation) else { fail("--pace-variation must be within 0...0.3") }
     case "--hz":
         config.hz = number(value(), for: option)
         guard (0.1...100.0).contains(config.hz) else { fail("--hz must be within 0.1...100") }
