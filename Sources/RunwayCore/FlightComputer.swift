@@ -60,6 +60,12 @@ public struct FlightComputer: Sendable {
     var windowHead = 0
     var groundSpeed = Double.nan
     var maxSpeed = Double.nan
+    /// A gap's (or jump's) distance, waiting for the fix after it, with the last fix before it.
+    /// After a gap the gate accepts any position, and a receiver's first fix after losing the
+    /// sky (a tunnel) is often junk: the next fix that agrees with it credits the distance; a
+    /// re-anchor replaces it with the gap to the fix the gate re-anchored on; a phase command
+    /// credits it as it is. Until then the snapshot's distance leaves it out (one fix, usually).
+    var pendingGap: (lat: Double, lon: Double, d: Double)? = nil
 
     // Components.
     var altitudeGate = AltitudeGate()
@@ -203,14 +209,25 @@ public struct FlightComputer: Sendable {
                    route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7 {
                     route.removeLast()
                 }
+                // When the junk was the first fix after a gap, the gap ends here instead.
+                if let gap = pendingGap {
+                    creditPendingGap(config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0)
+                }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
+                if let gap = pendingGap { creditPendingGap(gap.d) }   // nothing contradicted it
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
-                step = (gapD, false, true)
+                if phase == .cruise {
+                    pendingGap = (last.lat, last.lon, gapD)
+                    step = (0, false, true)
+                } else {
+                    step = (gapD, false, true)
+                }
             } else {
+                if let gap = pendingGap { creditPendingGap(gap.d) }   // this fix agrees with the one after the gap
                 let r = track.update(fix, t: t)
                 step = (r.distanceM, r.moving, false)
             }
@@ -239,6 +256,15 @@ public struct FlightComputer: Sendable {
         if phase == .cruise { noteSpeed(groundSpeed) }
         runAutoPause(speed: fix.speed.isNaN ? track.speedMps : fix.speed, at: t, &events)
         lapAndAlert(at: t, &events)
+    }
+
+    /// Credits a gap's distance that was waiting for the fix after it (see `pendingGap`). The
+    /// pace window, reset at the gap, moves up with it, so the credit is no burst of speed.
+    mutating func creditPendingGap(_ d: Double) {
+        pendingGap = nil
+        guard d > 0 else { return }
+        distance += d
+        for i in windowHead..<window.count { window[i].d += d }
     }
 
     /// After a fix in cruise, filtered or raw: auto laps, then GPWS and MINIMUMS.
@@ -450,6 +476,7 @@ public struct FlightComputer: Sendable {
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double,
                                  events: inout [Event]) throws(RunwayError) {
         let (next, time) = try check(command, at: t, wallClock: wallClock)
+        if let gap = pendingGap { creditPendingGap(gap.d) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         switch command {
         case .start:
