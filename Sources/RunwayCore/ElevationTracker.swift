@@ -135,6 +135,13 @@ public struct ElevationTracker: Sendable {
         ingest(alt: alt, t: t, distanceM: distanceM, from: .barometric)
     }
 
+    /// Starts the smoothing, gain and loss, grade and vertical speed over from the next altitude,
+    /// as on a change of source: the altitude jumped to a new level (a settling receiver or
+    /// altimeter, re-anchored by the altitude gate), and the jump is no climb.
+    public mutating func rebase() {
+        if let source { restart(with: source) }
+    }
+
     // MARK: - Derived values
 
     /// The grade in percent, 100·Δaltitude/Δdistance of the smoothed altitude over the most recent

@@ -60,12 +60,23 @@ public struct FlightComputer: Sendable {
     var windowHead = 0
     var groundSpeed = Double.nan
     var maxSpeed = Double.nan
-    /// A gap's (or jump's) distance, waiting for the fix after it, with the last fix before it.
-    /// After a gap the gate accepts any position, and a receiver's first fix after losing the
-    /// sky (a tunnel) is often junk: the next fix that agrees with it credits the distance; a
-    /// re-anchor replaces it with the gap to the fix the gate re-anchored on; a phase command
-    /// credits it as it is. Until then the snapshot's distance leaves it out (one fix, usually).
-    var pendingGap: (lat: Double, lon: Double, d: Double)? = nil
+    /// A gap's (or jump's) distance, waiting for the fix after it (see `PendingGap`).
+    var pendingGap: PendingGap? = nil
+
+    /// After a gap the gate accepts any position, and a receiver's first fix after losing the sky
+    /// (a tunnel) is often junk. So the gap's distance waits: the next fix that agrees with the
+    /// fix after the gap credits it; a re-anchor replaces it with the gap to the fix the gate
+    /// re-anchored on; a phase command or a manual lap credits it as it is. Until then the
+    /// snapshot's distance leaves it out (one fix, usually), and auto laps wait with it: their
+    /// next update starts from the fix before the gap, so a lap cut in the gap spans its time.
+    struct PendingGap: Sendable {
+        /// The last fix before the gap.
+        var lat: Double, lon: Double
+        /// The distance the gap adds (0 when gaps do not count).
+        var d: Double
+        /// The time of the fix after the gap (its route point takes the credit too).
+        var at: Double
+    }
 
     // Components.
     var altitudeGate = AltitudeGate()
@@ -221,7 +232,7 @@ public struct FlightComputer: Sendable {
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
                 if phase == .cruise {
-                    pendingGap = (last.lat, last.lon, gapD)
+                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
@@ -245,7 +256,10 @@ public struct FlightComputer: Sendable {
             }
             keepIfFarEnough(fix, at: t, force: step.newSegment)
             pushWindow(t: t, d: distance)
-            if altitudeGate.accepts(fix.alt, at: t) { elevation.addGPS(alt: fix.alt, t: t, distanceM: distance) }
+            if altitudeGate.accepts(fix.alt, at: t) {
+                if altitudeGate.reanchored { elevation.rebase() }
+                elevation.addGPS(alt: fix.alt, t: t, distanceM: distance)
+            }
         case .holding where holdingBy == .auto:
             heldSteps.append((t, step.d, step.moving ? dt : 0))
         default:
@@ -258,19 +272,22 @@ public struct FlightComputer: Sendable {
         lapAndAlert(at: t, &events)
     }
 
-    /// Credits a gap's distance that was waiting for the fix after it (see `pendingGap`). The
-    /// pace window, reset at the gap, moves up with it, so the credit is no burst of speed.
+    /// Credits `d` for the gap waiting for the fix after it (see `PendingGap`). The pace window,
+    /// reset at the gap, and the route point kept at the fix after the gap move up with it, so the
+    /// credit is no burst of speed.
     mutating func creditPendingGap(_ d: Double) {
+        guard let gap = pendingGap else { return }
         pendingGap = nil
         guard d > 0 else { return }
         distance += d
         for i in windowHead..<window.count { window[i].d += d }
+        if route.count > 0, route.time(route.count - 1) == gap.at { route.setLastDistance(route.distanceM(route.count - 1) + d) }
     }
 
     /// After a fix in cruise, filtered or raw: auto laps, then GPWS and MINIMUMS.
     mutating func lapAndAlert(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
-        cutLaps(&events)
+        if pendingGap == nil { cutLaps(&events) }   // see PendingGap
         for alert in alerts.update(t: t, paceMinPerKm: FlightData.pace(speedMps: groundSpeed),
                                    hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             seq += 1
@@ -429,6 +446,7 @@ public struct FlightComputer: Sendable {
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
         let time = try checkLap(at: t, wallClock: wallClock)
+        if let gap = pendingGap { creditPendingGap(gap.d) }
         if !time.isNaN { advance(to: time) }
         guard let lap = laps.manualLap(lapProgress) else { return }   // checkLap made sure there is one
         emitSplit(lap, &events)
@@ -783,6 +801,9 @@ struct AltitudeGate: Sendable {
 
     var last: (alt: Double, t: Double)?
     var candidates: [(alt: Double, t: Double)] = []
+    /// Whether the last accepted altitude re-anchored the gate: the previous level was the
+    /// outlier, and the step from it is no climb.
+    private(set) var reanchored = false
 
     static func consistent(_ a: (alt: Double, t: Double), _ b: (alt: Double, t: Double)) -> Bool {
         abs(b.alt - a.alt) <= noiseAllowanceM + maxVerticalSpeedMps * abs(b.t - a.t)
@@ -792,6 +813,7 @@ struct AltitudeGate: Sendable {
     mutating func accepts(_ alt: Double, at t: Double) -> Bool {
         guard !alt.isNaN else { return false }
         let sample = (alt: alt, t: t)
+        reanchored = false
         guard let l = last, !AltitudeGate.consistent(l, sample) else {
             last = sample
             candidates.removeAll(keepingCapacity: true)
@@ -803,6 +825,7 @@ struct AltitudeGate: Sendable {
            let first = candidates.first, t - first.t >= AltitudeGate.reanchorSpanS {
             last = sample
             candidates.removeAll(keepingCapacity: true)
+            reanchored = true
             return true
         }
         return false

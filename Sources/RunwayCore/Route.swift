@@ -36,6 +36,12 @@ public struct Route: Sendable {
 
     public var count: Int { t.count }
 
+    /// Sets the last point's cumulative distance (a gap's distance credited after the point was kept).
+    public mutating func setLastDistance(_ distanceM: Double) {
+        guard count > 0 else { return }
+        dist[count - 1] = Float(distanceM)
+    }
+
     /// Bytes stored per point.
     public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size * 3
         + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2

@@ -192,6 +192,25 @@ struct FlightFeaturesTests {
         #expect(abs(d.snapshot.altitudeM - 55.5) < 2)
     }
 
+    @Test func aSettlingAltimetersJumpToANewLevelIsNoClimb() throws {
+        // As in a real recording: the first altitude is 1257 m, the next ones climb to 2254 m
+        // within 8 s and stay there. The gate re-anchors on the new level; the jump is not
+        // a 1000 m climb, nor a vertical speed no one could reach.
+        var d = Driver()
+        try d.phase(.start, 0)
+        let settling: [Double] = [1257.6, 1913.2, 2032.2, 2144.6, 2201, 2229, 2243.4, 2250.6, 2254.2]
+        var fastest = 0.0
+        for i in 0...300 {
+            // After settling, a real 20 m climb over the 300 s.
+            let alt = i < settling.count ? settling[i] : 2254.2 + 20 * Double(i - settling.count) / Double(300 - settling.count)
+            try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0, alt: alt)
+            if d.snapshot.verticalSpeedMps.isFinite { fastest = max(fastest, abs(d.snapshot.verticalSpeedMps)) }
+        }
+        #expect(d.snapshot.gainM > 10 && d.snapshot.gainM <= 20.5, "gain \(d.snapshot.gainM) m")
+        #expect(fastest < 1, "vertical speed up to \(fastest) m/s")
+        #expect(abs(d.snapshot.altitudeM - 2274.2) < 3)
+    }
+
     @Test func aBarometricAltimeterIsPreferredOverGPSAltitude() throws {
         var d = Driver()
         try d.phase(.start, 0)

@@ -121,6 +121,35 @@ struct GateOutlierTests {
         #expect(abs(d.snapshot.groundSpeedMps - 3) < 0.3)
     }
 
+    @Test func aLapCutInAGapSpansTheGapsTime() throws {
+        // 900 m at 4 m/s, 100 s without fixes (400 m), then on: the 1 km boundary falls in the
+        // gap, 25 s into it, not in the second after it.
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...225 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0) }
+        for i in 325...400 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0) }
+        let lap = try #require(d.events.lazy.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }.first)
+        #expect(abs(lap.endT - 250) < 3 && abs(lap.elapsedS - 250) < 3, "lap 1 ends at \(lap.endT) after \(lap.elapsedS) s")
+    }
+
+    @Test func anAutoPauseAtTheFixAfterAGapLeavesTheLapsTimesWhole() throws {
+        // A ride stops (the receiver loses the sky while it stands), and the fix after the gap
+        // starts an auto-pause that began before the gap: the laps after it keep their time.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        var north = 0.0
+        for i in 0...200 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 8, course: 0) }
+        for i in 201...203 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 0, course: 0) }
+        for i in 300...310 { try d.fix(Double(i), 52 + degreesNorth(north + 5), 4, speed: 0, course: 0) }
+        for i in 311...700 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north + 5), 4, speed: 8, course: 0) }
+        let laps = d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }
+        #expect(laps.count >= 4)
+        for lap in laps {
+            // 1 km at 8 m/s is 125 s of riding; the lap with the stop in it is no shorter.
+            #expect(lap.elapsedS >= 124, "lap \(lap.index): \(lap.elapsedS) s for \(lap.distanceM) m")
+        }
+    }
+
     @Test func aSpikeThatSlippedThroughDoesNotLockTheGateOut() throws {
         // 15 s without fixes (no gap), then a fix 150 m off to the side: within the cap from the
         // last fix, so it is accepted, and the runner's next fixes are too far from it. The gate
