@@ -79,7 +79,7 @@ def along_track_run(seed=2):
         n = math.hypot(dx, dy) or 1.0
         ex = math.radians(f["lon"] - f["true_lon"]) * r * c
         ey = math.radians(f["lat"] - f["true_lat"]) * r
-        d.append(f["true_d"])
+        d.append(f["true_path"])
         e.append((ex * dx + ey * dy) / n)
     return d, e
 

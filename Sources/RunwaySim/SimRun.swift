@@ -25,8 +25,9 @@ public struct SimRun: Sendable {
     ///
     /// Keys `t`, `lat`, `lon`, `alt`, `speed`, `course`, `h_acc`; a NaN value's key is left out.
     /// Numbers are written in Swift's shortest round-trip form, so parsing them gives back the
-    /// very same doubles. With `includeTruth`, each line also carries `true_lat`, `true_lon` and
-    /// `true_d` (the fix's `trueDistanceM`), which librunway ignores.
+    /// very same doubles. With `includeTruth`, each line also carries `true_lat`, `true_lon`,
+    /// `true_d` (the fix's `trueDistanceM`) and `true_path` (its `truePathM`, the distance the
+    /// runner really covered, for pace), which librunway ignores.
     ///
     /// ```
     /// {"t":1700000000.0,"lat":52.36993,"lon":4.8898,"alt":21.3,"speed":0.12,"h_acc":4.1}
@@ -46,6 +47,7 @@ public struct SimRun: Sendable {
                 appendField(&out, "true_lat", f.trueLat)
                 appendField(&out, "true_lon", f.trueLon)
                 appendField(&out, "true_d", f.trueDistanceM)
+                appendField(&out, "true_path", f.truePathM)
             }
             out += "}\n"
         }

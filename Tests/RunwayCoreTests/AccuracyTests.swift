@@ -149,6 +149,42 @@ struct AccuracyTests {
         #expect(errors[errors.count * 9 / 10] < 0.08, "90th percentile \(errors[errors.count * 9 / 10] * 100)%")
     }
 
+    @Test func theReportedAccuracyWeighsEachFix() throws {
+        // Five minutes standing with a receiver whose positions scatter 10 m (white, per axis,
+        // worse than the simulated receiver) and which says so (h_acc): each fix is trusted only
+        // as far as it claims, so the scatter adds up far less than when the filter, without
+        // h_acc, assumes 3 m; the worse the claimed accuracy, the less.
+        func standing(hAcc: Double) throws -> Double {
+            var rng = SimRandom(seed: 7)
+            var d = Driver()
+            try d.phase(.start, 0)
+            for i in 0...300 {
+                try d.fix(Double(i), 52 + degreesNorth(10 * rng.gaussian()), 4 + 10 * rng.gaussian() / (111_320 * 0.61566), hAcc: hAcc)
+            }
+            return d.snapshot.distanceM
+        }
+        let unknown = try standing(hAcc: .nan), claimed14 = try standing(hAcc: 14), claimed30 = try standing(hAcc: 30)
+        #expect(claimed14 < unknown / 2, "\(claimed14) m with h_acc 14, \(unknown) m without")
+        #expect(claimed30 < claimed14 / 2, "\(claimed30) m with h_acc 30, \(claimed14) m with 14")
+    }
+
+    @Test func theDevicesOwnSpeedIsReportedAsItCame() throws {
+        // The receiver's Doppler alternates 3.0 and 3.4 m/s: speed_mps is the last one as it
+        // came, ground_speed_mps the engine's over its window (3.2).
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...31 { try d.fix(Double(i), 52 + degreesNorth(3.2 * Double(i)), 4, speed: i % 2 == 0 ? 3.0 : 3.4, course: 0, hAcc: 4) }
+        #expect(d.snapshot.speedMps == 3.4)
+        #expect(abs(d.snapshot.groundSpeedMps - 3.2) < 0.05, "ground speed \(d.snapshot.groundSpeedMps)")
+        #expect(try JSONInput.object(d.snapshotJSON).contains { $0.key == "speed_mps" && $0.value == .number(3.4) })
+    }
+
+    @Test func theAntimeridianPlaceReallyCrossesIt() {
+        // Fiji's loop must straddle 180°, or "across the antimeridian" tests nothing.
+        let run = sim(lat: places[2].lat, lon: places[2].lon)
+        #expect(run.fixes.contains { $0.trueLon > 179.9 } && run.fixes.contains { $0.trueLon < -179.9 })
+    }
+
     func paceErrors(_ replay: Replay) -> [Double] {
         replay.paceSamples.filter { $0.truth > 0 }.map { s in
             let truePace = 1000 / (60 * s.truth), pace = 1000 / (60 * s.engine)

@@ -158,6 +158,16 @@ struct SensorStatsTests {
         #expect(s.cadence(at: 25.5).isNaN)
     }
 
+    @Test func aCadenceSampleOlderThanFiveSecondsIsAbsent() {
+        var s = SensorStats()
+        s.advance(to: 0, counting: true)
+        s.cadence(172, at: 0)
+        #expect(s.cadence(at: 5) == 172)
+        #expect(s.cadence(at: 5.01).isNaN)
+        s.advance(to: 12, counting: true)          // no sample since 0: only its 5 s count
+        #expect(s.cadenceCoveredS == 5)
+    }
+
     @Test func beforeAnySampleEverythingIsUnknown() {
         var s = SensorStats()
         s.advance(to: 0, counting: true)
