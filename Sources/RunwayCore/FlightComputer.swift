@@ -364,17 +364,22 @@ public struct FlightComputer: Sendable {
     }
 
     /// The current ground speed: distance over time across the pace window, once the window spans
-    /// at least half its length (so one noisy step cannot make the pace jump).
+    /// enough of its length (so one noisy step cannot make the pace jump); before that, the track
+    /// filter's own speed. With Doppler speed, half the window is enough. Without it, the window
+    /// must be full (90%, for fixes not quite a second apart) before its speed is taken and
+    /// smoothed: a short window at the start is the average of the acceleration from a standstill,
+    /// and smoothing from there dragged it along for a minute (see the accuracy tests).
     mutating func updateGroundSpeed(at t: Double) {
         guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
         guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
         let span = last.t - window[windowHead].t
-        let measured = span >= config.paceWindowS / 2 ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
+        let enough = deviceSpeed.isNaN ? config.paceWindowS * 0.9 : config.paceWindowS / 2
+        let measured = span >= enough ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
         let raw = min(measured, config.speedCapMps)   // nothing faster than the gate believes
         // Without Doppler speed, the window's speed carries the receiver's drift: smooth it.
         // (An exponential average over 10 s halves the median error; see the accuracy tests.)
         let tau = deviceSpeed.isNaN ? FlightComputer.positionsOnlySmoothingS : 0
-        if tau > 0, !groundSpeed.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
+        if tau > 0, span >= enough, !groundSpeed.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
             let a = (t - prevT) / (tau + (t - prevT))
             groundSpeed += a * (raw - groundSpeed)
         } else {
