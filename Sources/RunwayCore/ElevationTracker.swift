@@ -136,10 +136,16 @@ public struct ElevationTracker: Sendable {
     }
 
     /// Starts the smoothing, gain and loss, grade and vertical speed over from the next altitude,
-    /// as on a change of source: the altitude jumped to a new level (a settling receiver or
-    /// altimeter, re-anchored by the altitude gate), and the jump is no climb.
-    public mutating func rebase() {
-        if let source { restart(with: source) }
+    /// as on a change of source, when `from` is the source in use: its altitude jumped to a new
+    /// level (a settling GPS receiver, re-anchored by the engine's altitude gate), and the jump
+    /// is no climb. The extremes of that source start over too: the old level was the outlier.
+    public mutating func rebase(_ from: Source) {
+        guard source == from else { return }
+        restart(with: from)
+        switch from {
+        case .gps: gpsExtremes = Extremes()
+        case .barometric: baroExtremes = Extremes()
+        }
     }
 
     // MARK: - Derived values

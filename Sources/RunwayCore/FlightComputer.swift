@@ -222,13 +222,13 @@ public struct FlightComputer: Sendable {
                 }
                 // When the junk was the first fix after a gap, the gap ends here instead.
                 if let gap = pendingGap {
-                    creditPendingGap(config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0)
+                    creditPendingGap(config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0, &events)
                 }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
-                if let gap = pendingGap { creditPendingGap(gap.d) }   // nothing contradicted it
+                if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // nothing contradicted it
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
                 if phase == .cruise {
@@ -238,7 +238,7 @@ public struct FlightComputer: Sendable {
                     step = (gapD, false, true)
                 }
             } else {
-                if let gap = pendingGap { creditPendingGap(gap.d) }   // this fix agrees with the one after the gap
+                if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // this fix agrees with the one after the gap
                 let r = track.update(fix, t: t)
                 step = (r.distanceM, r.moving, false)
             }
@@ -257,7 +257,7 @@ public struct FlightComputer: Sendable {
             keepIfFarEnough(fix, at: t, force: step.newSegment)
             pushWindow(t: t, d: distance)
             if altitudeGate.accepts(fix.alt, at: t) {
-                if altitudeGate.reanchored { elevation.rebase() }
+                if altitudeGate.reanchored { elevation.rebase(.gps) }
                 elevation.addGPS(alt: fix.alt, t: t, distanceM: distance)
             }
         case .holding where holdingBy == .auto:
@@ -274,21 +274,27 @@ public struct FlightComputer: Sendable {
 
     /// Credits `d` for the gap waiting for the fix after it (see `PendingGap`). The pace window,
     /// reset at the gap, and the route point kept at the fix after the gap move up with it, so the
-    /// credit is no burst of speed.
-    mutating func creditPendingGap(_ d: Double) {
+    /// credit is no burst of speed. In cruise the auto laps that waited are cut now, as of the fix
+    /// after the gap (so a lap ending in the gap spans the gap's time), before whatever credited
+    /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
+    /// `split` event in order, and a lap never ends inside a pause.
+    mutating func creditPendingGap(_ d: Double, _ events: inout [Event]) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
-        guard d > 0 else { return }
-        distance += d
-        for i in windowHead..<window.count { window[i].d += d }
-        if route.count > 0, route.time(route.count - 1) == gap.at { route.setLastDistance(route.distanceM(route.count - 1) + d) }
+        if d > 0 {
+            distance += d
+            for i in windowHead..<window.count { window[i].d += d }
+            if route.count > 0, route.time(route.count - 1) == gap.at { route.setLastDistance(route.distanceM(route.count - 1) + d) }
+        }
+        if phase == .cruise { cutLaps(progress(at: gap.at), &events) }
     }
 
     /// After a fix in cruise, filtered or raw: auto laps, then GPWS and MINIMUMS.
     mutating func lapAndAlert(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
-        if pendingGap == nil { cutLaps(&events) }   // see PendingGap
-        for alert in alerts.update(t: t, paceMinPerKm: FlightData.pace(speedMps: groundSpeed),
+        if pendingGap == nil { cutLaps(lapProgress, &events) }   // see PendingGap
+        let judgedPace = windowFilled(at: t) ? FlightData.pace(speedMps: groundSpeed) : .nan
+        for alert in alerts.update(t: t, paceMinPerKm: judgedPace,
                                    hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             seq += 1
             events.append(Event(seq: seq, t: t, body: .alert(alert)))
@@ -346,6 +352,7 @@ public struct FlightComputer: Sendable {
     }
 
     mutating func pushWindow(t: Double, d: Double) {
+        if window.isEmpty { windowSince = t }
         window.append((t, d))
         while windowHead < window.count - 1, window[windowHead].t < t - config.paceWindowS { windowHead += 1 }
         if windowHead > 64 && windowHead * 2 > window.count {
@@ -373,13 +380,13 @@ public struct FlightComputer: Sendable {
         guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
         guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
         let span = last.t - window[windowHead].t
-        let enough = deviceSpeed.isNaN ? config.paceWindowS * 0.9 : config.paceWindowS / 2
-        let measured = span >= enough ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
+        let enough = deviceSpeed.isNaN ? windowFilled(at: t) : span >= config.paceWindowS / 2
+        let measured = enough ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
         let raw = min(measured, config.speedCapMps)   // nothing faster than the gate believes
         // Without Doppler speed, the window's speed carries the receiver's drift: smooth it.
         // (An exponential average over 10 s halves the median error; see the accuracy tests.)
         let tau = deviceSpeed.isNaN ? FlightComputer.positionsOnlySmoothingS : 0
-        if tau > 0, span >= enough, !groundSpeed.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
+        if tau > 0, enough, !groundSpeed.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
             let a = (t - prevT) / (tau + (t - prevT))
             groundSpeed += a * (raw - groundSpeed)
         } else {
@@ -388,6 +395,11 @@ public struct FlightComputer: Sendable {
         lastSpeedT = t
     }
     var lastSpeedT: Double? = nil
+    /// When the pace window began to fill (the start, a resume, a gap: each empties it).
+    var windowSince = Double.nan
+    /// Whether the pace window has filled since it was last emptied: until then the current pace
+    /// is the start's (from a standstill), which GPWS does not judge.
+    func windowFilled(at t: Double) -> Bool { t - windowSince >= config.paceWindowS }
     static let positionsOnlySmoothingS = 10.0
     /// Grade is taken over at least this much horizontal distance (GPS altitude is too noisy
     /// for the minimum of 10 m).
@@ -435,9 +447,9 @@ public struct FlightComputer: Sendable {
                     hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
     }
 
-    mutating func cutLaps(_ events: inout [Event]) {
+    mutating func cutLaps(_ progress: LapProgress, _ events: inout [Event]) {
         let stoppedBefore = laps.autoLapsStopped
-        for lap in laps.update(lapProgress) { emitSplit(lap, &events) }
+        for lap in laps.update(progress) { emitSplit(lap, &events) }
         if laps.autoLapsStopped && !stoppedBefore {
             appendLog(.warning, "auto laps stopped: the flight has \(laps.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap", &events)
         }
@@ -451,7 +463,7 @@ public struct FlightComputer: Sendable {
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
         let time = try checkLap(at: t, wallClock: wallClock)
-        if let gap = pendingGap { creditPendingGap(gap.d) }
+        if let gap = pendingGap { creditPendingGap(gap.d, &events) }
         if !time.isNaN { advance(to: time) }
         guard let lap = laps.manualLap(lapProgress) else { return }   // checkLap made sure there is one
         emitSplit(lap, &events)
@@ -477,6 +489,7 @@ public struct FlightComputer: Sendable {
     /// The lap progress as it will be at `time` (only the clock moves).
     func progress(at time: Double) -> LapProgress {
         var p = lapProgress
+        p.distanceM += pendingGap?.d ?? 0   // a lap credits a pending gap first
         guard !time.isNaN else { return p }
         p.t = time
         if phase == .cruise, !cruiseSince.isNaN { p.elapsedS = elapsedBefore + max(0, time - cruiseSince) }
@@ -499,7 +512,7 @@ public struct FlightComputer: Sendable {
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double,
                                  events: inout [Event]) throws(RunwayError) {
         let (next, time) = try check(command, at: t, wallClock: wallClock)
-        if let gap = pendingGap { creditPendingGap(gap.d) }   // the flight leaves cruise: as it is
+        if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         switch command {
         case .start:

@@ -209,6 +209,24 @@ struct FlightFeaturesTests {
         #expect(d.snapshot.gainM > 10 && d.snapshot.gainM <= 20.5, "gain \(d.snapshot.gainM) m")
         #expect(fastest < 1, "vertical speed up to \(fastest) m/s")
         #expect(abs(d.snapshot.altitudeM - 2274.2) < 3)
+        #expect(d.core.elevation.minAltitudeM > 2250, "the junk level is no minimum: \(d.core.elevation.minAltitudeM) m")
+    }
+
+    @Test func aSettlingGPSAltitudeLeavesTheBarometersClimbAlone() throws {
+        // With a barometer in use, the GPS altitude is not: its re-anchoring must not restart
+        // the barometric smoothing (its gain, grade and vertical speed go on unbroken).
+        var d = Driver()
+        try d.phase(.start, 0)
+        let settling: [Double] = [1257.6, 1913.2, 2032.2, 2144.6, 2201, 2229, 2243.4, 2250.6, 2254.2]
+        var unknownVerticalSpeed: [Double] = []
+        for i in 0...120 {
+            let t = Double(i)
+            try d.json("{\"type\":\"altimeter\",\"alt\":\(300 + t / 6),\"t\":\(t)}")
+            try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3, course: 0, alt: i < settling.count ? settling[i] : 2254.2)
+            if t >= 5 && d.snapshot.verticalSpeedMps.isNaN { unknownVerticalSpeed.append(t) }
+        }
+        #expect(d.snapshot.gainM > 14 && d.snapshot.gainM <= 20, "gain \(d.snapshot.gainM) m of the barometer's 20")
+        #expect(unknownVerticalSpeed.isEmpty, "vertical speed lost at \(unknownVerticalSpeed)")
     }
 
     @Test func aBarometricAltimeterIsPreferredOverGPSAltitude() throws {

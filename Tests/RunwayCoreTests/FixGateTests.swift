@@ -150,6 +150,57 @@ struct GateOutlierTests {
         }
     }
 
+    /// The split events' laps, in order.
+    private func splits(_ d: Driver) -> [Lap] {
+        d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }
+    }
+
+    @Test(arguments: ["stop", "pause", "lap"])
+    func aGapStillWaitingWhenTheRunnerActsCutsItsLapsWithTheirSplits(_ action: String) throws {
+        // 900 m, then a 60 s gap to 1300 m; before any further fix the runner stops, pauses or
+        // laps: the gap is credited, and the auto lap in it comes as a split event, in order.
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...225 { try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0) }
+        try d.fix(285, 52 + degreesNorth(1300), 4, speed: 4, course: 0)
+        switch action {
+        case "stop": try d.phase(.stop, 286)
+        case "pause": try d.phase(.pause, 286); try d.phase(.resume, 900); try d.phase(.stop, 901)
+        default: try d.core.lap(at: 286, wallClock: .nan, events: &d.events); try d.phase(.stop, 287)
+        }
+        let split = splits(d)
+        #expect(split.map(\.index) == Array(1...split.count), "\(split.map(\.index))")
+        #expect(split.first?.trigger == .auto && abs((split.first?.distanceM ?? 0) - 1000) < 1e-6)
+        #expect((split.first?.endT ?? 0) < 286, "the auto lap ends in the gap, at \(split.first?.endT ?? 0)")
+        #expect(split.map(\.index) == d.core.laps.laps.map(\.index), "every lap the summary lists came as a split")
+        #expect(abs(d.core.distance - 1300) < 2)
+    }
+
+    @Test func fixesFartherApartThanTheGapLimitStillGetTheirSplitsAsTheyGo() throws {
+        // A sparse recorder: a fix every 40 s (each one a gap), 160 m apart.
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...20 { try d.fix(40 * Double(i), 52 + degreesNorth(160 * Double(i)), 4, hAcc: 5) }
+        let before = splits(d).count
+        try d.phase(.stop, 800)
+        #expect(before >= 2, "\(before) splits before the stop, \(d.core.laps.laps.count) laps")
+        #expect(abs(d.core.distance - 3200) < 5)
+    }
+
+    @Test func theRoutePointAfterAGapCarriesTheGapsDistance() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0) }
+        try d.fix(100, 52 + degreesNorth(300), 4, speed: 3, course: 0)
+        try d.fix(101, 52 + degreesNorth(303), 4, speed: 3, course: 0)
+        let route = d.core.route
+        let gapPoint = try #require((0..<route.count).first { route.time($0) == 100 })
+        #expect(route.segment(of: gapPoint) == 1)
+        // Cumulative distance at the point is the distance before the gap plus the gap's 120 m.
+        #expect(abs(route.distanceM(gapPoint) - route.distanceM(gapPoint - 1) - 120) < 0.5,
+                "\(route.distanceM(gapPoint - 1)) m before, \(route.distanceM(gapPoint)) m at the fix after the gap")
+    }
+
     @Test func aSpikeThatSlippedThroughDoesNotLockTheGateOut() throws {
         // 15 s without fixes (no gap), then a fix 150 m off to the side: within the cap from the
         // last fix, so it is accepted, and the runner's next fixes are too far from it. The gate

@@ -1,5 +1,6 @@
 import Testing
 @testable import RunwayCore
+import RunwaySim
 
 /// An event or snapshot as JSON, parsed back (the library's own JSON reader, cJSON).
 private func parsed(_ e: Event) throws -> [String: JSONValue] {
@@ -56,6 +57,22 @@ struct FlightReportTests {
         #expect(values["target_max_min_per_km"]?.finiteNumber == 4.5)
         #expect((values["pace_min_per_km"]?.finiteNumber ?? 0) > 4.5)
         #expect((values["held_s"]?.finiteNumber ?? 0) >= 5)
+    }
+
+    @Test func gpwsDoesNotCallTheStartFromAStandstillSlow() throws {
+        // Running at 5:00 min/km inside a 4:30–5:30 band: the first seconds from a standstill are
+        // slower, and a pace window still holding them is no current pace to judge.
+        for seed: UInt64 in 1...3 {
+            let run = sim(seed: seed) { $0.paceVariation = 0 }
+            var c = EngineConfig()
+            c.alerts.targetPaceMin = 4.5
+            c.alerts.targetPaceMax = 5.5
+            var d = Driver(c)
+            try d.phase(.start, run.fixes[0].t)
+            for f in run.fixes.prefix(120) { try d.fix(f.t, f.lat, f.lon, speed: f.speed, course: f.course, hAcc: f.hAcc, alt: f.alt) }
+            let codes = d.events.compactMap { e -> String? in if case .alert(let a) = e.body { return a.code } else { return nil } }
+            #expect(codes.isEmpty, "seed \(seed): \(codes)")
+        }
     }
 
     @Test func aSplitEventCarriesTheLapsDistanceTimePaceHeartRateAndElevation() throws {
