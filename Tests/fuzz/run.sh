@@ -95,10 +95,17 @@ run_one() {
   local max_len=4096   # JSON inputs: far beyond any real one, small enough to stay fast
   [[ "$h" == push_jsonl ]] && max_len=2048
   [[ "$h" == import ]] && max_len=16384
+  # A unit running longer than this is a finding. The stateful harness gets longer: it may build
+  # a flight of up to RUNWAY_MAX_LAPS laps (raw mode cuts up to 100 a fix when fixes jump
+  # continents) and ask for its summary again and again, about a second each under
+  # AddressSanitizer (44 ms in a release build for 50 000 laps); such inputs ran 7 to 17 s alone
+  # (regressions/stateful/summaries-*), and past 10 s when other work shared the cores.
+  local timeout=10
+  [[ "$h" == stateful ]] && timeout=30
   local rc=0
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS="detect_leaks=1:allocator_may_return_null=1:malloc_context_size=8" \
     "$out/fuzz_$h" "${limit[@]}" -max_len="$max_len" -dict="$here/runway.dict" -print_final_stats=1 \
-      -artifact_prefix="$out/crashes/$h-" -timeout=10 -rss_limit_mb=4096 "$corpus" >"$log" 2>&1 || rc=$?
+      -artifact_prefix="$out/crashes/$h-" -timeout="$timeout" -rss_limit_mb=4096 "$corpus" >"$log" 2>&1 || rc=$?
   local execs speed cov
   execs="$(grep -a -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)"
   speed="$(grep -a -oE 'stat::average_exec_per_sec: *[0-9]+' "$log" | tail -1 | grep -oE '[0-9]+$' || echo 0)"
