@@ -680,7 +680,8 @@ public struct FlightComputer: Sendable {
         d.points = route.count
         d.segments = route.segmentStarts.count
         d.fixes = fixes
-        d.filtered = filtered.values.reduce(0, +)
+        for (reason, n) in filtered { d.filteredBy[reason] = n }
+        d.filtered = d.filteredBy.total
         d.speedMps = config.filters ? deviceSpeed : groundSpeed
         d.groundSpeedMps = groundSpeed
         d.altitudeM = config.filters && !elevation.altitudeM.isNaN ? elevation.altitudeM : alt

@@ -17,6 +17,8 @@ public struct FlightData: Sendable, Equatable {
     public var fixes: Int = 0
     /// Fixes the gate filtered out (all reasons).
     public var filtered: Int = 0
+    /// The same, by reason (`filtered_by`; the summary's `filtered` object).
+    public var filteredBy = FilterCounts()
     /// The device's own speed (Doppler) from the latest fix, raw.
     public var speedMps: Double = .nan
     /// The engine's current ground speed: distance over time across the pace window.
@@ -73,6 +75,13 @@ public struct FlightData: Sendable, Equatable {
         w.field("segments", segments)
         w.field("fixes", fixes)
         w.field("filtered", filtered)
+        w.key("filtered_by")
+        w.beginObject()
+        w.field("accuracy", filteredBy.accuracy)
+        w.field("null_island", filteredBy.nullIsland)
+        w.field("speed", filteredBy.speed)
+        w.field("repeated_time", filteredBy.repeatedTime)
+        w.endObject()
         w.field("speed_mps", speedMps)
         w.field("ground_speed_mps", groundSpeedMps)
         w.field("pace_min_per_km", paceMinPerKm)
@@ -104,6 +113,33 @@ public struct FlightData: Sendable, Equatable {
         w.field("cadence", PFD.whole(cadenceSpm))
         w.endObject()
         w.endObject()
+    }
+}
+
+/// Fixes the gate filtered out, by reason (`FixGate.Reason`).
+public struct FilterCounts: Sendable, Equatable {
+    public var accuracy = 0, nullIsland = 0, speed = 0, repeatedTime = 0
+    public init() {}
+
+    public var total: Int { accuracy + nullIsland + speed + repeatedTime }
+
+    public subscript(reason: FixGate.Reason) -> Int {
+        get {
+            switch reason {
+            case .accuracy: return accuracy
+            case .nullIsland: return nullIsland
+            case .speed: return speed
+            case .repeatedTime: return repeatedTime
+            }
+        }
+        set {
+            switch reason {
+            case .accuracy: accuracy = newValue
+            case .nullIsland: nullIsland = newValue
+            case .speed: speed = newValue
+            case .repeatedTime: repeatedTime = newValue
+            }
+        }
     }
 }
 

@@ -53,6 +53,17 @@ struct FlightPhaseTests {
 
 @Suite("Distance, route and time")
 struct DistanceTests {
+    @Test func theRouteStoresAtMost32BytesAPoint() {
+        // The figure in the README ("route storage"): what the route's arrays hold per point.
+        var r = Route()
+        let n = 1000
+        for i in 0..<n { r.append(lat: 52, lon: 4, alt: 1, t: Double(i), distanceM: Double(i), speedMps: 3, hr: 150, cadence: 170) }
+        func bytes<T>(_ a: [T]) -> Int { a.count * MemoryLayout<T>.stride }
+        let stored = bytes(r.lat) + bytes(r.lon) + bytes(r.alt) + bytes(r.t) + bytes(r.dist) + bytes(r.speed) + bytes(r.hr) + bytes(r.cad)
+        #expect(stored == n * Route.bytesPerPoint)
+        #expect(Route.bytesPerPoint <= 32)
+    }
+
     @Test func withFiltersOffAutoLapsAndAlertsStillWork() throws {
         // Raw accumulation changes how distance is measured, not what follows from it: auto laps
         // (and their split events) and MINIMUMS. (They were not run at all with filters off.)

@@ -199,7 +199,9 @@ struct RealTrackFilteredTests {
         let runs = RealTrackFilteredTests.recordings().filter { $0.sport == "running" && $0.deviceDistanceM != nil }
         #expect(runs.count >= 3)
         for run in runs {
-            guard let o = RealTrackFilteredTests.replay(run, activity: .run), let device = run.deviceDistanceM else { continue }
+            guard let o = RealTrackFilteredTests.replay(run, activity: .run), let device = run.deviceDistanceM else {
+                Issue.record("no fixes for \(run.file)"); continue
+            }
             let e = (o.core.distance - device) / device
             #expect(abs(e) < 0.02, "\(run.file): \(o.core.distance) m vs the watch's \(device) m (\(e * 100)%)")
         }
@@ -210,7 +212,9 @@ struct RealTrackFilteredTests {
         let rides = RealTrackFilteredTests.recordings().filter { $0.sport == "cycling" && $0.segments > 1 && $0.timerS != nil }
         #expect(rides.count >= 2)
         for ride in rides {
-            guard let o = RealTrackFilteredTests.replay(ride, activity: .ride), let timer = ride.timerS else { continue }
+            guard let o = RealTrackFilteredTests.replay(ride, activity: .ride), let timer = ride.timerS else {
+                Issue.record("no fixes for \(ride.file)"); continue
+            }
             let e = (o.core.movingS - timer) / timer
             #expect(abs(e) < 0.03, "\(ride.file): moving \(o.core.movingS) s vs timer \(timer) s (\(e * 100)%)")
         }
@@ -238,7 +242,7 @@ struct RealTrackFilteredTests {
     func noRecordingYieldsAPaceSpeedOrGradeNoHumanCouldProduce() throws {
         for r in RealTrackFilteredTests.recordings() {
             let activity = RealTrackFilteredTests.activity(r.sport)
-            guard let o = RealTrackFilteredTests.replay(r, activity: activity) else { continue }
+            guard let o = RealTrackFilteredTests.replay(r, activity: activity) else { Issue.record("no fixes for \(r.file)"); continue }
             let cap = activity.speedCapMps, slowestPace = 1000 / (60 * cap)
             #expect(o.maxGroundSpeed <= cap, "\(r.file): \(o.maxGroundSpeed) m/s")
             #expect(o.fastestPace >= slowestPace, "\(r.file): pace \(o.fastestPace) min/km")
