@@ -75,6 +75,23 @@ struct FlightReportTests {
         }
     }
 
+    @Test func minimumsAndHeartRateAlertsCarryTheirValuesThroughAFlight() throws {
+        let c = try EngineConfig.parse(#"{"goal_m":1500,"minimums_m":[1000,400],"hr_ceiling":170}"#)
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...400 {
+            try d.json("{\"type\":\"hr\",\"bpm\":\(i < 200 ? 150 : 178),\"t\":\(i)}")
+            try d.fix(Double(i), 52 + degreesNorth(4 * Double(i)), 4, speed: 4, course: 0)
+        }
+        let alerts = try d.events.filter { $0.kind == .alert }.map(parsed)
+        #expect(alerts.compactMap { $0["code"]?.string } == ["MINIMUMS", "GPWS_HR_HIGH", "MINIMUMS", "MINIMUMS_GOAL"])
+        let first = try #require(alerts.first?["values"]?.dict)
+        #expect(first["mark_m"]?.finiteNumber == 1000 && first["goal_m"]?.finiteNumber == 1500)
+        #expect(abs((first["remaining_m"]?.finiteNumber ?? 0) - 1000) <= 4)
+        let hr = try #require(alerts.first { $0["code"]?.string == "GPWS_HR_HIGH" }?["values"]?.dict)
+        #expect(hr["hr_bpm"]?.finiteNumber == 178 && hr["ceiling_bpm"]?.finiteNumber == 170 && (hr["held_s"]?.finiteNumber ?? 0) >= 5)
+    }
+
     @Test func aSplitEventCarriesTheLapsDistanceTimePaceHeartRateAndElevation() throws {
         var d = Driver()
         try d.phase(.start, 0)
