@@ -66,9 +66,9 @@ public struct FlightComputer: Sendable {
     /// After a gap the gate accepts any position, and a receiver's first fix after losing the sky
     /// (a tunnel) is often junk. So the gap's distance waits: the next fix that agrees with the
     /// fix after the gap credits it; a re-anchor replaces it with the gap to the fix the gate
-    /// re-anchored on; a phase command or a manual lap credits it as it is. Until then the
-    /// snapshot's distance leaves it out (one fix, usually), and auto laps wait with it: their
-    /// next update starts from the fix before the gap, so a lap cut in the gap spans its time.
+    /// re-anchored on; a phase command, a manual lap or the next gap credits it as it is. Until
+    /// then the snapshot's distance leaves it out (one fix, usually), and auto laps wait with it
+    /// (`creditPendingGap` cuts them).
     struct PendingGap: Sendable {
         /// The last fix before the gap.
         var lat: Double, lon: Double
@@ -373,9 +373,9 @@ public struct FlightComputer: Sendable {
     /// The current ground speed: distance over time across the pace window, once the window spans
     /// enough of its length (so one noisy step cannot make the pace jump); before that, the track
     /// filter's own speed. With Doppler speed, half the window is enough. Without it, the window
-    /// must be full (90%, for fixes not quite a second apart) before its speed is taken and
-    /// smoothed: a short window at the start is the average of the acceleration from a standstill,
-    /// and smoothing from there dragged it along for a minute (see the accuracy tests).
+    /// must have filled (`windowFilled`) before its speed is taken and smoothed: a short window at
+    /// the start is the average of the acceleration from a standstill, and smoothing from there
+    /// dragged it along for a minute (see the accuracy tests).
     mutating func updateGroundSpeed(at t: Double) {
         guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
         guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
