@@ -51,7 +51,7 @@ public struct FlightComputer: Sendable {
     var lastAccepted: (lat: Double, lon: Double, t: Double)?
     var gate: FixGate
     var track: TrackFilter
-    public private(set) var filtered: [FixGate.Reason: Int] = [:]
+    public private(set) var filtered = FilterCounts()
     /// Increments measured while auto-holding, credited back when the hold turns out shorter.
     var heldSteps: [(t: Double, d: Double, movingDt: Double)] = []
 
@@ -210,7 +210,7 @@ public struct FlightComputer: Sendable {
         let step: (d: Double, moving: Bool, newSegment: Bool)
         switch verdict {
         case .filtered(let reason):
-            filtered[reason, default: 0] += 1
+            filtered[reason] += 1
             pendingLog.append((.info, "filtered fix at t \(t): \(reason.rawValue)\(FlightComputer.detail(reason, fix, config))"))
             return
         case .accept(let newSegment, let reanchored):
@@ -222,13 +222,13 @@ public struct FlightComputer: Sendable {
                 }
                 // When the junk was the first fix after a gap, the gap ends here instead.
                 if let gap = pendingGap {
-                    creditPendingGap(config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0, &events)
+                    creditPendingGap(&events, as: config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0)
                 }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
-                if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // nothing contradicted it
+                creditPendingGap(&events)   // nothing contradicted it
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
                 if phase == .cruise {
@@ -238,7 +238,7 @@ public struct FlightComputer: Sendable {
                     step = (gapD, false, true)
                 }
             } else {
-                if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // this fix agrees with the one after the gap
+                creditPendingGap(&events)   // this fix agrees with the one after the gap
                 let r = track.update(fix, t: t)
                 step = (r.distanceM, r.moving, false)
             }
@@ -272,15 +272,17 @@ public struct FlightComputer: Sendable {
         lapAndAlert(at: t, &events)
     }
 
-    /// Credits `d` for the gap waiting for the fix after it (see `PendingGap`). The pace window,
+    /// Credits the gap waiting for the fix after it (see `PendingGap`), as `d` metres when given,
+    /// else as its own distance; nothing when none waits. The pace window,
     /// reset at the gap, and the route point kept at the fix after the gap move up with it, so the
     /// credit is no burst of speed. In cruise the auto laps that waited are cut now, as of the fix
     /// after the gap (so a lap ending in the gap spans the gap's time), before whatever credited
     /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
     /// `split` event in order, and a lap never ends inside a pause.
-    mutating func creditPendingGap(_ d: Double, _ events: inout [Event]) {
+    mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
+        let d = metres ?? gap.d
         if d > 0 {
             distance += d
             for i in windowHead..<window.count { window[i].d += d }
@@ -463,7 +465,7 @@ public struct FlightComputer: Sendable {
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
         let time = try checkLap(at: t, wallClock: wallClock)
-        if let gap = pendingGap { creditPendingGap(gap.d, &events) }
+        creditPendingGap(&events)
         if !time.isNaN { advance(to: time) }
         guard let lap = laps.manualLap(lapProgress) else { return }   // checkLap made sure there is one
         emitSplit(lap, &events)
@@ -512,7 +514,7 @@ public struct FlightComputer: Sendable {
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double,
                                  events: inout [Event]) throws(RunwayError) {
         let (next, time) = try check(command, at: t, wallClock: wallClock)
-        if let gap = pendingGap { creditPendingGap(gap.d, &events) }   // the flight leaves cruise: as it is
+        creditPendingGap(&events)   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         switch command {
         case .start:
@@ -680,8 +682,8 @@ public struct FlightComputer: Sendable {
         d.points = route.count
         d.segments = route.segmentStarts.count
         d.fixes = fixes
-        for (reason, n) in filtered { d.filteredBy[reason] = n }
-        d.filtered = d.filteredBy.total
+        d.filteredBy = filtered
+        d.filtered = filtered.total
         d.speedMps = config.filters ? deviceSpeed : groundSpeed
         d.groundSpeedMps = groundSpeed
         d.altitudeM = config.filters && !elevation.altitudeM.isNaN ? elevation.altitudeM : alt
@@ -731,12 +733,7 @@ public struct FlightComputer: Sendable {
         w.field("avg_cadence_spm", sensors.avgCadenceSpm)
         w.field("max_cadence_spm", sensors.maxCadenceSpm)
         w.field("fixes", fixes)
-        w.key("filtered")
-        w.beginObject()
-        for reason in FixGate.Reason.allCases {
-            w.key(reason.jsonKey); w.integer(filtered[reason, default: 0])
-        }
-        w.endObject()
+        w.key("filtered"); filtered.write(to: &w)
         w.field("points", route.count)
         w.field("segments", route.segmentStarts.count)
         w.key("laps")

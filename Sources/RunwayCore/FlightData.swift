@@ -75,13 +75,7 @@ public struct FlightData: Sendable, Equatable {
         w.field("segments", segments)
         w.field("fixes", fixes)
         w.field("filtered", filtered)
-        w.key("filtered_by")
-        w.beginObject()
-        w.field("accuracy", filteredBy.accuracy)
-        w.field("null_island", filteredBy.nullIsland)
-        w.field("speed", filteredBy.speed)
-        w.field("repeated_time", filteredBy.repeatedTime)
-        w.endObject()
+        w.key("filtered_by"); filteredBy.write(to: &w)
         w.field("speed_mps", speedMps)
         w.field("ground_speed_mps", groundSpeedMps)
         w.field("pace_min_per_km", paceMinPerKm)
@@ -119,9 +113,18 @@ public struct FlightData: Sendable, Equatable {
 /// Fixes the gate filtered out, by reason (`FixGate.Reason`).
 public struct FilterCounts: Sendable, Equatable {
     public var accuracy = 0, nullIsland = 0, speed = 0, repeatedTime = 0
-    public init() {}
+    public init(accuracy: Int = 0, nullIsland: Int = 0, speed: Int = 0, repeatedTime: Int = 0) {
+        self.accuracy = accuracy; self.nullIsland = nullIsland; self.speed = speed; self.repeatedTime = repeatedTime
+    }
 
     public var total: Int { accuracy + nullIsland + speed + repeatedTime }
+
+    /// The counts as a JSON object keyed by reason (the snapshot's `filtered_by`, the summary's `filtered`).
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        for reason in FixGate.Reason.allCases { w.key(reason.jsonKey); w.integer(self[reason]) }
+        w.endObject()
+    }
 
     public subscript(reason: FixGate.Reason) -> Int {
         get {

@@ -17,11 +17,9 @@ struct GateInFlightTests {
         try d.fix(2, 0, 0, hAcc: 5)                            // null island
         try d.fix(3, 52 + degreesNorth(400), 4, hAcc: 5)      // 400 m in 2 s
         try d.fix(4, 52 + degreesNorth(9), 4, hAcc: 80)       // accuracy
-        #expect(d.core.filtered == [.repeatedTime: 1, .nullIsland: 1, .speed: 1, .accuracy: 1])
+        #expect(d.core.filtered == FilterCounts(accuracy: 1, nullIsland: 1, speed: 1, repeatedTime: 1))
         #expect(d.snapshot.filtered == 4)
-        var byReason = FilterCounts()
-        byReason.accuracy = 1; byReason.nullIsland = 1; byReason.speed = 1; byReason.repeatedTime = 1
-        #expect(d.snapshot.filteredBy == byReason)
+        #expect(d.snapshot.filteredBy == d.core.filtered)
         #expect(d.snapshotJSON.contains(#""filtered":4,"filtered_by":{"accuracy":1,"null_island":1,"speed":1,"repeated_time":1}"#))
         #expect(d.snapshot.fixes == 6)
         let messages = logMessages(d.events)

@@ -1,9 +1,6 @@
 import Testing
 @testable import RunwayCore
 
-/// Metres east per degree of longitude at 52° N (good enough to place test points).
-private func degreesEast(_ metres: Double) -> Double { metres / (111_320 * 0.61566) }
-
 /// A fix `north`/`east` metres from 52° N, 4° E, for the gate alone (it is given the time apart).
 private func fix(north: Double, east: Double = 0, hAcc: Double = 5) -> Fix {
     Fix(t: 0, lat: 52 + degreesNorth(north), lon: 4 + degreesEast(east), alt: .nan, speed: .nan, course: .nan, hAcc: hAcc)
@@ -30,9 +27,9 @@ struct FixGateLimitTests {
         try d.phase(.start, 0)
         try d.fix(0, 52, 4, hAcc: 5)
         try d.fix(1, 52 + degreesNorth(cap - 0.5), 4, hAcc: 5)          // just under the cap
-        #expect(d.core.filtered[.speed, default: 0] == 0)
+        #expect(d.core.filtered[.speed] == 0)
         try d.fix(2, 52 + degreesNorth(cap - 0.5 + cap + 0.5), 4, hAcc: 5)  // just over it
-        #expect(d.core.filtered[.speed, default: 0] == 1)
+        #expect(d.core.filtered[.speed] == 1)
     }
 
     @Test func aGapOfMoreThan30sStartsANewSegmentAndOneOf30sDoesNot() {
@@ -212,7 +209,7 @@ struct GateOutlierTests {
         let afterSpike = d.snapshot.distanceM
         for i in 46...120 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, course: 0) }
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
-        #expect(d.core.filtered[.speed, default: 0] <= 3)
+        #expect(d.core.filtered[.speed] <= 3)
         // The 70-odd seconds after the re-anchor count (3 m/s).
         #expect(d.snapshot.distanceM - afterSpike > 200, "\(d.snapshot.distanceM - afterSpike) m after the spike")
         // 360 m run; the spike's 150 m detour is not counted, and the fixes held back before the

@@ -51,3 +51,6 @@ struct Driver {
 
 /// Metres north per degree of latitude near `lat` (good enough to place test points).
 func degreesNorth(_ metres: Double) -> Double { metres / 111_250 }
+
+/// Metres east per degree of longitude at 52° N (good enough to place test points).
+func degreesEast(_ metres: Double) -> Double { metres / (111_320 * 0.61566) }
