@@ -69,6 +69,10 @@ public struct FlightComputer: Sendable {
     /// re-anchored on; a phase command, a manual lap or the next gap credits it as it is. Until
     /// then the snapshot's distance leaves it out (one fix, usually), and auto laps wait with it
     /// (`creditPendingGap` cuts them).
+    ///
+    /// A gap that ends while auto-paused waits the same way, but it is `held`: credited, it is
+    /// a step of the hold, which counts only when the resume's fast hold began before it; a resume
+    /// before the credit makes it an ordinary gap then, or drops it.
     struct PendingGap: Sendable {
         /// The last fix before the gap.
         var lat: Double, lon: Double
@@ -76,6 +80,8 @@ public struct FlightComputer: Sendable {
         var d: Double
         /// The time of the fix after the gap (its route point takes the credit too).
         var at: Double
+        /// Whether it ended while auto-paused (and no resume has taken it up since).
+        var held = false
     }
 
     // Components.
@@ -215,8 +221,9 @@ public struct FlightComputer: Sendable {
             return
         case .accept(let newSegment, let reanchored):
             if reanchored {
-                // The previous anchor was junk: if it stands alone on the route, it goes.
-                if route.currentSegmentCount == 1, let a = lastAccepted, phase == .cruise,
+                // The previous anchor was junk: if it stands alone on the route, it goes (kept
+                // in cruise, or by the resume it completed, and still there when auto-paused since).
+                if route.currentSegmentCount == 1, let a = lastAccepted, route.time(route.count - 1) == a.t,
                    route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7 {
                     route.removeLast()
                 }
@@ -231,8 +238,9 @@ public struct FlightComputer: Sendable {
                 creditPendingGap(&events)   // nothing contradicted it
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
-                if phase == .cruise {
-                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t)
+                let autoHeld = phase == .holding && holdingBy == .auto
+                if phase == .cruise || autoHeld {
+                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, held: autoHeld)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
@@ -283,6 +291,12 @@ public struct FlightComputer: Sendable {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
+        if gap.held {
+            // Still auto-paused (a held gap's resume takes it up): a step of the hold, before
+            // the step of the fix that credits it.
+            if d > 0, phase == .holding, holdingBy == .auto { heldSteps.append((gap.at, d, 0)) }
+            return
+        }
         if d > 0 {
             distance += d
             for i in windowHead..<window.count { window[i].d += d }
@@ -435,6 +449,11 @@ public struct FlightComputer: Sendable {
                 movingS += s.movingDt
             }
             heldSteps.removeAll(keepingCapacity: true)
+            // A gap still waiting that ended in the hold: an ordinary gap from now on when the
+            // fast hold began before it, else it is the hold's.
+            if let gap = pendingGap, gap.held {
+                if gap.at > at { pendingGap?.held = false } else { pendingGap = nil }
+            }
             cruiseSince = min(at, t)
             window.removeAll(keepingCapacity: true); windowHead = 0
             alerts.resetHolds()
@@ -491,7 +510,7 @@ public struct FlightComputer: Sendable {
     /// The lap progress as it will be at `time` (only the clock moves).
     func progress(at time: Double) -> LapProgress {
         var p = lapProgress
-        p.distanceM += pendingGap?.d ?? 0   // a lap credits a pending gap first
+        if let gap = pendingGap, !gap.held { p.distanceM += gap.d }   // a lap credits a pending gap first
         guard !time.isNaN else { return p }
         p.t = time
         if phase == .cruise, !cruiseSince.isNaN { p.elapsedS = elapsedBefore + max(0, time - cruiseSince) }
