@@ -239,6 +239,13 @@ public struct FlightComputer: Sendable {
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
                 let autoHeld = phase == .holding && holdingBy == .auto
+                if autoHeld, t > last.t {
+                    // The gap's own speed is a sample of the hold from the fix before it: a rider
+                    // who set off in a tunnel was moving across it (a junk fix's bogus speed is
+                    // broken by the next sample, Doppler's or the restarted filter's).
+                    let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+                    runAutoPause(speed: chord / (t - last.t), at: last.t, &events)
+                }
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, held: autoHeld)
                     step = (0, false, true)
@@ -276,7 +283,8 @@ public struct FlightComputer: Sendable {
         lastAccepted = (fix.lat, fix.lon, t)
         updateGroundSpeed(at: t)
         if phase == .cruise { noteSpeed(groundSpeed) }
-        runAutoPause(speed: fix.speed.isNaN ? track.speedMps : fix.speed, at: t, &events)
+        // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.
+        runAutoPause(speed: !fix.speed.isNaN ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
         lapAndAlert(at: t, &events)
     }
 

@@ -284,13 +284,33 @@ extension GateOutlierWhileHeldTests {
         // Ridden: 480 m before the stop, then from 70 s to 300 s at 8 m/s; fixes the gate held
         // back, and the track filter's restarts without Doppler, may lose a few.
         let expected = 480 + 8 * 230.0
-        withKnownIssue("""
-            Positions only, the track filter restarts after the gap and the fast hold that resumes \
-            the ride begins after the fix out of the tunnel, so the tunnel counts as part of the hold
-            """) {
-            #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
-        } when: { !doppler }
-        // Never more: a junk fix adds nothing.
-        #expect(d.core.distance < expected + 30, "distance \(d.core.distance), expected ~\(expected)")
+        #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
+    }
+
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func aGapWhileAutoPausedCountsWhenTheRiderMovedAcrossIt(_ sets: Bool, _ doppler: Bool) throws {
+        // Auto-paused at a light from 60 s, the receiver loses the sky at 80 s and gets it back
+        // at 120 s. The rider either set off in the gap (at 100 s, 160 m by 120 s) and rides on,
+        // or stood, and the first fix back is junk 1 km east. The gap's own speed says which:
+        // the first counts from 100 s on; the second neither resumes nor adds distance.
+        var d = Driver(EngineConfig(activity: .ride))
+        let speed = { (v: Double) in doppler ? v : .nan }
+        try d.phase(.start, 0)
+        var north = 0.0
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
+        north -= 8
+        for i in 61...80 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        if sets {
+            north += 160
+            for i in 120...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
+        } else {
+            try d.fix(120, 52 + degreesNorth(north), 4 + degreesEast(1000), speed: speed(0), hAcc: 5)
+            for i in 121...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        }
+        try d.phase(.stop, 200)
+        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        #expect(resumed == sets)
+        let expected = sets ? 480 + 8 * 100.0 : 480
+        #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
     }
 }
