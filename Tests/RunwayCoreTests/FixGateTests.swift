@@ -220,66 +220,64 @@ struct GateOutlierTests {
 
 @Suite("Outliers the gate let through while auto-paused")
 struct GateOutlierWhileHeldTests {
-    /// A ride: 60 s north at 8 m/s (480 m), then the rider stops at `standT`, and the receiver
-    /// loses the sky until 100 s. Its first fix then is 1 km east, the rest are where the rider
-    /// is; three of them re-anchor the gate.
-    private func ride(resumeAt resume: Double, _ d: inout Driver) throws {
+    /// A ride: 60 s north at 8 m/s (480 m), then standing at a light until `standUntil`, with
+    /// Doppler speed or positions only. Returns the metres ridden north.
+    private func rideToALight(_ d: inout Driver, standUntil: Int, doppler: Bool = true) throws -> Double {
         try d.phase(.start, 0)
-        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: 8, course: 0) }
-        for i in 61...63 { try d.fix(Double(i), 52 + degreesNorth(480), 4, speed: 0, course: 0) }
-        try d.fix(100, 52 + degreesNorth(480), 4 + degreesEast(1000), speed: 0, course: 0)
-        var north = 480.0
-        for i in 101...400 {
-            let t = Double(i)
-            let v = t >= resume ? 8.0 : 0
-            north += v
-            try d.fix(t, 52 + degreesNorth(north), 4, speed: v, course: 0)
-        }
-        try d.phase(.stop, 400)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: doppler ? 8 : .nan, hAcc: 5) }
+        for i in 61...standUntil { try d.fix(Double(i), 52 + degreesNorth(480), 4, speed: doppler ? 0 : .nan, hAcc: 5) }
+        return 480
+    }
+
+    private func east(_ route: Route) -> [Double] { (0..<route.count).map { (route.longitude($0) - 4) / degreesEast(1) } }
+
+    private func autoPaused(_ d: Driver) -> Bool {
+        d.events.contains { if case .phase(_, .holding, .auto) = $0.body { return true } else { return false } }
     }
 
     @Test(arguments: [120.0, 102.0])
     func theJunkFixIsNotOnTheRouteAndAddsNoDistance(_ resume: Double) throws {
-        // At 120 s the rider sets off long after the re-anchor; at 102 s the fast hold that
-        // resumes the ride begins among the fixes the gate holds back before it re-anchors.
+        // The rider stops at 61 s and the receiver loses the sky until 100 s. Its first fix then
+        // is 1 km east (it completes the auto-pause), the rest are where the rider is; three of
+        // them re-anchor the gate. At 120 s the rider sets off long after the re-anchor; at 102 s
+        // the fast hold that resumes the ride begins among the fixes the gate holds back.
         var d = Driver(EngineConfig(activity: .ride))
-        try ride(resumeAt: resume, &d)
+        var north = try rideToALight(&d, standUntil: 63)
+        try d.fix(100, 52 + degreesNorth(north), 4 + degreesEast(1000), speed: 0, hAcc: 5)
+        for i in 101...400 {
+            let v = Double(i) >= resume ? 8.0 : 0
+            north += v
+            try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: v, hAcc: 5)
+        }
+        try d.phase(.stop, 400)
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
-        #expect(d.events.contains { if case .phase(_, .holding, .auto) = $0.body { return true } else { return false } })
-        let route = d.core.route
-        let east = (0..<route.count).map { (route.longitude($0) - 4) / degreesEast(1) }
+        #expect(autoPaused(d))
+        let east = east(d.core.route)
         #expect(east.allSatisfy { abs($0) < 50 }, "route points east of the road: \(east.filter { abs($0) >= 50 })")
         // 480 m, then 8 m/s from `resume` to 400 s; the fixes the gate held back may lose a few.
         let expected = 480 + 8 * (400 - resume)
         #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
     }
-}
 
-extension GateOutlierWhileHeldTests {
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aGapThatEndsAnAutoPauseCountsToTheFixesAfterIt(_ junk: Bool, _ doppler: Bool) throws {
-        // The rider stops at 60 s (auto-pause), sets off at 70 s and rides into a tunnel at
-        // 72 s. The first fix out of it, at 110 s, is where the rider is, or (`junk`) 1 km east,
-        // and then three fixes re-anchor the gate. With Doppler speed that fix completes the
-        // fast hold begun at 70 s; with positions only the track filter, restarted after the gap,
-        // takes some fixes to resume. Either way the tunnel counts (count_gaps is on by
-        // default) to where the rider came out, and a junk fix neither counts nor stays on the route.
+        // Auto-paused from 61 s, the rider sets off at 70 s and rides into a tunnel at 72 s. The
+        // first fix out of it, at 110 s, is where the rider is, or (`junk`) 1 km east, and then
+        // three fixes re-anchor the gate. With Doppler speed that fix completes the fast hold
+        // begun at 70 s; with positions only the filter, restarted after the gap, takes a fix or
+        // two. Either way the tunnel counts (count_gaps is on by default) to where the rider came
+        // out, and a junk fix neither counts nor stays on the route.
         var d = Driver(EngineConfig(activity: .ride))
         let speed = { (v: Double) in doppler ? v : .nan }
-        try d.phase(.start, 0)
-        var north = 0.0
-        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
-        north -= 8
-        for i in 61...69 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        var north = try rideToALight(&d, standUntil: 69, doppler: doppler)
         for i in 70...72 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
         north += 8 * 38
         try d.fix(110, 52 + degreesNorth(north), 4 + (junk ? degreesEast(1000) : 0), speed: speed(8), hAcc: 5)
         for i in 111...300 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
         try d.phase(.stop, 300)
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") } == junk)
-        #expect(d.events.contains { if case .phase(_, .holding, .auto) = $0.body { return true } else { return false } })
-        let route = d.core.route
-        let east = (0..<route.count).map { (route.longitude($0) - 4) / degreesEast(1) }
+        #expect(autoPaused(d))
+        let east = east(d.core.route)
         #expect(east.allSatisfy { abs($0) < 50 }, "route points east of the road: \(east.filter { abs($0) >= 50 })")
         // Ridden: 480 m before the stop, then from 70 s to 300 s at 8 m/s; fixes the gate held
         // back, and the track filter's restarts without Doppler, may lose a few.
@@ -289,17 +287,13 @@ extension GateOutlierWhileHeldTests {
 
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aGapWhileAutoPausedCountsWhenTheRiderMovedAcrossIt(_ sets: Bool, _ doppler: Bool) throws {
-        // Auto-paused at a light from 60 s, the receiver loses the sky at 80 s and gets it back
+        // Auto-paused at a light from 61 s, the receiver loses the sky at 80 s and gets it back
         // at 120 s. The rider either set off in the gap (at 100 s, 160 m by 120 s) and rides on,
         // or stood, and the first fix back is junk 1 km east. The gap's own speed says which:
         // the first counts from 100 s on; the second neither resumes nor adds distance.
         var d = Driver(EngineConfig(activity: .ride))
         let speed = { (v: Double) in doppler ? v : .nan }
-        try d.phase(.start, 0)
-        var north = 0.0
-        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
-        north -= 8
-        for i in 61...80 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        var north = try rideToALight(&d, standUntil: 80, doppler: doppler)
         if sets {
             north += 160
             for i in 120...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
@@ -308,6 +302,7 @@ extension GateOutlierWhileHeldTests {
             for i in 121...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
         }
         try d.phase(.stop, 200)
+        #expect(autoPaused(d))
         let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
         #expect(resumed == sets)
         let expected = sets ? 480 + 8 * 100.0 : 480
