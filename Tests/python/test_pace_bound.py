@@ -2,8 +2,9 @@
 simulator option it uses (runway-sim --pace-variation).
 
 The estimator's weights are checked against what makes it a slope at all (blind to a constant
-offset, exact on a straight line) and its spread against the closed form for two fixes; the
-README's figures against the script's own. The simulator tool is built by `make lib`
+offset, exact on a straight line), its spread against the closed form for two fixes and against
+the noise model sampled, the chance outside the band against sampled speeds; the README's figures
+against the script's own. The simulator tool is built by `make lib`
 (`swift build -c release`); its tests are skipped, saying so, when it is absent.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import math
+import random
 import re
 import subprocess
 from pathlib import Path
@@ -48,14 +50,40 @@ def test_a_longer_window_never_spreads_more():
     assert sds == sorted(sds, reverse=True)
 
 
-def test_the_chance_outside_the_band_matches_its_definition():
+def test_the_chance_outside_the_band_is_what_sampling_finds():
+    # Draw speeds with the Gaussian error, turn each into a pace, and count those off by more
+    # than 5%: the share must match the closed form (the band is asymmetric in speed).
     assert pace_bound.chance_outside(1e-6) == pytest.approx(0.0, abs=1e-12)
-    # A huge spread: almost every sample is outside a +-5% band.
-    assert pace_bound.chance_outside(100.0) > 0.99
-    sd = 0.2
-    lo, hi = pace_bound.SPEED / 1.05, pace_bound.SPEED / 0.95
-    inside = 0.5 * (math.erf((hi - pace_bound.SPEED) / (sd * math.sqrt(2))) - math.erf((lo - pace_bound.SPEED) / (sd * math.sqrt(2))))
-    assert pace_bound.chance_outside(sd) == pytest.approx(1 - inside)
+    rng = random.Random(7)
+    n = 40_000
+    for sd, share in ((0.1, 0.05), (0.2, 0.05), (1.0, 0.3)):
+        true_pace = 1 / pace_bound.SPEED
+        off = sum(abs(1 / (pace_bound.SPEED + rng.gauss(0, sd)) / true_pace - 1) > share for _ in range(n))
+        p = pace_bound.chance_outside(sd, share)
+        assert abs(off / n - p) < 4 * math.sqrt(p * (1 - p) / n), f"sd {sd}, {share:.0%}: sampled {off / n:.4f}, formula {p:.4f}"
+
+
+@pytest.mark.parametrize("w", [5, 10, 30])
+def test_the_spread_is_what_the_noise_model_gives_when_sampled(w):
+    # Generate the receiver error itself (a Gauss-Markov process started in its stationary state
+    # plus white noise, one value a second), apply the weights, and measure their spread.
+    b = pace_bound
+    weights, sd = b.slope_weights(w)
+    phi = math.exp(-1 / b.TAU)
+    rng = random.Random(w)
+    n = 20_000
+    total = 0.0
+    for _ in range(n):
+        gm = rng.gauss(0, b.SIGMA)
+        slope = 0.0
+        for k, x in enumerate(weights):
+            if k:
+                gm = phi * gm + rng.gauss(0, b.SIGMA * math.sqrt(1 - phi * phi))
+            slope += x * (gm + rng.gauss(0, b.WHITE))
+        total += slope * slope
+    sampled = math.sqrt(total / n)
+    # The sampled sd of n Gaussian draws is within 4 standard errors (sd / sqrt(2n)).
+    assert abs(sampled - sd) < 4 * sd / math.sqrt(2 * n), f"W = {w}: sampled {sampled:.4f}, formula {sd:.4f}"
 
 
 def test_the_readme_quotes_the_spreads_the_script_computes():
