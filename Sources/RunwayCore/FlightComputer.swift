@@ -238,14 +238,15 @@ public struct FlightComputer: Sendable {
                 creditPendingGap(&events)   // nothing contradicted it
                 let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
                 track.reset(at: fix, t: t)
-                let autoHeld = phase == .holding && holdingBy == .auto
-                if autoHeld, t > last.t {
+                if phase == .holding, holdingBy == .auto, t > last.t {
                     // The gap's own speed is a sample of the hold from the fix before it: a rider
                     // who set off in a tunnel was moving across it (a junk fix's bogus speed is
-                    // broken by the next sample, Doppler's or the restarted filter's).
+                    // broken by the next sample, Doppler's or the restarted filter's). It may
+                    // complete the hold (the fix before had no speed): the gap is then cruise's.
                     let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
                     runAutoPause(speed: chord / (t - last.t), at: last.t, &events)
                 }
+                let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, held: autoHeld)
                     step = (0, false, true)

@@ -308,4 +308,21 @@ struct GateOutlierWhileHeldTests {
         let expected = sets ? 480 + 8 * 100.0 : 480
         #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
     }
+
+    @Test(arguments: [true, false])
+    func aSparseRecorderResumesFromALightAndCountsEveryGap(_ doppler: Bool) throws {
+        // Auto-paused at a light until 80 s; the rider sets off then, and the recorder keeps one
+        // fix every 40 s (each a gap, 320 m apart). The gaps' own speeds resume the ride, and
+        // every gap from the first one on counts.
+        var d = Driver(EngineConfig(activity: .ride))
+        var north = try rideToALight(&d, standUntil: 80, doppler: doppler)
+        for k in 1...10 {
+            north += 320
+            try d.fix(80 + 40 * Double(k), 52 + degreesNorth(north), 4, speed: doppler ? 8 : .nan, hAcc: 5)
+        }
+        try d.phase(.stop, 480)
+        #expect(autoPaused(d))
+        let expected = 480 + 3200.0
+        #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
+    }
 }
