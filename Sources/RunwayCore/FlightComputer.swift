@@ -243,6 +243,8 @@ public struct FlightComputer: Sendable {
                     // who set off in a tunnel was moving across it (a junk fix's bogus speed is
                     // broken by the next sample, Doppler's or the restarted filter's). It may
                     // complete the hold (the fix before had no speed): the gap is then cruise's.
+                    // Not in cruise: there a junk fix's speed would break the slow hold of a
+                    // runner who stood through the gap, and the pause could not be backdated.
                     let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
                     runAutoPause(speed: chord / (t - last.t), at: last.t, &events)
                 }

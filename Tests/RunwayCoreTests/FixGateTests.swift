@@ -251,7 +251,8 @@ struct GateOutlierWhileHeldTests {
         }
         try d.phase(.stop, 400)
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
-        #expect(autoPaused(d))
+        let paused = autoPaused(d)
+        #expect(paused)
         let east = east(d.core.route)
         #expect(east.allSatisfy { abs($0) < 50 }, "route points east of the road: \(east.filter { abs($0) >= 50 })")
         // 480 m, then 8 m/s from `resume` to 400 s; the fixes the gate held back may lose a few.
@@ -276,7 +277,8 @@ struct GateOutlierWhileHeldTests {
         for i in 111...300 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
         try d.phase(.stop, 300)
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") } == junk)
-        #expect(autoPaused(d))
+        let paused = autoPaused(d)
+        #expect(paused)
         let east = east(d.core.route)
         #expect(east.allSatisfy { abs($0) < 50 }, "route points east of the road: \(east.filter { abs($0) >= 50 })")
         // Ridden: 480 m before the stop, then from 70 s to 300 s at 8 m/s; fixes the gate held
@@ -302,7 +304,8 @@ struct GateOutlierWhileHeldTests {
             for i in 121...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
         }
         try d.phase(.stop, 200)
-        #expect(autoPaused(d))
+        let paused = autoPaused(d)
+        #expect(paused)
         let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
         #expect(resumed == sets)
         let expected = sets ? 480 + 8 * 100.0 : 480
@@ -321,8 +324,34 @@ struct GateOutlierWhileHeldTests {
             try d.fix(80 + 40 * Double(k), 52 + degreesNorth(north), 4, speed: doppler ? 8 : .nan, hAcc: 5)
         }
         try d.phase(.stop, 480)
-        #expect(autoPaused(d))
+        let paused = autoPaused(d)
+        #expect(paused)
         let expected = 480 + 3200.0
         #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
+    }
+
+    @Test(arguments: [true, false])
+    func aStopRightAfterATunnelPausesFromTheTunnelsEndNotFromBeforeIt(_ doppler: Bool) throws {
+        // The rider brakes at 61 s (slow for 2 s, not yet an auto-pause), rides 296 m through a
+        // tunnel from 63 s to 100 s, and stands at a light after it until 130 s. The rider moved
+        // in the tunnel: the pause should be from 100 s, not backdated across the tunnel.
+        var d = Driver(EngineConfig(activity: .ride))
+        let speed = { (v: Double) in doppler ? v : .nan }
+        var north = try rideToALight(&d, standUntil: 63, doppler: doppler)
+        north += 296
+        for i in 100...129 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        for i in 130...200 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.stop, 200)
+        let paused = autoPaused(d), elapsed = d.core.elapsed, distance = d.core.distance
+        #expect(paused)
+        #expect(abs(distance - (480 + 296 + 560)) < 30, "distance \(distance)")
+        // Cruise from 0 to ~100 s and from ~130 s (the resume's fast hold) to 200 s.
+        withKnownIssue("""
+            With Doppler speed the fix after the gap completes the slow hold begun before it; the \
+            gap's own speed is not a sample in cruise, where a junk fix's would break the hold of \
+            a runner who stood through the gap
+            """) {
+            #expect(abs(elapsed - 170) < 5, "elapsed \(elapsed) s")
+        } when: { doppler }
     }
 }
