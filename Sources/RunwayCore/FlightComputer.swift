@@ -80,8 +80,16 @@ public struct FlightComputer: Sendable {
         var d: Double
         /// The time of the fix after the gap (its route point takes the credit too).
         var at: Double
+        /// The time of the last fix before the gap.
+        var fromT: Double
+        /// The straight line across the gap, counted or not, and the time it took: the gap's own
+        /// speed. A re-anchor replaces them with the line to the fix it re-anchored on.
+        var chordM: Double, chordS: Double
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
+        /// When an auto-pause decided while it waited took effect, if that is before the gap's
+        /// end: a gap crossed at moving speed moves the pause to its end (`creditPendingGap`).
+        var pausedFrom: Double? = nil
     }
 
     // Components.
@@ -229,14 +237,17 @@ public struct FlightComputer: Sendable {
                 }
                 // When the junk was the first fix after a gap, the gap ends here instead.
                 if let gap = pendingGap {
-                    creditPendingGap(&events, as: config.countGaps ? Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon) : 0)
+                    let chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
+                    pendingGap?.chordM = chord; pendingGap?.chordS = t - gap.fromT
+                    creditPendingGap(&events, as: config.countGaps ? chord : 0)
                 }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
                 creditPendingGap(&events)   // nothing contradicted it
-                let gapD = config.countGaps ? Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon) : 0
+                let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+                let gapD = config.countGaps ? chord : 0
                 track.reset(at: fix, t: t)
                 if phase == .holding, holdingBy == .auto, t > last.t {
                     // The gap's own speed is a sample of the hold from the fix before it: a rider
@@ -244,13 +255,14 @@ public struct FlightComputer: Sendable {
                     // broken by the next sample, Doppler's or the restarted filter's). It may
                     // complete the hold (the fix before had no speed): the gap is then cruise's.
                     // Not in cruise: there a junk fix's speed would break the slow hold of a
-                    // runner who stood through the gap, and the pause could not be backdated.
-                    let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+                    // runner who stood through the gap (a pause decided across a gap is moved to
+                    // its end when the gap is credited instead: see `creditPendingGap`).
                     runAutoPause(speed: chord / (t - last.t), at: last.t, &events)
                 }
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
-                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, held: autoHeld)
+                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, fromT: last.t,
+                                            chordM: chord, chordS: t - last.t, held: autoHeld)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
@@ -307,6 +319,12 @@ public struct FlightComputer: Sendable {
             // the step of the fix that credits it.
             if d > 0, phase == .holding, holdingBy == .auto { heldSteps.append((gap.at, d, 0)) }
             return
+        }
+        if let from = gap.pausedFrom, phase == .holding, holdingBy == .auto, gap.chordS > 0,
+           gap.chordM / gap.chordS >= config.autoPause.pauseBelowMps {
+            // An auto-pause backdated to before the gap, but the runner moved across it: the
+            // slow samples before the gap were a slowdown, and the pause starts at the gap's end.
+            elapsedBefore += gap.at - from
         }
         if d > 0 {
             distance += d
@@ -448,6 +466,7 @@ public struct FlightComputer: Sendable {
             }
         case .pause(let at):
             let when = max(at, cruiseSince.isNaN ? at : cruiseSince)
+            if let gap = pendingGap, !gap.held, !cruiseSince.isNaN, when < gap.at { pendingGap?.pausedFrom = when }
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
             cruiseSince = .nan
             heldSteps.removeAll(keepingCapacity: true)
