@@ -74,3 +74,34 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
                     errors.append(abs(truth / v - 1) if v else 1.0)   # |pace - true pace| / true pace
     errors.sort()
     print(f"{label}: current pace error median {100*errors[len(errors)//2]:.1f}%, p90 {100*errors[len(errors)*9//10]:.1f}%, worst {100*errors[-1]:.1f}% ({len(errors)} samples, 3 runs)")
+# The start, positions only against Doppler (README, `target_pace`): on the same steady runs, the
+# median pace error by time since the start (positive: the pace reads slow), and when a target
+# band of 5:00 +-0:15 min/km around the runner's true pace first calls SINK RATE.
+BANDS = [(10, 20), (20, 30), (30, 60), (60, 120)]
+for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no-course"])]:
+    by_band, sink = {b: [] for b in BANDS}, []
+    for seed in (1, 2, 3):
+        p = subprocess.run([SIM, "--seed", str(seed), "--pace-variation", "0", "--truth"] + extra, capture_output=True, text=True, check=True)
+        fixes = [json.loads(line) for line in p.stdout.splitlines()]
+        t0 = fixes[0]["t"]
+        with runway.Session({"target_pace": {"min": 4.75, "max": 5.25}}) as s, s.events(kinds="alert", capacity=65536) as alerts:
+            s.start(t0)
+            history = []
+            for f in fixes:
+                since = f["t"] - t0
+                if since >= BANDS[-1][1]:
+                    break
+                s.push({k: v for k, v in f.items() if not k.startswith("true_")})
+                history.append((f["t"], f["true_path"]))
+                past = [h for h in history if h[0] <= f["t"] - 10]
+                band = next((b for b in BANDS if b[0] <= since < b[1]), None)
+                if not past or band is None:
+                    continue
+                truth = (f["true_path"] - past[-1][1]) / (f["t"] - past[-1][0])
+                v = s.snapshot()["ground_speed_mps"]
+                by_band[band].append(truth / v - 1 if v else 1.0)
+            slow = [a["t"] - t0 for a in alerts if a["code"] == "GPWS_PACE_SLOW"]
+        sink.append(f"{slow[0]:.0f} s" if slow else "none")
+    med = lambda xs: sorted(xs)[len(xs) // 2]
+    errors = ", ".join(f"{a}-{b} s {100 * med(by_band[(a, b)]):+.1f}%" for a, b in BANDS)
+    print(f"{label}: median pace error after the start {errors}; SINK RATE at {', '.join(sink)} (seeds 1-3)")
