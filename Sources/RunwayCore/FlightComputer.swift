@@ -338,7 +338,7 @@ public struct FlightComputer: Sendable {
     mutating func lapAndAlert(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
         if pendingGap == nil { cutLaps(lapProgress, &events) }   // see PendingGap
-        let judgedPace = windowFilled(at: t) ? FlightData.pace(speedMps: groundSpeed) : .nan
+        let judgedPace = paceSettled(at: t) ? FlightData.pace(speedMps: groundSpeed) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judgedPace,
                                    hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             seq += 1
@@ -417,15 +417,13 @@ public struct FlightComputer: Sendable {
 
     /// The current ground speed: distance over time across the pace window, once the window spans
     /// enough of its length (so one noisy step cannot make the pace jump); before that, the track
-    /// filter's own speed. With Doppler speed, half the window is enough. Without it, the window
-    /// must have filled (`windowFilled`) before its speed is taken and smoothed: a short window at
-    /// the start is the average of the acceleration from a standstill, and smoothing from there
-    /// dragged it along for a minute (see the accuracy tests).
+    /// filter's own speed. With Doppler speed, half the window is enough. Without it, the pace must
+    /// have settled (`paceSettled`) before the window's speed is taken and smoothed.
     mutating func updateGroundSpeed(at t: Double) {
         guard phase == .cruise else { groundSpeed = phase == .holding ? 0 : .nan; return }
         guard window.count - windowHead >= 2, let last = window.last else { groundSpeed = .nan; return }
         let span = last.t - window[windowHead].t
-        let enough = deviceSpeed.isNaN ? windowFilled(at: t) : span >= config.paceWindowS / 2
+        let enough = deviceSpeed.isNaN ? paceSettled(at: t) : span >= config.paceWindowS / 2
         let measured = enough ? windowSpeed() : (track.speedMps.isNaN ? windowSpeed() : track.speedMps)
         let raw = min(measured, config.speedCapMps)   // nothing faster than the gate believes
         // Without Doppler speed, the window's speed carries the receiver's drift: smooth it.
@@ -442,9 +440,16 @@ public struct FlightComputer: Sendable {
     var lastSpeedT: Double? = nil
     /// When the pace window began to fill (the start, a resume, a gap: each empties it).
     var windowSince = Double.nan
-    /// Whether the pace window has filled since it was last emptied: until then the current pace
-    /// is the start's (from a standstill), which GPWS does not judge.
-    func windowFilled(at t: Double) -> Bool { t - windowSince >= config.paceWindowS }
+    /// Whether the current pace has left the start (from a standstill, after a resume or a gap)
+    /// behind; GPWS does not judge it before. With Doppler speed, once the pace window has filled
+    /// since it was last emptied. Without it, once it has filled twice over: the window's distance
+    /// is the track filter's, which takes some seconds to follow the runner from a standstill, so
+    /// the first window holds the filter's lag. Until then the filter's own speed is shown; a
+    /// window that was smoothed from the start read 23% slow 10-20 s after it, and 12% at 20-30 s
+    /// (`benchmarks/accuracy_figures.py`).
+    func paceSettled(at t: Double) -> Bool {
+        t - windowSince >= (deviceSpeed.isNaN ? 2 : 1) * config.paceWindowS
+    }
     static let positionsOnlySmoothingS = 10.0
     /// Grade is taken over at least this much horizontal distance (GPS altitude is too noisy
     /// for the minimum of 10 m).

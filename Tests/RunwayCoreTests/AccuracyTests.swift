@@ -217,6 +217,29 @@ struct AccuracyTests {
         }
     }
 
+    @Test func withPositionsOnlyThePaceInTheFirstHalfMinuteIsNoLongerTheStartsLag() throws {
+        // Until 30 s after the start the window's distance still holds the track filter's lag
+        // behind the runner's acceleration from a standstill: smoothed, it read 23% slow at
+        // 10–20 s and 12% at 20–30 s (median, seeds 1–3). The filter's own speed is shown instead
+        // until the window has filled twice over. Over six starts, the median error of the
+        // samples from 15 s (the first the replay takes) to 30 s must be within the 90th
+        // percentile of the same runs' steady running (a single start is as noisy as its drift).
+        var early: [Double] = [], steady: [Double] = []
+        for seed: UInt64 in 1...6 {
+            let run = sim(seed: seed, speed: false) { $0.paceVariation = 0 }
+            let replay = try Replay(run)
+            let t0 = run.fixes[0].t
+            let start = replay.paceSamples.filter { $0.truth > 0 && $0.t - t0 < 30 }
+            #expect(start.count >= 14)
+            early += start.map { $0.engine > 0 ? abs($0.truth / $0.engine - 1) : 1 }
+            steady += replay.paceSamples.filter { $0.truth > 0 && $0.t - t0 >= 60 && $0.t <= run.finishT }
+                .map { $0.engine > 0 ? abs($0.truth / $0.engine - 1) : 1 }
+        }
+        early.sort(); steady.sort()
+        let median = early[early.count / 2], p90 = steady[steady.count * 9 / 10]
+        #expect(median <= p90, "median \(median * 100)% off at 15-30 s, 90th percentile \(p90 * 100)% from 60 s on")
+    }
+
     /// The pace errors of the samples up to `end`, sorted.
     func paceErrors(_ replay: Replay, until end: Double = .infinity) -> [Double] {
         replay.paceSamples.filter { $0.truth > 0 && $0.t <= end }.map { s in
