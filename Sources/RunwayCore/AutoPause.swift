@@ -95,6 +95,15 @@ public struct AutoPause: Sendable {
         }
     }
 
+    /// While auto-paused, makes the fast hold begin at `t` at the latest: the engine learned
+    /// afterwards that the runner was moving from then (a gap crossed at moving speed, confirmed
+    /// by the fixes after it). The next sample still decides: a slow one breaks the hold.
+    public mutating func backdateFastHold(to t: Double) {
+        guard settings.enabled, t.isFinite else { return }
+        slowSince = nil
+        fastSince = min(fastSince ?? t, t)
+    }
+
     /// Forgets any hold in progress; call after the user pauses or resumes.
     public mutating func reset() {
         slowSince = nil

@@ -73,6 +73,11 @@ public struct FlightComputer: Sendable {
     /// A gap that ends while auto-paused waits the same way, but it is `held`: credited, it is
     /// a step of the hold, which counts only when the resume's fast hold began before it; a resume
     /// before the credit makes it an ordinary gap then, or drops it.
+    ///
+    /// A gap's own speed (its straight line over its time) says whether the runner moved across
+    /// it, but only once a fix has confirmed it (the next agreeing fix, or the re-anchor's line):
+    /// the first fix after a gap may be junk. Confirmed at moving speed, a held gap starts the
+    /// fast hold at its beginning, and no auto-pause is backdated across it.
     struct PendingGap: Sendable {
         /// The last fix before the gap.
         var lat: Double, lon: Double
@@ -88,9 +93,19 @@ public struct FlightComputer: Sendable {
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
         /// When an auto-pause decided while it waited took effect, if that is before the gap's
-        /// end: a gap crossed at moving speed moves the pause to its end (`creditPendingGap`).
+        /// end: a gap confirmed at moving speed moves the pause to its end (`creditPendingGap`).
         var pausedFrom: Double? = nil
+        /// Whether the fix before it was doubtful: the fix after the previous gap that the next
+        /// fix did not confirm (its line then is no measure of the runner's speed either).
+        var fromDoubtfulFix = false
+        /// The gap's own speed, m/s.
+        var speedMps: Double { chordS > 0 ? chordM / chordS : 0 }
     }
+    /// The last confirmed gap in cruise crossed at moving speed: its start and end times. No
+    /// auto-pause is backdated across it (see `PendingGap`).
+    var lastMovingGap: (fromT: Double, at: Double)? = nil
+    /// A confirmed held gap's speed, for auto-pause with the fix that confirmed it.
+    var gapSpeedSample: Double? = nil
 
     // Components.
     var altitudeGate = AltitudeGate()
@@ -230,8 +245,10 @@ public struct FlightComputer: Sendable {
         case .accept(let newSegment, let reanchored):
             if reanchored {
                 // The previous anchor was junk: if it stands alone on the route, it goes (kept
-                // in cruise, or by the resume it completed, and still there when auto-paused since).
-                if route.currentSegmentCount == 1, let a = lastAccepted, route.time(route.count - 1) == a.t,
+                // in cruise, or by the resume it completed, and still there when auto-paused since;
+                // a flight the user paused or stopped keeps its route as it was).
+                if phase == .cruise || (phase == .holding && holdingBy == .auto),
+                   route.currentSegmentCount == 1, let a = lastAccepted, route.time(route.count - 1) == a.t,
                    route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7 {
                     route.removeLast()
                 }
@@ -239,36 +256,33 @@ public struct FlightComputer: Sendable {
                 if let gap = pendingGap {
                     let chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
                     pendingGap?.chordM = chord; pendingGap?.chordS = t - gap.fromT
-                    creditPendingGap(&events, as: config.countGaps ? chord : 0)
+                    creditPendingGap(&events, as: config.countGaps ? chord : 0, confirmed: true)
                 }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
-                creditPendingGap(&events)   // nothing contradicted it
                 let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+                // Nothing contradicted the gap before (a sparse recorder: one fix a gap). It is
+                // confirmed unless the fix after it stands far off the way from the gap's start to
+                // this fix: a junk fix, and the way back from it.
+                let confirmed = pendingGap.map {
+                    Geodesy.distance(lat1: $0.lat, lon1: $0.lon, lat2: fix.lat, lon2: fix.lon) >= ($0.chordM + chord) / 2
+                } ?? false
+                let doubtful = pendingGap != nil && !confirmed
+                creditPendingGap(&events, confirmed: confirmed)
                 let gapD = config.countGaps ? chord : 0
                 track.reset(at: fix, t: t)
-                if phase == .holding, holdingBy == .auto, t > last.t {
-                    // The gap's own speed is a sample of the hold from the fix before it: a rider
-                    // who set off in a tunnel was moving across it (a junk fix's bogus speed is
-                    // broken by the next sample, Doppler's or the restarted filter's). It may
-                    // complete the hold (the fix before had no speed): the gap is then cruise's.
-                    // Not in cruise: there a junk fix's speed would break the slow hold of a
-                    // runner who stood through the gap (a pause decided across a gap is moved to
-                    // its end when the gap is credited instead: see `creditPendingGap`).
-                    runAutoPause(speed: chord / (t - last.t), at: last.t, &events)
-                }
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, fromT: last.t,
-                                            chordM: chord, chordS: t - last.t, held: autoHeld)
+                                            chordM: chord, chordS: t - last.t, held: autoHeld, fromDoubtfulFix: doubtful)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
                 }
             } else {
-                creditPendingGap(&events)   // this fix agrees with the one after the gap
+                creditPendingGap(&events, confirmed: true)   // this fix agrees with the one after the gap
                 let r = track.update(fix, t: t)
                 step = (r.distanceM, r.moving, false)
             }
@@ -298,6 +312,7 @@ public struct FlightComputer: Sendable {
         lastAccepted = (fix.lat, fix.lon, t)
         updateGroundSpeed(at: t)
         if phase == .cruise { noteSpeed(groundSpeed) }
+        if let v = gapSpeedSample { gapSpeedSample = nil; runAutoPause(speed: v, at: t, &events) }
         // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.
         runAutoPause(speed: !fix.speed.isNaN ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
         lapAndAlert(at: t, &events)
@@ -310,21 +325,34 @@ public struct FlightComputer: Sendable {
     /// after the gap (so a lap ending in the gap spans the gap's time), before whatever credited
     /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
     /// `split` event in order, and a lap never ends inside a pause.
-    mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil) {
+    mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil, confirmed: Bool = false) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
+        let confirmed = confirmed && !gap.fromDoubtfulFix
+        let autoHeld = phase == .holding && holdingBy == .auto
         if gap.held {
             // Still auto-paused (a held gap's resume takes it up): a step of the hold, before
-            // the step of the fix that credits it.
-            if d > 0, phase == .holding, holdingBy == .auto { heldSteps.append((gap.at, d, 0)) }
+            // the step of the fix that credits it. Crossed at moving speed, the fast hold that
+            // may resume the flight began with it.
+            guard autoHeld else { return }
+            if d > 0 { heldSteps.append((gap.at, d, 0)) }
+            if confirmed, gap.speedMps > config.autoPause.resumeAboveMps {
+                // The gap's speed is also a sample of the hold, taken with the fix that confirmed
+                // it (the fix after the gap may have had none: a filter starting over without
+                // Doppler has measured none).
+                autoPause.backdateFastHold(to: gap.fromT)
+                gapSpeedSample = gap.speedMps
+            }
             return
         }
-        if let from = gap.pausedFrom, phase == .holding, holdingBy == .auto, gap.chordS > 0,
-           gap.chordM / gap.chordS >= config.autoPause.pauseBelowMps {
-            // An auto-pause backdated to before the gap, but the runner moved across it: the
-            // slow samples before the gap were a slowdown, and the pause starts at the gap's end.
-            elapsedBefore += gap.at - from
+        if confirmed, gap.speedMps >= config.autoPause.pauseBelowMps {
+            lastMovingGap = (gap.fromT, gap.at)
+            if let from = gap.pausedFrom, autoHeld {
+                // An auto-pause backdated to before the gap, but the runner moved across it: the
+                // slow samples before the gap were a slowdown, and the pause starts at its end.
+                elapsedBefore += gap.at - from
+            }
         }
         if d > 0 {
             distance += d
@@ -442,13 +470,14 @@ public struct FlightComputer: Sendable {
     var windowSince = Double.nan
     /// Whether the current pace has left the start (from a standstill, after a resume or a gap)
     /// behind; GPWS does not judge it before. With Doppler speed, once the pace window has filled
-    /// since it was last emptied. Without it, once it has filled twice over: the window's distance
-    /// is the track filter's, which takes some seconds to follow the runner from a standstill, so
-    /// the first window holds the filter's lag. Until then the filter's own speed is shown; a
+    /// since it was last emptied, and with the filters off (raw distance has no filter to lag).
+    /// Without Doppler, once it has filled twice over: the window's distance is the track
+    /// filter's, which takes some seconds to follow the runner from a standstill, so the first
+    /// window holds the filter's lag. Until then the filter's own speed is shown; a
     /// window that was smoothed from the start read 23% slow 10-20 s after it, and 12% at 20-30 s
     /// (`benchmarks/accuracy_figures.py`).
     func paceSettled(at t: Double) -> Bool {
-        t - windowSince >= (deviceSpeed.isNaN ? 2 : 1) * config.paceWindowS
+        t - windowSince >= (deviceSpeed.isNaN && config.filters ? 2 : 1) * config.paceWindowS
     }
     static let positionsOnlySmoothingS = 10.0
     /// Grade is taken over at least this much horizontal distance (GPS altitude is too noisy
@@ -470,7 +499,8 @@ public struct FlightComputer: Sendable {
                 heldSteps.removeAll(keepingCapacity: true)
             }
         case .pause(let at):
-            let when = max(at, cruiseSince.isNaN ? at : cruiseSince)
+            var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
+            if let gap = lastMovingGap, when < gap.at { when = gap.at }   // not across a gap the runner crossed moving
             if let gap = pendingGap, !gap.held, !cruiseSince.isNaN, when < gap.at { pendingGap?.pausedFrom = when }
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
             cruiseSince = .nan

@@ -352,4 +352,78 @@ struct GateOutlierWhileHeldTests {
         // Cruise from 0 to ~100 s and from ~130 s (the resume's fast hold) to 200 s.
         #expect(abs(elapsed - 170) < 5, "elapsed \(elapsed) s")
     }
+
+    @Test(arguments: [1000.0, 200.0, 100.0])
+    func aSparseRecordersJunkFixWhileStandingNeitherResumesNorCounts(_ junkM: Double) throws {
+        // Positions only, auto-paused at a light, one fix every 40 s where the rider stands; the
+        // third is junk `junkM` east. The lines to it and back are fast, but the fix after it is
+        // back where the one before it was: the junk confirms no movement.
+        var d = Driver(EngineConfig(activity: .ride))
+        let north = try rideToALight(&d, standUntil: 80, doppler: false)
+        for k in 1...6 { try d.fix(80 + 40 * Double(k), 52 + degreesNorth(north), 4 + (k == 3 ? degreesEast(junkM) : 0), hAcc: 5) }
+        try d.phase(.stop, 320)
+        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let distance = d.core.distance
+        #expect(!resumed)
+        #expect(abs(distance - 480) < 30, "distance \(distance)")
+    }
+
+    @Test(arguments: [123.0, 124.0])
+    func aJunkFixAfterATunnelWhileStandingDoesNotBackdateTheResume(_ resume: Double) throws {
+        // Positions only, auto-paused from ~67 s, a tunnel from 80 s to 120 s, the first fix out
+        // of it 1 km east, three more re-anchor the gate at 123 s; the rider stood through the
+        // tunnel and sets off at `resume`. The junk's line must not start the fast hold at 80 s.
+        var d = Driver(EngineConfig(activity: .ride))
+        var north = try rideToALight(&d, standUntil: 80, doppler: false)
+        try d.fix(120, 52 + degreesNorth(north), 4 + degreesEast(1000), hAcc: 5)
+        for i in 121...400 {
+            let v = Double(i) >= resume ? 8.0 : 0
+            north += v
+            try d.fix(Double(i), 52 + degreesNorth(north), 4, hAcc: 5)
+        }
+        try d.phase(.stop, 400)
+        let elapsed = d.core.elapsed
+        // Cruise to the slow hold's start (~67 s), then from about `resume` to 400 s.
+        #expect(abs(elapsed - (67 + 400 - resume)) < 8, "elapsed \(elapsed) s")
+    }
+
+    @Test(arguments: [true, false])
+    func aRiderWhoBrakesUntilTheSlowHoldBeginsBeforeATunnelIsNotPausedAcrossIt(_ doppler: Bool) throws {
+        // As above, but the rider stands before the tunnel until the slow hold has begun (with
+        // positions only the filter's speed takes a few fixes to fall below 1 m/s); the pause is
+        // then decided only after the fix that confirms the tunnel's line.
+        var d = Driver(EngineConfig(activity: .ride))
+        let speed = { (v: Double) in doppler ? v : .nan }
+        var north = try rideToALight(&d, standUntil: 61, doppler: doppler)
+        var i = 62
+        while d.core.autoPause.slowSince == nil && i < 80 {
+            try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5)
+            i += 1
+        }
+        let braked = Double(i - 1)
+        #expect(d.core.autoPause.slowSince != nil && d.core.phase == .cruise)
+        north += 296
+        for j in 0..<30 { try d.fix(braked + 37 + Double(j), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
+        for j in 0..<70 { north += 8; try d.fix(braked + 67 + Double(j), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.stop, braked + 137)
+        let elapsed = d.core.elapsed
+        // Cruise to the tunnel's end, paused from there, and 70 s after the light.
+        #expect(abs(elapsed - (braked + 37 + 70)) < 6, "elapsed \(elapsed) s")
+    }
+
+    @Test(arguments: ["stop", "pause"])
+    func aReanchorAfterTheUserStopsOrPausesLeavesTheRouteAsItWas(_ action: String) throws {
+        // The first fix after a tunnel is junk, and the user stops (or pauses) right then: the
+        // fixes that re-anchor the gate afterwards change nothing the flight recorded.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: 8, hAcc: 5) }
+        try d.fix(100, 52 + degreesNorth(800), 4 + degreesEast(1000), speed: 8, hAcc: 5)
+        try d.phase(action == "stop" ? .stop : .pause, 100)
+        let before = (d.core.route.count, d.core.route.segmentStarts)
+        for i in 101...104 { try d.fix(Double(i), 52 + degreesNorth(800 + 8 * Double(i - 100)), 4, speed: 8, hAcc: 5) }
+        #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
+        #expect(d.core.route.count == before.0 && d.core.route.segmentStarts == before.1)
+    }
 }
+

@@ -78,6 +78,19 @@ struct FlightReportTests {
         }
     }
 
+    @Test func withTheFiltersOffGpwsJudgesOnceTheWindowHasFilled() throws {
+        // Raw distance has no track filter to lag the start: one window is enough there. At
+        // 3 m/s (5:33 min/km) against a 4:00–4:30 band, SINK RATE after 10 s and a 5 s hold.
+        var c = Driver.config(filters: false)
+        c.alerts.targetPaceMin = 4.0
+        c.alerts.targetPaceMax = 4.5
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4) }
+        let first = d.events.first { if case .alert(let a) = $0.body { return a.code == "GPWS_PACE_SLOW" } else { return false } }
+        #expect(first?.t == 15, "first SINK RATE at \(first.map { "\($0.t)" } ?? "none")")
+    }
+
     @Test func minimumsAndHeartRateAlertsCarryTheirValuesThroughAFlight() throws {
         let c = try EngineConfig.parse(#"{"goal_m":1500,"minimums_m":[1000,400],"hr_ceiling":170}"#)
         var d = Driver(c)
