@@ -74,10 +74,13 @@ public struct FlightComputer: Sendable {
     /// a step of the hold, which counts only when the resume's fast hold began before it; a resume
     /// before the credit makes it an ordinary gap then, or drops it.
     ///
-    /// A gap's own speed (its straight line over its time) says whether the runner moved across
-    /// it, but only once a fix has confirmed it (the next agreeing fix, or the re-anchor's line):
-    /// the first fix after a gap may be junk. Confirmed at moving speed, a held gap starts the
-    /// fast hold at its beginning, and no auto-pause is backdated across it.
+    /// Whether the runner moved across a gap is measured when a fix confirms it (the next
+    /// agreeing fix, the fix the gate re-anchors on, or the fix after the next gap): the speed of
+    /// the straight line from where the runner was last known to be before the gap to that fix.
+    /// Not the line to the fix after the gap: that fix may be junk, and so may the next fix that
+    /// agrees with it (the way back from a junk fix a few seconds later is within the gate's
+    /// limits). At moving speed, a held gap starts the fast hold at its beginning, and no
+    /// auto-pause is backdated across a gap in cruise.
     struct PendingGap: Sendable {
         /// The last fix before the gap.
         var lat: Double, lon: Double
@@ -85,21 +88,20 @@ public struct FlightComputer: Sendable {
         var d: Double
         /// The time of the fix after the gap (its route point takes the credit too).
         var at: Double
-        /// The time of the last fix before the gap.
-        var fromT: Double
-        /// The straight line across the gap, counted or not, and the time it took: the gap's own
-        /// speed. A re-anchor replaces them with the line to the fix it re-anchored on.
-        var chordM: Double, chordS: Double
+        /// Where and when the runner was last known to be before the gap: the last fix before
+        /// it, or, when that fix was itself the doubtful first fix after an earlier gap (the fix
+        /// after it did not lie on the way on), where the runner was before that gap.
+        var fromLat: Double, fromLon: Double, fromT: Double
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
         /// When an auto-pause decided while it waited took effect, if that is before the gap's
         /// end: a gap confirmed at moving speed moves the pause to its end (`creditPendingGap`).
         var pausedFrom: Double? = nil
-        /// Whether the fix before it was doubtful: the fix after the previous gap that the next
-        /// fix did not confirm (its line then is no measure of the runner's speed either).
-        var fromDoubtfulFix = false
-        /// The gap's own speed, m/s.
-        var speedMps: Double { chordS > 0 ? chordM / chordS : 0 }
+        /// The speed of the straight line from where the runner was last known to be to a fix
+        /// that confirms the gap, m/s.
+        func speed(to fix: Fix, at t: Double) -> Double {
+            t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
+        }
     }
     /// The last confirmed gap in cruise crossed at moving speed: its start and end times. No
     /// auto-pause is backdated across it (see `PendingGap`).
@@ -255,34 +257,42 @@ public struct FlightComputer: Sendable {
                 // When the junk was the first fix after a gap, the gap ends here instead.
                 if let gap = pendingGap {
                     let chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
-                    pendingGap?.chordM = chord; pendingGap?.chordS = t - gap.fromT
-                    creditPendingGap(&events, as: config.countGaps ? chord : 0, confirmed: true)
+                    creditPendingGap(&events, as: config.countGaps ? chord : 0, confirmedBy: fix, at: t)
                 }
                 pendingLog.append((.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier"))
                 track.reset(at: fix, t: t)
                 step = (0, false, true)
             } else if newSegment, let last = lastAccepted {
                 let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
-                // Nothing contradicted the gap before (a sparse recorder: one fix a gap). It is
-                // confirmed unless the fix after it stands far off the way from the gap's start to
-                // this fix: a junk fix, and the way back from it.
-                let confirmed = pendingGap.map {
-                    Geodesy.distance(lat1: $0.lat, lon1: $0.lon, lat2: fix.lat, lon2: fix.lon) >= ($0.chordM + chord) / 2
-                } ?? false
-                let doubtful = pendingGap != nil && !confirmed
-                creditPendingGap(&events, confirmed: confirmed)
+                // A gap before this one (a sparse recorder: one fix a gap): the fix after it
+                // (`last`) is borne out, and confirms it, when this fix lies on the way on from
+                // where the runner was before that gap. If not (a junk fix and the way back from
+                // it; a hairpin looks the same), that gap stays unconfirmed, and where the runner
+                // was last known to be stays where it was.
+                var from = (lat: last.lat, lon: last.lon, t: last.t)
+                var bornOut: Fix? = nil
+                if let gap = pendingGap {
+                    let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
+                    let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
+                    if direct >= via / 2 {
+                        bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon)
+                    } else {
+                        from = (gap.fromLat, gap.fromLon, gap.fromT)
+                    }
+                }
+                creditPendingGap(&events, confirmedBy: bornOut, at: last.t)
                 let gapD = config.countGaps ? chord : 0
                 track.reset(at: fix, t: t)
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
-                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t, fromT: last.t,
-                                            chordM: chord, chordS: t - last.t, held: autoHeld, fromDoubtfulFix: doubtful)
+                    pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t,
+                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, held: autoHeld)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
                 }
             } else {
-                creditPendingGap(&events, confirmed: true)   // this fix agrees with the one after the gap
+                creditPendingGap(&events, confirmedBy: fix, at: t)   // this fix agrees with the one after the gap
                 let r = track.update(fix, t: t)
                 step = (r.distanceM, r.moving, false)
             }
@@ -325,11 +335,12 @@ public struct FlightComputer: Sendable {
     /// after the gap (so a lap ending in the gap spans the gap's time), before whatever credited
     /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
     /// `split` event in order, and a lap never ends inside a pause.
-    mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil, confirmed: Bool = false) {
+    mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil,
+                                   confirmedBy confirming: Fix? = nil, at confirmedT: Double = .nan) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
-        let confirmed = confirmed && !gap.fromDoubtfulFix
+        let speed = confirming.map { gap.speed(to: $0, at: confirmedT) } ?? 0   // unconfirmed: no measure
         let autoHeld = phase == .holding && holdingBy == .auto
         if gap.held {
             // Still auto-paused (a held gap's resume takes it up): a step of the hold, before
@@ -337,16 +348,16 @@ public struct FlightComputer: Sendable {
             // may resume the flight began with it.
             guard autoHeld else { return }
             if d > 0 { heldSteps.append((gap.at, d, 0)) }
-            if confirmed, gap.speedMps > config.autoPause.resumeAboveMps {
+            if speed > config.autoPause.resumeAboveMps {
                 // The gap's speed is also a sample of the hold, taken with the fix that confirmed
                 // it (the fix after the gap may have had none: a filter starting over without
                 // Doppler has measured none).
                 autoPause.backdateFastHold(to: gap.fromT)
-                gapSpeedSample = gap.speedMps
+                gapSpeedSample = speed
             }
             return
         }
-        if confirmed, gap.speedMps >= config.autoPause.pauseBelowMps {
+        if speed >= config.autoPause.pauseBelowMps, speed > 0 {
             lastMovingGap = (gap.fromT, gap.at)
             if let from = gap.pausedFrom, autoHeld {
                 // An auto-pause backdated to before the gap, but the runner moved across it: the
@@ -492,8 +503,11 @@ public struct FlightComputer: Sendable {
         case .none:
             // A resume credits only the steps after the start of its fast hold: keep no others,
             // or a long auto-pause (a parked bike with its receiver on) grows them by one a fix.
+            // A gap still waiting may yet start that hold where the runner was before it (see
+            // `PendingGap`): the steps after that stay too.
             guard phase == .holding else { break }
-            if let since = autoPause.fastSince, let first = heldSteps.firstIndex(where: { $0.t > since }) {
+            let since = [autoPause.fastSince, pendingGap?.fromT].compactMap { $0 }.min()
+            if let since, let first = heldSteps.firstIndex(where: { $0.t > since }) {
                 heldSteps.removeFirst(first)
             } else {
                 heldSteps.removeAll(keepingCapacity: true)

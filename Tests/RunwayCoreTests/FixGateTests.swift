@@ -425,5 +425,43 @@ struct GateOutlierWhileHeldTests {
         #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
         #expect(d.core.route.count == before.0 && d.core.route.segmentStarts == before.1)
     }
+
+    @Test func aFiveSecondRecordersJunkFixWhileStandingNeitherResumesNorCounts() throws {
+        // One fix every 5 s with Doppler, auto-paused from 65 s. After a 45 s gap the first fix
+        // is junk 100 m east; the fix after it, back where the rider stands, is within the
+        // gate's limits of it (the way back). The gap is confirmed from where the rider was
+        // before it: no movement.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        for t in stride(from: 0.0, through: 60, by: 5) { try d.fix(t, 52 + degreesNorth(8 * t), 4, speed: 8, hAcc: 5) }
+        for t in stride(from: 65.0, through: 120, by: 5) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
+        try d.fix(165, 52 + degreesNorth(480), 4 + degreesEast(100), speed: 0, hAcc: 5)
+        for t in stride(from: 170.0, through: 300, by: 5) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
+        try d.phase(.stop, 300)
+        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let distance = d.core.distance, elapsed = d.core.elapsed
+        #expect(!resumed)
+        #expect(abs(distance - 480) < 30, "distance \(distance)")
+        #expect(abs(elapsed - 65) < 5, "elapsed \(elapsed) s")
+    }
+
+    @Test func aJunkFixAfterASecondTunnelDoesNotCostTheFirst() throws {
+        // Positions only, auto-paused at a light; the rider sets off at 80 s into a tunnel, a
+        // good fix at 120 s 320 m on, a second tunnel, whose first fix (160 s) is junk 840 m
+        // behind; 1 Hz fixes on the road from 161 s re-anchor the gate. That fix and the way
+        // back from it cast doubt on the good one between the tunnels; the re-anchor's line, from
+        // before the first tunnel, shows the rider moved all along.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, hAcc: 5) }
+        for i in 61...80 { try d.fix(Double(i), 52 + degreesNorth(480), 4, hAcc: 5) }
+        try d.fix(120, 52 + degreesNorth(800), 4, hAcc: 5)
+        try d.fix(160, 52 + degreesNorth(280), 4, hAcc: 5)   // junk
+        for i in 161...300 { try d.fix(Double(i), 52 + degreesNorth(480 + 8 * Double(i - 80)), 4, hAcc: 5) }
+        try d.phase(.stop, 300)
+        let distance = d.core.distance, elapsed = d.core.elapsed
+        #expect(abs(distance - 2240) < 30, "distance \(distance)")
+        #expect(abs(elapsed - 287) < 8, "elapsed \(elapsed) s")
+    }
 }
 
