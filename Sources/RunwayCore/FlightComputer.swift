@@ -92,6 +92,9 @@ public struct FlightComputer: Sendable {
         /// it, or, when that fix was itself the doubtful first fix after an earlier gap (the fix
         /// after it did not lie on the way on), where the runner was before that gap.
         var fromLat: Double, fromLon: Double, fromT: Double
+        /// Whether `from` was carried over a doubtful fix. It is carried over one only: a recorder
+        /// whose every fix is doubtful would otherwise keep the held steps since then forever.
+        var fromCarried = false
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
         /// When an auto-pause decided while it waited took effect, if that is before the gap's
@@ -106,6 +109,9 @@ public struct FlightComputer: Sendable {
     /// The last confirmed gap in cruise crossed at moving speed: its start and end times. No
     /// auto-pause is backdated across it (see `PendingGap`).
     var lastMovingGap: (fromT: Double, at: Double)? = nil
+    /// When the current auto-pause took effect (NaN when none has): a resume is never backdated
+    /// to before it.
+    var autoPausedSince = Double.nan
     /// A confirmed held gap's speed, for auto-pause with the fix that confirmed it.
     var gapSpeedSample: Double? = nil
 
@@ -270,14 +276,15 @@ public struct FlightComputer: Sendable {
                 // it; a hairpin looks the same), that gap stays unconfirmed, and where the runner
                 // was last known to be stays where it was.
                 var from = (lat: last.lat, lon: last.lon, t: last.t)
-                var bornOut: Fix? = nil
+                var bornOut: Fix? = nil, carried = false
                 if let gap = pendingGap {
                     let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
                     let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
                     if direct >= via / 2 {
                         bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon)
-                    } else {
+                    } else if !gap.fromCarried {
                         from = (gap.fromLat, gap.fromLon, gap.fromT)
+                        carried = true
                     }
                 }
                 creditPendingGap(&events, confirmedBy: bornOut, at: last.t)
@@ -286,7 +293,8 @@ public struct FlightComputer: Sendable {
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t,
-                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, held: autoHeld)
+                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, fromCarried: carried,
+                                            held: autoHeld)
                     step = (0, false, true)
                 } else {
                     step = (gapD, false, true)
@@ -352,7 +360,8 @@ public struct FlightComputer: Sendable {
                 // The gap's speed is also a sample of the hold, taken with the fix that confirmed
                 // it (the fix after the gap may have had none: a filter starting over without
                 // Doppler has measured none).
-                autoPause.backdateFastHold(to: gap.fromT)
+                // Not to before the pause itself: the cruise up to it is counted already.
+                autoPause.backdateFastHold(to: autoPausedSince.isNaN ? gap.fromT : max(gap.fromT, autoPausedSince))
                 gapSpeedSample = speed
             }
             return
@@ -363,6 +372,7 @@ public struct FlightComputer: Sendable {
                 // An auto-pause backdated to before the gap, but the runner moved across it: the
                 // slow samples before the gap were a slowdown, and the pause starts at its end.
                 elapsedBefore += gap.at - from
+                autoPausedSince = gap.at
             }
         }
         if d > 0 {
@@ -516,6 +526,7 @@ public struct FlightComputer: Sendable {
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
             if let gap = lastMovingGap, when < gap.at { when = gap.at }   // not across a gap the runner crossed moving
             if let gap = pendingGap, !gap.held, !cruiseSince.isNaN, when < gap.at { pendingGap?.pausedFrom = when }
+            autoPausedSince = when
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
             cruiseSince = .nan
             heldSteps.removeAll(keepingCapacity: true)

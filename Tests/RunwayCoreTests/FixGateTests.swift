@@ -463,5 +463,38 @@ struct GateOutlierWhileHeldTests {
         #expect(abs(distance - 2240) < 30, "distance \(distance)")
         #expect(abs(elapsed - 287) < 8, "elapsed \(elapsed) s")
     }
+
+    /// A point `east` and `north` metres from 52° N 4° E.
+    private func at(_ east: Double, _ north: Double) -> (lat: Double, lon: Double) {
+        (52 + degreesNorth(north), 4 + degreesEast(east))
+    }
+
+    @Test func aResumeIsNeverBackdatedToBeforeThePause() throws {
+        // A ride at 1 Hz, then one fix every 40 s in a zigzag whose fixes each look doubtful
+        // (none lies on the way on): the slow hold starts at 100 s and the pause is decided at
+        // 140 s; the line confirmed at 181 s is fast from the last place known before the
+        // zigzag (60 s). The resume may go back to the pause's start, not to before it.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        for i in 0...60 { let q = at(0, 8 * Double(i) - 480); try d.fix(Double(i), q.lat, q.lon, speed: 8, hAcc: 5) }
+        var q = at(175, -400); try d.fix(100, q.lat, q.lon, speed: 0, hAcc: 5)
+        q = at(350, 0); try d.fix(140, q.lat, q.lon, speed: 0, hAcc: 5)
+        q = at(0, 300); try d.fix(180, q.lat, q.lon, speed: 8, hAcc: 5)
+        for i in 181...300 { q = at(0, 300 + 8 * Double(i - 180)); try d.fix(Double(i), q.lat, q.lon, speed: 8, hAcc: 5) }
+        try d.phase(.stop, 300)
+        let elapsed = d.core.elapsed, laps = d.core.laps.laps
+        #expect(elapsed <= 300, "elapsed \(elapsed) s in a 300 s flight")
+        for lap in laps { #expect(lap.elapsedS <= lap.endT - lap.startT + 1e-9, "lap \(lap.index): \(lap.elapsedS) s from \(lap.startT) to \(lap.endT)") }
+    }
+
+    @Test func aRecorderWhoseEveryFixIsDoubtfulKeepsFewHeldSteps() throws {
+        // Auto-paused and standing, a sparse recorder alternating 100 m east and west of the
+        // rider: every fix is doubtful. The held steps must not grow by a fix.
+        var d = Driver(EngineConfig(activity: .ride))
+        _ = try rideToALight(&d, standUntil: 80)
+        for k in 1...400 { let q = at(k % 2 == 0 ? -100 : 100, 480); try d.fix(80 + 31 * Double(k), q.lat, q.lon, speed: 0, hAcc: 5) }
+        let held = d.core.heldSteps.count
+        #expect(held < 10, "\(held) held steps after 400 fixes")
+    }
 }
 
