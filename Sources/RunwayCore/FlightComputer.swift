@@ -255,9 +255,11 @@ public struct FlightComputer: Sendable {
                 // The previous anchor was junk: if it stands alone on the route, it goes (kept
                 // in cruise, or by the resume it completed, and still there when auto-paused since;
                 // a flight the user paused or stopped keeps its route as it was).
+                // (A start or resume keeps it at the command's time: the position identifies it.)
                 if phase == .cruise || (phase == .holding && holdingBy == .auto),
-                   route.currentSegmentCount == 1, let a = lastAccepted, route.time(route.count - 1) == a.t,
-                   route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7 {
+                   route.currentSegmentCount == 1, let a = lastAccepted,
+                   route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7,
+                   route.longitude(route.count - 1) == Double(Route.quantise(a.lon)) / 1e7 {
                     route.removeLast()
                 }
                 // When the junk was the first fix after a gap, the gap ends here instead.
@@ -287,7 +289,7 @@ public struct FlightComputer: Sendable {
                         carried = true
                     }
                 }
-                creditPendingGap(&events, confirmedBy: bornOut, at: last.t)
+                creditPendingGap(&events, confirmedBy: bornOut, at: last.t, doubtful: bornOut == nil)
                 let gapD = config.countGaps ? chord : 0
                 track.reset(at: fix, t: t)
                 let autoHeld = phase == .holding && holdingBy == .auto
@@ -344,11 +346,22 @@ public struct FlightComputer: Sendable {
     /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
     /// `split` event in order, and a lap never ends inside a pause.
     mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil,
-                                   confirmedBy confirming: Fix? = nil, at confirmedT: Double = .nan) {
+                                   confirmedBy confirming: Fix? = nil, at confirmedT: Double = .nan, doubtful: Bool = false) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
-        let speed = confirming.map { gap.speed(to: $0, at: confirmedT) } ?? 0   // unconfirmed: no measure
+        // Credited by a phase command or a manual lap, the gap is taken as it is, as far as the
+        // fix after it (the last accepted one: a gap waits for the next accepted fix at most).
+        let speed: Double
+        if doubtful {
+            speed = 0   // no measure of the runner's speed
+        } else if let confirming {
+            speed = gap.speed(to: confirming, at: confirmedT)
+        } else if let after = lastAccepted, after.t == gap.at {
+            speed = gap.speed(to: Fix(t: after.t, lat: after.lat, lon: after.lon), at: after.t)
+        } else {
+            speed = 0
+        }
         let autoHeld = phase == .holding && holdingBy == .auto
         if gap.held {
             // Still auto-paused (a held gap's resume takes it up): a step of the hold, before

@@ -496,5 +496,57 @@ struct GateOutlierWhileHeldTests {
         let held = d.core.heldSteps.count
         #expect(held < 10, "\(held) held steps after 400 fixes")
     }
+
+    @Test(arguments: ["start", "resume"])
+    func aJunkPointKeptByAStartOrResumeGoesWhenTheGateReanchors(_ command: String) throws {
+        // The start (or a user's resume after a 40 s pause without fixes) keeps the latest fix,
+        // junk 1 km east, as the leg's first point, at the command's time; the fixes on the road
+        // re-anchor the gate and the junk point must go.
+        var d = Driver()
+        if command == "start" {
+            try d.fix(0, 52 + degreesNorth(60), 4 + degreesEast(1000), speed: 3, hAcc: 5)
+            try d.phase(.start, 2)
+        } else {
+            try d.phase(.start, 0)
+            for i in 0...20 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, hAcc: 5) }
+            try d.phase(.pause, 20)
+            try d.fix(60, 52 + degreesNorth(60), 4 + degreesEast(1000), speed: 3, hAcc: 5)
+            try d.phase(.resume, 62)
+        }
+        let first = command == "start" ? 3 : 63
+        for i in first...(first + 60) { try d.fix(Double(i), 52 + degreesNorth(60 + 3 * Double(i - first + 1)), 4, speed: 3, hAcc: 5) }
+        let east = east(d.core.route)
+        #expect(logMessages(d.events).contains { $0.contains("re-anchored") })
+        #expect(east.allSatisfy { abs($0) < 50 }, "route points east of the road: \(east.filter { abs($0) >= 50 })")
+    }
+
+    @Test(arguments: [true, false])
+    func aManualLapBeforeTheFixThatConfirmsAGapChangesNoTotal(_ held: Bool) throws {
+        // A gap credited by a manual lap is taken as it is, as far as the fix after it: the
+        // flight's totals are those of the same fixes without the lap.
+        func ride(lap: Bool) throws -> (distance: Double, elapsed: Double) {
+            var d = Driver(EngineConfig(activity: .ride))
+            var north = try rideToALight(&d, standUntil: held ? 80 : 63)
+            if held {
+                // Auto-paused at the light; the rider sets off at 100 s in a tunnel (80-120 s).
+                north += 160
+                try d.fix(120, 52 + degreesNorth(north), 4, speed: 8, hAcc: 5)
+                if lap { try d.core.lap(at: 120.5, wallClock: .nan, events: &d.events) }
+                for i in 121...200 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 8, hAcc: 5) }
+            } else {
+                // The rider brakes at 61 s, rides 296 m through a tunnel (63-100 s), stands until 130 s.
+                north += 296
+                try d.fix(100, 52 + degreesNorth(north), 4, speed: 0, hAcc: 5)
+                if lap { try d.core.lap(at: 100.5, wallClock: .nan, events: &d.events) }
+                for i in 101...129 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 0, hAcc: 5) }
+                for i in 130...200 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 8, hAcc: 5) }
+            }
+            try d.phase(.stop, 200)
+            return (d.core.distance, d.core.elapsed)
+        }
+        let plain = try ride(lap: false), lapped = try ride(lap: true)
+        #expect(abs(lapped.distance - plain.distance) < 1, "distance \(lapped.distance) with the lap, \(plain.distance) without")
+        #expect(abs(lapped.elapsed - plain.elapsed) < 1, "elapsed \(lapped.elapsed) s with the lap, \(plain.elapsed) s without")
+    }
 }
 
