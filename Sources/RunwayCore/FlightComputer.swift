@@ -95,6 +95,10 @@ public struct FlightComputer: Sendable {
         /// Whether `from` was carried over a doubtful fix. It is carried over one only: a recorder
         /// whose every fix is doubtful would otherwise keep the held steps since then forever.
         var fromCarried = false
+        /// Whether `from` is a place the runner is known to have been: not when the carry-over
+        /// was used up and the fix before the gap is itself doubtful. A gap from an unknown
+        /// place measures nothing; the fix after it, borne out, is known again.
+        var fromKnown = true
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
         /// When an auto-pause decided while it waited took effect, if that is before the gap's
@@ -278,15 +282,17 @@ public struct FlightComputer: Sendable {
                 // it; a hairpin looks the same), that gap stays unconfirmed, and where the runner
                 // was last known to be stays where it was.
                 var from = (lat: last.lat, lon: last.lon, t: last.t)
-                var bornOut: Fix? = nil, carried = false
+                var bornOut: Fix? = nil, carried = false, known = true
                 if let gap = pendingGap {
                     let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
                     let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
                     if direct >= via / 2 {
                         bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon)
-                    } else if !gap.fromCarried {
+                    } else if !gap.fromCarried && gap.fromKnown {
                         from = (gap.fromLat, gap.fromLon, gap.fromT)
                         carried = true
+                    } else {
+                        known = false   // two doubtful fixes in a row: where the runner is, is unknown
                     }
                 }
                 creditPendingGap(&events, confirmedBy: bornOut, at: last.t, doubtful: bornOut == nil)
@@ -295,7 +301,7 @@ public struct FlightComputer: Sendable {
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t,
-                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, fromCarried: carried,
+                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, fromCarried: carried, fromKnown: known,
                                             held: autoHeld)
                     step = (0, false, true)
                 } else {
@@ -350,18 +356,11 @@ public struct FlightComputer: Sendable {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
-        // Credited by a phase command or a manual lap, the gap is taken as it is, as far as the
-        // fix after it (the last accepted one: a gap waits for the next accepted fix at most).
-        let speed: Double
-        if doubtful {
-            speed = 0   // no measure of the runner's speed
-        } else if let confirming {
-            speed = gap.speed(to: confirming, at: confirmedT)
-        } else if let after = lastAccepted, after.t == gap.at {
-            speed = gap.speed(to: Fix(t: after.t, lat: after.lat, lon: after.lon), at: after.t)
-        } else {
-            speed = 0
-        }
+        // Credited by a phase command or a manual lap, the gap's distance is taken as it is, but
+        // nothing has confirmed the fix after it: no measure of the runner's speed (a lap in
+        // the second between a junk fix and the next one would otherwise resume a standing ride).
+        var speed = 0.0
+        if let confirming, !doubtful, gap.fromKnown { speed = gap.speed(to: confirming, at: confirmedT) }
         let autoHeld = phase == .holding && holdingBy == .auto
         if gap.held {
             // Still auto-paused (a held gap's resume takes it up): a step of the hold, before
