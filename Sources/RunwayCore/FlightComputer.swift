@@ -287,7 +287,7 @@ public struct FlightComputer: Sendable {
                     let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
                     let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
                     if direct >= via / 2 {
-                        bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon)
+                        bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon, speed: deviceSpeed)   // `last` is still shown
                     } else if !gap.fromCarried && gap.fromKnown {
                         from = (gap.fromLat, gap.fromLon, gap.fromT)
                         carried = true
@@ -368,13 +368,16 @@ public struct FlightComputer: Sendable {
             // may resume the flight began with it.
             guard autoHeld else { return }
             if d > 0 { heldSteps.append((gap.at, d, 0)) }
-            if speed > config.autoPause.resumeAboveMps {
-                // The gap's speed is also a sample of the hold, taken with the fix that confirmed
-                // it (the fix after the gap may have had none: a filter starting over without
-                // Doppler has measured none).
+            // With Doppler speed the confirming fix must say moving too (a small junk fix a few
+            // seconds after the one after the gap passes the gate, and its line from before the
+            // gap can be fast), and its own samples decide the resume.
+            let doppler = confirming?.speed ?? .nan
+            if speed > config.autoPause.resumeAboveMps, doppler.isNaN || doppler > config.autoPause.resumeAboveMps {
                 // Not to before the pause itself: the cruise up to it is counted already.
                 autoPause.backdateFastHold(to: autoPausedSince.isNaN ? gap.fromT : max(gap.fromT, autoPausedSince))
-                gapSpeedSample = speed
+                // Without Doppler the gap's speed is also a sample of the hold, taken with the
+                // confirming fix (a filter starting over has measured none).
+                if doppler.isNaN { gapSpeedSample = speed }
             }
             return
         }

@@ -584,5 +584,28 @@ struct GateOutlierWhileHeldTests {
         #expect(!resumed)
         #expect(abs(distance - 480) < 30, "distance \(distance)")
     }
-}
 
+    @Test(arguments: [(5.0, 140.0), (10.0, 190.0)])
+    func aSmallJunkFixThatConfirmsATunnelWhileStandingDoesNotResume(_ step: Double, _ junkM: Double) throws {
+        // A watch recording every `step` s with Doppler, auto-paused at a light; after a 45 s
+        // tunnel the first fix is good, the next is junk `junkM` east (within the gate's
+        // limits), and it is the one that confirms the gap: its Doppler says standing. The
+        // flight must be as if that fix had been where the rider stands.
+        func ride(junk: Bool) throws -> (resumed: Bool, distance: Double, elapsed: Double) {
+            var d = Driver(EngineConfig(activity: .ride))
+            try d.phase(.start, 0)
+            for t in stride(from: 0.0, through: 60, by: step) { try d.fix(t, 52 + degreesNorth(8 * t), 4, speed: 8, hAcc: 5) }
+            for t in stride(from: 60 + step, through: 120, by: step) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
+            try d.fix(165, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5)
+            try d.fix(165 + step, 52 + degreesNorth(480), 4 + degreesEast(junk ? junkM : 0), speed: 0, hAcc: 5)
+            for t in stride(from: 165 + 2 * step, through: 400, by: step) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
+            try d.phase(.stop, 400)
+            let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+            return (resumed, d.core.distance, d.core.elapsed)
+        }
+        let junk = try ride(junk: true), clean = try ride(junk: false)
+        #expect(!clean.resumed && !junk.resumed)
+        #expect(abs(junk.distance - clean.distance) < 1, "distance \(junk.distance) with the junk fix, \(clean.distance) without")
+        #expect(abs(junk.elapsed - clean.elapsed) < 1, "elapsed \(junk.elapsed) s with the junk fix, \(clean.elapsed) s without")
+    }
+}
