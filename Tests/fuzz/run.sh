@@ -14,6 +14,8 @@
 # harness goes to stdout and to build/fuzz/figures.tsv (time, commit, harness, executions,
 # exec/s, coverage, exit status).
 # Harnesses: push_json push_jsonl config options import stateful (default: all).
+# Stop a long campaign by its --seconds or --runs, not by SIGINT: interrupted in the middle of a
+# unit, libFuzzer's exit can deadlock in AddressSanitizer's allocator (RELIABILITY.md).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
