@@ -531,7 +531,8 @@ public struct FlightComputer: Sendable {
             // A gap still waiting may yet start that hold where the runner was before it (see
             // `PendingGap`): the steps after that stay too.
             guard phase == .holding else { break }
-            let since = [autoPause.fastSince, pendingGap?.fromT].compactMap { $0 }.min()
+            var since = autoPause.fastSince
+            if let from = pendingGap?.fromT { since = min(since ?? from, from) }
             if let since, let first = heldSteps.firstIndex(where: { $0.t > since }) {
                 heldSteps.removeFirst(first)
             } else {

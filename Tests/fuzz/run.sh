@@ -27,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
