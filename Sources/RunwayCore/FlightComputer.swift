@@ -368,16 +368,16 @@ public struct FlightComputer: Sendable {
             // may resume the flight began with it.
             guard autoHeld else { return }
             if d > 0 { heldSteps.append((gap.at, d, 0)) }
-            // With Doppler speed the confirming fix must say moving too (a small junk fix a few
-            // seconds after the one after the gap passes the gate, and its line from before the
-            // gap can be fast), and its own samples decide the resume.
+            // With Doppler speed the confirming fix must not say standing (a small junk fix a
+            // few seconds after the one after the gap passes the gate, and its line from before
+            // the gap can be fast; a rider in a corner is slow, not standing).
             let doppler = confirming?.speed ?? .nan
-            if speed > config.autoPause.resumeAboveMps, doppler.isNaN || doppler > config.autoPause.resumeAboveMps {
+            if speed > config.autoPause.resumeAboveMps, doppler.isNaN || doppler >= config.autoPause.pauseBelowMps {
                 // Not to before the pause itself: the cruise up to it is counted already.
                 autoPause.backdateFastHold(to: autoPausedSince.isNaN ? gap.fromT : max(gap.fromT, autoPausedSince))
-                // Without Doppler the gap's speed is also a sample of the hold, taken with the
-                // confirming fix (a filter starting over has measured none).
-                if doppler.isNaN { gapSpeedSample = speed }
+                // The gap's speed is also a sample of the hold, taken with the confirming fix,
+                // before that fix's own (a filter starting over without Doppler has measured none).
+                gapSpeedSample = speed
             }
             return
         }

@@ -608,4 +608,26 @@ struct GateOutlierWhileHeldTests {
         #expect(abs(junk.distance - clean.distance) < 1, "distance \(junk.distance) with the junk fix, \(clean.distance) without")
         #expect(abs(junk.elapsed - clean.elapsed) < 1, "elapsed \(junk.elapsed) s with the junk fix, \(clean.elapsed) s without")
     }
+
+    @Test(arguments: [(1.0, 166.0), (5.0, 170.0), (10.0, 180.0), (40.0, 200.0)])
+    func aTunnelCrossedWhileAutoPausedCountsWhenTheConfirmingFixIsInACorner(_ step: Double, _ slowAt: Double) throws {
+        // Auto-paused at a light until 120 s, the rider sets off at 125 s into a tunnel, comes out
+        // at 165 s and rides on; fixes every `step` s with Doppler. The fix that confirms the
+        // tunnel reports 1.5 m/s (a corner: slow, not standing). The tunnel counts as when it
+        // reports 8 m/s; only that fix's own slower speed may cost distance.
+        func ride(slowAt: Double?) throws -> Double {
+            var d = Driver(EngineConfig(activity: .ride))
+            func north(_ t: Double) -> Double { t <= 60 ? 8 * t : (t <= 125 ? 480 : 480 + 8 * (t - 125)) }
+            try d.phase(.start, 0)
+            for t in stride(from: 0.0, through: 300, by: step) where t <= 120 || t >= 165 {
+                let v = t <= 60 ? 8.0 : (t <= 120 ? 0 : (t == slowAt ? 1.5 : 8))
+                try d.fix(t, 52 + degreesNorth(north(t)), 4, speed: v, hAcc: 5)
+            }
+            try d.phase(.stop, 300)
+            return d.core.distance
+        }
+        let corner = try ride(slowAt: slowAt), clean = try ride(slowAt: nil)
+        #expect(corner >= clean - 6.5 * step - 1, "\(corner) m with the corner, \(clean) m without")
+    }
 }
+
