@@ -7,7 +7,7 @@ Needs the release library and the simulator tool:
 Each figure is also asserted by a Swift test (Tests/RunwayCoreTests/AccuracyTests.swift); this
 script prints the measured values for the table.
 """
-import json, os, subprocess, sys
+import bisect, json, os, subprocess, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bindings", "python"))
 import runway
 SIM = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".build", "release", "runway-sim")
@@ -49,28 +49,37 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
         a,_ = run(["--seed", str(seed)] + extra); c,_ = run(["--seed", str(seed), "--spike", "300:null", "--spike", "700:400"] + extra)
         sp.append(100*abs(c["distance_m"]-a["distance_m"])/a["distance_m"])
     print(f"{label}: 10 min standing adds max {max(st):.1f} m; (0,0)+400 m spike change max {max(sp):.2f}%")
+def steady_run(seed, extra):
+    """The simulator's fixes, with truth fields, of a steady run (no pace variation)."""
+    p = subprocess.run([SIM, "--seed", str(seed), "--pace-variation", "0", "--truth"] + extra, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in p.stdout.splitlines()]
+def trailing_true_speed(times, paths, f, window=10):
+    """The true distance over the trailing window before fix `f` (the fixes so far in `times`
+    and `paths`), per second; None before a whole window has passed."""
+    i = bisect.bisect_right(times, f["t"] - window) - 1
+    return None if i < 0 else (f["true_path"] - paths[i]) / (f["t"] - times[i])
+def engine_input(f):
+    return {k: v for k, v in f.items() if not k.startswith("true_")}
 # Current pace on the steady runs of the pace tests (seeds 1-3, no pace variation): after each
 # fix from 15 s on until the runner slows for the finish, the engine's pace against the true
 # distance over the trailing 10 s window.
 for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no-course"])]:
     errors = []
     for seed in (1, 2, 3):
-        p = subprocess.run([SIM, "--seed", str(seed), "--pace-variation", "0", "--truth"] + extra, capture_output=True, text=True, check=True)
-        fixes = [json.loads(line) for line in p.stdout.splitlines()]
+        fixes = steady_run(seed, extra)
         steps = [b["true_path"] - a["true_path"] for a, b in zip(fixes, fixes[1:])]
         finish = fixes[max(i for i, d in enumerate(steps) if d >= 0.999 * max(steps))]["t"]
         with runway.Session() as s:
             s.start(fixes[0]["t"])
-            history = []
+            times, paths = [], []
             for f in fixes:
-                s.push({k: v for k, v in f.items() if not k.startswith("true_")})
-                history.append((f["t"], f["true_path"]))
+                s.push(engine_input(f))
+                times.append(f["t"]); paths.append(f["true_path"])
                 if f["t"] - fixes[0]["t"] < 15 or f["t"] > finish:
                     continue
-                back = [h for h in history if h[0] <= f["t"] - 10][-1]
-                truth = (f["true_path"] - back[1]) / (f["t"] - back[0])
+                truth = trailing_true_speed(times, paths, f)
                 v = s.snapshot()["ground_speed_mps"]
-                if truth > 0:
+                if truth is not None and truth > 0:
                     errors.append(abs(truth / v - 1) if v else 1.0)   # |pace - true pace| / true pace
     errors.sort()
     print(f"{label}: current pace error median {100*errors[len(errors)//2]:.1f}%, p90 {100*errors[len(errors)*9//10]:.1f}%, worst {100*errors[-1]:.1f}% ({len(errors)} samples, 3 runs)")
@@ -81,23 +90,21 @@ BANDS = [(10, 20), (20, 30), (30, 60), (60, 120)]
 for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no-course"])]:
     by_band, sink = {b: [] for b in BANDS}, []
     for seed in (1, 2, 3):
-        p = subprocess.run([SIM, "--seed", str(seed), "--pace-variation", "0", "--truth"] + extra, capture_output=True, text=True, check=True)
-        fixes = [json.loads(line) for line in p.stdout.splitlines()]
+        fixes = steady_run(seed, extra)
         t0 = fixes[0]["t"]
         with runway.Session({"target_pace": {"min": 4.75, "max": 5.25}}) as s, s.events(kinds="alert", capacity=65536) as alerts:
             s.start(t0)
-            history = []
+            times, paths = [], []
             for f in fixes:
                 since = f["t"] - t0
                 if since >= BANDS[-1][1]:
                     break
-                s.push({k: v for k, v in f.items() if not k.startswith("true_")})
-                history.append((f["t"], f["true_path"]))
-                past = [h for h in history if h[0] <= f["t"] - 10]
+                s.push(engine_input(f))
+                times.append(f["t"]); paths.append(f["true_path"])
+                truth = trailing_true_speed(times, paths, f)
                 band = next((b for b in BANDS if b[0] <= since < b[1]), None)
-                if not past or band is None:
+                if truth is None or band is None:
                     continue
-                truth = (f["true_path"] - past[-1][1]) / (f["t"] - past[-1][0])
                 v = s.snapshot()["ground_speed_mps"]
                 by_band[band].append(truth / v - 1 if v else 1.0)
             slow = [a["t"] - t0 for a in alerts if a["code"] == "GPWS_PACE_SLOW"]

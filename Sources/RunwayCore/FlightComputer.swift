@@ -92,13 +92,18 @@ public struct FlightComputer: Sendable {
         /// it, or, when that fix was itself the doubtful first fix after an earlier gap (the fix
         /// after it did not lie on the way on), where the runner was before that gap.
         var fromLat: Double, fromLon: Double, fromT: Double
-        /// Whether `from` was carried over a doubtful fix. It is carried over one only: a recorder
-        /// whose every fix is doubtful would otherwise keep the held steps since then forever.
-        var fromCarried = false
-        /// Whether `from` is a place the runner is known to have been: not when the carry-over
-        /// was used up and the fix before the gap is itself doubtful. A gap from an unknown
-        /// place measures nothing; the fix after it, borne out, is known again.
-        var fromKnown = true
+        /// How far `from` is to be trusted.
+        var trust = Trust.known
+        enum Trust: Sendable {
+            /// The last fix before the gap, or one borne out.
+            case known
+            /// Carried over a doubtful fix. It is carried over one only: a recorder whose every
+            /// fix is doubtful would otherwise keep the held steps since then forever.
+            case carried
+            /// The carry-over was used up and the fix before the gap is itself doubtful: the gap
+            /// measures nothing; the fix after it, borne out, is known again.
+            case unknown
+        }
         /// Whether it ended while auto-paused (and no resume has taken it up since).
         var held = false
         /// When an auto-pause decided while it waited took effect, if that is before the gap's
@@ -110,9 +115,9 @@ public struct FlightComputer: Sendable {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
         }
     }
-    /// The last confirmed gap in cruise crossed at moving speed: its start and end times. No
+    /// The end of the last confirmed gap in cruise crossed at moving speed (NaN when none): no
     /// auto-pause is backdated across it (see `PendingGap`).
-    var lastMovingGap: (fromT: Double, at: Double)? = nil
+    var lastMovingGapEnd = Double.nan
     /// When the current auto-pause took effect (NaN when none has): a resume is never backdated
     /// to before it.
     var autoPausedSince = Double.nan
@@ -262,8 +267,7 @@ public struct FlightComputer: Sendable {
                 // (A start or resume keeps it at the command's time: the position identifies it.)
                 if phase == .cruise || (phase == .holding && holdingBy == .auto),
                    route.currentSegmentCount == 1, let a = lastAccepted,
-                   route.latitude(route.count - 1) == Double(Route.quantise(a.lat)) / 1e7,
-                   route.longitude(route.count - 1) == Double(Route.quantise(a.lon)) / 1e7 {
+                   route.lat.last == Route.quantise(a.lat), route.lon.last == Route.quantise(a.lon) {
                     route.removeLast()
                 }
                 // When the junk was the first fix after a gap, the gap ends here instead.
@@ -282,26 +286,26 @@ public struct FlightComputer: Sendable {
                 // it; a hairpin looks the same), that gap stays unconfirmed, and where the runner
                 // was last known to be stays where it was.
                 var from = (lat: last.lat, lon: last.lon, t: last.t)
-                var bornOut: Fix? = nil, carried = false, known = true
+                var bornOut: Fix? = nil, trust = PendingGap.Trust.known
                 if let gap = pendingGap {
                     let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
                     let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
                     if direct >= via / 2 {
                         bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon, speed: deviceSpeed)   // `last` is still shown
-                    } else if !gap.fromCarried && gap.fromKnown {
+                    } else if gap.trust == .known {
                         from = (gap.fromLat, gap.fromLon, gap.fromT)
-                        carried = true
+                        trust = .carried
                     } else {
-                        known = false   // two doubtful fixes in a row: where the runner is, is unknown
+                        trust = .unknown   // two doubtful fixes in a row: where the runner is, is unknown
                     }
                 }
-                creditPendingGap(&events, confirmedBy: bornOut, at: last.t, doubtful: bornOut == nil)
+                creditPendingGap(&events, confirmedBy: bornOut, at: last.t)
                 let gapD = config.countGaps ? chord : 0
                 track.reset(at: fix, t: t)
                 let autoHeld = phase == .holding && holdingBy == .auto
                 if phase == .cruise || autoHeld {
                     pendingGap = PendingGap(lat: last.lat, lon: last.lon, d: gapD, at: t,
-                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, fromCarried: carried, fromKnown: known,
+                                            fromLat: from.lat, fromLon: from.lon, fromT: from.t, trust: trust,
                                             held: autoHeld)
                     step = (0, false, true)
                 } else {
@@ -352,7 +356,7 @@ public struct FlightComputer: Sendable {
     /// it (the next fix, a pause, a stop, a manual lap, another gap) goes on: each gets its
     /// `split` event in order, and a lap never ends inside a pause.
     mutating func creditPendingGap(_ events: inout [Event], as metres: Double? = nil,
-                                   confirmedBy confirming: Fix? = nil, at confirmedT: Double = .nan, doubtful: Bool = false) {
+                                   confirmedBy confirming: Fix? = nil, at confirmedT: Double = .nan) {
         guard let gap = pendingGap else { return }
         pendingGap = nil
         let d = metres ?? gap.d
@@ -360,7 +364,7 @@ public struct FlightComputer: Sendable {
         // nothing has confirmed the fix after it: no measure of the runner's speed (a lap in
         // the second between a junk fix and the next one would otherwise resume a standing ride).
         var speed = 0.0
-        if let confirming, !doubtful, gap.fromKnown { speed = gap.speed(to: confirming, at: confirmedT) }
+        if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
         let autoHeld = phase == .holding && holdingBy == .auto
         if gap.held {
             // Still auto-paused (a held gap's resume takes it up): a step of the hold, before
@@ -382,7 +386,7 @@ public struct FlightComputer: Sendable {
             return
         }
         if speed >= config.autoPause.pauseBelowMps, speed > 0 {
-            lastMovingGap = (gap.fromT, gap.at)
+            lastMovingGapEnd = gap.at
             if let from = gap.pausedFrom, autoHeld {
                 // An auto-pause backdated to before the gap, but the runner moved across it: the
                 // slow samples before the gap were a slowdown, and the pause starts at its end.
@@ -540,7 +544,7 @@ public struct FlightComputer: Sendable {
             }
         case .pause(let at):
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
-            if let gap = lastMovingGap, when < gap.at { when = gap.at }   // not across a gap the runner crossed moving
+            if when < lastMovingGapEnd { when = lastMovingGapEnd }   // not across a gap the runner crossed moving (NaN: none)
             if let gap = pendingGap, !gap.held, !cruiseSince.isNaN, when < gap.at { pendingGap?.pausedFrom = when }
             autoPausedSince = when
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)

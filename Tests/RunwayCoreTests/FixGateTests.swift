@@ -235,6 +235,11 @@ struct GateOutlierWhileHeldTests {
         d.events.contains { if case .phase(_, .holding, .auto) = $0.body { return true } else { return false } }
     }
 
+    /// Whether the flight left a hold for cruise (by itself or by the user).
+    private func resumed(_ d: Driver) -> Bool {
+        d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+    }
+
     @Test(arguments: [120.0, 102.0])
     func theJunkFixIsNotOnTheRouteAndAddsNoDistance(_ resume: Double) throws {
         // The rider stops at 61 s and the receiver loses the sky until 100 s. Its first fix then
@@ -310,7 +315,7 @@ struct GateOutlierWhileHeldTests {
         try d.phase(.stop, 200)
         let paused = autoPaused(d)
         #expect(paused)
-        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let resumed = resumed(d)
         #expect(resumed == sets)
         let expected = sets ? 480 + 8 * 100.0 : 480
         #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
@@ -362,7 +367,7 @@ struct GateOutlierWhileHeldTests {
         let north = try rideToALight(&d, standUntil: 80, doppler: false)
         for k in 1...6 { try d.fix(80 + 40 * Double(k), 52 + degreesNorth(north), 4 + (k == 3 ? degreesEast(junkM) : 0), hAcc: 5) }
         try d.phase(.stop, 320)
-        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let resumed = resumed(d)
         let distance = d.core.distance
         #expect(!resumed)
         #expect(abs(distance - 480) < 30, "distance \(distance)")
@@ -438,7 +443,7 @@ struct GateOutlierWhileHeldTests {
         try d.fix(165, 52 + degreesNorth(480), 4 + degreesEast(100), speed: 0, hAcc: 5)
         for t in stride(from: 170.0, through: 300, by: 5) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
         try d.phase(.stop, 300)
-        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let resumed = resumed(d)
         let distance = d.core.distance, elapsed = d.core.elapsed
         #expect(!resumed)
         #expect(abs(distance - 480) < 30, "distance \(distance)")
@@ -564,7 +569,7 @@ struct GateOutlierWhileHeldTests {
         try d.core.lap(at: 120.5, wallClock: .nan, events: &d.events)
         for i in 121...200 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 0, hAcc: 5) }
         try d.phase(.stop, 200)
-        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let resumed = resumed(d)
         let distance = d.core.distance
         #expect(!resumed)
         #expect(abs(distance - 480) < 30, "distance \(distance)")
@@ -579,7 +584,7 @@ struct GateOutlierWhileHeldTests {
             try d.fix(120 + 40 * Double(k), 52 + degreesNorth(north), 4 + degreesEast(east), speed: doppler ? 0 : .nan, hAcc: 5)
         }
         try d.phase(.stop, 400)
-        let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+        let resumed = resumed(d)
         let distance = d.core.distance
         #expect(!resumed)
         #expect(abs(distance - 480) < 30, "distance \(distance)")
@@ -600,7 +605,7 @@ struct GateOutlierWhileHeldTests {
             try d.fix(165 + step, 52 + degreesNorth(480), 4 + degreesEast(junk ? junkM : 0), speed: 0, hAcc: 5)
             for t in stride(from: 165 + 2 * step, through: 400, by: step) { try d.fix(t, 52 + degreesNorth(480), 4, speed: 0, hAcc: 5) }
             try d.phase(.stop, 400)
-            let resumed = d.events.contains { if case .phase(.holding, .cruise, _) = $0.body { return true } else { return false } }
+            let resumed = resumed(d)
             return (resumed, d.core.distance, d.core.elapsed)
         }
         let junk = try ride(junk: true), clean = try ride(junk: false)
