@@ -148,6 +148,17 @@ public struct ElevationTracker: Sendable {
         }
     }
 
+    /// Ends the stretch of track that grade and vertical speed are measured over: the next
+    /// altitude starts their histories anew, while the smoothing and the gain and loss go on.
+    ///
+    /// A new segment of track (the start, a resume, a gap in the fixes) joins two places with no
+    /// measured path between them: a rider auto-paused for 20 minutes whose barometer reads 34 m
+    /// higher on setting off has climbed no 111 % slope over the first 30 m after it.
+    public mutating func breakStretch() {
+        byTime.clear()
+        byDistance.clear()
+    }
+
     // MARK: - Derived values
 
     /// The grade in percent, 100·Δaltitude/Δdistance of the smoothed altitude over the most recent

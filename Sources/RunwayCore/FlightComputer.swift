@@ -438,9 +438,11 @@ public struct FlightComputer: Sendable {
         keep(fix, at: t)
     }
 
-    /// Starts a new route segment, unless the route is full (no point would follow).
+    /// Starts a new route segment, unless the route is full (no point would follow); grade and
+    /// vertical speed are measured within a segment (`ElevationTracker.breakStretch`).
     mutating func beginSegment() {
         if route.count < config.maxRoutePoints { route.beginSegment() }
+        elevation.breakStretch()
     }
 
     /// Adds a route point; on a full route, changes nothing and notes the refusal (the

@@ -224,3 +224,47 @@ struct ElevationTrackerTests {
         #expect(abs(e.altitudeM - 10) < 1e-9 && e.gradePct.isNaN)
     }
 }
+
+@Suite("Elevation across segments of track")
+struct ElevationAcrossSegmentsTests {
+    @Test func breakingTheStretchRestartsGradeAndVerticalSpeedButKeepsTheGain() {
+        var e = ElevationTracker(smoothingWindowS: 0)
+        for i in 0...20 { e.addGPS(alt: 50 + Double(i) * 0.2, t: Double(i), distanceM: Double(i) * 5) }
+        let gain = e.gainM
+        #expect(abs(e.gradePct - 4) < 1e-6)
+        e.breakStretch()
+        #expect(e.gradePct.isNaN && e.verticalSpeedMps.isNaN)
+        // 34 m higher 20 minutes later, with no distance between: no slope, no vertical speed of it.
+        for i in 0...10 { e.addGPS(alt: 88, t: 1300 + Double(i), distanceM: 100 + Double(i) * 5) }
+        #expect(e.gradePct == 0 && e.verticalSpeedMps == 0)
+        #expect(e.gainM > gain + 30)   // the smoothed altitude rose: gain is counted as before
+    }
+
+    /// A ride auto-paused at 49 m whose device records nothing for 21 minutes and then reads 83 m
+    /// (a barometer after a long stop, as on the 79 km ELEMNT ride in ../shared/tracks): the first
+    /// 30 m after setting off are no 111 % climb.
+    @Test(arguments: [false, true])
+    func aRideResumingAfterALongAutoPauseShowsNoGradeFromTheAltitudeChangeAcrossIt(doppler: Bool) throws {
+        var c = EngineConfig(activity: .ride)
+        c.clock = .replay
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        var north = 0.0, t = 0.0, maxGrade = 0.0
+        func ride(_ seconds: Int, speed v: Double, alt: Double) throws {
+            for _ in 0..<seconds {
+                t += 1; north += v
+                try d.fix(t, 31.2 + degreesNorth(north), 121.5, speed: doppler ? v : .nan, alt: alt)
+                let g = d.snapshot.gradePct
+                if g.isFinite { maxGrade = max(maxGrade, abs(g)) }
+            }
+        }
+        try ride(120, speed: 6, alt: 49)
+        try ride(60, speed: 0, alt: 49)        // stands: auto-pause
+        #expect(d.snapshot.phase == .holding)
+        t += 1264; north += 460                 // nothing recorded; moved 460 m, 34 m up
+        try ride(60, speed: 0, alt: 83)
+        try ride(120, speed: 4, alt: 83)        // sets off on the flat
+        #expect(d.snapshot.phase == .cruise)
+        #expect(maxGrade < 5, "grade \(maxGrade)%")
+    }
+}
