@@ -109,7 +109,7 @@ final class Session: @unchecked Sendable {
     func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
-            let (_, time) = try core.check(command, at: t, wallClock: now)
+            let time = try core.check(command, at: t, wallClock: now).t
             if let store, let flightID { try store.append(.command(command, t: time), to: flightID) }
             try core.command(command, at: time, wallClock: now, events: &scratch)
             dispatch()

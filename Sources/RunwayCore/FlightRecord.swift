@@ -29,8 +29,8 @@ extension FlightComputer {
     /// The flight as a record for export. Laps include the running (unfinished) lap only once the
     /// flight has landed; before that, `laps` are the completed ones.
     public var record: FlightRecord {
-        FlightRecord(flightID: flightID ?? "", activity: config.activity, phase: phase, endReason: endReason, startT: startT,
-                     endT: phase == .touchdown ? endT : now, elapsedS: elapsed, movingS: movingS,
+        FlightRecord(flightID: flightID ?? "", activity: config.activity, phase: phase, endReason: endReason, startT: clock.startT,
+                     endT: phase == .touchdown ? clock.endT : now, elapsedS: elapsed, movingS: movingS,
                      distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
                      avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
                      avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,

@@ -101,7 +101,7 @@ struct FlightFeaturesTests {
         for f in run.fixes {
             try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)),
                              wallClock: .nan, events: &events)
-            if core.phase == .holding && core.holdingBy == .auto { held += 1; mostKept = max(mostKept, core.heldSteps.count) }
+            if core.phase == .holding && core.holdingBy == .auto { held += 1; mostKept = max(mostKept, core.pause.heldCount) }
         }
         #expect(held > 3000)
         #expect(mostKept <= Int(core.config.autoPause.holdS) + 2, "kept \(mostKept) steps while auto-paused")

@@ -401,12 +401,12 @@ struct GateOutlierWhileHeldTests {
         let speed = { (v: Double) in doppler ? v : .nan }
         var north = try rideToALight(&d, standUntil: 61, doppler: doppler)
         var i = 62
-        while d.core.autoPause.slowSince == nil && i < 80 {
+        while d.core.pause.machine.slowSince == nil && i < 80 {
             try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5)
             i += 1
         }
         let braked = Double(i - 1)
-        #expect(d.core.autoPause.slowSince != nil && d.core.phase == .cruise)
+        #expect(d.core.pause.machine.slowSince != nil && d.core.phase == .cruise)
         north += 296
         for j in 0..<30 { try d.fix(braked + 37 + Double(j), 52 + degreesNorth(north), 4, speed: speed(0), hAcc: 5) }
         for j in 0..<70 { north += 8; try d.fix(braked + 67 + Double(j), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
@@ -498,7 +498,7 @@ struct GateOutlierWhileHeldTests {
         var d = Driver(EngineConfig(activity: .ride))
         _ = try rideToALight(&d, standUntil: 80)
         for k in 1...400 { let q = at(k % 2 == 0 ? -100 : 100, 480); try d.fix(80 + 31 * Double(k), q.lat, q.lon, speed: 0, hAcc: 5) }
-        let held = d.core.heldSteps.count
+        let held = d.core.pause.heldCount
         #expect(held < 10, "\(held) held steps after 400 fixes")
     }
 

@@ -79,14 +79,14 @@ public struct TrackFilter: Sendable {
         lastFixLat = fix.lat; lastFixLon = fix.lon
     }
 
-    /// Adds a fix; returns the distance travelled since the previous fix and whether it moved.
-    public mutating func update(_ fix: Fix, t: Double) -> (distanceM: Double, moving: Bool) {
+    /// Adds a fix; returns the step from the previous fix: the distance travelled and whether it moved.
+    public mutating func update(_ fix: Fix, t: Double) -> Step {
         guard !lat.isNaN, !lastT.isNaN else {
             reset(at: fix, t: t)
-            return (0, false)
+            return Step(distanceM: 0, moving: false)
         }
         let dt = t - lastT
-        guard dt > 0 else { return (0, false) }
+        guard dt > 0 else { return Step(distanceM: 0, moving: false) }
         let speedBefore = speedMps
         predict(dt)
         correctPosition(fix)
@@ -122,7 +122,7 @@ public struct TrackFilter: Sendable {
         }
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
-        return (min(result.0, settings.speedCapMps * dt), result.1)
+        return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
     }
 
     mutating func scales() -> (kx: Double, ky: Double) {

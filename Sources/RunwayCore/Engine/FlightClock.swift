@@ -1,0 +1,98 @@
+/// The flight's times: when it started and ended, its cruise legs and elapsed time, and the latest
+/// time seen; and how the time of an input or command is resolved.
+///
+/// Elapsed time counts cruise only: each leg runs from a start or resume (`cruiseSince`) to a pause,
+/// an auto-pause or the stop, and `elapsedBefore` holds the legs before the current one. A command
+/// given without a time under the replay clock takes the time of the next input (`timePending`).
+///
+///     var clock = FlightClock()
+///     clock.start(at: 100)
+///     clock.advance(to: 160, phase: .cruise)
+///     clock.elapsed(in: .cruise)   // 60
+public struct FlightClock: Sendable, Equatable {
+    /// The latest time seen (an input's, a command's or a tick's); NaN before any.
+    public private(set) var now = Double.nan
+    public private(set) var startT = Double.nan
+    public private(set) var endT = Double.nan
+    /// Cruise seconds before the current leg.
+    public private(set) var elapsedBefore = 0.0
+    /// The start of the current cruise leg (NaN: not cruising, or its time is pending).
+    public private(set) var cruiseSince = Double.nan
+    /// Why the flight ended ("stopped", "recovered"); nil before.
+    public var endReason: String? = nil
+    /// A command came without a time under the replay clock: the next input's time fills it in.
+    public private(set) var timePending = false
+
+    public init() {}
+
+    /// Cruise seconds so far, in `phase`.
+    public func elapsed(in phase: FlightPhase) -> Double {
+        guard phase == .cruise, !cruiseSince.isNaN, !now.isNaN else { return elapsedBefore }
+        return elapsedBefore + max(0, now - cruiseSince)
+    }
+
+    /// Cruise seconds as they will be at `time` (only the clock moves).
+    func elapsed(at time: Double, in phase: FlightPhase) -> Double {
+        guard phase == .cruise, !cruiseSince.isNaN else { return elapsed(in: phase) }
+        return elapsedBefore + max(0, time - cruiseSince)
+    }
+
+    /// The time of an input or command: its own, the wall clock (live), or the latest (replay).
+    ///
+    /// - Throws: `.input` for a time out of range or before the latest, or a missing one under
+    ///   the replay clock unless `optional` (then the latest time, NaN before any).
+    func resolve(_ t: Double, wallClock: Double, live: Bool, what: String, optional: Bool = false) throws(RunwayError) -> Double {
+        if t.isNaN {
+            if live { return now.isNaN ? wallClock : max(now, wallClock) }
+            if optional { return now }
+            throw .input("\(what) needs \"t\" (unix seconds) with the replay clock")
+        }
+        try Sample.checkTime(t)
+        if !now.isNaN && t < now {
+            throw .input("time going backwards: t \(t) is before the latest \(now)")
+        }
+        return t
+    }
+
+    /// Moves the clock to `t`, filling in phase times that were pending.
+    mutating func advance(to t: Double, phase: FlightPhase) {
+        now = t
+        guard timePending else { return }
+        timePending = false
+        if phase != .preflight && startT.isNaN { startT = t }
+        if phase == .cruise && cruiseSince.isNaN { cruiseSince = t }
+        if phase == .touchdown && endT.isNaN { endT = t }
+    }
+
+    /// A phase command at `time` (NaN: pending on the next input).
+    mutating func apply(_ command: PhaseCommand, at time: Double, phase: FlightPhase) {
+        switch command {
+        case .start:
+            startT = time
+            cruiseSince = time
+        case .pause:
+            elapsedBefore = elapsed(in: phase)
+            cruiseSince = .nan
+        case .resume:
+            cruiseSince = time
+        case .stop:
+            elapsedBefore = elapsed(in: phase)
+            cruiseSince = .nan
+            endT = time
+            endReason = "stopped"
+        }
+        if time.isNaN { timePending = true }
+    }
+
+    /// An auto-pause that took effect at `when`: the leg ends there.
+    mutating func autoPause(from when: Double) {
+        elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
+        cruiseSince = .nan
+    }
+
+    /// An auto-resume: the leg begins at `since`.
+    mutating func autoResume(since: Double) { cruiseSince = since }
+
+    /// An auto-pause moved from `from` to `to` (later): the time between was cruise.
+    mutating func creditHold(from: Double, to: Double) { elapsedBefore += to - from }
+}

@@ -1,0 +1,63 @@
+/// The flight's figures as the hosts, the outputs and the store read them (each from its stage).
+extension FlightComputer {
+    public var phase: FlightPhase { phases.phase }
+    /// Why the flight is holding (nil unless `phase == .holding`).
+    public var holdingBy: HoldReason? { phases.holdingBy }
+    /// The sequence number of the latest event.
+    public var seq: UInt64 { eventLog.seq }
+    /// The sequence number of the latest `flight` event: the snapshot's `seq`.
+    public var flightSeq: UInt64 { eventLog.flightSeq }
+    /// The latest time seen (an input's, a phase change's or a tick's); NaN before any.
+    public var now: Double { clock.now }
+    public var route: Route { recorder.route }
+    public var log: LogRing { eventLog.ring }
+    public var distance: Double { odometer.distanceM }
+    public var movingS: Double { odometer.movingS }
+    public var maxSpeed: Double { odometer.maxSpeedMps }
+    public var filtered: FilterCounts { gate.filtered }
+    /// Cruise seconds so far.
+    public var elapsed: Double { clock.elapsed(in: phase) }
+    public var laps: LapCounter { lapStage.counter }
+    public var elevation: ElevationTracker { elevationStage.tracker }
+    public var endReason: String? { clock.endReason }
+
+    var lapProgress: LapProgress {
+        LapProgress(t: now, distanceM: distance, elapsedS: elapsed, gainM: elevation.gainM, lossM: elevation.lossM,
+                    hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
+    }
+
+    /// The lap progress as it will be at `time` (only the clock moves; a waiting gap is credited first).
+    func progress(at time: Double) -> LapProgress {
+        var p = lapProgress
+        if let gap = gaps.waiting, !gap.held { p.distanceM += gap.distanceM }
+        guard !time.isNaN else { return p }
+        p.t = time
+        p.elapsedS = clock.elapsed(at: time, in: phase)
+        return p
+    }
+
+    /// Lands an unfinished flight at its latest time with an end reason of its own (a flight
+    /// recovered after its host died is finished as "recovered").
+    public mutating func land(reason: String, events: inout [Event]) {
+        if phase != .touchdown && phase != .preflight {
+            try? command(.stop, at: .nan, wallClock: now, events: &events)
+        }
+        clock.endReason = reason
+    }
+
+    /// Records in the log that replaying a journal refused some of its entries (run state is
+    /// unchanged): the flight then differs from the one recorded.
+    public mutating func logReplayRefusals(_ count: Int, of total: Int, first: RunwayError, events: inout [Event]) {
+        eventLog.append(.warning, "replay: \(count) of \(total) journaled entries were refused (the first: \(Self.clipped(first.message, 160))); this flight differs from the one recorded (another config, or another build)", at: now, into: &events)
+    }
+
+    /// Records a rejected input in the log (run state is unchanged).
+    public mutating func logRejection(_ error: RunwayError, events: inout [Event]) {
+        eventLog.append(.error, "rejected input: " + Self.clipped(error.message, 200), at: now, into: &events)
+    }
+
+    /// `message`, cut to `limit` characters with an ellipsis when longer (a log line stays short).
+    static func clipped(_ message: String, _ limit: Int) -> String {
+        message.count > limit ? String(message.prefix(limit)) + "…" : message
+    }
+}

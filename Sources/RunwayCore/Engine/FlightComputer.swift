@@ -1,0 +1,311 @@
+/// The deterministic heart of the engine: the pipeline of stages that turns inputs into run state.
+///
+/// A plain value with no clock of its own (the wall clock is a parameter), so the same inputs give
+/// the same outputs and a recorded run replays exactly. It holds the stages, passes each input
+/// through them and applies what they return; each method appends the events it causes, with
+/// increasing `seq`, and a method that throws has changed nothing.
+///
+/// Filters on: `GateStage` → `TrackFilter` (or `GapResolver` at a gap) → a `Step` for `Odometer`,
+/// `RouteRecorder`, `PaceEstimator`, `ElevationStage` and `AutoPauseStage`, then `LapStage` and
+/// `AlertMonitor`. Filters off, the shorter pipeline: `RawTrack` measures the `Step`, with no
+/// gap stage, elevation or auto-pause. Gaps reach the others as one `GapCredit`.
+///
+///     var fc = FlightComputer()
+///     var events: [Event] = []
+///     try fc.command(.start, at: 0, wallClock: .nan, events: &events)
+///     try fc.process(.fix(Fix(t: 1, lat: 52, lon: 4, speed: 3)), wallClock: .nan, events: &events)
+public struct FlightComputer: Sendable {
+    public let config: EngineConfig
+    /// The flight's id in a store (written into the summary), if any.
+    public var flightID: String? = nil
+    /// Whether `flight` events are built (the seq advances either way).
+    public var emitsSnapshots = true
+    public typealias HoldReason = PhaseMachine.HoldReason
+
+    var clock = FlightClock(), phases = PhaseMachine(), eventLog = EventLog()
+    var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
+    var odometer = Odometer(), pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
+    var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
+    var shown = ShownFix()
+    var lastAccepted: GapResolver.LastFix? = nil
+    var fixes = 0
+
+    public init(config: EngineConfig = EngineConfig()) {
+        self.config = config
+        gate = GateStage(config: config)
+        track = TrackFilter(settings: config.trackSettings)
+        raw = RawTrack(config: config)
+        gaps = GapResolver(countGaps: config.countGaps)
+        pause = AutoPauseStage(settings: config.autoPause)
+        pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)
+        recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints)
+        elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM)
+        lapStage = LapStage(autoLapM: config.autoLapM)
+        sensors = SensorStats(hrMax: config.hrMax)
+        alerts = AlertMonitor(settings: config.alerts)
+    }
+
+    // MARK: - Inputs
+
+    /// Processes one validated input (its time NaN only with the live clock). `journal` gets it
+    /// stamped with its resolved time once every check has passed, before anything changes.
+    /// - Throws: `.input` for a missing (replay) or backwards time; `.limit` for a fix that would
+    ///   add a point to a full route.
+    public mutating func process(_ input: Input, wallClock: Double, events: inout [Event],
+                                 journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
+        let t = try resolvedTime(of: input, wallClock: wallClock)
+        let stamped = input.withTime(t)
+        guard case .fix = input, route.count >= config.maxRoutePoints else {
+            try journal?(stamped)
+            run(stamped, at: t, &events)
+            return
+        }
+        // The route is full: whether this fix adds a point depends on the whole pipeline, so it
+        // runs on a copy, kept only when it added none (the copy shares the route's storage).
+        var trial = self
+        trial.recorder.refusedPoint = false
+        let mark = events.count
+        trial.run(stamped, at: t, &events)
+        do throws(RunwayError) {
+            if trial.recorder.refusedPoint {
+                let name = config.maxRoutePoints == EngineConfig.maxRoutePointsLimit ? "RUNWAY_MAX_ROUTE_POINTS" : "the config's max_route_points"
+                throw .limit("fix refused: the route is full (\(route.count) points, the limit of \(config.maxRoutePoints) points, \(name)); fixes that add no point are still accepted")
+            }
+            try journal?(stamped)
+        } catch {
+            events.removeSubrange(mark...)
+            throw error
+        }
+        self = trial
+    }
+
+    mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
+        advance(to: t)
+        switch input {
+        case .fix(let fix): apply(fix, at: t, &events)
+        case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
+        case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
+        case .sample(.altimeter(let metres, _)):
+            if phase == .cruise { elevationStage.barometric(alt: metres, at: t, distanceM: distance) }
+        }
+        emitFlight(&events)
+    }
+
+    mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
+        fixes += 1
+        if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
+        if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
+        gate.see(fix)
+        let dt = lastAccepted.map { t - $0.t } ?? 0
+        var measured: Step? = nil
+        if !config.filters {   // the shorter pipeline
+            let accurate = gate.raw(fix, log: &eventLog)
+            shown.show(fix)
+            if phase == .cruise && accurate {
+                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, previousT: lastAccepted?.t)
+                if m.step.newSegment { startSegment() }
+                odometer.add(m.step, over: dt)
+                if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
+                pace.push(t: t, distanceM: distance)
+            }
+            pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise)
+        } else {
+            guard let step = measure(fix, at: t, &events) else { return }
+            measured = step
+            shown.show(fix)
+            if phase == .cruise {
+                odometer.add(step, over: dt)
+                if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
+                recorder.keepIfFarEnough(point(fix.lat, fix.lon, fix.alt, at: t), force: step.newSegment)
+                pace.push(t: t, distanceM: distance)
+                elevationStage.gps(alt: fix.alt, at: t, distanceM: distance)
+            } else if phases.isAutoHeld {
+                pause.hold(step, at: t, dt: dt)
+            }
+            pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
+        }
+        lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
+        if phase == .cruise { odometer.noteSpeed(pace.groundSpeedMps) }
+        if let step = measured {
+            if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
+            // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.
+            autoPause(!fix.speed.isNaN ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
+        }
+        lapsAndAlerts(at: t, &events)
+    }
+
+    /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
+    mutating func measure(_ fix: Fix, at t: Double, _ events: inout [Event]) -> Step? {
+        guard case .accept(let newSegment, let reanchored) = gate.assess(fix, at: t, log: &eventLog) else { return nil }
+        let step: Step
+        if reanchored {
+            // The previous anchor was junk: alone on the route, it goes (a flight the user
+            // paused or stopped keeps its route as it was).
+            if phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
+            if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
+            eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
+            track.reset(at: fix, t: t)
+            step = .segmentStart
+        } else if newSegment, let last = lastAccepted {
+            let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
+                                      waits: phase == .cruise || phases.isAutoHeld, autoHeld: phases.isAutoHeld)
+            if let c = start.credit { credit(c, &events) }
+            gaps.wait(start)
+            track.reset(at: fix, t: t)
+            step = start.step
+        } else {
+            if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
+            step = track.update(fix, t: t)
+        }
+        return step
+    }
+
+    /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
+    mutating func credit(_ c: GapCredit, _ events: inout [Event]) {
+        guard !c.held else {
+            if phases.isAutoHeld { pause.takeHeld(c) }
+            return
+        }
+        if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
+        if c.distanceM > 0 {
+            odometer.credit(distanceM: c.distanceM)
+            pace.shift(by: c.distanceM)
+            recorder.credit(c.distanceM, toPointAt: c.at)
+        }
+        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, log: &eventLog, into: &events) }
+    }
+
+    /// Applies what auto-pause decides at a speed sample.
+    mutating func autoPause(_ speed: Double, at t: Double, _ events: inout [Event]) {
+        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting) {
+        case .none: return
+        case .pause(let from):
+            gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
+            clock.autoPause(from: from)
+            alerts.resetHolds()
+            changePhase(to: .holding, by: .auto, at: t, &events)
+        case .resume(let since, let held):
+            for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
+            gaps.resumed(fastHoldSince: since)
+            clock.autoResume(since: min(since, t))
+            pace.reset()
+            alerts.resetHolds()
+            changePhase(to: .cruise, by: nil, at: t, &events)
+            startSegment()
+            if !shown.lat.isNaN { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: t)) }
+        }
+    }
+
+    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts.
+    mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
+        guard phase == .cruise else { return }
+        if gaps.waiting == nil { lapStage.cut(lapProgress, now: now, log: &eventLog, into: &events) }
+        let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
+        for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {
+            events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
+        }
+    }
+
+    /// A new segment of track: on the route, and for grade and vertical speed.
+    mutating func startSegment() {
+        recorder.beginSegment()
+        elevationStage.breakStretch()
+    }
+
+    func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
+        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
+                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t))
+    }
+
+    // MARK: - Phases, laps and time
+
+    /// Applies a phase command at `t` (NaN = now). A user's pause while auto-paused makes the hold
+    /// the user's; resume ends either kind of hold.
+    /// - Throws: `.state` when not allowed in the current phase, `.input` for a time before the latest.
+    public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        let resolved = try check(command, at: t, wallClock: wallClock)
+        let time = resolved.t, next = resolved.next
+        if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
+        if !time.isNaN { advance(to: time) }
+        clock.apply(command, at: time, phase: phase)
+        if command == .resume { pace.reset() }
+        pause.userCommand(command)
+        alerts.resetHolds()
+        changePhase(to: next, by: next == .holding ? .user : nil, at: time, &events)
+        if next == .cruise {
+            // The leg starts where the runner is: neither the preflight position nor the walk
+            // while holding adds distance, and the stretch to the next fix is not lost.
+            startSegment()
+            recorder.startLeg()
+            if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
+            if command == .start { lapStage.begin(lapProgress) }
+        }
+        if next == .touchdown { lapStage.finish(lapProgress, log: &eventLog, into: &events) }
+        emitFlight(&events)
+    }
+
+    /// A command's phase and resolved time (NaN: pending on the next input), if allowed now.
+    public struct ResolvedCommand: Sendable, Equatable {
+        public var next: FlightPhase
+        public var t: Double
+    }
+
+    /// Checks that `command` is allowed now; changes nothing.
+    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand {
+        let next = try phases.check(command)
+        return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
+    }
+
+    /// Ends the current lap now (a manual lap).
+    public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        let time = try checkLap(at: t, wallClock: wallClock)
+        if let c = gaps.flush() { credit(c, &events) }
+        if !time.isNaN { advance(to: time) }
+        guard lapStage.manual(lapProgress, log: &eventLog, into: &events) else { return }
+        emitFlight(&events)
+    }
+
+    /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
+    public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
+        guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
+        let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
+        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
+        return time
+    }
+
+    /// Advances the clock without a fix; emits a `tick` while cruising.
+    public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
+        guard !time.isNaN else { return }  // replay clock before any input: nothing to advance
+        advance(to: time)
+        guard phase == .cruise else { return }
+        events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
+    }
+
+    /// The time `input` will be processed at; throws what `process` would for its time.
+    public func resolvedTime(of input: Input, wallClock: Double) throws(RunwayError) -> Double {
+        try resolve(input.t, wallClock: wallClock, what: "input")
+    }
+
+    func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
+        try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
+    }
+
+    mutating func advance(to t: Double) {
+        sensors.advance(to: t, counting: phase == .cruise)
+        clock.advance(to: t, phase: phase)
+    }
+
+    mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
+        let change = phases.change(to: next, by: by)
+        events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
+        eventLog.append(.info, change.logText, at: now, into: &events)
+    }
+
+    mutating func emitFlight(_ events: inout [Event]) {
+        eventLog.flush(at: now, into: &events)
+        let seq = eventLog.nextFlight()
+        // The snapshot is built only when someone will read the event.
+        if emitsSnapshots { events.append(Event(seq: seq, t: now, body: .flight(snapshot))) }
+    }
+}

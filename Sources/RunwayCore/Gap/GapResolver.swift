@@ -1,0 +1,185 @@
+/// Gaps in the fixes: a gap's distance waits until a fix confirms it, then is credited as one
+/// `GapCredit`, the only thing the gap stage hands to the others.
+///
+/// After a gap the gate accepts any position, and a receiver's first fix after losing the sky (a
+/// tunnel) is often junk. So the gap's distance waits: the next fix that agrees with the fix after
+/// the gap credits it (`confirmed`); a re-anchor replaces it with the gap to the fix the gate
+/// re-anchored on (`reanchored`); a phase command, a manual lap or the next gap credits it as it
+/// is (`flush`, `gapEnded`). Until then the snapshot's distance leaves it out (one fix, usually),
+/// and auto laps wait with it.
+///
+/// A gap that ends while auto-paused waits the same way, but it is `held`: credited, it is a step
+/// of the hold, which counts only when the resume's fast hold began before it; a resume before
+/// the credit makes it an ordinary gap then, or drops it (`resumed`).
+///
+/// Whether the runner moved across a gap is measured when a fix confirms it: the speed of the
+/// straight line from where the runner was last known to be before the gap to that fix
+/// (`GapCredit.speedAcrossMps`). Not the line to the fix after the gap: that fix may be junk, and
+/// so may the next fix that agrees with it.
+///
+///     var gaps = GapResolver(countGaps: true)
+///     let start = gaps.gapEnded(at: fixAfter, t: 130, last: before, shownSpeed: 3, waits: true, autoHeld: false)
+///     // start.step is a segment start; the gap's 300 m wait
+///     let credit = gaps.confirmed(by: nextFix, at: 131)   // GapCredit(distanceM: 300, ...)
+public struct GapResolver: Sendable {
+    /// A gap waiting for a fix to confirm it.
+    struct Pending: Sendable {
+        /// The last fix before the gap.
+        var lat: Double, lon: Double
+        /// The distance the gap adds (0 when gaps do not count).
+        var d: Double
+        /// The time of the fix after the gap (its route point takes the credit too).
+        var at: Double
+        /// Where and when the runner was last known to be before the gap: the last fix before
+        /// it, or, when that fix was itself the doubtful first fix after an earlier gap (the fix
+        /// after it did not lie on the way on), where the runner was before that gap.
+        var fromLat: Double, fromLon: Double, fromT: Double
+        var trust = Trust.known
+        /// Whether it ended while auto-paused (and no resume has taken it up since).
+        var held = false
+        /// When an auto-pause decided while it waited took effect, if before the gap's end.
+        var pausedFrom: Double? = nil
+
+        func speed(to fix: Fix, at t: Double) -> Double {
+            t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
+        }
+    }
+
+    /// How far the place before a gap is to be trusted.
+    enum Trust: Sendable {
+        /// The last fix before the gap, or one borne out.
+        case known
+        /// Carried over a doubtful fix. It is carried over one only: a recorder whose every
+        /// fix is doubtful would otherwise keep the held steps since then forever.
+        case carried
+        /// The carry-over was used up and the fix before the gap is itself doubtful: the gap
+        /// measures nothing; the fix after it, borne out, is known again.
+        case unknown
+    }
+
+    /// The last accepted fix before this one.
+    public struct LastFix: Sendable, Equatable {
+        public var lat: Double, lon: Double, t: Double
+        public init(lat: Double, lon: Double, t: Double) { self.lat = lat; self.lon = lon; self.t = t }
+    }
+
+    /// A gap beginning: the step of the fix after it, the credit of a gap before it (applied
+    /// first), and the gap that then waits (`wait`).
+    public struct GapStart: Sendable {
+        public var credit: GapCredit?
+        public var step: Step
+        var waiting: Pending? = nil
+    }
+
+    let countGaps: Bool
+    private var pending: Pending? = nil
+
+    public init(countGaps: Bool) { self.countGaps = countGaps }
+
+    /// A view of the waiting gap for the stages that must know of it.
+    public var waiting: WaitingGap? {
+        pending.map { WaitingGap(at: $0.at, fromT: $0.fromT, held: $0.held, distanceM: $0.d) }
+    }
+
+    /// The gate re-anchored on `fix`: a waiting gap ends here instead, at the chord to it.
+    mutating func reanchored(on fix: Fix, at t: Double) -> GapCredit? {
+        guard let gap = pending else { return nil }
+        let chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
+        return credit(as: countGaps ? chord : 0, confirmedBy: fix, at: t)
+    }
+
+    /// A gap ended at `fix` (the gate says a gap or jump precedes it).
+    ///
+    /// - Parameters:
+    ///   - last: the fix before the gap.
+    ///   - shownSpeed: the Doppler speed of `last`.
+    ///   - waits: whether its distance waits for confirmation (cruise or auto-paused); else it
+    ///     is the step's own.
+    mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool, autoHeld: Bool) -> GapStart {
+        let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+        // A gap before this one (a sparse recorder: one fix a gap): the fix after it (`last`) is
+        // borne out, and confirms it, when this fix lies on the way on from where the runner was
+        // before that gap. If not (a junk fix and the way back from it; a hairpin looks the
+        // same), that gap stays unconfirmed, and where the runner was last known stays where it was.
+        var from = last, bornOut: Fix? = nil, trust = Trust.known
+        if let gap = pending {
+            let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
+            let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
+            if direct >= via / 2 {
+                bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon, speed: shownSpeed)
+            } else if gap.trust == .known {
+                from = LastFix(lat: gap.fromLat, lon: gap.fromLon, t: gap.fromT)
+                trust = .carried
+            } else {
+                trust = .unknown   // two doubtful fixes in a row: where the runner is, is unknown
+            }
+        }
+        let before = credit(confirmedBy: bornOut, at: last.t)
+        let gapD = countGaps ? chord : 0
+        guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
+        let next = Pending(lat: last.lat, lon: last.lon, d: gapD, at: t, fromLat: from.lat, fromLon: from.lon,
+                           fromT: from.t, trust: trust, held: autoHeld)
+        return GapStart(credit: before, step: .segmentStart, waiting: next)
+    }
+
+    /// The gap of `start` waits, once the credit before it is applied.
+    mutating func wait(_ start: GapStart) {
+        if let next = start.waiting { pending = next }
+    }
+
+    /// A fix that agrees with the one after the gap confirms it.
+    mutating func confirmed(by fix: Fix, at t: Double) -> GapCredit? { credit(confirmedBy: fix, at: t) }
+
+    /// Credits a waiting gap as it is, unconfirmed (a phase command, a manual lap).
+    mutating func flush() -> GapCredit? { credit(confirmedBy: nil, at: .nan) }
+
+    /// An auto-pause took effect at `when` while a gap waited: if before the gap's end, a credit
+    /// crossed at moving speed moves the pause to the gap's end.
+    mutating func paused(from when: Double, cruising: Bool) {
+        if let gap = pending, !gap.held, cruising, when < gap.at { pending?.pausedFrom = when }
+    }
+
+    /// An auto-resume whose fast hold began at `since`: a held gap after that is an ordinary gap
+    /// from now on; one before it is the hold's, and goes.
+    mutating func resumed(fastHoldSince since: Double) {
+        guard let gap = pending, gap.held else { return }
+        if gap.at > since { pending?.held = false } else { pending = nil }
+    }
+
+    private mutating func credit(as metres: Double? = nil, confirmedBy confirming: Fix?, at confirmedT: Double) -> GapCredit? {
+        guard let gap = pending else { return nil }
+        pending = nil
+        // Credited by a phase command or a manual lap, nothing has confirmed the fix after the
+        // gap: no measure of the runner's speed.
+        var speed = 0.0
+        if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
+        return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, speedAcrossMps: speed,
+                         confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom)
+    }
+}
+
+/// A confirmed (or flushed) gap: what the other stages apply.
+public struct GapCredit: Sendable, Equatable {
+    /// Metres the gap adds.
+    public var distanceM: Double
+    /// The time of the fix after the gap.
+    public var at: Double
+    /// When the runner was last known to be before the gap.
+    public var fromT: Double
+    /// The speed of the line across the gap to the confirming fix, m/s (0: unconfirmed or unknown).
+    public var speedAcrossMps: Double
+    /// The confirming fix's own Doppler speed (NaN: none, or unconfirmed).
+    public var confirmingDopplerMps: Double
+    /// Whether it ended while auto-paused (a step of the hold).
+    public var held: Bool
+    /// An auto-pause decided while it waited, backdated to before its end.
+    public var pausedFrom: Double?
+}
+
+/// What the other stages may know of a gap that waits.
+public struct WaitingGap: Sendable, Equatable {
+    public var at: Double
+    public var fromT: Double
+    public var held: Bool
+    public var distanceM: Double
+}

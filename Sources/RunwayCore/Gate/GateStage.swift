@@ -1,0 +1,48 @@
+/// The first stage with the filters on: the fix gate, what it filtered, and accuracy warnings.
+///
+/// A filtered fix is counted by reason and noted in the log; an accepted one goes on to the
+/// track filter, or to the gap stage when the gate says a gap or a re-anchor precedes it.
+///
+///     var stage = GateStage(config: EngineConfig())
+///     switch stage.assess(fix, at: t, log: &log) {
+///     case .accept(let newSegment, let reanchored): ...
+///     case .filtered: break   // counted in stage.filtered
+///     }
+public struct GateStage: Sendable {
+    var gate: FixGate
+    public private(set) var accuracy: AccuracyWatch
+    /// Fixes the gate filtered, by reason.
+    public private(set) var filtered = FilterCounts()
+    let speedCapMps: Double
+
+    public init(config: EngineConfig) {
+        gate = FixGate(settings: config.gateSettings)
+        accuracy = AccuracyWatch(requiredM: config.requiredAccuracyM, warnAfterS: config.gateSettings.warnAfterS)
+        speedCapMps = config.speedCapMps
+    }
+
+    /// Notes a fix's accuracy (every fix, in either mode).
+    mutating func see(_ fix: Fix) { accuracy.see(fix) }
+
+    /// Filters off: whether the fix is accurate enough to count.
+    mutating func raw(_ fix: Fix, log: inout EventLog) -> Bool { accuracy.raw(fix, log: &log) }
+
+    /// The gate's verdict on a fix.
+    mutating func assess(_ fix: Fix, at t: Double, log: inout EventLog) -> FixGate.Verdict {
+        let verdict = gate.assess(fix, at: t)
+        accuracy.filtered(fix, at: t, gate: &gate, log: &log)
+        if case .filtered(let reason) = verdict {
+            filtered[reason] += 1
+            log.note(.info, "filtered fix at t \(t): \(reason.rawValue)\(detail(reason, fix))")
+        }
+        return verdict
+    }
+
+    func detail(_ reason: FixGate.Reason, _ fix: Fix) -> String {
+        switch reason {
+        case .accuracy: return " (h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(accuracy.requiredM)) m)"
+        case .speed: return " (implied speed above \(PFD.whole(speedCapMps)) m/s)"
+        case .nullIsland, .repeatedTime: return ""
+        }
+    }
+}

@@ -1,0 +1,53 @@
+/// Laps in the pipeline: auto laps cut as the flight's progress passes each `auto_lap_m`, manual
+/// laps, and the final lap at touchdown, each a `split` event.
+///
+/// Auto laps wait while a gap's distance waits for confirmation (the composer does not call `cut`
+/// then): a lap ending in a gap is cut when the gap is credited, as of the fix after it.
+///
+///     var laps = LapStage(autoLapM: 1000)
+///     laps.cut(progress, now: t, log: &log, into: &events)   // a split event per lap completed
+public struct LapStage: Sendable {
+    public private(set) var counter: LapCounter
+
+    public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
+
+    /// The laps are timed from here (the start).
+    mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
+
+    /// Cuts the auto laps `p` completes.
+    mutating func cut(_ p: LapProgress, now: Double, log: inout EventLog, into events: inout [Event]) {
+        let stoppedBefore = counter.autoLapsStopped
+        for lap in counter.update(p) { Self.emit(lap, log: &log, into: &events) }
+        if counter.autoLapsStopped && !stoppedBefore {
+            log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
+                       at: now, into: &events)
+        }
+    }
+
+    /// Ends the current lap at `p` (a manual lap); false when there is nothing to lap.
+    mutating func manual(_ p: LapProgress, log: inout EventLog, into events: inout [Event]) -> Bool {
+        guard let lap = counter.manualLap(p) else { return false }
+        Self.emit(lap, log: &log, into: &events)
+        return true
+    }
+
+    /// The final lap at touchdown.
+    mutating func finish(_ p: LapProgress, log: inout EventLog, into events: inout [Event]) {
+        if let lap = counter.finish(p) { Self.emit(lap, log: &log, into: &events) }
+    }
+
+    /// Whether a manual lap at `p` is allowed.
+    /// - Throws: `.limit` when the laps are full, `.state` when there is nothing to lap.
+    func checkManual(_ p: LapProgress) throws(RunwayError) {
+        var probe = counter
+        guard probe.manualLap(p) == nil else { return }
+        if probe.isFull {   // full already, or an auto lap due before this one fills it
+            throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
+        }
+        throw .state("nothing to lap: no time or distance since the last lap")
+    }
+
+    static func emit(_ lap: Lap, log: inout EventLog, into events: inout [Event]) {
+        events.append(Event(seq: log.next(), t: lap.endT, body: .split(lap)))
+    }
+}

@@ -1,0 +1,121 @@
+/// Auto-pause in the pipeline: the `AutoPause` state machine, the steps measured while
+/// auto-paused (credited when the resume's fast hold began before them), and how gaps count.
+///
+/// It takes the speed after each fix (`update`), the steps measured while auto-paused (`hold`)
+/// and every `GapCredit` (`takeHeld`, `crossed`), and returns a `PauseDecision` that the
+/// composer applies to the clock, the phase and the other stages.
+///
+/// - A gap confirmed at moving speed in cruise: no auto-pause is backdated across it.
+/// - A held gap (it ended while auto-paused) crossed at moving speed starts the fast hold at its
+///   beginning (never before the pause itself), and its speed is a sample of the hold.
+///
+///     var stage = AutoPauseStage(settings: .defaults(for: .ride))
+///     stage.update(speedMps: 0.1, at: 10, phases: phases, cruiseSince: 0, waiting: nil)  // .none
+///     stage.update(speedMps: 0.1, at: 14, phases: phases, cruiseSince: 0, waiting: nil)  // .pause(from: 10)
+public struct AutoPauseStage: Sendable {
+    /// A step measured while auto-paused.
+    struct HeldStep: Sendable, Equatable {
+        var t: Double
+        var d: Double
+        var movingS: Double
+    }
+
+    public private(set) var machine: AutoPause
+    private var held: [HeldStep] = []
+    /// The end of the last confirmed gap in cruise crossed at moving speed (NaN when none).
+    private var lastMovingGapEnd = Double.nan
+    /// When the current auto-pause took effect (NaN when none has).
+    private var pausedSince = Double.nan
+    /// A confirmed held gap's speed, a sample of the hold taken before the confirming fix's own.
+    private var gapSpeedSample: Double? = nil
+
+    public init(settings: AutoPause.Settings) { machine = AutoPause(settings: settings) }
+
+    /// Steps measured while auto-paused, waiting for the resume (tests look at the count).
+    var heldCount: Int { held.count }
+
+    /// A step measured while auto-paused.
+    mutating func hold(_ step: Step, at t: Double, dt: Double) {
+        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0))
+    }
+
+    /// A user's phase command: holds in progress are forgotten; a pause drops the held steps.
+    mutating func userCommand(_ command: PhaseCommand) {
+        if command == .pause { held.removeAll(keepingCapacity: true) }
+        machine.reset()
+    }
+
+    /// A credited gap that ended while auto-paused (`credit.held`), still auto-paused.
+    mutating func takeHeld(_ credit: GapCredit) {
+        if credit.distanceM > 0 { held.append(HeldStep(t: credit.at, d: credit.distanceM, movingS: 0)) }
+        let s = machine.settings
+        // With Doppler speed the confirming fix must not say standing (a small junk fix a few
+        // seconds after the one after the gap passes the gate, and its line can be fast).
+        let doppler = credit.confirmingDopplerMps
+        guard credit.speedAcrossMps > s.resumeAboveMps, doppler.isNaN || doppler >= s.pauseBelowMps else { return }
+        machine.backdateFastHold(to: pausedSince.isNaN ? credit.fromT : max(credit.fromT, pausedSince))
+        gapSpeedSample = credit.speedAcrossMps
+    }
+
+    /// A credited gap in cruise (or one that was not held). Returns the time from which an
+    /// auto-pause backdated to before the gap moves to the gap's end (the runner moved across it).
+    mutating func crossed(_ credit: GapCredit, autoHeld: Bool) -> Double? {
+        guard credit.speedAcrossMps >= machine.settings.pauseBelowMps, credit.speedAcrossMps > 0 else { return nil }
+        lastMovingGapEnd = credit.at
+        guard let from = credit.pausedFrom, autoHeld else { return nil }
+        pausedSince = credit.at
+        return from
+    }
+
+    /// A confirmed held gap's speed, once: the composer feeds it to `update` before the
+    /// confirming fix's own speed.
+    mutating func takeGapSample() -> Double? {
+        defer { gapSpeedSample = nil }
+        return gapSpeedSample
+    }
+
+    /// The speed after a fix at `t`: what auto-pause decides.
+    mutating func update(speedMps: Double, at t: Double, phases: PhaseMachine, cruiseSince: Double,
+                         waiting: WaitingGap?) -> PauseDecision {
+        guard machine.settings.enabled, phases.phase == .cruise || phases.isAutoHeld else { return .none }
+        switch machine.update(speedMps: speedMps, t: t, autoPaused: phases.phase == .holding) {
+        case .none:
+            // A resume credits only the steps after the start of its fast hold: keep no others.
+            // A gap still waiting may yet start that hold where the runner was before it.
+            guard phases.phase == .holding else { return .none }
+            var since = machine.fastSince
+            if let from = waiting?.fromT { since = min(since ?? from, from) }
+            if let since, let first = held.firstIndex(where: { $0.t > since }) {
+                held.removeFirst(first)
+            } else {
+                held.removeAll(keepingCapacity: true)
+            }
+            return .none
+        case .pause(let at):
+            var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
+            if when < lastMovingGapEnd { when = lastMovingGapEnd }   // not across a gap crossed moving (NaN: none)
+            pausedSince = when
+            held.removeAll(keepingCapacity: true)
+            return .pause(from: when)
+        case .resume(let at):
+            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: $0.movingS) }
+            held.removeAll(keepingCapacity: true)
+            return .resume(since: at, held: credited)
+        }
+    }
+}
+
+/// What auto-pause decided after a fix.
+public enum PauseDecision: Sendable, Equatable {
+    case none
+    /// Auto-pause, in effect from `from`.
+    case pause(from: Double)
+    /// Auto-resume, moving since `since`; the steps measured while held after it count, in order.
+    case resume(since: Double, held: [HeldCredit])
+}
+
+/// A step measured while auto-paused that a resume credits.
+public struct HeldCredit: Sendable, Equatable {
+    public var distanceM: Double
+    public var movingS: Double
+}

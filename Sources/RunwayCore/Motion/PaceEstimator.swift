@@ -1,0 +1,100 @@
+/// The current ground speed (and so the pace): distance over time across a window of recent
+/// fixes, once the window spans enough of its length.
+///
+/// Before that, the track filter's own speed is shown. With Doppler speed, half the window is
+/// enough. Without it, the pace must have settled (`settled`) before the window's speed is taken,
+/// and it is smoothed (an exponential average over 10 s), since it carries the receiver's drift.
+/// The window empties at the start, a resume and a gap: no pace across any of them.
+///
+///     var pace = PaceEstimator(windowS: 30, speedCapMps: 12, filters: true)
+///     pace.push(t: 10, distanceM: 30)
+///     pace.update(at: 10, phase: .cruise, dopplerMps: 3, filterSpeedMps: 3)
+///     pace.groundSpeedMps   // 3
+public struct PaceEstimator: Sendable {
+    /// A point of the window: a time and the flight's distance then.
+    struct Sample: Sendable, Equatable {
+        var t: Double
+        var d: Double
+    }
+
+    let windowS: Double
+    let speedCapMps: Double
+    let filters: Bool
+    /// Seconds of the smoothing without Doppler speed.
+    static let positionsOnlySmoothingS = 10.0
+
+    private var window: [Sample] = []
+    private var head = 0
+    /// The current ground speed, m/s (NaN when unknown; 0 while holding).
+    public private(set) var groundSpeedMps = Double.nan
+    private var lastSpeedT: Double? = nil
+    /// When the window began to fill since it was last emptied.
+    private var since = Double.nan
+
+    public init(windowS: Double, speedCapMps: Double, filters: Bool) {
+        self.windowS = windowS
+        self.speedCapMps = speedCapMps
+        self.filters = filters
+    }
+
+    /// Adds the distance at `t`.
+    mutating func push(t: Double, distanceM d: Double) {
+        if window.isEmpty { since = t }
+        window.append(Sample(t: t, d: d))
+        while head < window.count - 1, window[head].t < t - windowS { head += 1 }
+        if head > 64 && head * 2 > window.count {
+            window.removeFirst(head)
+            head = 0
+        }
+    }
+
+    /// Empties the window (the start, a resume, a gap).
+    mutating func reset() {
+        window.removeAll(keepingCapacity: true)
+        head = 0
+    }
+
+    /// A gap credited after the window began: its distance is no burst of speed.
+    mutating func shift(by d: Double) {
+        for i in head..<window.count { window[i].d += d }
+    }
+
+    /// Distance over time across the window; NaN with fewer than two fixes in it.
+    func windowSpeed() -> Double {
+        guard window.count - head >= 2, let last = window.last else { return .nan }
+        let first = window[head]
+        let dt = last.t - first.t
+        guard dt > 0 else { return .nan }
+        return (last.d - first.d) / dt
+    }
+
+    /// Whether the pace has left the start (from a standstill, a resume or a gap) behind: once
+    /// the window has filled since it was last emptied; without Doppler speed (filters on),
+    /// twice over, since the first window holds the track filter's lag from a standstill.
+    func settled(at t: Double, dopplerMps: Double) -> Bool {
+        t - since >= (dopplerMps.isNaN && filters ? 2 : 1) * windowS
+    }
+
+    /// Filters on: the ground speed after a fix at `t`.
+    mutating func update(at t: Double, phase: FlightPhase, dopplerMps: Double, filterSpeedMps: Double) {
+        guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
+        guard window.count - head >= 2, let last = window.last else { groundSpeedMps = .nan; return }
+        let span = last.t - window[head].t
+        let enough = dopplerMps.isNaN ? settled(at: t, dopplerMps: dopplerMps) : span >= windowS / 2
+        let measured = enough ? windowSpeed() : (filterSpeedMps.isNaN ? windowSpeed() : filterSpeedMps)
+        let raw = min(measured, speedCapMps)   // nothing faster than the gate believes
+        let tau = dopplerMps.isNaN ? Self.positionsOnlySmoothingS : 0
+        if tau > 0, enough, !groundSpeedMps.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
+            let a = (t - prevT) / (tau + (t - prevT))
+            groundSpeedMps += a * (raw - groundSpeedMps)
+        } else {
+            groundSpeedMps = raw
+        }
+        lastSpeedT = t
+    }
+
+    /// Filters off: the fix's own speed, else the window's in cruise.
+    mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
+        groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
+    }
+}

@@ -1,0 +1,40 @@
+/// The `flight` snapshot (`FlightData`): each stage's figures at the latest time.
+///
+///     let data = fc.snapshot
+///     data.distanceM, data.paceMinPerKm, data.pfd   // what the PFD shows
+extension FlightComputer {
+    /// The current FlightData.
+    public var snapshot: FlightData {
+        var d = FlightData()
+        d.seq = flightSeq
+        d.t = now
+        d.phase = phase
+        d.holdingBy = holdingBy?.rawValue
+        d.lat = shown.lat; d.lon = shown.lon; d.hAccM = gate.accuracy.hAccM
+        d.accuracy = gate.accuracy.reduced ? .reduced : (gate.accuracy.sawAccuracy ? .ok : .unknown)
+        d.distanceM = distance
+        d.points = route.count
+        d.segments = route.segmentStarts.count
+        d.fixes = fixes
+        d.filteredBy = filtered
+        d.filtered = filtered.total
+        let ground = pace.groundSpeedMps
+        d.speedMps = config.filters ? shown.speed : ground
+        d.groundSpeedMps = ground
+        d.altitudeM = config.filters && !elevation.altitudeM.isNaN ? elevation.altitudeM : shown.alt
+        d.headingDeg = shown.course.isNaN ? recorder.segmentBearing : shown.course
+        d.elapsedS = elapsed
+        d.movingS = movingS
+        d.hrBpm = now.isNaN ? .nan : sensors.heartRate(at: now)
+        d.cadenceSpm = now.isNaN ? .nan : sensors.cadence(at: now)
+        d.gainM = elevation.gainM
+        d.lossM = elevation.lossM
+        // Grade needs motion: standing still, altitude drift over the last few metres is no slope.
+        d.gradePct = ground >= track.settings.movingSpeedMps ? elevation.gradePct : .nan
+        d.verticalSpeedMps = elevation.verticalSpeedMps
+        d.lap = laps.laps.count + 1
+        d.lapDistanceM = distance - laps.current.distanceM
+        d.lapElapsedS = elapsed - laps.current.elapsedS
+        return d
+    }
+}

@@ -1,0 +1,87 @@
+/// Which fixes become route points: the first of each cruise leg and segment, then each at least
+/// the distance filter from the last kept point (not from the previous fix), up to
+/// `maxRoutePoints`. Each point carries the flight's distance, speed, heart rate and cadence then.
+///
+/// On a full route nothing is added and `refusedPoint` says so: the composer refuses the fix that
+/// would have added a point (a trial run of the pipeline decides it).
+///
+///     var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
+///     rec.keep(RoutePoint(lat: 52, lon: 4, alt: 3, t: 0, distanceM: 0))
+///     rec.keepIfFarEnough(RoutePoint(lat: 52.00002, lon: 4, alt: 3, t: 1, distanceM: 2.2))   // 2.2 m: not kept
+public struct RouteRecorder: Sendable {
+    public private(set) var route = Route()
+    /// The last kept point of the current leg (nil at the start of a leg).
+    public private(set) var lastKept: Coordinate? = nil
+    /// The bearing from the point before the last kept one to it, degrees (NaN before two).
+    public private(set) var segmentBearing = Double.nan
+    /// Whether a point was refused because the route is full, since this was last cleared.
+    var refusedPoint = false
+    let distanceFilterM: Double
+    let maxPoints: Int
+
+    public init(distanceFilterM: Double, maxPoints: Int) {
+        self.distanceFilterM = distanceFilterM
+        self.maxPoints = maxPoints
+    }
+
+    /// Starts a new segment, unless the route is full (no point would follow).
+    mutating func beginSegment() {
+        if route.count < maxPoints { route.beginSegment() }
+    }
+
+    /// The next point starts a leg: it is kept however close it is.
+    mutating func startLeg() { lastKept = nil }
+
+    /// Keeps the point when it is the leg's first, `force`d, or at least the distance filter from
+    /// the last kept point.
+    mutating func keepIfFarEnough(_ p: RoutePoint, force: Bool = false) {
+        if let kept = lastKept, !force {
+            let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon)
+            guard d >= distanceFilterM, d > 0 || distanceFilterM == 0 else { return }
+        }
+        keep(p)
+    }
+
+    /// Adds a route point; on a full route, changes nothing and notes the refusal.
+    mutating func keep(_ p: RoutePoint) {
+        guard route.count < maxPoints else {
+            refusedPoint = true
+            return
+        }
+        if let kept = lastKept {
+            let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon)
+            if d > 0 { segmentBearing = Geodesy.bearing(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) }
+        }
+        lastKept = Coordinate(lat: p.lat, lon: p.lon)
+        route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
+                     speedMps: p.speedMps, hr: p.hr, cadence: p.cadence)
+    }
+
+    /// The gate re-anchored: the previous anchor was junk, and if it stands alone in its segment
+    /// it goes (the position identifies it: a start or resume keeps it at the command's time).
+    mutating func dropJunkAnchor(at position: Coordinate) {
+        guard route.currentSegmentCount == 1, route.lat.last == Route.quantise(position.lat),
+              route.lon.last == Route.quantise(position.lon) else { return }
+        route.removeLast()
+    }
+
+    /// A gap credited: the point kept at the fix after it (time `at`) takes the credit too.
+    mutating func credit(_ d: Double, toPointAt at: Double) {
+        if route.count > 0, route.time(route.count - 1) == at { route.setLastDistance(route.distanceM(route.count - 1) + d) }
+    }
+}
+
+/// A fix as a route point, with the flight's figures at its time.
+public struct RoutePoint: Sendable, Equatable {
+    public var lat: Double, lon: Double, alt: Double, t: Double
+    public var distanceM: Double
+    public var speedMps: Double = .nan
+    public var hr: Double = .nan
+    public var cadence: Double = .nan
+
+    public init(lat: Double, lon: Double, alt: Double, t: Double, distanceM: Double,
+                speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan) {
+        self.lat = lat; self.lon = lon; self.alt = alt; self.t = t; self.distanceM = distanceM
+        self.speedMps = speedMps; self.hr = hr; self.cadence = cadence
+    }
+}
