@@ -108,7 +108,7 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
         guard let json else { throw RunwayError(.argument, "json is NULL") }
         // Reads at most one byte past the limit: a longer text is refused without measuring it.
         let n = strnlen(json, JSONInput.maxInputBytes + 1)
-        let input: Input
+        let input: ValidatedInput
         do throws(RunwayError) {
             guard n <= JSONInput.maxInputBytes else { throw JSONInput.tooLarge(n, atLeast: true) }
             input = try InputDecoder.decode(UnsafeRawBufferPointer(start: json, count: n))
@@ -135,7 +135,7 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
         let all = UnsafeRawBufferPointer(start: buf, count: len)
         var acceptedCount = 0, total = 0
         var firstError: (line: Int, error: RunwayError)? = nil
-        var batch: [(line: Int, input: Result<Input, RunwayError>)] = []
+        var batch: [(line: Int, input: Result<ValidatedInput, RunwayError>)] = []
         batch.reserveCapacity(256)
         var lineNo = 0
         var start = 0
@@ -183,15 +183,10 @@ public func runway_push_fix_impl(_ handle: SessionHandle?, _ fix: UnsafePointer<
         let s = try session(handle)
         guard let fix else { throw RunwayError(.argument, "fix is NULL") }
         let f = fix.pointee
-        let input: Input
+        let input: ValidatedInput
         do throws(RunwayError) {
-            guard f.lat.isFinite, f.lon.isFinite else { throw RunwayError(.input, "fix needs finite lat and lon") }
-            guard f.t.isNaN || f.t.isFinite else { throw RunwayError(.input, "t must be finite (or NaN = now)") }
-            if f.alt.isInfinite || f.speed.isInfinite || f.course.isInfinite || f.h_acc.isInfinite || f.v_acc.isInfinite {
-                throw RunwayError(.input, "alt, speed, course, h_acc and v_acc must be finite (or NaN = unknown)")
-            }
-            input = .fix(try Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course,
-                                 hAcc: f.h_acc, vAcc: f.v_acc).validated())
+            input = try ValidatedInput(podFix: Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course,
+                                                   hAcc: f.h_acc, vAcc: f.v_acc))
         } catch {
             s.reject(error)
             throw error

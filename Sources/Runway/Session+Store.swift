@@ -18,26 +18,13 @@ extension Session {
     /// smaller `max_route_points`, another build) or the store was edited by hand: such
     /// entries are skipped, and a `warning` log line counts them.
     static func replay(_ entries: [JournalEntry], config: EngineConfig, id: String) -> FlightComputer {
-        var core = FlightComputer(config: config)
-        core.flightID = id
-        core.emitsSnapshots = false   // nobody reads a replay's events
+        var driver = FlightDriver(config: config)
+        driver.core.flightID = id
+        driver.core.emitsSnapshots = false   // nobody reads a replay's events
+        let result = driver.replay(entries)
+        var core = driver.core
         var events: [Event] = []
-        var refused = 0
-        var first: RunwayError? = nil
-        for entry in entries {
-            do throws(RunwayError) {
-                switch entry {
-                case .input(let input): try core.process(input, wallClock: input.t, events: &events)
-                case .command(let c, let t): try core.command(c, at: t, wallClock: t, events: &events)
-                case .lap(let t): try core.lap(at: t, wallClock: t, events: &events)
-                }
-            } catch {
-                refused += 1
-                if first == nil { first = error }
-            }
-            events.removeAll(keepingCapacity: true)
-        }
-        if let first { core.logReplayRefusals(refused, of: entries.count, first: first, events: &events) }
+        if let first = result.first { core.logReplayRefusals(result.refused, of: entries.count, first: first, events: &events) }
         return core
     }
 

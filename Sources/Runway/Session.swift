@@ -14,7 +14,7 @@ final class Session: @unchecked Sendable {
     let idle: Lock.Condition
     let liveClock: Bool
 
-    private var core: FlightComputer
+    private var driver: FlightDriver
     private var subscriptions: [UInt64: Subscription] = [:]
     private var order: [UInt64] = []
     private var nextID: UInt64 = 1
@@ -50,12 +50,12 @@ final class Session: @unchecked Sendable {
     }
 
     init(core: FlightComputer, store: FlightStore?, flightID: String?, lease: FlightLease? = nil) {
-        self.core = core
+        self.driver = FlightDriver(core: core)
         self.store = store
         self.flightID = flightID
         self.lease = lease
-        self.core.emitsSnapshots = false   // until a subscriber wants flight events
-        liveClock = core.config.clock == .live
+        driver.core.emitsSnapshots = false   // until a subscriber wants flight events
+        liveClock = driver.core.config.clock == .live
         idle = Lock.Condition(lock)
         scratch.reserveCapacity(8)
     }
@@ -66,13 +66,13 @@ final class Session: @unchecked Sendable {
     // MARK: - Inputs
 
     /// Processes one decoded input; a rejected one is logged and rethrown.
-    func process(_ input: Input) throws(RunwayError) {
+    func process(_ input: ValidatedInput) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
             do throws(RunwayError) {
-                try journaled(input, wallClock: now)
+                try perform(.input(input), wallClock: now)
             } catch {
-                core.logRejection(error, events: &scratch)
+                driver.core.logRejection(error, events: &scratch)
                 dispatch()
                 throw error
             }
@@ -81,16 +81,16 @@ final class Session: @unchecked Sendable {
     }
 
     /// Processes a batch in order under one lock; returns the first failure with its index.
-    func process(batch: [(line: Int, input: Result<Input, RunwayError>)],
+    func process(batch: [(line: Int, input: Result<ValidatedInput, RunwayError>)],
                  accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
         let now = liveClock ? WallClock.now() : .nan
         lock.withLock {
             for item in batch {
                 do throws(RunwayError) {
-                    try journaled(item.input.get(), wallClock: now)
+                    try perform(.input(item.input.get()), wallClock: now)
                     accepted += 1
                 } catch {
-                    core.logRejection(error, events: &scratch)
+                    driver.core.logRejection(error, events: &scratch)
                     if firstError == nil { firstError = (item.line, error) }
                 }
             }
@@ -101,7 +101,7 @@ final class Session: @unchecked Sendable {
     /// Logs an input that failed before reaching the core (bad JSON, bad values).
     func reject(_ error: RunwayError) {
         lock.withLock {
-            core.logRejection(error, events: &scratch)
+            driver.core.logRejection(error, events: &scratch)
             dispatch()
         }
     }
@@ -109,12 +109,10 @@ final class Session: @unchecked Sendable {
     func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
-            let time = try core.check(command, at: t, wallClock: now).t
-            if let store, let flightID { try store.append(.command(command, t: time), to: flightID) }
-            try core.command(command, at: time, wallClock: now, events: &scratch)
+            try perform(.command(command, t: t), wallClock: now)
             dispatch()
             if command == .stop, let store, let flightID {
-                try store.finish(id: flightID, row: Session.row(of: core, id: flightID), recordJSON: core.summaryJSON())
+                try store.finish(id: flightID, row: Session.row(of: driver.core, id: flightID), recordJSON: driver.core.summaryJSON())
             }
         }
     }
@@ -122,31 +120,29 @@ final class Session: @unchecked Sendable {
     func lap(at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try lock.withLock { () throws(RunwayError) in
-            let time = try core.checkLap(at: t, wallClock: now)
-            if let store, let flightID { try store.append(.lap(t: time), to: flightID) }
-            try core.lap(at: time, wallClock: now, events: &scratch)
+            try perform(.lap(t: t), wallClock: now)
             dispatch()
         }
     }
 
-    /// Journals the input with its resolved time (when there is a store), then processes it: an
-    /// input the core refuses (a bad time, a full route) is not journaled, and an input the
-    /// journal could not keep is refused before it changes anything.
-    private func journaled(_ input: Input, wallClock now: Double) throws(RunwayError) {
+    /// The driver's one path, journaling to the store when there is one: what the core refuses
+    /// (a bad time, a full route) is not journaled, and what the journal could not keep is
+    /// refused before it changes anything.
+    private func perform(_ request: FlightDriver.Request, wallClock now: Double) throws(RunwayError) {
         guard let store, let flightID else {
-            try core.process(input, wallClock: now, events: &scratch)
+            try driver.perform(request, wallClock: now, events: &scratch)
             return
         }
-        try core.process(input, wallClock: now, events: &scratch) { (stamped) throws(RunwayError) in
-            try store.append(.input(stamped), to: flightID)
-        }
+        try driver.perform(request, wallClock: now, journal: { (entry) throws(RunwayError) in
+            try store.append(entry, to: flightID)
+        }, events: &scratch)
     }
 
     func tick(at t: Double) throws(RunwayError) {
         let now = WallClock.now()
         try lock.withLock { () throws(RunwayError) in
             guard !closed else { return }
-            try core.tick(at: t, wallClock: now, events: &scratch)
+            try driver.perform(.tick(t: t), wallClock: now, events: &scratch)
             dispatch()
             try store?.commitIfDue()
         }
@@ -154,10 +150,10 @@ final class Session: @unchecked Sendable {
 
     // MARK: - Outputs
 
-    func snapshot() -> FlightData { lock.withLock { core.snapshot } }
+    func snapshot() -> FlightData { lock.withLock { driver.core.snapshot } }
 
     /// A copy of the core (cheap: its arrays are copy-on-write), to serialise outside the lock.
-    func coreCopy() -> FlightComputer { lock.withLock { core } }
+    func coreCopy() -> FlightComputer { lock.withLock { driver.core } }
 
     /// Queues the new events to the subscribers that want them (as shared payloads that their
     /// consumers serialise once, outside the lock). Called with the lock held.
@@ -198,7 +194,7 @@ final class Session: @unchecked Sendable {
             subscriptions[id] = sub
             order.append(id)
             wanted |= options.kinds
-            core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             return id
         }
     }
@@ -220,7 +216,7 @@ final class Session: @unchecked Sendable {
             }
             order.removeAll { $0 == id }
             wanted = subscriptions.values.reduce(0) { $0 | $1.options.kinds }
-            core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             sub.cancelled = true
             sub.wake.signal()
             reapRetired()

@@ -232,11 +232,11 @@ public enum JSONValue: Sendable, Equatable {
 /// Decoding inputs (fixes and samples) straight from cJSON, the hot path.
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> Input {
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
         try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
     }
 
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> Input {
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput {
         var fix = Fix(lat: .nan, lon: .nan)
         var type: String? = nil
         var bpm = Double.nan, spm = Double.nan
@@ -296,22 +296,10 @@ public enum InputDecoder {
             guard sawLat, sawLon, !fix.lat.isNaN, !fix.lon.isNaN else {
                 throw .input(sawLat || sawLon ? "fix needs both lat and lon" : "fix needs lat and lon (or a \"type\")")
             }
-            return .fix(try fix.validated())
-        case "hr":
-            guard !bpm.isNaN else { throw .input("hr sample needs \"bpm\"") }
-            let b = try Sample.checkedHeartRate(bpm)
-            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
-            return .sample(.heartRate(bpm: b, t: fix.t))
-        case "cadence":
-            guard !spm.isNaN else { throw .input("cadence sample needs \"spm\"") }
-            let s = try Sample.checkedCadence(spm)
-            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
-            return .sample(.cadence(spm: s, t: fix.t))
-        case "altimeter":
-            guard !fix.alt.isNaN else { throw .input("altimeter sample needs \"alt\"") }
-            guard (-1000.0...100_000.0).contains(fix.alt) else { throw .input("alt \(fix.alt) out of range -1000...100000") }
-            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
-            return .sample(.altimeter(alt: fix.alt, t: fix.t))
+            return try ValidatedInput(.fix(fix))
+        case "hr": return try ValidatedInput(.sample(.heartRate(bpm: bpm, t: fix.t)))
+        case "cadence": return try ValidatedInput(.sample(.cadence(spm: spm, t: fix.t)))
+        case "altimeter": return try ValidatedInput(.sample(.altimeter(alt: fix.alt, t: fix.t)))
         case let other?:
             throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence or altimeter)")
         }

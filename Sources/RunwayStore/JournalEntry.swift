@@ -1,30 +1,5 @@
 import RunwayCore
 
-/// One journal entry: what a session accepted, with its resolved time.
-///
-/// Replaying a flight's entries, in order, through a fresh `FlightComputer` rebuilds its state:
-/// the core is deterministic, so the same inputs at the same times give the same flight.
-///
-///     try store.append(.command(.start, t: 1_764_439_512), to: id)
-///     try store.append(.input(.fix(fix)), to: id)
-///     try store.append(.lap(t: 1_764_439_800), to: id)
-public enum JournalEntry: Sendable, Equatable {
-    /// A fix or a sensor sample, its `t` resolved (never NaN for entries a session accepted).
-    case input(Input)
-    /// A phase command. `t` is NaN only when the command's time was pending; NaN is kept.
-    case command(PhaseCommand, t: Double)
-    /// A lap mark. NaN is kept as for commands.
-    case lap(t: Double)
-
-    /// The entry's time: the input's, the command's or the lap's (NaN when pending).
-    public var t: Double {
-        switch self {
-        case .input(let i): return i.t
-        case .command(_, let t), .lap(let t): return t
-        }
-    }
-}
-
 /// How entries are stored in the `journal` table: `kind`, `t` (NULL for NaN) and `payload`.
 ///
 /// - `input`: the input as compact JSON that `InputDecoder.decode` reads back exactly, NaN fields
@@ -55,7 +30,7 @@ enum JournalCoding {
             let payload = json(of: input)
             var decoded: Result<Input, RunwayError> = .failure(RunwayError(.internal, "not decoded"))
             payload.withUnsafeBytes { buf in
-                do throws(RunwayError) { decoded = .success(try InputDecoder.decode(buf)) } catch { decoded = .failure(error) }
+                do throws(RunwayError) { decoded = .success(try InputDecoder.decode(buf).input) } catch { decoded = .failure(error) }
             }
             let back: Input
             switch decoded {
@@ -79,7 +54,7 @@ enum JournalCoding {
         switch kind {
         case inputKind:
             let input: Input
-            do { input = try InputDecoder.decode(payload) } catch { throw damaged(error.message) }
+            do { input = try InputDecoder.decode(payload).input } catch { throw damaged(error.message) }
             // -0.0 == 0.0 here: SQLite stores a REAL -0.0 as the integer 0, which reads back as 0.0.
             guard sameBits(input.t, t) || input.t == t else {
                 throw damaged("its time column (\(t)) disagrees with its payload (\(input.t))")

@@ -52,7 +52,7 @@ struct ImportTests {
     /// field by field, and the imported fix must be refused with the same message.
     func referenceFix(_ line: [UInt8], importedAs fix: Fix, file: String, line number: Int) throws -> Fix {
         do throws(RunwayError) {
-            let input = try withBytes(line) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+            let input = try withBytes(line) { (b) throws(RunwayError) in try InputDecoder.decode(b).input }
             guard case .fix(let f) = input else {
                 Issue.record("\(file) line \(number) is not a fix"); return Fix(lat: .nan, lon: .nan)
             }
@@ -463,7 +463,7 @@ struct ImportTests {
             let lines = text.split(separator: 0x0A)
             #expect(lines.count == inputs.count)
             for (line, input) in zip(lines, inputs) {
-                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b).input }
                 #expect(same(decoded, input), "\(String(decoding: line, as: UTF8.self))")
             }
         }
@@ -480,7 +480,7 @@ struct ImportTests {
             let lines = text.split(separator: 0x0A)
             #expect(lines.count == inputs.count, "\(file)")
             for (line, input) in zip(lines, inputs) {
-                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
+                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b).input }
                 #expect(same(decoded, input), "\(file): \(String(decoding: line, as: UTF8.self))")
             }
         }

@@ -5,7 +5,7 @@ func decode(_ text: String) -> Result<Input, RunwayError> {
     var copy = text
     var out: Result<Input, RunwayError> = .failure(RunwayError(.internal, "unset"))
     copy.withUTF8 { buf in
-        do throws(RunwayError) { out = .success(try InputDecoder.decode(UnsafeRawBufferPointer(buf))) }
+        do throws(RunwayError) { out = .success(try InputDecoder.decode(UnsafeRawBufferPointer(buf)).input) }
         catch { out = .failure(error) }
     }
     return out
@@ -13,7 +13,7 @@ func decode(_ text: String) -> Result<Input, RunwayError> {
 
 func decodeBytes(_ bytes: [UInt8]) -> Result<Input, RunwayError> {
     bytes.withUnsafeBytes { buf in
-        do throws(RunwayError) { return .success(try InputDecoder.decode(buf)) }
+        do throws(RunwayError) { return .success(try InputDecoder.decode(buf).input) }
         catch { return .failure(error) }
     }
 }

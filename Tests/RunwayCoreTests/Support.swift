@@ -21,7 +21,7 @@ struct Driver {
         var copy = text
         var decoded: Result<Input, RunwayError> = .failure(RunwayError(.internal, "unset"))
         copy.withUTF8 { buf in
-            do throws(RunwayError) { decoded = .success(try InputDecoder.decode(UnsafeRawBufferPointer(buf))) }
+            do throws(RunwayError) { decoded = .success(try InputDecoder.decode(UnsafeRawBufferPointer(buf)).input) }
             catch { decoded = .failure(error) }
         }
         try core.process(try decoded.get(), wallClock: wallClock, events: &events)
@@ -54,3 +54,10 @@ func degreesNorth(_ metres: Double) -> Double { metres / 111_250 }
 
 /// Metres east per degree of longitude at 52° N (good enough to place test points).
 func degreesEast(_ metres: Double) -> Double { metres / (111_320 * 0.61566) }
+
+extension FlightComputer {
+    /// Tests push plain inputs: each is validated first, as every host does.
+    mutating func process(_ input: Input, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        try process(try ValidatedInput(input), wallClock: wallClock, events: &events)
+    }
+}

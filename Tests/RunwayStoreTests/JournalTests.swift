@@ -124,7 +124,7 @@ import RunwaySim
 
     static func apply(_ e: JournalEntry, to core: inout FlightComputer, _ events: inout [Event]) throws(RunwayError) {
         switch e {
-        case .input(let i): try core.process(i, wallClock: .nan, events: &events)
+        case .input(let i): try core.process(ValidatedInput(i), wallClock: .nan, events: &events)
         case .command(let c, let t): try core.command(c, at: t, wallClock: .nan, events: &events)
         case .lap(let t): try core.lap(at: t, wallClock: .nan, events: &events)
         }

@@ -162,7 +162,7 @@ struct RealTrackFilteredTests {
         var events: [Event] = []
         var started = false
         for line in bytes.split(separator: 0x0A) where !line.isEmpty {
-            let decoded: Result<Input, RunwayError> = line.withUnsafeBytes { buf in
+            let decoded: Result<ValidatedInput, RunwayError> = line.withUnsafeBytes { buf in
                 do throws(RunwayError) { return .success(try InputDecoder.decode(buf)) } catch { return .failure(error) }
             }
             guard case .success(let input) = decoded else {

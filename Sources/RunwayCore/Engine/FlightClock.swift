@@ -47,7 +47,7 @@ public struct FlightClock: Sendable, Equatable {
             if optional { return now }
             throw .input("\(what) needs \"t\" (unix seconds) with the replay clock")
         }
-        try Sample.checkTime(t)
+        try ValidatedInput.time(t)
         if !now.isNaN && t < now {
             throw .input("time going backwards: t \(t) is before the latest \(now)")
         }

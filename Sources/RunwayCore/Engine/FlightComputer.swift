@@ -51,11 +51,11 @@ public struct FlightComputer: Sendable {
     /// stamped with its resolved time once every check has passed, before anything changes.
     /// - Throws: `.input` for a missing (replay) or backwards time; `.limit` for a fix that would
     ///   add a point to a full route.
-    public mutating func process(_ input: Input, wallClock: Double, events: inout [Event],
+    public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
-        let t = try resolvedTime(of: input, wallClock: wallClock)
-        let stamped = input.withTime(t)
-        guard case .fix = input, route.count >= config.maxRoutePoints else {
+        let t = try resolve(validated.t, wallClock: wallClock, what: "input")
+        let stamped = validated.input.withTime(t)
+        guard case .fix = stamped, route.count >= config.maxRoutePoints else {
             try journal?(stamped)
             run(stamped, at: t, &events)
             return
@@ -223,7 +223,11 @@ public struct FlightComputer: Sendable {
     /// the user's; resume ends either kind of hold.
     /// - Throws: `.state` when not allowed in the current phase, `.input` for a time before the latest.
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        let resolved = try check(command, at: t, wallClock: wallClock)
+        self.command(command, resolved: try check(command, at: t, wallClock: wallClock), events: &events)
+    }
+
+    /// Applies a command `check` allowed (its time resolved once, there).
+    mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
         let time = resolved.t, next = resolved.next
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
@@ -258,7 +262,11 @@ public struct FlightComputer: Sendable {
 
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        let time = try checkLap(at: t, wallClock: wallClock)
+        lap(resolvedAt: try checkLap(at: t, wallClock: wallClock), events: &events)
+    }
+
+    /// Ends the current lap at a time `checkLap` allowed.
+    mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
         guard lapStage.manual(lapProgress, log: &eventLog, into: &events) else { return }
@@ -280,11 +288,6 @@ public struct FlightComputer: Sendable {
         advance(to: time)
         guard phase == .cruise else { return }
         events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
-    }
-
-    /// The time `input` will be processed at; throws what `process` would for its time.
-    public func resolvedTime(of input: Input, wallClock: Double) throws(RunwayError) -> Double {
-        try resolve(input.t, wallClock: wallClock, what: "input")
     }
 
     func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {

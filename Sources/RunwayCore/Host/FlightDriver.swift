@@ -1,0 +1,89 @@
+/// The one path every request takes into the engine: validate → resolve time → journal → apply.
+///
+/// Inputs, phase commands, laps and clock ticks each go through it, so a request's time is
+/// resolved once and journaled as resolved, and nothing the engine would refuse is journaled: the
+/// journal sees an entry only after every check has passed and before anything changes, and an
+/// entry the journal could not keep is refused before it changes anything. Both hosts wrap it:
+/// `Session` (the C ABI, journaling to a `FlightStore`) and `RunningCenter` (the Swift actor).
+///
+///     var driver = FlightDriver(config: EngineConfig())
+///     var events: [Event] = []
+///     try driver.perform(.command(.start, t: 0), wallClock: .nan, events: &events)
+///     try driver.perform(.input(try ValidatedInput(.fix(Fix(t: 1, lat: 52, lon: 4)))), wallClock: .nan, events: &events)
+public struct FlightDriver: Sendable {
+    /// A request a host makes of a flight.
+    public enum Request: Sendable, Equatable {
+        /// A fix or sample, already validated (`ValidatedInput`).
+        case input(ValidatedInput)
+        /// A phase command at `t` (NaN: now).
+        case command(PhaseCommand, t: Double)
+        /// A manual lap at `t` (NaN: now).
+        case lap(t: Double)
+        /// The live clock's tick at `t` (NaN: now); never journaled.
+        case tick(t: Double)
+    }
+
+    /// Where accepted entries go before they are applied (a store's journal); nil: nowhere.
+    public typealias Journal = (JournalEntry) throws(RunwayError) -> Void
+
+    public var core: FlightComputer
+
+    public init(config: EngineConfig) { core = FlightComputer(config: config) }
+    public init(core: FlightComputer) { self.core = core }
+
+    /// Performs `request`; on a throw nothing has changed and nothing was journaled.
+    ///
+    /// - Parameters:
+    ///   - wallClock: the wall clock now (for a missing time with the live clock).
+    ///   - journal: takes the entry with its resolved time once every check has passed.
+    public mutating func perform(_ request: Request, wallClock: Double, journal: Journal? = nil,
+                                 events: inout [Event]) throws(RunwayError) {
+        switch request {
+        case .input(let input):
+            guard let journal else {
+                try core.process(input, wallClock: wallClock, events: &events)
+                return
+            }
+            try core.process(input, wallClock: wallClock, events: &events) { (stamped) throws(RunwayError) in
+                try journal(.input(stamped))
+            }
+        case .command(let command, let t):
+            let resolved = try core.check(command, at: t, wallClock: wallClock)
+            try journal?(.command(command, t: resolved.t))
+            core.command(command, resolved: resolved, events: &events)
+        case .lap(let t):
+            let time = try core.checkLap(at: t, wallClock: wallClock)
+            try journal?(.lap(t: time))
+            core.lap(resolvedAt: time, events: &events)
+        case .tick(let t):
+            try core.tick(at: t, wallClock: wallClock, events: &events)
+        }
+    }
+
+    /// Replays journaled entries (a stored flight, or one recovered after its host died): each is
+    /// validated again, as it might come from another build. Returns the entries refused.
+    public mutating func replay(_ entries: [JournalEntry]) -> ReplayResult {
+        var refused = 0, first: RunwayError? = nil
+        var events: [Event] = []
+        for entry in entries {
+            defer { events.removeAll(keepingCapacity: true) }
+            do throws(RunwayError) {
+                switch entry {
+                case .input(let input): try perform(.input(try ValidatedInput(input)), wallClock: input.t, events: &events)
+                case .command(let c, let t): try perform(.command(c, t: t), wallClock: t, events: &events)
+                case .lap(let t): try perform(.lap(t: t), wallClock: t, events: &events)
+                }
+            } catch {
+                refused += 1
+                if first == nil { first = error }
+            }
+        }
+        return ReplayResult(refused: refused, first: first)
+    }
+
+    /// What a replay refused: how many entries, and the first one's error.
+    public struct ReplayResult: Sendable {
+        public var refused: Int
+        public var first: RunwayError?
+    }
+}

@@ -1,0 +1,24 @@
+/// One journal entry: what a session accepted, with its resolved time.
+///
+/// Replaying a flight's entries, in order, through a fresh `FlightComputer` rebuilds its state:
+/// the core is deterministic, so the same inputs at the same times give the same flight.
+///
+///     try store.append(.command(.start, t: 1_764_439_512), to: id)
+///     try store.append(.input(.fix(fix)), to: id)
+///     try store.append(.lap(t: 1_764_439_800), to: id)
+public enum JournalEntry: Sendable, Equatable {
+    /// A fix or a sensor sample, its `t` resolved (never NaN for entries a session accepted).
+    case input(Input)
+    /// A phase command. `t` is NaN only when the command's time was pending; NaN is kept.
+    case command(PhaseCommand, t: Double)
+    /// A lap mark. NaN is kept as for commands.
+    case lap(t: Double)
+
+    /// The entry's time: the input's, the command's or the lap's (NaN when pending).
+    public var t: Double {
+        switch self {
+        case .input(let i): return i.t
+        case .command(_, let t), .lap(let t): return t
+        }
+    }
+}
