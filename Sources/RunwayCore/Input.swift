@@ -11,12 +11,15 @@ public struct Fix: Sendable, Equatable {
     /// Heart rate and cadence carried on the fix itself (as recordings do); NaN when absent.
     public var hr: Double
     public var cadence: Double
+    /// Power carried on the fix (watts), as FIT records carry it; NaN when absent.
+    public var power: Double
 
     public init(t: Double = .nan, lat: Double, lon: Double, alt: Double = .nan, speed: Double = .nan,
                 course: Double = .nan, hAcc: Double = .nan, vAcc: Double = .nan,
-                hr: Double = .nan, cadence: Double = .nan) {
+                hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         self.t = t; self.lat = lat; self.lon = lon; self.alt = alt; self.speed = speed
         self.course = course; self.hAcc = hAcc; self.vAcc = vAcc; self.hr = hr; self.cadence = cadence
+        self.power = power
     }
 }
 
@@ -25,10 +28,12 @@ public enum Sample: Sendable, Equatable {
     case cadence(spm: Double, t: Double)
     /// A barometric altitude (metres), preferred over GPS altitude while it keeps coming.
     case altimeter(alt: Double, t: Double)
+    /// Power from a power meter (watts); 0 while coasting is a measurement like any other.
+    case power(watts: Double, t: Double)
 
     public var t: Double {
         switch self {
-        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t): return t
+        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t), .power(_, let t): return t
         }
     }
 }
@@ -51,6 +56,7 @@ public enum Input: Sendable, Equatable {
         case .sample(.heartRate(let b, _)): return .sample(.heartRate(bpm: b, t: t))
         case .sample(.cadence(let s, _)): return .sample(.cadence(spm: s, t: t))
         case .sample(.altimeter(let a, _)): return .sample(.altimeter(alt: a, t: t))
+        case .sample(.power(let w, _)): return .sample(.power(watts: w, t: t))
         }
     }
 }

@@ -239,7 +239,7 @@ public enum InputDecoder {
     static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput {
         var fix = Fix(lat: .nan, lon: .nan)
         var type: String? = nil
-        var bpm = Double.nan, spm = Double.nan
+        var bpm = Double.nan, spm = Double.nan, watts = Double.nan
         var sawLat = false, sawLon = false
         var child = root.pointee.child
         while let c = child {
@@ -259,6 +259,8 @@ public enum InputDecoder {
             case (0x68, 0x72) where key[2] == 0: slot = 8               // hr
             case (0x63, 0x61) where strcmp(key, "cadence") == 0: slot = 9
             case (0x62, 0x70) where strcmp(key, "bpm") == 0: slot = 10
+            case (0x70, 0x6F) where strcmp(key, "power") == 0: slot = 12
+            case (0x77, 0x61) where strcmp(key, "watts") == 0: slot = 13
             case (0x74, 0x79) where strcmp(key, "type") == 0:
                 guard cJSON_IsString(c) != 0, let s = c.pointee.valuestring else {
                     throw .input("\"type\" must be a string")
@@ -288,7 +290,9 @@ public enum InputDecoder {
             case 8: fix.hr = v
             case 9: fix.cadence = v
             case 10: bpm = v
-            default: spm = v
+            case 11: spm = v
+            case 12: fix.power = v
+            default: watts = v
             }
         }
         switch type {
@@ -300,8 +304,9 @@ public enum InputDecoder {
         case "hr": return try ValidatedInput(.sample(.heartRate(bpm: bpm, t: fix.t)))
         case "cadence": return try ValidatedInput(.sample(.cadence(spm: spm, t: fix.t)))
         case "altimeter": return try ValidatedInput(.sample(.altimeter(alt: fix.alt, t: fix.t)))
+        case "power": return try ValidatedInput(.sample(.power(watts: watts, t: fix.t)))
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence or altimeter)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter or power)")
         }
     }
 }

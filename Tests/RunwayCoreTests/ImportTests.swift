@@ -125,6 +125,7 @@ struct ImportTests {
             case .sample(.heartRate): counts.hr += 1
             case .sample(.cadence): counts.cadence += 1
             case .sample(.altimeter): Issue.record("no altimeter samples from FIT")
+            case .sample(.power): break
             }
             if input.t < lastT { ordered = false }
             lastT = input.t

@@ -26,6 +26,7 @@ public struct FlightComputer: Sendable {
     var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
     var odometer = Odometer(), pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
+    var metrics = Metrics()
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
     var fixes = 0
@@ -87,7 +88,9 @@ public struct FlightComputer: Sendable {
         case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
         case .sample(.altimeter(let metres, _)):
             if phase == .cruise { elevationStage.barometric(alt: metres, at: t, distanceM: distance) }
+        case .sample(.power): break   // a metric's (below)
         }
+        metrics.observe(input, at: t, cruising: phase == .cruise)
         emitFlight(&events)
     }
 
@@ -172,7 +175,7 @@ public struct FlightComputer: Sendable {
             pace.shift(by: c.distanceM)
             recorder.credit(c.distanceM, toPointAt: c.at)
         }
-        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, log: &eventLog, into: &events) }
+        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
     }
 
     /// Applies what auto-pause decides at a speed sample.
@@ -199,7 +202,7 @@ public struct FlightComputer: Sendable {
     /// After a fix in cruise: auto laps (not while a gap waits), then the alerts.
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
-        if gaps.waiting == nil { lapStage.cut(lapProgress, now: now, log: &eventLog, into: &events) }
+        if gaps.waiting == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
@@ -244,7 +247,7 @@ public struct FlightComputer: Sendable {
             if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
             if command == .start { lapStage.begin(lapProgress) }
         }
-        if next == .touchdown { lapStage.finish(lapProgress, log: &eventLog, into: &events) }
+        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
         emitFlight(&events)
     }
 
@@ -269,7 +272,7 @@ public struct FlightComputer: Sendable {
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(lapProgress, log: &eventLog, into: &events) else { return }
+        guard lapStage.manual(lapProgress, metrics: &metrics, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }
 
@@ -296,6 +299,7 @@ public struct FlightComputer: Sendable {
 
     mutating func advance(to t: Double) {
         sensors.advance(to: t, counting: phase == .cruise)
+        metrics.advance(to: t, cruising: phase == .cruise)
         clock.advance(to: t, phase: phase)
     }
 

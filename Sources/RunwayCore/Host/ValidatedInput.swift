@@ -34,6 +34,11 @@ public struct ValidatedInput: Sendable, Equatable {
             guard (-1000.0...100_000.0).contains(alt) else { throw .input("alt \(alt) out of range -1000...100000") }
             try Self.optionalTime(t)
             self.input = .sample(.altimeter(alt: alt, t: t))
+        case .sample(.power(let watts, let t)):
+            guard !watts.isNaN else { throw .input("power sample needs \"watts\"") }
+            let w = try Self.power(watts)
+            try Self.optionalTime(t)
+            self.input = .sample(.power(watts: w, t: t))
         }
     }
 
@@ -74,6 +79,7 @@ public struct ValidatedInput: Sendable, Equatable {
         f.vAcc = try optionalNonNegative(f.vAcc, "v_acc", max: 1e9)
         if !f.hr.isNaN { f.hr = try heartRate(f.hr) }
         if !f.cadence.isNaN { f.cadence = try cadence(f.cadence) }
+        if !f.power.isNaN { f.power = try power(f.power) }
         try optionalTime(f.t)
         return f
     }
@@ -94,6 +100,12 @@ public struct ValidatedInput: Sendable, Equatable {
     static func cadence(_ spm: Double) throws(RunwayError) -> Double {
         guard spm.isFinite, spm >= 0, spm <= 400 else { throw .input("spm \(spm) out of range 0...400") }
         return spm
+    }
+
+    /// Watts, 0...5000 (a track sprinter's peak is about 2500 W).
+    static func power(_ watts: Double) throws(RunwayError) -> Double {
+        guard watts.isFinite, watts >= 0, watts <= 5000 else { throw .input("watts \(watts) out of range 0...5000") }
+        return watts
     }
 
     static func optionalTime(_ t: Double) throws(RunwayError) {

@@ -27,6 +27,8 @@ public struct Lap: Sendable, Equatable {
     /// Elevation gain and loss, metres.
     public var gainM: Double
     public var lossM: Double
+    /// The registered metrics' figures for the lap (power…).
+    public var metrics: [MetricValue] = []
 
     public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,
                 elapsedS: Double, paceMinPerKm: Double, avgHrBpm: Double, gainM: Double, lossM: Double) {
@@ -133,6 +135,11 @@ public struct LapCounter: Sendable {
 
     /// True once auto laps stopped at `maxLaps`.
     public private(set) var autoLapsStopped = false
+
+    /// Attaches the metrics' figures to the completed lap `index`.
+    mutating func setMetrics(_ m: [MetricValue], ofLap index: Int) {
+        if let i = laps.lastIndex(where: { $0.index == index }) { laps[i].metrics = m }
+    }
 
     /// The most auto laps one update cuts; boundaries beyond are skipped. Only a distance jump
     /// gets there (100 laps of the shortest configurable 10 m is a 1 km jump between two fixes),

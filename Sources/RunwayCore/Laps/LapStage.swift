@@ -5,7 +5,7 @@
 /// then): a lap ending in a gap is cut when the gap is credited, as of the fix after it.
 ///
 ///     var laps = LapStage(autoLapM: 1000)
-///     laps.cut(progress, now: t, log: &log, into: &events)   // a split event per lap completed
+///     laps.cut(progress, now: t, metrics: &metrics, log: &log, into: &events)   // a split event per lap completed
 public struct LapStage: Sendable {
     public private(set) var counter: LapCounter
 
@@ -15,9 +15,9 @@ public struct LapStage: Sendable {
     mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
 
     /// Cuts the auto laps `p` completes.
-    mutating func cut(_ p: LapProgress, now: Double, log: inout EventLog, into events: inout [Event]) {
+    mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         let stoppedBefore = counter.autoLapsStopped
-        for lap in counter.update(p) { Self.emit(lap, log: &log, into: &events) }
+        for lap in counter.update(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
         if counter.autoLapsStopped && !stoppedBefore {
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
                        at: now, into: &events)
@@ -25,15 +25,15 @@ public struct LapStage: Sendable {
     }
 
     /// Ends the current lap at `p` (a manual lap); false when there is nothing to lap.
-    mutating func manual(_ p: LapProgress, log: inout EventLog, into events: inout [Event]) -> Bool {
+    mutating func manual(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) -> Bool {
         guard let lap = counter.manualLap(p) else { return false }
-        Self.emit(lap, log: &log, into: &events)
+        emit(lap, metrics: &metrics, log: &log, into: &events)
         return true
     }
 
     /// The final lap at touchdown.
-    mutating func finish(_ p: LapProgress, log: inout EventLog, into events: inout [Event]) {
-        if let lap = counter.finish(p) { Self.emit(lap, log: &log, into: &events) }
+    mutating func finish(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
+        if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
     /// Whether a manual lap at `p` is allowed.
@@ -47,7 +47,11 @@ public struct LapStage: Sendable {
         throw .state("nothing to lap: no time or distance since the last lap")
     }
 
-    static func emit(_ lap: Lap, log: inout EventLog, into events: inout [Event]) {
+    /// A lap's split event, with the metrics' figures for it.
+    mutating func emit(_ lap: Lap, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
+        var lap = lap
+        lap.metrics = metrics.endLap()
+        counter.setMetrics(lap.metrics, ofLap: lap.index)
         events.append(Event(seq: log.next(), t: lap.endT, body: .split(lap)))
     }
 }

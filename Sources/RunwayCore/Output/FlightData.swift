@@ -38,6 +38,9 @@ public struct FlightData: Sendable, Equatable {
     public var hrBpm: Double = .nan
     public var cadenceSpm: Double = .nan
 
+    /// The registered metrics' figures (power…).
+    public var metrics: [MetricValue] = []
+
     public enum Accuracy: String, Sendable { case ok, reduced, unknown }
 
     public init() {}
@@ -93,6 +96,7 @@ public struct FlightData: Sendable, Equatable {
         w.field("lap_elapsed_s", lapElapsedS)
         w.field("hr_bpm", hrBpm)
         w.field("cadence_spm", cadenceSpm)
+        w.fields(metrics)
         w.key("pfd")
         w.beginObject()
         w.field("pace", PFD.pace(paceMinPerKm))

@@ -35,6 +35,7 @@ extension FlightComputer {
         d.lap = laps.laps.count + 1
         d.lapDistanceM = distance - laps.current.distanceM
         d.lapElapsedS = elapsed - laps.current.elapsedS
+        d.metrics = metrics.snapshot(at: now)
         return d
     }
 }

@@ -31,6 +31,7 @@ extension FlightComputer {
         w.key("hr_zone_s"); w.beginArray(); for z in sensors.zoneSeconds { w.number(z) }; w.endArray()
         w.field("avg_cadence_spm", sensors.avgCadenceSpm)
         w.field("max_cadence_spm", sensors.maxCadenceSpm)
+        w.fields(metrics.summary())
         w.field("fixes", fixes)
         w.key("filtered"); filtered.write(to: &w)
         w.field("points", route.count)
@@ -98,6 +99,7 @@ extension Lap {
         w.field("avg_hr_bpm", avgHrBpm)
         w.field("gain_m", gainM)
         w.field("loss_m", lossM)
+        w.fields(metrics)
         w.endObject()
     }
 }

@@ -1,0 +1,73 @@
+/// A stage that contributes figures of its own from the inputs: a new metric is one type that
+/// conforms, plus one line in `Metrics.registered`; nothing else in the engine changes.
+///
+/// The composer feeds every metric each input (`observe`) and the clock (`advance`), and asks it
+/// for its snapshot fields, its summary fields, a lap's fields when a lap ends, and the value a
+/// route point keeps. Each figure is a `MetricValue` (a JSON key and a number; NaN is `null`).
+///
+///     struct StrideLength: Metric { ... }          // one new file
+///     static let registered: [any Metric] = [PowerMeter(), StrideLength()]   // one line
+public protocol Metric: Sendable {
+    /// A validated input at its resolved time; `cruising` while the flight is in cruise.
+    mutating func observe(_ input: Input, at t: Double, cruising: Bool)
+    /// The clock moved to `t` (before the input at `t`, if any, is observed).
+    mutating func advance(to t: Double, cruising: Bool)
+    /// The fields of the `flight` snapshot at `t`.
+    func snapshot(at t: Double) -> [MetricValue]
+    /// The fields of the summary.
+    func summary() -> [MetricValue]
+    /// The fields of the lap that ends now; the next lap starts.
+    mutating func endLap() -> [MetricValue]
+    /// The value a route point at `t` keeps (NaN: none).
+    func routeValue(at t: Double) -> Double
+}
+
+/// One figure: a JSON key and its value (NaN: unknown, written as null).
+public struct MetricValue: Sendable, Equatable {
+    public let key: StaticString
+    public let value: Double
+
+    public init(_ key: StaticString, _ value: Double) {
+        self.key = key
+        self.value = value
+    }
+
+    public static func == (a: MetricValue, b: MetricValue) -> Bool {
+        a.key.description == b.key.description && a.value.bitPattern == b.value.bitPattern
+    }
+}
+
+/// The registered metrics, in the order their fields are written.
+public struct Metrics: Sendable {
+    /// Every metric the engine computes. Add a metric here.
+    static let registered: [any Metric] = []
+
+    var all: [any Metric] = Metrics.registered
+
+    mutating func observe(_ input: Input, at t: Double, cruising: Bool) {
+        for i in all.indices { all[i].observe(input, at: t, cruising: cruising) }
+    }
+
+    mutating func advance(to t: Double, cruising: Bool) {
+        for i in all.indices { all[i].advance(to: t, cruising: cruising) }
+    }
+
+    func snapshot(at t: Double) -> [MetricValue] { all.flatMap { $0.snapshot(at: t) } }
+    func summary() -> [MetricValue] { all.flatMap { $0.summary() } }
+
+    mutating func endLap() -> [MetricValue] {
+        var out: [MetricValue] = []
+        for i in all.indices { out += all[i].endLap() }
+        return out
+    }
+
+    /// The first metric's route value (the route keeps one metric column: power).
+    func routeValue(at t: Double) -> Double { all.first?.routeValue(at: t) ?? .nan }
+}
+
+extension JSONWriter {
+    /// Writes each figure as a field.
+    mutating func fields(_ values: [MetricValue]) {
+        for v in values { field(v.key, v.value) }
+    }
+}
