@@ -40,7 +40,7 @@ public struct MetricValue: Sendable, Equatable {
 /// The registered metrics, in the order their fields are written.
 public struct Metrics: Sendable {
     /// Every metric the engine computes. Add a metric here.
-    static let registered: [any Metric] = []
+    static let registered: [any Metric] = [PowerMeter()]
 
     var all: [any Metric] = Metrics.registered
 

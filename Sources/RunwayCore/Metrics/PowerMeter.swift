@@ -1,0 +1,140 @@
+/// Power from a power meter: current (3 s), average, maximum and normalised power, for the
+/// flight and each lap.
+///
+/// Samples come as `{"type":"power","watts":245,"t":…}` or as `power` on a fix (FIT records carry
+/// it). Each sample holds until the next one, for at most `staleAfterS` (5 s): zero watts while
+/// coasting count, a missing sample does not (a dropout of the sensor leaves its seconds out).
+/// Only cruise counts toward the averages.
+///
+/// - Average: energy over the seconds covered by samples (time-weighted, so irregular samples
+///   weigh by their duration).
+/// - Normalised power, as cyclists' tools compute it: the power of each covered second, its
+///   30 s rolling mean (once 30 s are in the window), the mean of the fourth powers of those, and
+///   its fourth root.
+/// - Current: the mean of the samples of the last 3 s.
+///
+///     var p = PowerMeter()
+///     p.observe(.sample(.power(watts: 200, t: 0)), at: 0, cruising: true)
+///     p.advance(to: 60, cruising: true)   // 5 s covered: the sample went stale after that
+public struct PowerMeter: Metric {
+    static let staleAfterS = 5.0
+    static let currentWindowS = 3.0
+    static let rollingS = 30
+
+    /// The latest sample.
+    private var lastW = Double.nan, lastT = -Double.infinity
+    /// How far the integrals have been taken.
+    private var integratedTo = Double.nan
+    private var energyJ = 0.0, coveredS = 0.0, maxW = Double.nan
+    /// Normalised power: each covered second's power, the 30 s rolling window and the sum of
+    /// the fourth powers of its means.
+    private var rolling = [Double](repeating: 0, count: PowerMeter.rollingS)
+    private var rollingCount = 0, rollingSum = 0.0, rollingHead = 0
+    private var fourthSum = 0.0, fourthCount = 0
+    /// Partial second carried to the next advance (seconds are whole seconds of covered time).
+    private var secondFraction = 0.0, secondEnergy = 0.0
+    /// The last few samples, for the current power.
+    private var recent: [(t: Double, w: Double)] = []
+    /// The totals when the current lap began.
+    private var lapStart = Totals()
+    private var lapMaxW = Double.nan
+
+    struct Totals: Sendable {
+        var energyJ = 0.0, coveredS = 0.0, fourthSum = 0.0, fourthCount = 0
+    }
+
+    public init() {}
+
+    public mutating func observe(_ input: Input, at t: Double, cruising: Bool) {
+        let w: Double
+        switch input {
+        case .fix(let f) where !f.power.isNaN: w = f.power
+        case .sample(.power(let watts, _)): w = watts
+        default: return
+        }
+        lastW = w
+        lastT = t
+        recent.append((t, w))
+        if recent.count > 16 { recent.removeFirst(recent.count - 16) }
+        if cruising {
+            if !(w <= maxW) { maxW = w }
+            if !(w <= lapMaxW) { lapMaxW = w }
+        }
+    }
+
+    public mutating func advance(to t: Double, cruising: Bool) {
+        defer { integratedTo = t }
+        guard cruising, !integratedTo.isNaN, t > integratedTo, !lastW.isNaN else { return }
+        // The held sample covers up to `staleAfterS` after it.
+        let end = min(t, lastT + Self.staleAfterS)
+        let dt = end - max(integratedTo, lastT)
+        guard dt > 0 else { return }
+        energyJ += lastW * dt
+        coveredS += dt
+        // Whole seconds of covered time for the rolling mean: each second's mean power.
+        var left = dt
+        while left > 0 {
+            let take = min(left, 1 - secondFraction)
+            secondEnergy += lastW * take
+            secondFraction += take
+            left -= take
+            if secondFraction >= 1 - 1e-9 {
+                pushSecond(secondEnergy / secondFraction)
+                secondFraction = 0
+                secondEnergy = 0
+            }
+        }
+    }
+
+    private mutating func pushSecond(_ w: Double) {
+        if rollingCount == Self.rollingS {
+            rollingSum -= rolling[rollingHead]
+        } else {
+            rollingCount += 1
+        }
+        rolling[rollingHead] = w
+        rollingSum += w
+        rollingHead = (rollingHead + 1) % Self.rollingS
+        guard rollingCount == Self.rollingS else { return }
+        let mean = rollingSum / Double(Self.rollingS)
+        let sq = mean * mean
+        fourthSum += sq * sq
+        fourthCount += 1
+    }
+
+    /// The mean of the samples of the last 3 s before `t`; NaN when none.
+    func current(at t: Double) -> Double {
+        var sum = 0.0, n = 0
+        for s in recent where s.t > t - Self.currentWindowS && s.t <= t { sum += s.w; n += 1 }
+        return n > 0 ? sum / Double(n) : .nan
+    }
+
+    static func normalised(fourthSum: Double, count: Int) -> Double {
+        guard count > 0 else { return .nan }
+        return (fourthSum / Double(count)).squareRoot().squareRoot()
+    }
+
+    public func snapshot(at t: Double) -> [MetricValue] {
+        [MetricValue("power_w", current(at: t)),
+         MetricValue("avg_power_w", coveredS > 0 ? energyJ / coveredS : .nan),
+         MetricValue("max_power_w", maxW),
+         MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum, count: fourthCount))]
+    }
+
+    public func summary() -> [MetricValue] { Array(snapshot(at: .nan).dropFirst()) }
+
+    public mutating func endLap() -> [MetricValue] {
+        let e = energyJ - lapStart.energyJ, s = coveredS - lapStart.coveredS
+        let out = [MetricValue("avg_power_w", s > 0 ? e / s : .nan),
+                   MetricValue("max_power_w", lapMaxW),
+                   MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum - lapStart.fourthSum,
+                                                                     count: fourthCount - lapStart.fourthCount))]
+        lapStart = Totals(energyJ: energyJ, coveredS: coveredS, fourthSum: fourthSum, fourthCount: fourthCount)
+        lapMaxW = .nan
+        return out
+    }
+
+    public func routeValue(at t: Double) -> Double {
+        t - lastT <= Self.staleAfterS ? lastW : .nan
+    }
+}
