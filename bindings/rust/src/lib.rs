@@ -68,6 +68,7 @@
 mod error;
 mod format;
 pub mod json;
+mod library;
 mod recording;
 mod session;
 pub mod store;
@@ -76,6 +77,7 @@ mod subscription;
 pub mod sys;
 
 pub use error::{Error, Result, Status};
+pub use library::{candidates as library_candidates, library_path, load, load_from, SONAME};
 pub use format::{
     format_altitude, format_direction, format_distance, format_heading_tape, format_pace, format_pace_tape,
     format_time,

@@ -75,6 +75,7 @@ pub fn recover(path: impl AsRef<Path>, flight_id: &str, config: Option<&str>) ->
 ///
 /// Errors: [`Status::NotFound`], [`Status::State`] (already finished), [`Status::Store`].
 pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -89,6 +90,7 @@ pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 ///
 /// Errors: [`Status::Store`].
 pub fn flights(path: impl AsRef<Path>) -> Result<String> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     // SAFETY: NUL-terminated string alive for the call.
     take_string(|out| unsafe { sys::runway_flights_json(path.as_ptr(), out) })
@@ -98,6 +100,7 @@ pub fn flights(path: impl AsRef<Path>) -> Result<String> {
 ///
 /// Errors: [`Status::NotFound`], [`Status::Store`].
 pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -108,6 +111,7 @@ pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
 ///
 /// Errors: [`Status::NotFound`] (also when already deleted), [`Status::Store`].
 pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -119,6 +123,7 @@ pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 ///
 /// Errors: [`Status::Argument`] an unknown format, [`Status::NotFound`], [`Status::Store`].
 pub fn export_flight(path: impl AsRef<Path>, flight_id: &str, format: &str) -> Result<Vec<u8>> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     let format = cstring(format, Status::Argument)?;
