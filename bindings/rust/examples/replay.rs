@@ -58,7 +58,7 @@ fn replay(path: &str) -> Result<(), Box<dyn std::error::Error>> {
     session.stop(None)?;
     phases.cancel()?; // waits until the last phase line is printed
 
-    let snapshot = session.snapshot()?;
+    let snapshot = session.snapshot_json()?;
     let pfd = json::raw_field(&snapshot, "pfd").unwrap_or("{}");
     println!("fixes: {accepted} accepted, {rejected} rejected");
     println!(
@@ -68,7 +68,7 @@ fn replay(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         json::str_field(pfd, "avg_pace").unwrap_or_default(),
         json::str_field(pfd, "hr").unwrap_or_default(),
     );
-    let summary = session.summary()?;
+    let summary = session.summary_json()?;
     let route = json::raw_field(&summary, "route").unwrap_or("[]");
     println!("{}", summary.replacen(route, "[…]", 1));
     Ok(())

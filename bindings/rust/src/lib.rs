@@ -4,8 +4,9 @@
 //! A host pushes GPS fixes and samples into a [`Session`] (one *flight*), drives its phases
 //! (`preflight` → `cruise` ⇄ `holding` → `touchdown`), receives events through
 //! [`Subscription`]s (a closure on a library thread) or [`PollSubscription`]s, and reads the
-//! flight record with [`Session::summary`]. All outputs are JSON strings; [`json`] reads
-//! top-level members without a JSON dependency.
+//! flight record with [`Session::summary`]. Results are typed — [`Summary`] (with [`Lap`]s and
+//! [`RoutePoint`]s), [`Snapshot`], [`Flight`], [`EventBody`] — parsed by the crate's own std-only
+//! JSON reader, [`json`]; every one also has its JSON (`summary_json`, `snapshot_json`, ...).
 //!
 //! ```
 //! use std::sync::mpsc;
@@ -30,8 +31,10 @@
 //! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "cruise");
 //! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "touchdown");
 //!
-//! let summary = session.summary()?;
-//! assert!(runway::json::f64_field(&summary, "distance_m").unwrap() > 30.0);
+//! let summary = session.summary()?; // a runway::Summary (summary_json() for the JSON)
+//! assert!(summary.distance_m > 30.0);
+//! assert_eq!(summary.laps.len(), 1);
+//! assert_eq!(summary.route.len(), 2);
 //! assert_eq!(runway::format_pace(5.05), "5:03");
 //!
 //! phases.cancel()?; // or just drop it
@@ -73,6 +76,7 @@ mod recording;
 mod session;
 pub mod store;
 mod subscription;
+mod types;
 #[allow(missing_docs)]
 pub mod sys;
 
@@ -85,6 +89,7 @@ pub use format::{
 pub use recording::{import_available, import_recording};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
+pub use types::{EventBody, Filtered, Flight, Lap, Pfd, RoutePoint, Snapshot, Summary};
 
 /// The loaded library's version, e.g. `"0.1.0"`.
 pub fn version() -> &'static str {

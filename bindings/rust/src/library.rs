@@ -52,6 +52,11 @@ macro_rules! functions {
 
         $(
             $(#[$meta])*
+            ///
+            /// # Safety
+            /// The C function's contract (include/runway.h): valid pointers, strings
+            /// NUL-terminated, returned strings freed with `runway_string_free`. Loads the
+            /// library on first use and panics when none can be loaded.
             pub unsafe fn $name($($arg: $ty),*) $(-> $ret)? {
                 (crate::library::table().$name)($($arg),*)
             }

@@ -355,15 +355,25 @@ impl Session {
         check(unsafe { sys::runway_lap(self.inner.raw, time(t)) })
     }
 
+    /// The latest flight data, typed (see [`Session::snapshot_json`] for the JSON).
+    pub fn snapshot(&self) -> Result<crate::Snapshot> {
+        crate::Snapshot::from_json(&self.snapshot_json()?)
+    }
+
     /// The latest FlightData snapshot as JSON (the object a `flight` event carries).
-    pub fn snapshot(&self) -> Result<String> {
+    pub fn snapshot_json(&self) -> Result<String> {
         // SAFETY: valid session.
         take_string(|out| unsafe { sys::runway_snapshot_json(self.inner.raw, out) })
     }
 
-    /// The flight record so far (complete after stop), with the route as
-    /// `[[lat, lon, alt|null, t], ...]`.
-    pub fn summary(&self) -> Result<String> {
+    /// The flight record so far (complete after stop), typed: laps, route and every figure
+    /// (see [`Session::summary_json`] for the JSON).
+    pub fn summary(&self) -> Result<crate::Summary> {
+        crate::Summary::from_json(&self.summary_json()?)
+    }
+
+    /// The flight record so far as JSON, with the route as `[[lat, lon, alt|null, t], ...]`.
+    pub fn summary_json(&self) -> Result<String> {
         // SAFETY: valid session.
         take_string(|out| unsafe { sys::runway_summary_json(self.inner.raw, out) })
     }

@@ -89,7 +89,14 @@ pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 /// `null`; reading it with [`flight`] fails with [`Status::Store`].
 ///
 /// Errors: [`Status::Store`].
-pub fn flights(path: impl AsRef<Path>) -> Result<String> {
+pub fn flights(path: impl AsRef<Path>) -> Result<Vec<crate::Flight>> {
+    crate::Flight::list_from_json(&flights_json(path)?)
+}
+
+/// The store's flights as the JSON array [`flights`] reads.
+///
+/// Errors: [`Status::Store`].
+pub fn flights_json(path: impl AsRef<Path>) -> Result<String> {
     crate::load()?;
     let path = path_cstring(path.as_ref())?;
     // SAFETY: NUL-terminated string alive for the call.
@@ -99,7 +106,14 @@ pub fn flights(path: impl AsRef<Path>) -> Result<String> {
 /// One stored flight: its summary with laps and route, as [`Session::summary`] gives it.
 ///
 /// Errors: [`Status::NotFound`], [`Status::Store`].
-pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
+pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<crate::Summary> {
+    crate::Summary::from_json(&flight_json(path, flight_id)?)
+}
+
+/// One stored flight's record as JSON (what [`flight`] reads).
+///
+/// Errors: [`Status::NotFound`], [`Status::Store`].
+pub fn flight_json(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
     crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
