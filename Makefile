@@ -76,7 +76,7 @@ test-python: lib
 	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests Tests/python
 
 test-rust: lib
-	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline --no-fail-fast
+	cd bindings/rust && RUNWAY_LIBRARY=$(CURDIR)/$(LIB) cargo test --offline --no-fail-fast
 
 # Benchmarks (not part of `make test`): C harnesses built against the library; prints one table
 # and writes it to benchmarks/RESULTS.md (about 3 minutes; benchmarks/README.md has the method).
