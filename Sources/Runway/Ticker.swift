@@ -60,9 +60,6 @@ final class Ticker: @unchecked Sendable {
     /// The number of registered sessions (for tests).
     var count: Int { lock.withLock { sessions.count } }
 
-    /// Whether a ticker thread is running (for tests).
-    var isRunning: Bool { lock.withLock { thread != nil } }
-
     private func run(generation mine: UInt64) {
         lock.lock()
         while generation == mine {
