@@ -45,7 +45,12 @@ fn inputs(path: &Path) -> Result<String, Box<dyn std::error::Error>> {
 
 fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let text = inputs(path)?;
-    println!("librunway {} (ABI {}) from {}", runway::version(), runway::abi_version(), runway::load()?.display());
+    println!(
+        "librunway {} (ABI {}) from {}",
+        runway::version(),
+        runway::abi_version(),
+        runway::load()?.display()
+    );
 
     // The import's report (its last line), when it has one: the activity the file names.
     let (mut lines, mut activity) = (String::with_capacity(text.len()), None);
@@ -60,7 +65,8 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let config = activity.as_ref().map(|a| format!(r#"{{"activity":"{a}"}}"#));
     let session = Session::open(config.as_deref())?;
     // Polled after the run (a callback subscription would print from a library thread).
-    let phases = session.poll_subscription(Some(r#"{"kinds":["phase","log"],"policy":"queue","capacity":65536}"#))?;
+    let phases =
+        session.poll_subscription(Some(r#"{"kinds":["phase","log"],"policy":"queue","capacity":65536}"#))?;
 
     session.start(None)?; // at the first input's time
     let batch = session.push_jsonl(&lines);

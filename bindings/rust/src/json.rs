@@ -230,7 +230,9 @@ impl Value {
     /// A non-negative integral number as a `u64`, or `None`.
     pub fn as_u64(&self) -> Option<u64> {
         match self {
-            Value::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n < 18_446_744_073_709_551_616.0 => Some(*n as u64),
+            Value::Number(n) if *n >= 0.0 && n.fract() == 0.0 && *n < 18_446_744_073_709_551_616.0 => {
+                Some(*n as u64)
+            }
             _ => None,
         }
     }
@@ -589,10 +591,17 @@ mod tests {
         assert_eq!(
             v,
             Value::Object(vec![
-                ("a".into(), Value::Array(vec![
-                    Value::Number(1.0), Value::Number(-2500.0), Value::Bool(true), Value::Bool(false),
-                    Value::Null, Value::String("x\u{e9}".into()),
-                ])),
+                (
+                    "a".into(),
+                    Value::Array(vec![
+                        Value::Number(1.0),
+                        Value::Number(-2500.0),
+                        Value::Bool(true),
+                        Value::Bool(false),
+                        Value::Null,
+                        Value::String("x\u{e9}".into()),
+                    ])
+                ),
                 ("b".into(), Value::Object(vec![])),
                 ("c".into(), Value::Array(vec![])),
                 ("d".into(), Value::Number(0.5)),
@@ -606,8 +615,20 @@ mod tests {
     #[test]
     fn refuses_what_is_not_json() {
         for (text, offset) in [
-            ("", 0), ("{", 1), ("[1,]", 3), ("{\"a\" 1}", 5), ("01", 0), ("1.", 1), ("1e", 2), ("-", 0),
-            ("tru", 0), ("\"a", 0), ("[1] 2", 4), ("{\"a\":1,}", 7), ("\"\\q\"", 0), ("1e999", 0),
+            ("", 0),
+            ("{", 1),
+            ("[1,]", 3),
+            ("{\"a\" 1}", 5),
+            ("01", 0),
+            ("1.", 1),
+            ("1e", 2),
+            ("-", 0),
+            ("tru", 0),
+            ("\"a", 0),
+            ("[1] 2", 4),
+            ("{\"a\":1,}", 7),
+            ("\"\\q\"", 0),
+            ("1e999", 0),
             ("\"a\u{1}b\"", 0),
         ] {
             let e = parse(text).expect_err(text);

@@ -87,16 +87,16 @@ mod recording;
 mod session;
 pub mod store;
 mod subscription;
-mod types;
 #[allow(missing_docs)]
 pub mod sys;
+mod types;
 
 pub use error::{Error, Result, Status};
-pub use library::{candidates as library_candidates, library_path, load, load_from, SONAME};
 pub use format::{
     format_altitude, format_direction, format_distance, format_heading_tape, format_pace, format_pace_tape,
     format_time,
 };
+pub use library::{candidates as library_candidates, library_path, load, load_from, SONAME};
 pub use recording::{import_available, import_recording};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};

@@ -136,7 +136,11 @@ fn open(path: &Path) -> std::result::Result<Library, String> {
     if raw.is_null() {
         // SAFETY: dlerror returns NULL or a NUL-terminated message, copied at once.
         let why = unsafe { dlerror() };
-        let why = if why.is_null() { "dlopen failed".into() } else { unsafe { CStr::from_ptr(why) }.to_string_lossy().into_owned() };
+        let why = if why.is_null() {
+            "dlopen failed".into()
+        } else {
+            unsafe { CStr::from_ptr(why) }.to_string_lossy().into_owned()
+        };
         return Err(why);
     }
     let handle = Handle(raw);
@@ -153,7 +157,12 @@ fn open(path: &Path) -> std::result::Result<Library, String> {
 
 /// The file the library was loaded from, by `dladdr` of one of its functions.
 fn loaded_file(_handle: &Handle, functions: &sys::Functions) -> Option<PathBuf> {
-    let mut info = DlInfo { dli_fname: std::ptr::null(), dli_fbase: std::ptr::null_mut(), dli_sname: std::ptr::null(), dli_saddr: std::ptr::null_mut() };
+    let mut info = DlInfo {
+        dli_fname: std::ptr::null(),
+        dli_fbase: std::ptr::null_mut(),
+        dli_sname: std::ptr::null(),
+        dli_saddr: std::ptr::null_mut(),
+    };
     let addr = functions.runway_abi_version as *const c_void;
     // SAFETY: dladdr only reads the address; dli_fname is the loader's NUL-terminated string.
     if unsafe { dladdr(addr, &mut info) } == 0 || info.dli_fname.is_null() {
@@ -241,7 +250,11 @@ pub fn load_from(path: impl AsRef<Path>) -> Result<&'static Path> {
     if !same {
         return Err(Error::new(
             Status::Internal,
-            format!("runway::load_from({}): librunway is already loaded from {}", path.display(), lib.display()),
+            format!(
+                "runway::load_from({}): librunway is already loaded from {}",
+                path.display(),
+                lib.display()
+            ),
         ));
     }
     Ok(lib)

@@ -102,7 +102,10 @@ impl<'a> Obj<'a> {
     }
 
     fn f64s(&self, key: &str) -> Result<Vec<f64>> {
-        self.array(key)?.iter().map(|v| v.as_f64().ok_or_else(|| bad(self.what, key, "holds a non-number"))).collect()
+        self.array(key)?
+            .iter()
+            .map(|v| v.as_f64().ok_or_else(|| bad(self.what, key, "holds a non-number")))
+            .collect()
     }
 }
 
@@ -176,7 +179,9 @@ fn route(what: &'static str, key: &str, text: &str) -> Result<Vec<RoutePoint>> {
     let mut points = Vec::new();
     let mut bad_row = false;
     json::number_rows(text, |row| match row {
-        [Some(lat), Some(lon), alt, Some(t), ..] => points.push(RoutePoint { lat: *lat, lon: *lon, alt: *alt, t: *t }),
+        [Some(lat), Some(lon), alt, Some(t), ..] => {
+            points.push(RoutePoint { lat: *lat, lon: *lon, alt: *alt, t: *t })
+        }
         _ => bad_row = true,
     })
     .map_err(|e| bad(what, key, &e.to_string()))?;
@@ -290,8 +295,8 @@ impl Summary {
     /// text (a million points without a [`Value`] each).
     pub fn from_json(text: &str) -> Result<Summary> {
         const WHAT: &str = "summary";
-        let members = json::members(text)
-            .ok_or_else(|| Error::new(Status::Internal, "summary: not a JSON object"))?;
+        let members =
+            json::members(text).ok_or_else(|| Error::new(Status::Internal, "summary: not a JSON object"))?;
         let mut rest = Vec::with_capacity(members.len());
         let (mut route_pts, mut simplified) = (Vec::new(), Vec::new());
         for (key, raw) in members {
@@ -621,8 +626,12 @@ impl EventBody {
         let o = Obj::new("event", &v)?;
         Ok(match kind {
             "flight" => EventBody::Flight(Box::new(Snapshot::from_value(&v)?)),
-            "phase" => EventBody::Phase { from: o.string("from")?, to: o.string("to")?, by: o.opt_string("by")? },
-            "split" => EventBody::Split(Lap::from_value(o.get("lap").ok_or_else(|| bad("split event", "lap", "is missing"))?)?),
+            "phase" => {
+                EventBody::Phase { from: o.string("from")?, to: o.string("to")?, by: o.opt_string("by")? }
+            }
+            "split" => EventBody::Split(Lap::from_value(
+                o.get("lap").ok_or_else(|| bad("split event", "lap", "is missing"))?,
+            )?),
             "tick" => EventBody::Tick {
                 phase: o.string("phase")?,
                 elapsed_s: o.f64("elapsed_s")?,

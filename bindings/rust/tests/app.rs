@@ -120,7 +120,8 @@ fn an_app_crate_runs_without_ld_library_path_from_build_an_install_prefix_and_be
     let pc = prefix.join("lib/pkgconfig");
     let bin = build(&target, &[("PKG_CONFIG_PATH", pc.to_str().unwrap())]);
     let out = run(&bin, &[]);
-    let real = format!("librunway.so.{}.{}", runway::sys::RUNWAY_VERSION_MAJOR, runway::sys::RUNWAY_VERSION_MINOR);
+    let real =
+        format!("librunway.so.{}.{}", runway::sys::RUNWAY_VERSION_MAJOR, runway::sys::RUNWAY_VERSION_MINOR);
     assert_eq!(canonical(&loaded(&out)), canonical(&prefix.join("lib").join(real)));
 
     // 5. The same with RUNWAY_PREFIX at build time instead of pkg-config.

@@ -52,7 +52,10 @@ fn check(path: &Path, format: &str) -> String {
     let (figures, accepted) = expected(path, format);
     assert!(stdout.contains(&figures), "{}: want {figures:?} in\n{stdout}", path.display());
     assert!(stdout.contains(&format!("inputs: {accepted} accepted, 0 rejected")), "{stdout}");
-    assert!(stdout.contains("phase: preflight -> cruise") && stdout.contains("phase: cruise -> touchdown"), "{stdout}");
+    assert!(
+        stdout.contains("phase: preflight -> cruise") && stdout.contains("phase: cruise -> touchdown"),
+        "{stdout}"
+    );
     stdout
 }
 
@@ -80,13 +83,23 @@ fn gpx_tcx_and_fit_exports_replay_by_extension() {
         let stdout = check(&path, format);
         // The file's flight is the flight: its distance within 2% and its points all there.
         let (_, accepted) = expected(&path, format);
-        assert!(accepted >= original.route.len(), "{name}: {accepted} inputs for {} points", original.route.len());
+        assert!(
+            accepted >= original.route.len(),
+            "{name}: {accepted} inputs for {} points",
+            original.route.len()
+        );
         let d: f64 = stdout
             .lines()
-            .find_map(|l| l.split(", ").nth(1).and_then(|f| f.strip_suffix(" s")).and_then(|f| f.split(" m in").next()))
+            .find_map(|l| {
+                l.split(", ").nth(1).and_then(|f| f.strip_suffix(" s")).and_then(|f| f.split(" m in").next())
+            })
             .and_then(|m| m.parse().ok())
             .unwrap_or_else(|| panic!("no distance in {stdout}"));
-        assert!((d - original.distance_m).abs() < 0.02 * original.distance_m, "{name}: {d} vs {}", original.distance_m);
+        assert!(
+            (d - original.distance_m).abs() < 0.02 * original.distance_m,
+            "{name}: {d} vs {}",
+            original.distance_m
+        );
         assert!(stdout.contains("avg hr 14"), "{name}: {stdout}");
     }
     // The JSON Lines the import gives replay the same way.
@@ -119,11 +132,9 @@ fn bad_files_and_usage_are_refused() {
     std::fs::write(&text, "hello").unwrap();
     let fake = dir.join("fake.fit");
     std::fs::write(&fake, b"\xff\xfe not a FIT file at all").unwrap();
-    for (path, want) in [
-        (text, "unknown extension \"txt\""),
-        (fake, "Input"),
-        (dir.join("missing.gpx"), "No such file"),
-    ] {
+    for (path, want) in
+        [(text, "unknown extension \"txt\""), (fake, "Input"), (dir.join("missing.gpx"), "No such file")]
+    {
         let out = replay(&path);
         assert_eq!(out.status.code(), Some(2), "{}", path.display());
         let err = String::from_utf8_lossy(&out.stderr);

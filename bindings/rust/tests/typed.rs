@@ -117,7 +117,8 @@ fn a_snapshot_holds_the_flight_data_and_its_pfd() {
     s.start(Some(T0)).unwrap();
     s.push_json(&format!(r#"{{"t":{T0},"lat":52.0,"lon":4.0,"speed":3.3,"course":0}}"#)).unwrap();
     s.push_json(&format!(r#"{{"type":"hr","bpm":148,"t":{T0}}}"#)).unwrap();
-    s.push_json(&format!(r#"{{"t":{},"lat":52.0003,"lon":4.0,"speed":3.38,"course":0}}"#, T0 + 10.0)).unwrap();
+    s.push_json(&format!(r#"{{"t":{},"lat":52.0003,"lon":4.0,"speed":3.38,"course":0}}"#, T0 + 10.0))
+        .unwrap();
     let text = s.snapshot_json().unwrap();
     let j = json::parse(&text).unwrap();
     let snap = s.snapshot().unwrap();
@@ -143,7 +144,11 @@ fn a_snapshot_holds_the_flight_data_and_its_pfd() {
 #[test]
 fn events_carry_typed_bodies() {
     let s = Session::open(Some(r#"{"auto_lap_m":200}"#)).unwrap();
-    let poll = s.poll_subscription(Some(r#"{"kinds":["flight","phase","split","log"],"policy":"queue","capacity":4096}"#)).unwrap();
+    let poll = s
+        .poll_subscription(Some(
+            r#"{"kinds":["flight","phase","split","log"],"policy":"queue","capacity":4096}"#,
+        ))
+        .unwrap();
     run(&s, true);
     let events: Vec<_> = poll.drain().collect::<runway::Result<_>>().unwrap();
     let (mut phases, mut splits, mut flights) = (Vec::new(), Vec::new(), 0);
@@ -188,7 +193,9 @@ fn a_flight_list_is_typed() {
     assert_eq!(flights, Flight::list_from_json(&text).unwrap());
     let raw = json::parse(&text).unwrap();
     assert_eq!(flights.len(), raw.as_array().unwrap().len());
-    let by_id = |id: &str| flights.iter().find(|f| f.flight_id == id).unwrap_or_else(|| panic!("{id} in {flights:?}"));
+    let by_id = |id: &str| {
+        flights.iter().find(|f| f.flight_id == id).unwrap_or_else(|| panic!("{id} in {flights:?}"))
+    };
     let done = by_id("done");
     assert!(done.finished && !done.damaged);
     assert_eq!(done.end_reason.as_deref(), Some("stopped"));
@@ -210,7 +217,10 @@ fn damaged_documents_are_errors_naming_the_member() {
         (good.replacen("\"fixes\":40", "\"fixes\":-1", 1), "\"fixes\" is not a non-negative integer"),
         (good.replacen("\"phase\":\"touchdown\"", "\"phase\":7", 1), "\"phase\" is not a string"),
         (good.replacen("\"route\":[[", "\"route\":[[\"x\",", 1), "\"route\""),
-        (good.replacen("\"route\":[[52.0,4.0,", "\"route\":[[52.0,", 1), "\"route\" has a point that is not [lat, lon, alt, t]"),
+        (
+            good.replacen("\"route\":[[52.0,4.0,", "\"route\":[[52.0,", 1),
+            "\"route\" has a point that is not [lat, lon, alt, t]",
+        ),
         (good[..good.len() / 2].to_owned(), "not a JSON object"),
         ("[]".to_owned(), "not a JSON object"),
     ];
