@@ -1,7 +1,9 @@
 # librunway — build, test and demo.
 #   make demo   replay a sample run through the Python package (installs what it needs)
-#   make test   every test: Swift, C header/ABI, C host example, Python, Rust, instruction counts,
-#               and the short hardening checks (fuzzing, sanitizers, stress, leaks; RELIABILITY.md)
+#   make test   every test: Swift, C header/ABI, the installed layout, C host example, Python, Rust,
+#               instruction counts, and the short hardening checks (fuzzing, sanitizers, stress,
+#               leaks; RELIABILITY.md)
+#   make install PREFIX=...   the header, library, runway.pc and CMake package (docs/install.md)
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
@@ -27,8 +29,8 @@ LIB_LINK_FLAGS := -Xlinker --version-script=$(CURDIR)/scripts/librunway.map -Xli
 
 all: lib
 
-# Installs what a fresh Debian machine lacks: libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config
-# (apt-get, as root); pytest, gpxpy, garmin-fit-sdk (pip).
+# Installs what a fresh Debian machine lacks: libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config,
+# cmake (apt-get, as root); pytest, gpxpy, garmin-fit-sdk (pip).
 deps:
 	@./scripts/install-deps.sh
 
