@@ -1,39 +1,75 @@
 # librunway — build, test and demo.
 #   make demo   replay a sample run through the Python package (installs what it needs)
-#   make test   every test: Swift, C header/ABI, C host example, Python, Rust, instruction counts,
-#               and the short hardening checks (fuzzing, sanitizers, stress, leaks; RELIABILITY.md)
+#   make test   every test: Swift, C header/ABI, the installed layout, C host example, Python, Rust,
+#               instruction counts, and the short hardening checks (fuzzing, sanitizers, stress,
+#               leaks; RELIABILITY.md)
+#   make install PREFIX=...   the header, library, runway.pc and CMake package (docs/install.md)
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
 BUILD := build
 LIB := $(BUILD)/librunway.so
-SOURCES := $(shell find Sources include -type f) Package.swift
+SOURCES := $(shell find Sources include -type f) Package.swift scripts/librunway.map
+# The version, from include/runway.h: the library file is librunway.so.MAJOR.MINOR, its SONAME
+# librunway.so.MAJOR.
+version_part = $(shell sed -n 's/^\#define RUNWAY_VERSION_$(1)  *\([0-9][0-9]*\).*/\1/p' include/runway.h)
+VERSION_MAJOR := $(call version_part,MAJOR)
+VERSION_MINOR := $(call version_part,MINOR)
+VERSION := $(VERSION_MAJOR).$(VERSION_MINOR).$(call version_part,PATCH)
+SONAME := librunway.so.$(VERSION_MAJOR)
+# The release library is linked by the toolchain's lld (gold, the default, leaves the Swift
+# symbols that the version script makes local in the dynamic symbol table), exporting only the
+# version script's runway_* symbols, with its SONAME and a build id (the debug file's name).
+LLD ?= $(firstword $(wildcard $(dir $(realpath $(shell command -v $(SWIFT))))ld.lld) $(shell command -v ld.lld))
+RELEASE_FLAGS := -c release --toolset $(CURDIR)/$(BUILD)/toolset.json -Xswiftc -static-stdlib
+LIB_LINK_FLAGS := -Xlinker --version-script=$(CURDIR)/scripts/librunway.map -Xlinker -soname=$(SONAME) \
+	-Xlinker --build-id=sha1
 
-.PHONY: all deps lib test test-swift test-c test-python test-rust test-example demo clean
+.PHONY: all deps lib install test test-swift test-c test-install test-python test-rust test-example demo clean
 
 all: lib
 
-# Installs what a fresh Debian machine lacks: libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config
-# (apt-get, as root); pytest, gpxpy, garmin-fit-sdk (pip).
+# Installs what a fresh Debian machine lacks: libcjson-dev, libsqlite3-dev, libxml2-dev, pkg-config,
+# cmake (apt-get, as root); pytest, gpxpy, garmin-fit-sdk (pip).
 deps:
 	@./scripts/install-deps.sh
 
 lib: $(LIB)
 
+# build/ also gets librunway.so.MAJOR (what programs linked with -lrunway ask for) and
+# build/pkgconfig/runway-uninstalled.pc (pkg-config prefers it to an installed runway.pc when
+# PKG_CONFIG_PATH holds build/pkgconfig: examples/c builds that way).
 $(LIB): $(SOURCES)
 	@./scripts/install-deps.sh --quiet
-	$(SWIFT) build -c release -Xswiftc -static-stdlib
-	@mkdir -p $(BUILD)
-	cp .build/release/librunway.so $(LIB)
+	@[ -x "$(LLD)" ] || { echo "ld.lld not found beside $(SWIFT) (set LLD=/path/to/ld.lld)" >&2; exit 1; }
+	@mkdir -p $(BUILD)/pkgconfig
+	printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$(LLD)" >$(BUILD)/toolset.json
+	$(SWIFT) build $(RELEASE_FLAGS) --product runway $(LIB_LINK_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --product runway-sim
+	cp .build/release/librunway.so $(LIB).new && mv -f $(LIB).new $(LIB)
+	ln -sf librunway.so $(BUILD)/$(SONAME)
+	./scripts/install.sh --uninstalled-pc >$(BUILD)/pkgconfig/runway-uninstalled.pc
 
-test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
-	@echo "suites: 10 passed, 0 failed"
+# make install PREFIX=/opt/runway [DESTDIR=stage] [RPATH=auto|yes|no]: the header, the stripped
+# librunway.so.MAJOR.MINOR and its symlinks, its debug info, runway.pc and the CMake package
+# (scripts/install.sh says what goes where; docs/install.md how to use them).
+PREFIX ?= /usr/local
+install: lib
+	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" RPATH="$(RPATH)" ./scripts/install.sh
+
+test: deps lib test-swift test-c test-install test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
+	@echo "suites: 11 passed, 0 failed"
 
 test-swift:
 	$(SWIFT) test
 
 test-c: lib
 	./Tests/c/run.sh
+
+# Installs to a temporary prefix and builds the README example (pkg-config), runway_host
+# (pkg-config) and a CMake consumer against it (Tests/install/run.sh).
+test-install: lib
+	./Tests/install/run.sh
 
 test-example: lib
 	$(MAKE) -C examples/c test
@@ -42,7 +78,7 @@ test-python: lib
 	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) $(PYTHON) -m pytest -q bindings/python/tests Tests/python
 
 test-rust: lib
-	cd bindings/rust && RUNWAY_LIB_DIR=$(CURDIR)/$(BUILD) LD_LIBRARY_PATH=$(CURDIR)/$(BUILD) cargo test --offline --no-fail-fast
+	cd bindings/rust && RUNWAY_LIBRARY=$(CURDIR)/$(LIB) cargo test --offline --no-fail-fast
 
 # Benchmarks (not part of `make test`): C harnesses built against the library; prints one table
 # and writes it to benchmarks/RESULTS.md (about 3 minutes; benchmarks/README.md has the method).

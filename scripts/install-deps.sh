@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what librunway's build and tests need on a fresh Debian machine:
-#   libcjson-dev, libsqlite3-dev, libexpat1-dev, libxml2-dev (tests only), pkg-config (apt-get, when root) and, for the
+#   libcjson-dev, libsqlite3-dev, libexpat1-dev, libxml2-dev (tests only), pkg-config, cmake (tests
+#   only: a CMake consumer of make install) (apt-get, when root) and, for the
 #   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back), dask and
 #   distributed (pip; runway.batch runs on them).
 set -euo pipefail
@@ -12,6 +13,7 @@ need_apt=()
 [ -f /usr/include/expat.h ] || need_apt+=(libexpat1-dev)
 command -v valgrind >/dev/null || need_apt+=(valgrind)
 command -v pkg-config >/dev/null || need_apt+=(pkg-config)
+command -v cmake >/dev/null || need_apt+=(cmake)   # Tests/install: a CMake consumer of make install
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "installing ${need_apt[*]} with apt-get"

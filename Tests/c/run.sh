@@ -3,7 +3,10 @@
 #   1. include/runway.h compiles as C99 (-pedantic) and as C++11, every function by address
 #   2. the runway_* functions exported by build/librunway.so equal those the header declares
 #   3. abi_run.c, a C host driving the library end to end, passes
-#   4. limits_run.c: a route filled to RUNWAY_MAX_ROUTE_POINTS refuses the next point
+#   4. the library exports nothing but runway_* and has the SONAME librunway.so.MAJOR
+#   5. the README's C example prints what README.md shows (readme_example.py)
+#   6. threads_run.c: no library thread (ticker, delivery) outlives the last session
+#   7. limits_run.c: a route filled to RUNWAY_MAX_ROUTE_POINTS refuses the next point
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -53,6 +56,20 @@ if [[ ! -s "$work/declared.fn" ]]; then
   exit 1
 fi
 
+echo "== exports: nothing but runway_* (scripts/librunway.map); the SONAME"
+others="$(nm -D --defined-only "$lib" | awk '{ print $NF }' | grep -vE '^runway_' || true)"
+if [[ -n "$others" ]]; then
+  printf 'librunway.so exports %d symbols besides runway_*, e.g.:\n%s\n' "$(wc -l <<<"$others")" "$(head -5 <<<"$others")" >&2
+  exit 1
+fi
+major="$(sed -n 's/^#define RUNWAY_VERSION_MAJOR  *\([0-9]*\).*/\1/p' "$inc/runway.h")"
+soname="$(readelf -d "$lib" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')"
+if [[ "$soname" != "librunway.so.$major" ]]; then
+  echo "librunway.so has SONAME '$soname', want librunway.so.$major" >&2
+  exit 1
+fi
+echo "   $(nm -D --defined-only "$lib" | wc -l) defined dynamic symbols, all runway_*; SONAME $soname"
+
 echo "== the library links only system libraries (no Swift runtime, no Foundation, no ICU)"
 bad="$(ldd "$libdir/librunway.so" | grep -E 'libswift|libFoundation|libdispatch|libBlocksRuntime|libicu|not found' || true)"
 if [[ -n "$bad" ]]; then
@@ -60,19 +77,22 @@ if [[ -n "$bad" ]]; then
   exit 1
 fi
 
-echo "== the README's C example compiles and runs"
-awk '/^## A run from C/{f=1} f&&/^```c$/{c=1;next} c&&/^```$/{exit} c{print}' "$root/README.md" >"$work/readme_example.c"
-if [[ ! -s "$work/readme_example.c" ]]; then echo "run.sh: no C example found in README.md" >&2; exit 1; fi
+echo "== the README's C example compiles, runs and prints what README.md shows"
+python3 "$here/readme_example.py" source "$root/README.md" >"$work/readme_example.c"
 gcc -std=c99 -Wall -Wextra -Werror -I"$inc" "$work/readme_example.c" -o "$work/readme_example" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir"
 "$work/readme_example" >"$work/readme_example.out"
-grep -q '"kind":"summary"' "$work/readme_example.out" || { echo "README example printed no summary" >&2; exit 1; }
-grep -q '"to":"touchdown"' "$work/readme_example.out" || { echo "README example saw no touchdown" >&2; exit 1; }
+python3 "$here/readme_example.py" check "$root/README.md" "$work/readme_example.out"
 
 echo "== abi_run"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
 timeout 60 "$work/abi_run"
+
+echo "== threads_run (no library thread outlives the last session)"
+gcc -std=c99 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/threads_run.c" \
+  -o "$work/threads_run" -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lm
+timeout 120 "$work/threads_run"
 
 echo "== limits_run (a route at RUNWAY_MAX_ROUTE_POINTS)"
 gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/limits_run.c" -o "$work/limits_run" \

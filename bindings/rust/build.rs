@@ -1,41 +1,36 @@
-//! Finds librunway.so and tells rustc how to link it.
-//!
-//! Search order: the `RUNWAY_LIB_DIR` environment variable, then the repository's build folder
-//! (`<crate>/../../build`). The folder is also written as an rpath into every test, example and
-//! binary of this package, so they run without `LD_LIBRARY_PATH`.
+//! Records, for the run-time loader (src/library.rs), the `make install` prefix this crate is
+//! built for, if any: `$RUNWAY_PREFIX/lib`, else the `libdir` of an installed `runway.pc` that
+//! `pkg-config` finds (PKG_CONFIG_PATH; an uninstalled `runway-uninstalled.pc` does not count:
+//! the build folder has its own place in the search order). Nothing is linked: librunway is
+//! loaded with `dlopen` when first used, so this crate builds without the library and a
+//! program that depends on it needs no rpath and no build script of its own.
 
 use std::env;
-use std::path::PathBuf;
-use std::process;
+use std::path::Path;
+use std::process::Command;
 
 fn main() {
-    println!("cargo:rerun-if-env-changed=RUNWAY_LIB_DIR");
     println!("cargo:rerun-if-changed=build.rs");
-
-    let (dir, origin) = match env::var_os("RUNWAY_LIB_DIR") {
-        Some(d) if !d.is_empty() => (PathBuf::from(d), "RUNWAY_LIB_DIR"),
-        _ => {
-            let manifest = env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
-            (PathBuf::from(manifest).join("../../build"), "the repository build folder")
-        }
+    println!("cargo:rerun-if-env-changed=RUNWAY_PREFIX");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG_PATH");
+    println!("cargo:rerun-if-env-changed=PKG_CONFIG");
+    let libdir = match env::var("RUNWAY_PREFIX") {
+        Ok(p) if !p.is_empty() => Some(Path::new(&p).join("lib").display().to_string()),
+        _ => pkg_config_libdir(),
     };
-    let lib = dir.join("librunway.so");
-    if !lib.is_file() {
-        eprintln!(
-            "error: librunway.so not found in {} ({origin}).\n\
-             Build the library first (`make` at the repository root puts it in build/), or set\n\
-             RUNWAY_LIB_DIR to the folder that holds librunway.so.",
-            dir.display()
-        );
-        process::exit(1);
+    if let Some(dir) = &libdir {
+        println!("cargo:rerun-if-changed={dir}");
     }
-    let dir = dir.canonicalize().unwrap_or(dir);
-    let dir = dir.display();
+    println!("cargo:rustc-env=RUNWAY_INSTALLED_LIBDIR={}", libdir.unwrap_or_default());
+}
 
-    println!("cargo:rerun-if-changed={}", lib.display());
-    println!("cargo:rustc-link-search=native={dir}");
-    println!("cargo:rustc-link-lib=dylib=runway");
-    println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
-    // Exposed to crates that depend on this one as DEP_RUNWAY_LIB_DIR.
-    println!("cargo:lib_dir={dir}");
+fn pkg_config_libdir() -> Option<String> {
+    let tool = env::var("PKG_CONFIG").unwrap_or_else(|_| "pkg-config".into());
+    let out = Command::new(tool)
+        .args(["--variable=libdir", "runway"])
+        .env("PKG_CONFIG_DISABLE_UNINSTALLED", "1")
+        .output()
+        .ok()?;
+    let dir = String::from_utf8(out.stdout).ok()?.trim().to_owned();
+    (out.status.success() && !dir.is_empty()).then_some(dir)
 }

@@ -1,75 +1,113 @@
-//! Replays a JSON Lines track (one librunway fix a line) and prints the phases, the final PFD
-//! strings and the flight record without its route.
+//! Replays a recording and prints the phases, the final PFD strings, the laps and the flight's
+//! figures.
 //!
 //! ```sh
-//! cargo run --example replay -- ../../../shared/tracks/fixes/fitparse__activity-small-fenix2-run.fit.jsonl
+//! cargo run --example replay -- ride.fit        # GPX, TCX or FIT: imported by runway_import
+//! cargo run --example replay -- run.gpx
+//! cargo run --example replay -- fixes.jsonl     # librunway inputs, one a line
 //! ```
-//! A line's `"hr"` also becomes a heart-rate sample. Exit status 2 when the file cannot be read
-//! or the library fails.
+//! The format comes from the file's extension (`.gpx`, `.tcx`, `.fit`, `.jsonl`; any case). The
+//! file is read as bytes (FIT is binary). When the import names an activity (its trailing
+//! `import_report` line, e.g. `"activity":"ride"` for a FIT file of a bike ride), the session is
+//! opened with that profile, so a ride is not read with the run profile's speed cap. Exit status
+//! 1 for usage, 2 when the file cannot be read or the library refuses it.
 
+use std::path::Path;
 use std::process::ExitCode;
 
-use runway::{json, Session};
+use runway::{json, EventBody, Session};
 
 fn main() -> ExitCode {
-    let Some(path) = std::env::args().nth(1) else {
-        eprintln!("usage: replay FILE.jsonl");
-        return ExitCode::from(2);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [path] = args.as_slice() else {
+        eprintln!("usage: replay FILE.gpx|FILE.tcx|FILE.fit|FILE.jsonl");
+        return ExitCode::from(1);
     };
-    match replay(&path) {
+    match replay(Path::new(path)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("replay: {e}");
+            eprintln!("replay: {path}: {e}");
             ExitCode::from(2)
         }
     }
 }
 
-fn replay(path: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let text = std::fs::read_to_string(path)?;
-    println!("librunway {} (ABI {})", runway::version(), runway::abi_version());
+/// The inputs of a recording, as JSON Lines, by the file's extension.
+fn inputs(path: &Path) -> Result<String, Box<dyn std::error::Error>> {
+    let ext = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+    let bytes = std::fs::read(path)?;
+    match ext.as_str() {
+        "gpx" | "tcx" | "fit" => Ok(runway::import_recording(&bytes, &ext)?),
+        "jsonl" | "json" => Ok(String::from_utf8(bytes).map_err(|e| format!("not UTF-8 JSON Lines: {e}"))?),
+        _ => Err(format!("unknown extension {ext:?}: want .gpx, .tcx, .fit or .jsonl").into()),
+    }
+}
 
-    let session = Session::open(None)?;
-    let phases =
-        session.subscribe(Some(r#"{"kinds":["phase","log"]}"#), |event| match event.kind.as_str() {
-            "phase" => println!(
-                "phase: {} -> {}",
-                event.str_field("from").unwrap_or_default(),
-                event.str_field("to").unwrap_or_default()
-            ),
-            _ => println!("log: {}", event.str_field("message").unwrap_or_default()),
-        })?;
+fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let text = inputs(path)?;
+    println!(
+        "librunway {} (ABI {}) from {}",
+        runway::version(),
+        runway::abi_version(),
+        runway::load()?.display()
+    );
 
-    session.start(None)?; // at the first input's time
-    let (mut accepted, mut rejected) = (0, 0);
+    // The import's report (its last line), when it has one: the activity the file names.
+    let (mut lines, mut activity) = (String::with_capacity(text.len()), None);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match session.push_json(line) {
-            Ok(()) => accepted += 1,
-            Err(e) => {
-                rejected += 1;
-                eprintln!("skipped: {e}");
-                continue;
-            }
-        }
-        if let (Some(bpm), Some(t)) = (json::f64_field(line, "hr"), json::f64_field(line, "t")) {
-            let _ = session.push_json(&format!(r#"{{"type":"hr","bpm":{bpm},"t":{t}}}"#));
+        if json::str_field(line, "type").as_deref() == Some("import_report") {
+            activity = json::str_field(line, "activity");
+        } else {
+            lines.push_str(line);
+            lines.push('\n');
         }
     }
-    session.stop(None)?;
-    phases.cancel()?; // waits until the last phase line is printed
+    let config = activity.as_ref().map(|a| format!(r#"{{"activity":"{a}"}}"#));
+    let session = Session::open(config.as_deref())?;
+    // Polled after the run (a callback subscription would print from a library thread).
+    let phases =
+        session.poll_subscription(Some(r#"{"kinds":["phase","log"],"policy":"queue","capacity":65536}"#))?;
 
-    let snapshot = session.snapshot()?;
-    let pfd = json::raw_field(&snapshot, "pfd").unwrap_or("{}");
-    println!("fixes: {accepted} accepted, {rejected} rejected");
+    session.start(None)?; // at the first input's time
+    let batch = session.push_jsonl(&lines);
+    session.stop(None)?;
+    for event in phases.drain() {
+        match event?.body()? {
+            EventBody::Phase { from, to, .. } => println!("phase: {from} -> {to}"),
+            EventBody::Log { level, message } => println!("log: {level}: {message}"),
+            _ => {}
+        }
+    }
+
+    let snap = session.snapshot()?;
+    println!("inputs: {} accepted, {} rejected", batch.accepted, batch.rejected);
     println!(
         "PFD: time {} distance {} km avg {} hr {}",
-        json::str_field(pfd, "time").unwrap_or_default(),
-        json::str_field(pfd, "distance").unwrap_or_default(),
-        json::str_field(pfd, "avg_pace").unwrap_or_default(),
-        json::str_field(pfd, "hr").unwrap_or_default(),
+        snap.pfd.time, snap.pfd.distance, snap.pfd.avg_pace, snap.pfd.hr
     );
-    let summary = session.summary()?;
-    let route = json::raw_field(&summary, "route").unwrap_or("[]");
-    println!("{}", summary.replacen(route, "[…]", 1));
+    let s = session.summary()?;
+    let opt = |v: Option<f64>, digits: usize| v.map_or("--".to_owned(), |v| format!("{v:.digits$}"));
+    println!(
+        "flight: {} ({} profile), {:.1} m in {:.0} s, avg pace {} min/km, avg hr {}, {} points, {} segments",
+        s.end_reason.as_deref().unwrap_or(&s.phase),
+        s.activity,
+        s.distance_m,
+        s.elapsed_s,
+        opt(s.avg_pace_min_per_km, 2),
+        opt(s.avg_hr_bpm, 0),
+        s.route.len(),
+        s.segments
+    );
+    for lap in &s.laps {
+        println!(
+            "lap {:>3} {:<6} {:>9.1} m {:>7.0} s  pace {:>5}  hr {:>3}",
+            lap.index,
+            lap.trigger,
+            lap.distance_m,
+            lap.elapsed_s,
+            opt(lap.pace_min_per_km, 2),
+            opt(lap.avg_hr_bpm, 0)
+        );
+    }
     Ok(())
 }

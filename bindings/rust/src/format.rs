@@ -9,7 +9,7 @@ use std::os::raw::c_char;
 
 use crate::sys;
 
-type Formatter = unsafe extern "C" fn(f64, *mut c_char, usize) -> usize;
+type Formatter = unsafe fn(f64, *mut c_char, usize) -> usize;
 
 /// Calls a snprintf-like formatter, growing the buffer if the string needs it.
 fn format_with(f: Formatter, value: f64) -> String {

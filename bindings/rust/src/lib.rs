@@ -4,8 +4,9 @@
 //! A host pushes GPS fixes and samples into a [`Session`] (one *flight*), drives its phases
 //! (`preflight` → `cruise` ⇄ `holding` → `touchdown`), receives events through
 //! [`Subscription`]s (a closure on a library thread) or [`PollSubscription`]s, and reads the
-//! flight record with [`Session::summary`]. All outputs are JSON strings; [`json`] reads
-//! top-level members without a JSON dependency.
+//! flight record with [`Session::summary`]. Results are typed — [`Summary`] (with [`Lap`]s and
+//! [`RoutePoint`]s), [`Snapshot`], [`Flight`], [`EventBody`] — parsed by the crate's own std-only
+//! JSON reader, [`json`]; every one also has its JSON (`summary_json`, `snapshot_json`, ...).
 //!
 //! ```
 //! use std::sync::mpsc;
@@ -30,8 +31,10 @@
 //! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "cruise");
 //! assert_eq!(rx.recv_timeout(Duration::from_secs(5)).unwrap(), "touchdown");
 //!
-//! let summary = session.summary()?;
-//! assert!(runway::json::f64_field(&summary, "distance_m").unwrap() > 30.0);
+//! let summary = session.summary()?; // a runway::Summary (summary_json() for the JSON)
+//! assert!(summary.distance_m > 30.0);
+//! assert_eq!(summary.laps.len(), 1);
+//! assert_eq!(summary.route.len(), 2);
 //! assert_eq!(runway::format_pace(5.05), "5:03");
 //!
 //! phases.cancel()?; // or just drop it
@@ -58,33 +61,49 @@
 //! See [`Subscription`] for when a callback closure is freed and [`Session::subscribe`] for
 //! what happens when it panics.
 //!
-//! # Linking
-//! `build.rs` links `librunway.so` from `RUNWAY_LIB_DIR`, else from the repository's `build/`
-//! folder, and writes that folder as an rpath, so tests and examples run without
-//! `LD_LIBRARY_PATH`.
-
+//! # Loading
+//! Nothing is linked at build time: the crate loads `librunway.so` with `dlopen` the first
+//! time it is used, so an application that depends on it runs with no rpath, no
+//! `LD_LIBRARY_PATH` and no build script of its own. It takes the first of: the path given to
+//! [`load_from`]; `$RUNWAY_LIBRARY` (must load when set); `librunway.so.0` or `librunway.so`
+//! beside the executable; the `make install` prefix known when the crate was built
+//! (`$RUNWAY_PREFIX/lib`, else the `libdir` of the installed `runway.pc` that `pkg-config`
+//! found: build with `PKG_CONFIG_PATH=PREFIX/lib/pkgconfig`); the system loader by SONAME,
+//! `librunway.so.0` (a system-wide install, `LD_LIBRARY_PATH`); the repository's `build/`
+//! folder the crate was built from. The order is the Python package's (`librunway`), with
+//! the install prefix added. [`load`] loads it early and returns the file; [`library_path`]
+//! tells which file is in use; [`library_candidates`] lists the places. A library with another
+//! ABI version, or lacking a function of the header, is refused and the search goes on; when
+//! none loads, the safe calls return [`Status::Internal`] with every place tried (the raw
+//! [`sys`] functions, [`version`] and the `format_*` functions panic with it).
+//!
 #![warn(missing_docs)]
 
 mod error;
 mod format;
 pub mod json;
+mod library;
 mod recording;
 mod session;
 pub mod store;
 mod subscription;
 #[allow(missing_docs)]
 pub mod sys;
+mod types;
 
 pub use error::{Error, Result, Status};
 pub use format::{
     format_altitude, format_direction, format_distance, format_heading_tape, format_pace, format_pace_tape,
     format_time,
 };
+pub use library::{candidates as library_candidates, library_path, load, load_from, SONAME};
 pub use recording::{import_available, import_recording};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
+pub use types::{EventBody, Filtered, Flight, Lap, Pfd, RoutePoint, Snapshot, Summary};
 
-/// The loaded library's version, e.g. `"0.1.0"`.
+/// The loaded library's version, e.g. `"0.1.0"` (loads the library; panics when none loads:
+/// see "Loading").
 pub fn version() -> &'static str {
     // SAFETY: runway_version returns static storage.
     unsafe { error::static_str(sys::runway_version()) }

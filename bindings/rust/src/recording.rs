@@ -7,6 +7,7 @@ use crate::sys;
 /// Whether the loaded librunway can import recordings (it exports `runway_import`; libraries
 /// built before it was added do not). See [`sys::runway_import`] for how it is found.
 pub fn import_available() -> bool {
+    // (A library that cannot be loaded has no import either.)
     sys::runway_import().is_some()
 }
 
@@ -31,6 +32,7 @@ pub fn import_available() -> bool {
 /// recording of that format (or larger than 64 MiB); [`Status::Internal`] when the loaded library has
 /// no `runway_import` ([`import_available`] is false), like any other library incompatibility.
 pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
+    crate::load()?;
     let Some(import) = sys::runway_import() else {
         return Err(Error::new(
             Status::Internal,

@@ -233,8 +233,9 @@ impl Session {
     /// `"elevation_hysteresis_m"`, `"target_pace"`, `"hr_ceiling"`, `"goal_m"`, `"minimums_m"`
     /// (see the repository README). Unknown keys are [`Status::Argument`].
     ///
-    /// Also fails with [`Status::Internal`] when the loaded library's ABI version differs from
-    /// the one this crate was written for ([`sys::RUNWAY_ABI_VERSION`]).
+    /// Also fails with [`Status::Internal`] when no librunway can be loaded (the message lists
+    /// every place tried) or its ABI version differs from the one this crate was written for
+    /// ([`sys::RUNWAY_ABI_VERSION`]).
     pub fn open(config: Option<&str>) -> Result<Session> {
         Session::check_abi()?;
         let config = opt_cstring(config, Status::Argument)?;
@@ -253,8 +254,10 @@ impl Session {
         Ok(Session { inner: Arc::new(Inner { raw, deferred: Mutex::new(Vec::new()) }) })
     }
 
-    /// Checks the loaded library's ABI version against [`sys::RUNWAY_ABI_VERSION`].
+    /// Loads the library if needed (an error when none loads: see the crate docs, "Loading")
+    /// and checks its ABI version against [`sys::RUNWAY_ABI_VERSION`].
     pub(crate) fn check_abi() -> Result<()> {
+        crate::load()?;
         let abi = crate::abi_version();
         if abi != sys::RUNWAY_ABI_VERSION {
             return Err(Error::new(
@@ -352,15 +355,25 @@ impl Session {
         check(unsafe { sys::runway_lap(self.inner.raw, time(t)) })
     }
 
+    /// The latest flight data, typed (see [`Session::snapshot_json`] for the JSON).
+    pub fn snapshot(&self) -> Result<crate::Snapshot> {
+        crate::Snapshot::from_json(&self.snapshot_json()?)
+    }
+
     /// The latest FlightData snapshot as JSON (the object a `flight` event carries).
-    pub fn snapshot(&self) -> Result<String> {
+    pub fn snapshot_json(&self) -> Result<String> {
         // SAFETY: valid session.
         take_string(|out| unsafe { sys::runway_snapshot_json(self.inner.raw, out) })
     }
 
-    /// The flight record so far (complete after stop), with the route as
-    /// `[[lat, lon, alt|null, t], ...]`.
-    pub fn summary(&self) -> Result<String> {
+    /// The flight record so far (complete after stop), typed: laps, route and every figure
+    /// (see [`Session::summary_json`] for the JSON).
+    pub fn summary(&self) -> Result<crate::Summary> {
+        crate::Summary::from_json(&self.summary_json()?)
+    }
+
+    /// The flight record so far as JSON, with the route as `[[lat, lon, alt|null, t], ...]`.
+    pub fn summary_json(&self) -> Result<String> {
         // SAFETY: valid session.
         take_string(|out| unsafe { sys::runway_summary_json(self.inner.raw, out) })
     }

@@ -75,6 +75,7 @@ pub fn recover(path: impl AsRef<Path>, flight_id: &str, config: Option<&str>) ->
 ///
 /// Errors: [`Status::NotFound`], [`Status::State`] (already finished), [`Status::Store`].
 pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -88,7 +89,15 @@ pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 /// `null`; reading it with [`flight`] fails with [`Status::Store`].
 ///
 /// Errors: [`Status::Store`].
-pub fn flights(path: impl AsRef<Path>) -> Result<String> {
+pub fn flights(path: impl AsRef<Path>) -> Result<Vec<crate::Flight>> {
+    crate::Flight::list_from_json(&flights_json(path)?)
+}
+
+/// The store's flights as the JSON array [`flights`] reads.
+///
+/// Errors: [`Status::Store`].
+pub fn flights_json(path: impl AsRef<Path>) -> Result<String> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     // SAFETY: NUL-terminated string alive for the call.
     take_string(|out| unsafe { sys::runway_flights_json(path.as_ptr(), out) })
@@ -97,7 +106,15 @@ pub fn flights(path: impl AsRef<Path>) -> Result<String> {
 /// One stored flight: its summary with laps and route, as [`Session::summary`] gives it.
 ///
 /// Errors: [`Status::NotFound`], [`Status::Store`].
-pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
+pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<crate::Summary> {
+    crate::Summary::from_json(&flight_json(path, flight_id)?)
+}
+
+/// One stored flight's record as JSON (what [`flight`] reads).
+///
+/// Errors: [`Status::NotFound`], [`Status::Store`].
+pub fn flight_json(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -108,6 +125,7 @@ pub fn flight(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
 ///
 /// Errors: [`Status::NotFound`] (also when already deleted), [`Status::Store`].
 pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     // SAFETY: NUL-terminated strings alive for the call.
@@ -119,6 +137,7 @@ pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
 ///
 /// Errors: [`Status::Argument`] an unknown format, [`Status::NotFound`], [`Status::Store`].
 pub fn export_flight(path: impl AsRef<Path>, flight_id: &str, format: &str) -> Result<Vec<u8>> {
+    crate::load()?;
     let path = path_cstring(path.as_ref())?;
     let id = id_cstring(flight_id)?;
     let format = cstring(format, Status::Argument)?;

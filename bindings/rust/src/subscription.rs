@@ -53,6 +53,13 @@ impl Event {
     pub fn f64_field(&self, key: &str) -> Option<f64> {
         json::f64_field(&self.json, key)
     }
+
+    /// What the event carries, typed by its kind: a `flight` event's [`crate::Snapshot`], a
+    /// `split` event's [`crate::Lap`], a phase change... ([`crate::EventBody::Other`] for a
+    /// kind this crate does not know).
+    pub fn body(&self) -> Result<crate::EventBody> {
+        crate::EventBody::from_json(&self.kind, &self.json)
+    }
 }
 
 // ---- Callback boxes ---------------------------------------------------------

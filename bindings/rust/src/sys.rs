@@ -88,93 +88,99 @@ pub const RUNWAY_ERR_LIMIT: runway_status = 8;
 /// library thread (one per callback subscription), never concurrently with itself.
 pub type runway_event_fn = Option<unsafe extern "C" fn(event_json: *const c_char, user: *mut c_void)>;
 
-extern "C" {
+// The functions are called through pointers that `crate::library` resolves with `dlsym` in the
+// librunway it loads at run time (see the crate docs, "Loading"), not linked: so an application
+// needs no rpath, no `LD_LIBRARY_PATH` and no build script of its own. Each `runway_*` below is
+// an `unsafe fn` with the C function's signature; it loads the library on first use and panics,
+// with every place tried, when none can be loaded (the safe layer loads it first and returns
+// that as an `Error` instead).
+crate::library::functions! {
     // ---- Library ----
-    pub fn runway_abi_version() -> u32;
-    pub fn runway_version() -> *const c_char;
-    pub fn runway_last_error() -> *const c_char;
-    pub fn runway_status_string(status: runway_status) -> *const c_char;
+    fn runway_abi_version() -> u32;
+    fn runway_version() -> *const c_char;
+    fn runway_last_error() -> *const c_char;
+    fn runway_status_string(status: runway_status) -> *const c_char;
 
     // ---- Sessions ----
-    pub fn runway_session_open(config_json: *const c_char, out: *mut *mut runway_session) -> runway_status;
-    pub fn runway_session_close(s: *mut runway_session);
+    fn runway_session_open(config_json: *const c_char, out: *mut *mut runway_session) -> runway_status;
+    fn runway_session_close(s: *mut runway_session);
 
     // ---- Inputs ----
-    pub fn runway_push_json(s: *mut runway_session, json: *const c_char) -> runway_status;
-    pub fn runway_push_jsonl(
+    fn runway_push_json(s: *mut runway_session, json: *const c_char) -> runway_status;
+    fn runway_push_jsonl(
         s: *mut runway_session,
         buf: *const c_char,
         len: usize,
         accepted: *mut usize,
         rejected: *mut usize,
     ) -> runway_status;
-    pub fn runway_push_fix(s: *mut runway_session, fix: *const runway_fix) -> runway_status;
-    pub fn runway_tick(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_push_fix(s: *mut runway_session, fix: *const runway_fix) -> runway_status;
+    fn runway_tick(s: *mut runway_session, t: f64) -> runway_status;
 
     // ---- Flight phases ----
-    pub fn runway_start(s: *mut runway_session, t: f64) -> runway_status;
-    pub fn runway_pause(s: *mut runway_session, t: f64) -> runway_status;
-    pub fn runway_resume(s: *mut runway_session, t: f64) -> runway_status;
-    pub fn runway_stop(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_start(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_pause(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_resume(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_stop(s: *mut runway_session, t: f64) -> runway_status;
     /// A manual lap at `t` (NaN = now): ends the current lap and emits a `split` event.
     /// Allowed in cruise and holding (else `RUNWAY_ERR_STATE`); with nothing since the last lap,
     /// `RUNWAY_ERR_STATE`.
-    pub fn runway_lap(s: *mut runway_session, t: f64) -> runway_status;
+    fn runway_lap(s: *mut runway_session, t: f64) -> runway_status;
 
     // ---- Outputs ----
-    pub fn runway_snapshot_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
-    pub fn runway_summary_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
-    pub fn runway_log_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
-    pub fn runway_string_free(p: *mut c_char);
+    fn runway_snapshot_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
+    fn runway_summary_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
+    fn runway_log_json(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
+    fn runway_string_free(p: *mut c_char);
 
     // ---- Subscriptions ----
-    pub fn runway_subscribe(
+    fn runway_subscribe(
         s: *mut runway_session,
         options_json: *const c_char,
         func: runway_event_fn,
         user: *mut c_void,
         out_id: *mut u64,
     ) -> runway_status;
-    pub fn runway_poll(s: *mut runway_session, id: u64, out: *mut *mut c_char) -> runway_status;
-    pub fn runway_unsubscribe(s: *mut runway_session, id: u64) -> runway_status;
+    fn runway_poll(s: *mut runway_session, id: u64, out: *mut *mut c_char) -> runway_status;
+    fn runway_unsubscribe(s: *mut runway_session, id: u64) -> runway_status;
 
     // ---- Flight store (SQLite) ----
     /// The session's flight id (with a store), or "" without one. Free `*out`.
-    pub fn runway_session_flight_id(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
+    fn runway_session_flight_id(s: *mut runway_session, out: *mut *mut c_char) -> runway_status;
     /// Continues an unfinished stored flight (the journal is replayed). `config_json` NULL = the
     /// flight's own config. `RUNWAY_ERR_NOT_FOUND` unknown id, `RUNWAY_ERR_STATE` finished flight,
     /// `RUNWAY_ERR_STORE` unreadable store.
-    pub fn runway_session_recover(
+    fn runway_session_recover(
         store_path: *const c_char,
         flight_id: *const c_char,
         config_json: *const c_char,
         out: *mut *mut runway_session,
     ) -> runway_status;
     /// Finishes an unfinished stored flight as touchdown with end_reason "recovered".
-    pub fn runway_flight_finish(store_path: *const c_char, flight_id: *const c_char) -> runway_status;
+    fn runway_flight_finish(store_path: *const c_char, flight_id: *const c_char) -> runway_status;
     /// The store's flights as a JSON array, oldest first. Free `*out`.
-    pub fn runway_flights_json(store_path: *const c_char, out: *mut *mut c_char) -> runway_status;
+    fn runway_flights_json(store_path: *const c_char, out: *mut *mut c_char) -> runway_status;
     /// One stored flight's summary with laps and route. Free `*out`.
-    pub fn runway_flight_json(
+    fn runway_flight_json(
         store_path: *const c_char,
         flight_id: *const c_char,
         out: *mut *mut c_char,
     ) -> runway_status;
     /// Deletes a stored flight (journal and record).
-    pub fn runway_flight_delete(store_path: *const c_char, flight_id: *const c_char) -> runway_status;
+    fn runway_flight_delete(store_path: *const c_char, flight_id: *const c_char) -> runway_status;
 
     // ---- Export ----
     /// Exports the session's flight as it is now: `*out` is a buffer of `*len` bytes (FIT may
     /// contain NUL bytes), freed with [`runway_string_free`]. Unknown format:
     /// `RUNWAY_ERR_ARGUMENT`.
-    pub fn runway_export(
+    fn runway_export(
         s: *mut runway_session,
         format: *const c_char,
         out: *mut *mut c_char,
         len: *mut usize,
     ) -> runway_status;
     /// Exports a stored flight, as [`runway_export`].
-    pub fn runway_flight_export(
+    fn runway_flight_export(
         store_path: *const c_char,
         flight_id: *const c_char,
         format: *const c_char,
@@ -183,13 +189,13 @@ extern "C" {
     ) -> runway_status;
 
     // ---- PFD formatting ----
-    pub fn runway_format_pace(min_per_km: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_pace_tape(min_per_km: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_direction(heading_deg: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_heading_tape(heading_deg: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_time(elapsed_s: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_distance(distance_m: f64, buf: *mut c_char, cap: usize) -> usize;
-    pub fn runway_format_altitude(altitude_m: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_pace(min_per_km: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_pace_tape(min_per_km: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_direction(heading_deg: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_heading_tape(heading_deg: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_time(elapsed_s: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_distance(distance_m: f64, buf: *mut c_char, cap: usize) -> usize;
+    fn runway_format_altitude(altitude_m: f64, buf: *mut c_char, cap: usize) -> usize;
 }
 
 // ---- Import (looked up at run time) ------------------------------------------
@@ -208,62 +214,14 @@ pub type runway_import_fn = unsafe extern "C" fn(
 
 /// `runway_import` of the loaded librunway, or `None` when the library predates it.
 ///
-/// It is not in the `extern` block above because a missing symbol there fails at link time;
-/// instead it is looked up once with `dlsym` in the very library that defines
-/// [`runway_abi_version`] (found with `dladdr`), so this crate links and runs with a
-/// librunway built before import existed, and uses import as soon as the library has it.
+/// It is looked up on its own (not among the functions above, which must all be there), so this
+/// crate runs with a librunway built before import existed and uses import as soon as the
+/// library has it.
 pub fn runway_import() -> Option<runway_import_fn> {
-    static SYMBOL: std::sync::OnceLock<Option<runway_import_fn>> = std::sync::OnceLock::new();
-    *SYMBOL.get_or_init(|| {
-        let symbol = library_symbol(c"runway_import")?;
-        // SAFETY: the address is that of the library's `runway_import`, whose C signature is
-        // the one runway_import_fn states (runway.h).
-        Some(unsafe { std::mem::transmute::<*mut c_void, runway_import_fn>(symbol) })
-    })
-}
-
-/// The address of `name` in the loaded librunway (the object that defines
-/// [`runway_abi_version`]), or `None` when it does not export it.
-fn library_symbol(name: &std::ffi::CStr) -> Option<*mut c_void> {
-    let probe = runway_abi_version as unsafe extern "C" fn() -> u32;
-    // SAFETY: `probe` is a function of the loaded librunway; dladdr, dlopen with RTLD_NOLOAD
-    // (which never loads anything, only returns a handle to an object already loaded) and dlsym
-    // have no other preconditions. The handle is never closed: the library stays loaded for the
-    // life of the process, as it does anyway since this crate links it.
-    unsafe {
-        let mut info = DlInfo {
-            dli_fname: std::ptr::null(),
-            dli_fbase: std::ptr::null_mut(),
-            dli_sname: std::ptr::null(),
-            dli_saddr: std::ptr::null_mut(),
-        };
-        if dladdr(probe as *const c_void, &mut info) == 0 || info.dli_fname.is_null() {
-            return None;
-        }
-        let handle = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD);
-        if handle.is_null() {
-            return None;
-        }
-        let symbol = dlsym(handle, name.as_ptr());
-        (!symbol.is_null()).then_some(symbol)
-    }
-}
-
-#[repr(C)]
-struct DlInfo {
-    dli_fname: *const c_char,
-    dli_fbase: *mut c_void,
-    dli_sname: *const c_char,
-    dli_saddr: *mut c_void,
-}
-
-const RTLD_NOW: c_int = 2;
-const RTLD_NOLOAD: c_int = 4;
-
-extern "C" {
-    fn dladdr(addr: *const c_void, info: *mut DlInfo) -> c_int;
-    fn dlopen(filename: *const c_char, flags: c_int) -> *mut c_void;
-    fn dlsym(handle: *mut c_void, symbol: *const c_char) -> *mut c_void;
+    let symbol = crate::library::loaded().ok()?.symbol(c"runway_import")?;
+    // SAFETY: the address is that of the library's `runway_import`, whose C signature is the one
+    // runway_import_fn states (runway.h).
+    Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_import_fn>(symbol) })
 }
 
 #[cfg(test)]
@@ -271,10 +229,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_run_time_lookup_finds_symbols_of_the_linked_library_only() {
-        let abi = library_symbol(c"runway_abi_version").expect("librunway exports runway_abi_version");
-        assert_eq!(abi as usize, runway_abi_version as unsafe extern "C" fn() -> u32 as usize);
-        assert!(library_symbol(c"runway_no_such_function").is_none());
-        assert_eq!(runway_import().is_some(), library_symbol(c"runway_import").is_some());
+    fn the_run_time_lookup_finds_symbols_of_the_loaded_library_only() {
+        let lib = crate::library::loaded().expect("librunway loads");
+        let abi = lib.symbol(c"runway_abi_version").expect("librunway exports runway_abi_version");
+        // SAFETY: runway_abi_version has no arguments and no preconditions.
+        let f = unsafe { std::mem::transmute::<*mut std::ffi::c_void, unsafe extern "C" fn() -> u32>(abi) };
+        assert_eq!(unsafe { f() }, unsafe { runway_abi_version() });
+        assert!(lib.symbol(c"runway_no_such_function").is_none());
+        assert_eq!(runway_import().is_some(), lib.symbol(c"runway_import").is_some());
     }
 }

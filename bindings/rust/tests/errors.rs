@@ -17,7 +17,7 @@ fn expect_err<T: std::fmt::Debug>(r: runway::Result<T>, status: Status) -> Error
 
 /// The parts of a snapshot that make up run state (the seq moves: rejections are logged).
 fn run_state(s: &Session) -> Vec<String> {
-    let snap = s.snapshot().unwrap();
+    let snap = s.snapshot_json().unwrap();
     ["phase", "t", "lat", "lon", "distance_m", "points", "fixes", "elapsed_s", "hr_bpm"]
         .iter()
         .map(|k| format!("{k}={:?}", runway::json::raw_field(&snap, k)))
@@ -95,7 +95,7 @@ fn state_errors_change_nothing() {
     expect_err(s.pause(Some(T0)), Status::State);
     expect_err(s.resume(Some(T0)), Status::State);
     expect_err(s.stop(Some(T0)), Status::State);
-    assert_eq!(runway::json::str_field(&s.snapshot().unwrap(), "phase").unwrap(), "preflight");
+    assert_eq!(runway::json::str_field(&s.snapshot_json().unwrap(), "phase").unwrap(), "preflight");
     s.start(Some(T0)).unwrap();
     expect_err(s.start(Some(T0)), Status::State);
     expect_err(s.resume(Some(T0)), Status::State);
@@ -202,5 +202,5 @@ fn limit_errors_change_nothing() {
     assert!(e.message.contains("RUNWAY_MAX_LAPS"), "{e}");
     assert_eq!(run_state(&laps), before);
     laps.stop(None).unwrap();
-    assert_eq!(laps.summary().unwrap().matches(r#""trigger":"#).count(), sys::RUNWAY_MAX_LAPS);
+    assert_eq!(laps.summary_json().unwrap().matches(r#""trigger":"#).count(), sys::RUNWAY_MAX_LAPS);
 }

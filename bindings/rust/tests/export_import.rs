@@ -41,7 +41,7 @@ fn utf8(bytes: Vec<u8>) -> String {
 #[test]
 fn every_format_of_a_finished_run_is_the_file_it_claims_to_be() {
     let s = flown();
-    let summary = s.summary().unwrap();
+    let summary = s.summary_json().unwrap();
     let points = route_len(&summary);
     assert_eq!(points, 22); // 21 fixes, and the resume point that starts the second segment
     assert_eq!(num(&summary, "segments"), 2.0);
@@ -88,7 +88,7 @@ fn a_flight_still_in_the_air_exports_every_format() {
     }
     assert_eq!(count(&utf8(s.export("gpx").unwrap()), "<trkpt "), 10);
     fit_header(&s.export("fit").unwrap());
-    assert_eq!(text(&s.snapshot().unwrap(), "phase"), "cruise"); // exporting changes nothing
+    assert_eq!(text(&s.snapshot_json().unwrap(), "phase"), "cruise"); // exporting changes nothing
     s.push_json(&fix_json(T0 + 40.0, 10)).unwrap();
 }
 
@@ -188,7 +188,7 @@ fn an_export_imports_back_to_its_route() {
         return;
     }
     let s = flown();
-    let summary = s.summary().unwrap();
+    let summary = s.summary_json().unwrap();
     let route = array_items(runway::json::raw_field(&summary, "route").unwrap());
     for fmt in ["gpx", "tcx", "fit"] {
         let jsonl = runway::import_recording(&s.export(fmt).unwrap(), fmt).unwrap();

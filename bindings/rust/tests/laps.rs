@@ -51,7 +51,7 @@ fn auto_laps_split_every_kilometre_and_the_summary_ends_with_the_final_lap() {
     let stop_t = T0 + (N_FIXES - 1) as f64;
     s.stop(Some(stop_t)).unwrap();
     let at_stop = splits(&sub);
-    let sum = s.summary().unwrap();
+    let sum = s.summary_json().unwrap();
 
     let total = num(&sum, "distance_m");
     assert!(total > 2450.0 && total < 2550.0, "distance_m {total}");
@@ -92,7 +92,7 @@ fn a_manual_lap_mid_run_splits_with_trigger_manual() {
     push_run(&s, 0, 101);
     s.lap(None).unwrap(); // now: the latest input's time, T0 + 100
     let manual = splits(&sub);
-    let snap = s.snapshot().unwrap();
+    let snap = s.snapshot_json().unwrap();
     push_run(&s, 101, 201);
     s.lap(Some(T0 + 200.0)).unwrap();
     let second = splits(&sub);
@@ -114,7 +114,7 @@ fn a_manual_lap_mid_run_splits_with_trigger_manual() {
     assert_eq!(num(&second[0], "index"), 2.0);
     assert_eq!(text(&second[0], "trigger"), "manual");
     assert_eq!(num(&second[0], "start_t"), T0 + 100.0);
-    let laps = array_items(runway::json::raw_field(&s.summary().unwrap(), "laps").unwrap());
+    let laps = array_items(runway::json::raw_field(&s.summary_json().unwrap(), "laps").unwrap());
     let triggers: Vec<String> = laps.iter().map(|l| text(l, "trigger")).collect();
     assert_eq!(triggers, ["manual", "manual"]);
 }
@@ -136,7 +136,7 @@ fn a_manual_lap_is_refused_outside_cruise_and_holding() {
     s.stop(Some(T0 + 4.0)).unwrap();
     assert_eq!(s.lap(Some(T0 + 5.0)).unwrap_err().status, Status::State, "after stop");
 
-    let laps = array_items(runway::json::raw_field(&s.summary().unwrap(), "laps").unwrap());
+    let laps = array_items(runway::json::raw_field(&s.summary_json().unwrap(), "laps").unwrap());
     assert_eq!(laps.len(), 1, "{laps:?}");
     assert_eq!(text(&laps[0], "trigger"), "manual");
 }

@@ -18,19 +18,19 @@ fn a_whole_run_counts_cruise_distance_only() {
     // it can be checked against the meridian arc. The 5 m distance filter (off by default in raw
     // mode) keeps the repeated position at start and resume off the route.
     let s = Session::open(Some(r#"{"filters":"off","distance_filter_m":5}"#)).unwrap();
-    assert_eq!(text(&s.snapshot().unwrap(), "phase"), "preflight");
+    assert_eq!(text(&s.snapshot_json().unwrap(), "phase"), "preflight");
 
     // Before start: walking 111 m to the start line moves the live position, adds no distance.
     s.push_fix(&Fix::new(T0 - 10.0, lat_at(0) - 0.001, LON0)).unwrap();
     s.push_json(&fix_json(T0 - 5.0, 0)).unwrap();
-    let pre = s.snapshot().unwrap();
+    let pre = s.snapshot_json().unwrap();
     assert_eq!(num(&pre, "distance_m"), 0.0, "{pre}");
     assert_eq!(num(&pre, "lat"), lat_at(0));
 
     // Cruise: 0..=12 at 1 Hz.
     s.start(Some(T0)).unwrap();
     walk(&s, T0, 0, 12);
-    let cruising = s.snapshot().unwrap();
+    let cruising = s.snapshot_json().unwrap();
     assert_eq!(text(&cruising, "phase"), "cruise");
     let leg1 = meridian_arc_m(lat_at(0), lat_at(12));
     assert!(
@@ -43,7 +43,7 @@ fn a_whole_run_counts_cruise_distance_only() {
     // Holding: moving on adds no distance and no time.
     s.pause(Some(T0 + 12.0)).unwrap();
     walk(&s, T0 + 13.0, 13, 18);
-    let held = s.snapshot().unwrap();
+    let held = s.snapshot_json().unwrap();
     assert_eq!(text(&held, "phase"), "holding");
     assert_eq!(num(&held, "distance_m"), num(&cruising, "distance_m"), "distance grew while holding");
     assert_eq!(num(&held, "elapsed_s"), 12.0);
@@ -54,10 +54,10 @@ fn a_whole_run_counts_cruise_distance_only() {
     walk(&s, T0 + 30.0, 18, 24);
     s.stop(Some(T0 + 40.0)).unwrap();
 
-    let end = s.snapshot().unwrap();
+    let end = s.snapshot_json().unwrap();
     assert_eq!(text(&end, "phase"), "touchdown");
 
-    let sum = s.summary().unwrap();
+    let sum = s.summary_json().unwrap();
     let want = leg1 + meridian_arc_m(lat_at(18), lat_at(24));
     assert_eq!(text(&sum, "kind"), "summary");
     assert_eq!(text(&sum, "phase"), "touchdown");
@@ -116,7 +116,7 @@ fn scripted_run() -> (String, Vec<String>) {
     }
     s.stop(None).unwrap();
     let events = sub.drain().map(|e| e.unwrap().json).collect();
-    (s.summary().unwrap(), events)
+    (s.summary_json().unwrap(), events)
 }
 
 #[test]
@@ -143,8 +143,8 @@ fn push_fix_and_push_json_are_the_same_input() {
     }
     a.stop(None).unwrap();
     b.stop(None).unwrap();
-    assert_eq!(a.summary().unwrap(), b.summary().unwrap());
-    assert_eq!(a.snapshot().unwrap(), b.snapshot().unwrap());
+    assert_eq!(a.summary_json().unwrap(), b.summary_json().unwrap());
+    assert_eq!(a.snapshot_json().unwrap(), b.snapshot_json().unwrap());
 }
 
 #[test]
@@ -164,7 +164,7 @@ fn push_jsonl_counts_every_line_and_reports_the_first_bad_one() {
     assert_eq!(err.status, Status::Json);
     assert!(names_number(&err.message, 2), "the message does not name line 2: {:?}", err.message);
     assert_eq!(batch.into_result().unwrap_err().status, Status::Json);
-    assert_eq!(num(&s.snapshot().unwrap(), "fixes"), 3.0, "rejected lines changed the run");
+    assert_eq!(num(&s.snapshot_json().unwrap(), "fixes"), 3.0, "rejected lines changed the run");
 
     // All good, no final newline; bytes work too.
     let ok = s.push_jsonl(fix_json(T0 + 4.0, 4).as_bytes());
@@ -189,7 +189,7 @@ fn phase_calls_without_a_time_use_the_inputs_time() {
     s.push_json(&fix_json(T0, 0)).unwrap();
     s.push_json(&fix_json(T0 + 10.0, 1)).unwrap();
     s.stop(None).unwrap(); // the latest input's time
-    let sum = s.summary().unwrap();
+    let sum = s.summary_json().unwrap();
     assert_eq!(num(&sum, "start_t"), T0);
     assert_eq!(num(&sum, "end_t"), T0 + 10.0);
     assert_eq!(num(&sum, "elapsed_s"), 10.0);
@@ -203,7 +203,7 @@ fn tick_advances_elapsed_time_in_cruise() {
     s.start(Some(T0)).unwrap();
     s.push_json(&fix_json(T0, 0)).unwrap();
     s.tick(Some(T0 + 7.0)).unwrap();
-    assert_eq!(num(&s.snapshot().unwrap(), "elapsed_s"), 7.0);
+    assert_eq!(num(&s.snapshot_json().unwrap(), "elapsed_s"), 7.0);
     let ticks: Vec<_> = sub.drain().map(Result::unwrap).collect();
     assert_eq!(ticks.len(), 1, "{ticks:?}");
     assert_eq!(ticks[0].kind, "tick");
@@ -242,12 +242,12 @@ fn one_session_takes_inputs_from_many_threads() {
                 for i in 0..25usize {
                     // Equal times are allowed, so the threads' order does not matter.
                     s.push_fix(&Fix::new(T0, lat_at(k * 25 + i), LON0)).unwrap();
-                    s.snapshot().unwrap();
+                    s.snapshot_json().unwrap();
                 }
             });
         }
     });
-    assert_eq!(num(&s.snapshot().unwrap(), "fixes"), 100.0);
+    assert_eq!(num(&s.snapshot_json().unwrap(), "fixes"), 100.0);
 }
 
 #[test]
@@ -270,5 +270,5 @@ fn the_live_clock_ticks_by_itself_and_takes_fixes_without_time() {
     s.push_fix(&Fix::new(f64::NAN, 52.0001, 4.0)).unwrap();
     let elapsed = rx.recv_timeout(WAIT).expect("no tick from the live clock");
     assert!(elapsed.is_some_and(|e| e >= 0.0), "{elapsed:?}");
-    assert_eq!(num(&s.snapshot().unwrap(), "fixes"), 2.0);
+    assert_eq!(num(&s.snapshot_json().unwrap(), "fixes"), 2.0);
 }

@@ -37,18 +37,18 @@ fn reference(steps: usize, stop: bool) -> String {
     if stop {
         s.stop(None).unwrap();
     }
-    s.summary().unwrap()
+    s.summary_json().unwrap()
 }
 
 fn ids(store: &Path) -> Vec<String> {
-    array_items(&store::flights(store).unwrap()).iter().map(|f| text(f, "flight_id")).collect()
+    array_items(&store::flights_json(store).unwrap()).iter().map(|f| text(f, "flight_id")).collect()
 }
 
 #[test]
 fn a_session_without_a_store_has_no_flight_id() {
     let s = Session::open(None).unwrap();
     assert_eq!(s.flight_id().unwrap(), None);
-    assert_eq!(runway::json::raw_field(&s.summary().unwrap(), "flight_id"), None);
+    assert_eq!(runway::json::raw_field(&s.summary_json().unwrap(), "flight_id"), None);
 }
 
 #[test]
@@ -60,12 +60,12 @@ fn a_stored_run_is_listed_finished_with_its_distance() {
     s.start(Some(T0)).unwrap();
     push_steps(&s, 0, 20);
     s.stop(None).unwrap();
-    let summary = s.summary().unwrap();
+    let summary = s.summary_json().unwrap();
     drop(s);
     assert_eq!(text(&summary, "flight_id"), id);
     assert!(num(&summary, "distance_m") > 150.0, "{summary:.300}");
 
-    let listing = store::flights(&db).unwrap();
+    let listing = store::flights_json(&db).unwrap();
     let flights = array_items(&listing);
     assert_eq!(flights.len(), 1, "{listing}");
     let f = &flights[0];
@@ -91,10 +91,10 @@ fn flight_returns_the_summary_with_the_route() {
     s.lap(Some(T0 + 44.0)).unwrap();
     push_steps(&s, 12, 20);
     s.stop(None).unwrap();
-    let summary = s.summary().unwrap();
+    let summary = s.summary_json().unwrap();
     drop(s);
 
-    let f = store::flight(&db, "morning-run").unwrap();
+    let f = store::flight_json(&db, "morning-run").unwrap();
     assert_eq!(text(&f, "flight_id"), "morning-run");
     assert_eq!(text(&f, "phase"), "touchdown");
     assert_eq!(num(&f, "distance_m"), num(&summary, "distance_m"));
@@ -136,9 +136,9 @@ fn delete_removes_the_flight_and_only_it() {
     assert_eq!(ids(&db), ["first", "second"]);
     store::delete_flight(&db, "first").unwrap();
     assert_eq!(ids(&db), ["second"]);
-    assert_eq!(store::flight(&db, "first").unwrap_err().status, Status::NotFound);
+    assert_eq!(store::flight_json(&db, "first").unwrap_err().status, Status::NotFound);
     assert_eq!(store::delete_flight(&db, "first").unwrap_err().status, Status::NotFound);
-    assert_eq!(route_len(&store::flight(&db, "second").unwrap()), 5);
+    assert_eq!(route_len(&store::flight_json(&db, "second").unwrap()), 5);
 }
 
 #[test]
@@ -166,10 +166,10 @@ fn a_flight_dropped_without_stop_is_unfinished_and_recovers_where_it_was() {
     let id = s.flight_id().unwrap().unwrap();
     s.start(Some(T0)).unwrap();
     push_steps(&s, 0, 12);
-    let before = s.summary().unwrap();
+    let before = s.summary_json().unwrap();
     drop(s); // the host "dies": no stop
 
-    let listing = store::flights(&db).unwrap();
+    let listing = store::flights_json(&db).unwrap();
     let f = &array_items(&listing)[0];
     assert_eq!(text(f, "flight_id"), id);
     assert!(!flag(f, "finished"));
@@ -178,7 +178,7 @@ fn a_flight_dropped_without_stop_is_unfinished_and_recovers_where_it_was() {
 
     let r = store::recover(&db, &id, None).unwrap();
     assert_eq!(r.flight_id().unwrap().as_deref(), Some(id.as_str()));
-    let again = r.summary().unwrap();
+    let again = r.summary_json().unwrap();
     assert_eq!(text(&again, "phase"), "cruise");
     assert_eq!(num(&again, "distance_m"), num(&before, "distance_m"));
     assert_eq!(num(&again, "elapsed_s"), num(&before, "elapsed_s"));
@@ -187,14 +187,14 @@ fn a_flight_dropped_without_stop_is_unfinished_and_recovers_where_it_was() {
     push_steps(&r, 12, 20);
     assert_eq!(r.push_json(&fix_json(T0, 3)).unwrap_err().status, Status::Input);
     r.stop(None).unwrap();
-    let done = r.summary().unwrap();
+    let done = r.summary_json().unwrap();
     drop(r);
 
     let expected = reference(20, true);
     assert!(num(&done, "distance_m") > num(&before, "distance_m"));
     assert_eq!(num(&done, "distance_m"), num(&expected, "distance_m"));
     assert_eq!(num(&done, "elapsed_s"), num(&expected, "elapsed_s"));
-    let f = &array_items(&store::flights(&db).unwrap())[0];
+    let f = &array_items(&store::flights_json(&db).unwrap())[0];
     assert!(flag(f, "finished"));
     assert_eq!(num(f, "distance_m"), num(&expected, "distance_m"));
     assert_eq!(store::recover(&db, &id, None).unwrap_err().status, Status::State);
@@ -210,18 +210,18 @@ fn a_recovered_flight_keeps_its_phase_and_laps() {
     s.lap(Some(T0 + 28.0)).unwrap();
     push_steps(&s, 8, 10);
     s.pause(Some(T0 + 40.0)).unwrap();
-    let before = s.summary().unwrap();
+    let before = s.summary_json().unwrap();
     drop(s);
 
     let r = store::recover(&db, "held", None).unwrap();
-    let after = r.summary().unwrap();
+    let after = r.summary_json().unwrap();
     assert_eq!(text(&after, "phase"), "holding");
     assert_eq!(runway::json::raw_field(&after, "laps"), runway::json::raw_field(&before, "laps"));
     assert_eq!(r.pause(None).unwrap_err().status, Status::State); // already holding
     r.resume(Some(T0 + 50.0)).unwrap();
     r.stop(Some(T0 + 60.0)).unwrap();
     drop(r);
-    assert_eq!(text(&store::flight(&db, "held").unwrap(), "phase"), "touchdown");
+    assert_eq!(text(&store::flight_json(&db, "held").unwrap(), "phase"), "touchdown");
 }
 
 #[test]
@@ -231,11 +231,11 @@ fn finish_flight_lands_an_unfinished_flight_as_recovered() {
     let s = stored(&db, r#""flight_id":"abandoned","durability":"batched""#);
     s.start(Some(T0)).unwrap();
     push_steps(&s, 0, 10);
-    let distance = num(&s.summary().unwrap(), "distance_m");
+    let distance = num(&s.summary_json().unwrap(), "distance_m");
     drop(s);
 
     store::finish_flight(&db, "abandoned").unwrap();
-    let f = &array_items(&store::flights(&db).unwrap())[0];
+    let f = &array_items(&store::flights_json(&db).unwrap())[0];
     assert!(flag(f, "finished"));
     assert_eq!(text(f, "end_reason"), "recovered");
     assert_eq!(num(f, "end_t"), T0 + 36.0); // its last journaled time
@@ -252,7 +252,7 @@ fn unknown_flight_ids_are_not_found() {
     let errors = [
         store::recover(&db, "nope", None).map(drop).unwrap_err(),
         store::finish_flight(&db, "nope").unwrap_err(),
-        store::flight(&db, "nope").map(drop).unwrap_err(),
+        store::flight_json(&db, "nope").map(drop).unwrap_err(),
         store::delete_flight(&db, "nope").unwrap_err(),
         store::export_flight(&db, "nope", "gpx").map(drop).unwrap_err(),
     ];
@@ -269,8 +269,8 @@ fn all_refused_as_store_errors(path: &Path) {
         ("open", Session::open(Some(&config)).map(drop).unwrap_err()),
         ("recover", store::recover(path, "x", None).map(drop).unwrap_err()),
         ("finish", store::finish_flight(path, "x").unwrap_err()),
-        ("flights", store::flights(path).map(drop).unwrap_err()),
-        ("flight", store::flight(path, "x").map(drop).unwrap_err()),
+        ("flights", store::flights_json(path).map(drop).unwrap_err()),
+        ("flight", store::flight_json(path, "x").map(drop).unwrap_err()),
         ("delete", store::delete_flight(path, "x").unwrap_err()),
         ("export", store::export_flight(path, "x", "gpx").map(drop).unwrap_err()),
     ];
@@ -311,7 +311,7 @@ fn a_file_of_random_bytes_is_not_a_store_and_is_left_alone() {
 fn a_nul_byte_in_a_path_or_id_is_an_argument_error() {
     let dir = TempDir::new("nul");
     let db = dir.join("runs.db");
-    assert_eq!(store::flights("runs\0.db").unwrap_err().status, Status::Argument);
-    assert_eq!(store::flight(&db, "a\0b").unwrap_err().status, Status::Argument);
+    assert_eq!(store::flights_json("runs\0.db").unwrap_err().status, Status::Argument);
+    assert_eq!(store::flight_json(&db, "a\0b").unwrap_err().status, Status::Argument);
     assert_eq!(store::export_flight(&db, "a", "gpx\0").unwrap_err().status, Status::Argument);
 }

@@ -22,7 +22,7 @@ fn cruising(n: usize) -> Session {
 
 /// The latest event's seq (the snapshot carries it).
 fn seq_now(s: &Session) -> u64 {
-    num(&s.snapshot().unwrap(), "seq") as u64
+    num(&s.snapshot_json().unwrap(), "seq") as u64
 }
 
 /// A closure that forwards every event into a channel.
@@ -303,7 +303,7 @@ fn the_latest_policy_coalesces_snapshots_but_keeps_discrete_events() {
     let events: Vec<Event> = sub.drain().map(Result::unwrap).collect();
     let flights: Vec<&Event> = events.iter().filter(|e| e.kind == "flight").collect();
     assert_eq!(flights.len(), 1, "flight snapshots did not coalesce: {}", flights.len());
-    let snap = s.snapshot().unwrap();
+    let snap = s.snapshot_json().unwrap();
     for key in ["phase", "fixes", "lat", "distance_m", "t"] {
         assert_eq!(
             flights[0].field(key),
@@ -355,7 +355,7 @@ fn a_callback_may_call_back_into_the_library() {
     let inner = Arc::clone(&s);
     let sub = s
         .subscribe(Some(r#"{"kinds":["phase"]}"#), move |e| {
-            let snap = inner.snapshot().map(|j| runway::json::str_field(&j, "phase"));
+            let snap = inner.snapshot_json().map(|j| runway::json::str_field(&j, "phase"));
             let _ = tx.send((e.str_field("to"), snap));
         })
         .unwrap();

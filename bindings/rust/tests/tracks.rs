@@ -25,7 +25,7 @@ fn replay(config: Option<&str>, lines: &str) -> (runway::Batch, String) {
     s.start(None).unwrap();
     let batch = s.push_jsonl(lines);
     s.stop(None).unwrap();
-    (batch, s.summary().unwrap())
+    (batch, s.summary_json().unwrap())
 }
 
 #[test]

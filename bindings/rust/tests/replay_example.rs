@@ -1,0 +1,146 @@
+//! examples/replay.rs (built by `cargo test`) imports GPX, TCX and FIT by the file's extension,
+//! FIT as bytes: run on a flight exported in each format (and on real recordings when
+//! ../shared/tracks is there), it prints the figures an in-process import and replay of the
+//! same file gives, exactly; unknown extensions, unreadable files and bad usage are refused
+//! with the documented exit statuses.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use common::*;
+use runway::{json, Session};
+
+fn example() -> PathBuf {
+    // target/debug/deps/replay_example-<hash> -> target/debug/examples/replay
+    let exe = std::env::current_exe().unwrap();
+    let bin = exe.parent().and_then(Path::parent).unwrap().join("examples/replay");
+    assert!(bin.is_file(), "{} not built (cargo test builds the examples)", bin.display());
+    bin
+}
+
+fn replay(path: &Path) -> Output {
+    Command::new(example()).arg(path).env_remove("LD_LIBRARY_PATH").output().expect("running the example")
+}
+
+/// What the example should print for `path`: the same import and replay, in process.
+fn expected(path: &Path, format: &str) -> (String, usize) {
+    let jsonl = runway::import_recording(&std::fs::read(path).unwrap(), format).unwrap();
+    let mut activity = None;
+    let mut lines = String::new();
+    for line in jsonl.lines().filter(|l| !l.trim().is_empty()) {
+        if json::str_field(line, "type").as_deref() == Some("import_report") {
+            activity = json::str_field(line, "activity");
+        } else {
+            lines.push_str(line);
+            lines.push('\n');
+        }
+    }
+    let s = Session::open(activity.map(|a| format!(r#"{{"activity":"{a}"}}"#)).as_deref()).unwrap();
+    s.start(None).unwrap();
+    let batch = s.push_jsonl(&lines);
+    s.stop(None).unwrap();
+    let sum = s.summary().unwrap();
+    (format!("{:.1} m in {:.0} s", sum.distance_m, sum.elapsed_s), batch.accepted)
+}
+
+fn check(path: &Path, format: &str) -> String {
+    let out = replay(path);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{}: {}\n{stdout}", path.display(), String::from_utf8_lossy(&out.stderr));
+    let (figures, accepted) = expected(path, format);
+    assert!(stdout.contains(&figures), "{}: want {figures:?} in\n{stdout}", path.display());
+    assert!(stdout.contains(&format!("inputs: {accepted} accepted, 0 rejected")), "{stdout}");
+    assert!(
+        stdout.contains("phase: preflight -> cruise") && stdout.contains("phase: cruise -> touchdown"),
+        "{stdout}"
+    );
+    stdout
+}
+
+#[test]
+fn gpx_tcx_and_fit_exports_replay_by_extension() {
+    // A 600 m run north with heart rate, exported in each format.
+    let s = Session::open(None).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..=100 {
+        let t = T0 + 2.0 * i as f64;
+        s.push_json(&format!(
+            r#"{{"t":{t},"lat":{:.7},"lon":4.0,"alt":{:.1},"speed":3.0,"course":0,"hr":{}}}"#,
+            LAT0 + i as f64 * 6.0 / 111_257.0,
+            10.0 + (i % 10) as f64,
+            140 + i % 9
+        ))
+        .unwrap();
+    }
+    s.stop(None).unwrap();
+    let original = s.summary().unwrap();
+    let dir = TempDir::new("replay");
+    for (format, name) in [("gpx", "run.gpx"), ("tcx", "run.TCX"), ("fit", "run.fit"), ("fit", "RUN.FIT")] {
+        let path = dir.join(name);
+        std::fs::write(&path, s.export(format).unwrap()).unwrap();
+        let stdout = check(&path, format);
+        // The file's flight is the flight: its distance within 2% and its points all there.
+        let (_, accepted) = expected(&path, format);
+        assert!(
+            accepted >= original.route.len(),
+            "{name}: {accepted} inputs for {} points",
+            original.route.len()
+        );
+        let d: f64 = stdout
+            .lines()
+            .find_map(|l| {
+                l.split(", ").nth(1).and_then(|f| f.strip_suffix(" s")).and_then(|f| f.split(" m in").next())
+            })
+            .and_then(|m| m.parse().ok())
+            .unwrap_or_else(|| panic!("no distance in {stdout}"));
+        assert!(
+            (d - original.distance_m).abs() < 0.02 * original.distance_m,
+            "{name}: {d} vs {}",
+            original.distance_m
+        );
+        assert!(stdout.contains("avg hr 14"), "{name}: {stdout}");
+    }
+    // The JSON Lines the import gives replay the same way.
+    let jsonl = dir.join("run.jsonl");
+    std::fs::write(&jsonl, runway::import_recording(&s.export("gpx").unwrap(), "gpx").unwrap()).unwrap();
+    let out = replay(&jsonl);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn real_recordings_replay_by_extension() {
+    let Some(tracks) = tracks_dir() else {
+        eprintln!("SKIPPED: ../shared/tracks absent");
+        return;
+    };
+    for (name, format) in [
+        ("fitparse__activity-small-fenix2-run.fit", "fit"),
+        ("actparser__garmin-fenix-5-bike.fit", "fit"),
+        ("togeojson__Friday-Evening-Run.gpx", "gpx"),
+        ("togeojson__tour_hr.tcx", "tcx"),
+    ] {
+        check(&tracks.join(name), format);
+    }
+}
+
+#[test]
+fn bad_files_and_usage_are_refused() {
+    let dir = TempDir::new("replay-bad");
+    let text = dir.join("notes.txt");
+    std::fs::write(&text, "hello").unwrap();
+    let fake = dir.join("fake.fit");
+    std::fs::write(&fake, b"\xff\xfe not a FIT file at all").unwrap();
+    for (path, want) in
+        [(text, "unknown extension \"txt\""), (fake, "Input"), (dir.join("missing.gpx"), "No such file")]
+    {
+        let out = replay(&path);
+        assert_eq!(out.status.code(), Some(2), "{}", path.display());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{want:?} not in {err}");
+        assert!(!err.contains("valid UTF-8"), "{err}");
+    }
+    let out = Command::new(example()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
