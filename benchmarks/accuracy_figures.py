@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
-"""The accuracy figures in the README's "Measured" table, from simulated runs with known truth.
+"""The accuracy figures of docs/accuracy.md ("Measured"), from simulated runs with known truth and
+the real recordings of ../shared/tracks.
 
 Needs the release library and the simulator tool:
     make lib && swift build -c release --product runway-sim
     RUNWAY_LIBRARY=build/librunway.so python3 benchmarks/accuracy_figures.py
-Each figure is also asserted by a Swift test (Tests/RunwayCoreTests/AccuracyTests.swift); this
-script prints the measured values for the table.
+Each figure's bound is asserted by a Swift test (Tests/RunwayCoreTests/AccuracyTests.swift, and
+Tests/RunwayTests/RealTrackTests.swift for the recordings); this script prints the measured values
+for the table.
 """
 import bisect, json, os, subprocess, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bindings", "python"))
@@ -83,7 +85,7 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
                     errors.append(abs(truth / v - 1) if v else 1.0)   # |pace - true pace| / true pace
     errors.sort()
     print(f"{label}: current pace error median {100*errors[len(errors)//2]:.1f}%, p90 {100*errors[len(errors)*9//10]:.1f}%, worst {100*errors[-1]:.1f}% ({len(errors)} samples, 3 runs)")
-# The start, positions only against Doppler (README, `target_pace`): on the same steady runs, the
+# The start, positions only against Doppler (docs/accuracy.md, "Pace"): on the same steady runs, the
 # median pace error by time since the start (positive: the pace reads slow), and when a target
 # band of 5:00 +-0:15 min/km around the runner's true pace first calls SINK RATE.
 BANDS = [(10, 20), (20, 30), (30, 60), (60, 120)]
@@ -112,3 +114,63 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
     med = lambda xs: sorted(xs)[len(xs) // 2]
     errors = ", ".join(f"{a}-{b} s {100 * med(by_band[(a, b)]):+.1f}%" for a, b in BANDS)
     print(f"{label}: median pace error after the start {errors}; SINK RATE at {', '.join(sink)} (seeds 1-3)")
+# The real recordings of ../shared/tracks, replayed as RealTrackFilteredTests replays them (default
+# filters, the profile of the file's sport, start at the first fix, stop at the last): runs'
+# distance against the distance the watch stored, rides' moving time against the device's timer
+# over the span of the fixes (the timer's time before the first or after the last fix is time
+# no moving time can see).
+TRACKS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "shared", "tracks")
+def timer_within_fixes(total, events, complete, first_fix, last_fix, session_end):
+    running, lead, tail = None, 0.0, 0.0
+    for kind, t in events:
+        if running is not None and kind.startswith("stop"):
+            lead += max(0, min(t, first_fix) - min(running, first_fix))
+            tail += max(0, max(t, last_fix) - max(running, last_fix))
+            running = None
+        elif kind == "start" and running is None:
+            running = t
+    if not events or events[-1][1] < first_fix:
+        return None
+    if not complete or running is not None:
+        if session_end is None or session_end - last_fix > 1:
+            return None
+        tail = max(0, session_end - last_fix)
+    return total - lead - tail
+if os.path.isdir(os.path.join(TRACKS, "fixes")):
+    raw_off, refused = [], []
+    for line in open(os.path.join(TRACKS, "reference.jsonl")):
+        ref = json.loads(line)
+        sessions = (ref.get("device") or {}).get("sessions") or [{}]
+        first = sessions[0] if isinstance(sessions[0], dict) else {}
+        sport = first.get("sport")
+        with open(os.path.join(TRACKS, "fixes", ref["file"] + ".jsonl")) as f:
+            lines = [l for l in f.read().splitlines() if l.strip()]
+        # Filters off against the reference's geodesic (GeographicLib) sum over the same fixes.
+        with runway.Session({"filters": "off"}) as s:
+            s.start()
+            accepted, _ = s.push_many(lines)
+            s.stop()
+            raw = s.summary()["distance_m"]
+        if accepted:
+            raw_off.append(abs(raw - ref["geodesic_wgs84"]["distance_2d_fixes_m"]))
+        else:
+            refused.append(ref["file"])
+        if sport not in ("running", "cycling"):
+            continue
+        with runway.Session({"activity": "ride" if sport == "cycling" else "run"}) as s:
+            s.start()
+            s.push_many(lines)
+            s.stop()
+            sm = s.summary()
+        if sport == "running" and first.get("total_distance_m"):
+            device = first["total_distance_m"]
+            print(f"{ref['file']}: {sm['distance_m']:.1f} m against the watch's {device:.1f} m ({err(sm['distance_m'], device):+.2f}%)")
+        events = ref["device"].get("timer_events") or []
+        complete = all(isinstance(t, (int, float)) for _, t in events)
+        timer = first.get("total_timer_time_s")
+        end = first["start_t"] + first["total_elapsed_time_s"] if first.get("start_t") is not None and first.get("total_elapsed_time_s") is not None else None
+        within = timer_within_fixes(timer, [(k, t) for k, t in events if isinstance(t, (int, float))], complete,
+                                    ref["start_t"], ref["end_t"], end) if timer is not None else None
+        if sport == "cycling" and ref.get("n_segments", 0) > 1 and within is not None:
+            print(f"{ref['file']}: moving {sm['moving_s']:.0f} s against the timer's {within:.0f} s over the fixes ({err(sm['moving_s'], within):+.1f}%)")
+    print(f"real recordings, filters off: {len(raw_off)} against the geodesic sum over their fixes, worst {1000 * max(raw_off):.3f} mm; refused whole: {', '.join(refused)}")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How well can current pace be known from positions alone? The bound behind the README's
-"current pace, positions only" row.
+"""How well can current pace be known from positions alone? The bound behind the
+"current pace, positions only" row of docs/accuracy.md.
 
 The receiver model of issue #4 (and of RunwaySim): per axis, a first-order Gauss-Markov error
 (sigma 4 m, tau 60 s) plus 0.7 m white noise, one fix a second. For a runner moving at constant

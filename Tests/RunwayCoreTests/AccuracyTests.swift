@@ -153,7 +153,7 @@ struct AccuracyTests {
         // Without Doppler speed the receiver's drift over a 10 s window is several percent of the
         // distance run (σ of the error difference ≈ 2.2 m against ~33 m): the figure here is the
         // median and the 90th percentile, not every sample. No linear unbiased estimator holds
-        // ±5% at every sample from positions alone (benchmarks/pace_bound.py; README, "Measured").
+        // ±5% at every sample from positions alone (benchmarks/pace_bound.py; docs/accuracy.md, "Measured").
         let run = sim(seed: 2, speed: false) { $0.paceVariation = 0 }
         let errors = paceErrors(try Replay(run), until: run.finishT)
         #expect(errors.count > 1000)

@@ -54,7 +54,7 @@ struct FlightPhaseTests {
 @Suite("Distance, route and time")
 struct DistanceTests {
     @Test func theRouteStoresAtMost32BytesAPoint() {
-        // The figure in the README ("route storage"): what the route's arrays hold per point.
+        // The figure in docs/accuracy.md ("route storage"): what the route's arrays hold per point.
         var r = Route()
         let n = 1000
         for i in 0..<n { r.append(lat: 52, lon: 4, alt: 1, t: Double(i), distanceM: Double(i), speedMps: 3, hr: 150, cadence: 170) }

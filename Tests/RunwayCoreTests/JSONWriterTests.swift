@@ -2,7 +2,7 @@ import Testing
 @testable import RunwayCore
 
 /// JSONWriter writes numbers without a String per number (`appendShortest`); the text must stay
-/// exactly Swift's shortest round-trip form, the one the JSON shapes in the README show.
+/// exactly Swift's shortest round-trip form, the one the JSON shapes in docs/events.md show.
 struct JSONWriterTests {
     static let values: [Double] = [
         0, -0.0, 1, -1, 0.1, 1.0 / 3, 2.5e-8, -123.456, .leastNonzeroMagnitude * 2000, .leastNonzeroMagnitude,

@@ -1,9 +1,9 @@
-"""The bound behind the README's positions-only pace row (benchmarks/pace_bound.py) and the
+"""The bound behind docs/accuracy.md's positions-only pace row (benchmarks/pace_bound.py) and the
 simulator option it uses (runway-sim --pace-variation).
 
 The estimator's weights are checked against what makes it a slope at all (blind to a constant
 offset, exact on a straight line), its spread against the closed form for two fixes and against
-the noise model sampled, the chance outside the band against sampled speeds; the README's figures
+the noise model sampled, the chance outside the band against sampled speeds; docs/accuracy.md's figures
 against the script's own. The simulator tool is built by `make lib`
 (`swift build -c release`); its tests are skipped, saying so, when it is absent.
 """
@@ -86,13 +86,14 @@ def test_the_spread_is_what_the_noise_model_gives_when_sampled(w):
     assert abs(sampled - sd) < 4 * sd / math.sqrt(2 * n), f"W = {w}: sampled {sampled:.4f}, formula {sd:.4f}"
 
 
-def test_the_readme_quotes_the_spreads_the_script_computes():
-    readme = (REPO / "README.md").read_text()
-    quoted = re.search(r"spread is ([\d.]+)% of the pace for W = 10 s, ([\d.]+)% for 15 s, ([\d.]+)% for 20 s and ([\d.]+)% for 60 s", readme)
-    assert quoted, "the README's pace paragraph changed: update this test with it"
+def test_the_accuracy_page_quotes_the_spreads_the_script_computes():
+    page = (REPO / "docs" / "accuracy.md").read_text()
+    text = " ".join(page.split())         # the paragraph is wrapped: compare words
+    quoted = re.search(r"spread is ([\d.]+)% of the pace for W = 10 s, ([\d.]+)% for 15 s, ([\d.]+)% for 20 s and ([\d.]+)% for 60 s", text)
+    assert quoted, "docs/accuracy.md's pace paragraph changed: update this test with it"
     for w, text in zip((10, 15, 20, 60), quoted.groups()):
         share = 100 * pace_bound.slope_weights(w)[1] / pace_bound.SPEED
-        assert round(share, 1) == float(text), f"W = {w} s: README {text}%, script {share:.2f}%"
+        assert round(share, 1) == float(text), f"W = {w} s: docs/accuracy.md {text}%, script {share:.2f}%"
 
 
 def sim(*args):

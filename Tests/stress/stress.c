@@ -716,6 +716,7 @@ int main(int argc, char **argv) {
     if (i == 0) g_hang_user = x;
     limit[i] = x;
     bury(x);
+    atomic_fetch_add(&g_progress, 1); /* each subscription made is progress (192 new threads) */
   }
   {
     uint64_t id = 0;

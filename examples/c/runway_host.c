@@ -2,7 +2,7 @@
  * runway_host.c — a firmware-style C host of librunway.
  *
  * Reads GPS fixes and sensor samples as JSON Lines (one JSON object a line,
- * the shapes of README.md "JSON shapes") from FILE or stdin, replays them
+ * the shapes of docs/inputs.md) from FILE or stdin, replays them
  * through a session, prints live events as one-line PFDs, and writes the
  * flight record (summary JSON) at the end.
  *

@@ -520,8 +520,8 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
     Args:
         paths_or_glob: a directory (searched recursively), a file, a glob
             (``"runs/**/*.fit"``), or a list of them (:func:`find_recordings`).
-        config: a session config for every recording (JSON shapes in the
-            README), e.g. ``{"hr_max": 185}``; its ``activity``, if any,
+        config: a session config for every recording (keys in
+            docs/inputs.md), e.g. ``{"hr_max": 185}``; its ``activity``, if any,
             overrides the files' sports. ``clock`` and ``store`` are refused.
         client: a ``distributed.Client``: tasks of files run on its workers
             (``client.map`` + ``client.gather``). ``None``: the Dask client

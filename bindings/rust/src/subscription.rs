@@ -15,7 +15,7 @@ use crate::session::{copy_and_free, opt_cstring, opt_ptr, Inner};
 use crate::{json, sys};
 
 /// One event from a subscription: a JSON object with a `kind` and a per-session increasing
-/// `seq` (see the README's "Events" for every kind).
+/// `seq` (see `docs/events.md` in the repository for every kind).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Event {
     /// `"flight"`, `"phase"`, `"tick"`, `"log"`, `"split"`, `"alert"` or `"overflow"` (`""`
