@@ -125,6 +125,7 @@ struct ImportTests {
             case .sample(.heartRate): counts.hr += 1
             case .sample(.cadence): counts.cadence += 1
             case .sample(.altimeter): Issue.record("no altimeter samples from FIT")
+            case .sample(.power): Issue.record("these files have no power")
             }
             if input.t < lastT { ordered = false }
             lastT = input.t
@@ -382,8 +383,8 @@ struct ImportTests {
         for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
     }
 
-    @Test func fitWithA12ByteHeaderAndNoFileCRCIsRead() throws {
-        let inputs = try importing(FITFile.sample(headerSize: 12, fileCRC: false), as: .fit)
+    @Test func fitWithA12ByteHeaderIsRead() throws {
+        let inputs = try importing(FITFile.sample(headerSize: 12), as: .fit)
         #expect(inputs.count == 7)
     }
 
@@ -461,7 +462,8 @@ struct ImportTests {
             let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
             #expect(text.last == 0x0A)
             let lines = text.split(separator: 0x0A)
-            #expect(lines.count == inputs.count)
+            #expect(lines.count == inputs.count + 1, "the inputs, then the import report")
+            #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"type":"import_report""#) } == true)
             for (line, input) in zip(lines, inputs) {
                 let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
                 #expect(same(decoded, input), "\(String(decoding: line, as: UTF8.self))")
@@ -478,11 +480,124 @@ struct ImportTests {
             let inputs = try importing(bytes, as: format)
             let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
             let lines = text.split(separator: 0x0A)
-            #expect(lines.count == inputs.count, "\(file)")
+            #expect(lines.count == inputs.count + 1, "\(file): the inputs, then the import report")
             for (line, input) in zip(lines, inputs) {
                 let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
                 #expect(same(decoded, input), "\(file): \(String(decoding: line, as: UTF8.self))")
             }
+        }
+    }
+
+    // MARK: - The import report
+
+    func report(_ bytes: [UInt8], as format: ImportFormat, options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
+        try withBytes(bytes) { (b) throws(RunwayError) in try Importer.recording(b, as: format, options: options) }
+    }
+
+    /// The trailing line of the JSON Lines, as key/value pairs.
+    func reportLine(_ bytes: [UInt8], as format: ImportFormat) throws -> [(key: String, value: JSONValue)] {
+        let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
+        let last = try #require(text.split(separator: 0x0A).last)
+        return try JSONInput.object(String(decoding: last, as: UTF8.self))
+    }
+
+    func number(_ key: String, _ object: [(key: String, value: JSONValue)]) -> Double? {
+        object.first { $0.key == key }?.value.finiteNumber
+    }
+
+    @Test func untimedPointsAreCountedPerTrackInTheReport() throws {
+        let gpx = Array(#"""
+        <gpx version="1.1"><trk><name>Planned</name><type>running</type><trkseg>
+          <trkpt lat="52.0" lon="4.0"><ele>1</ele></trkpt><trkpt lat="52.001" lon="4.0"/><trkpt lat="52.002" lon="4.0"/>
+        </trkseg></trk><trk><trkseg>
+          <trkpt lat="52.0" lon="4.0"><time>2020-01-01T00:00:00Z</time></trkpt>
+          <trkpt lat="52.0001" lon="4.0"><time>2020-01-01T00:00:01Z</time><extensions><power>245</power></extensions></trkpt>
+        </trkseg></trk></gpx>
+        """#.utf8)
+        let imported = try report(gpx, as: .gpx)
+        let r = imported.report
+        #expect(r.inputs == 2 && imported.inputs.count == 2)
+        #expect(r.untimed == 3 && r.noPosition == 0 && r.unreadable == 0)
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: "Planned", points: 0, untimed: 3),
+                             ImportReport.Track(index: 1, name: nil, points: 2, untimed: 0)])
+        #expect(r.warnings == [#"track 0 "Planned": 3 points without a time left out"#])
+        #expect(r.sport == "running" && r.activity == .run && r.device == nil)
+        guard case .fix(let powered) = imported.inputs[1] else { Issue.record("not a fix"); return }
+        #expect(powered.power == 245)
+        let line = try reportLine(gpx, as: .gpx)
+        #expect(line.first?.key == "type" && line.first?.value == .string("import_report"))
+        #expect(number("untimed", line) == 3 && number("inputs", line) == 2)
+        #expect(line.first { $0.key == "device" }?.value == .null)
+    }
+
+    @Test func fitReportCountsRecordsWithoutATimeOrAPosition() throws {
+        let r = try report(FITFile.sample(), as: .fit).report
+        #expect(r.inputs == 7)
+        #expect(r.untimed == 1, "the record with a position and no valid time")
+        #expect(r.noPosition == 2, "the records at t+40 and t+41 became samples")
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 7, untimed: 1)])
+        #expect(r.sport == nil && r.device == nil)
+    }
+
+    @Test func tcxReportCarriesSportLapTotalsAndPower() throws {
+        let tcx = Array(#"""
+        <TrainingCenterDatabase xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2">
+        <Activities><Activity Sport="Biking"><Id>2020-01-01T00:00:00Z</Id>
+          <Lap StartTime="2020-01-01T00:00:00Z"><TotalTimeSeconds>600</TotalTimeSeconds><DistanceMeters>5000.5</DistanceMeters>
+            <Calories>100</Calories><Extensions><ns3:LX><ns3:AvgWatts>200</ns3:AvgWatts><ns3:MaxWatts>400</ns3:MaxWatts></ns3:LX></Extensions>
+            <Track><Trackpoint><Time>2020-01-01T00:00:00Z</Time><Position><LatitudeDegrees>52</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position>
+              <Extensions><ns3:TPX><ns3:Watts>210</ns3:Watts></ns3:TPX></Extensions></Trackpoint>
+              <Trackpoint><Time>2020-01-01T00:00:01Z</Time><Extensions><ns3:TPX><ns3:Watts>220</ns3:Watts></ns3:TPX></Extensions></Trackpoint>
+              <Trackpoint><Position><LatitudeDegrees>52</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position></Trackpoint>
+            </Track></Lap>
+          <Lap StartTime="2020-01-01T00:10:00Z"><TotalTimeSeconds>300</TotalTimeSeconds><DistanceMeters>2000</DistanceMeters>
+            <Calories>50</Calories><Extensions><ns3:LX><ns3:AvgWatts>100</ns3:AvgWatts><ns3:MaxWatts>500</ns3:MaxWatts></ns3:LX></Extensions></Lap>
+        </Activity></Activities></TrainingCenterDatabase>
+        """#.utf8)
+        let imported = try report(tcx, as: .tcx)
+        let r = imported.report
+        #expect(r.sport == "biking" && r.activity == .ride)
+        #expect(r.untimed == 1 && r.noPosition == 1 && r.inputs == 2)
+        guard case .fix(let f)? = imported.inputs.first else { Issue.record("no fix"); return }
+        #expect(f.power == 210)
+        #expect(imported.inputs.last == .sample(.power(watts: 220, t: 1_577_836_801)))
+        let d = try #require(r.device)
+        #expect(d.distanceM == 7000.5 && d.timerS == 900 && d.caloriesKcal == 150)
+        let weighted: Double = (200.0 * 600.0 + 100.0 * 300.0) / 900.0
+        #expect(d.avgPowerW == weighted, "laps' power weighted by their timer time")
+        #expect(d.maxPowerW == 500)
+        #expect(d.elapsedS.isNaN && d.ascentM.isNaN, "TCX stores neither")
+        #expect(d.laps.map(\.startT) == [1_577_836_800, 1_577_837_400])
+        #expect(d.laps.map(\.distanceM) == [5000.5, 2000])
+    }
+
+    @Test func sportNamesMapToTheProfileToReplayWith() {
+        #expect(FITReader.sportName(2) == "cycling" && FITReader.sportName(12) == "cross_country_skiing")
+        #expect(FITReader.sportName(200) == "sport_200")
+        #expect(ImportReport.activity(forSport: "cycling") == .ride && ImportReport.activity(forSport: "Biking") == .ride)
+        #expect(ImportReport.activity(forSport: "hiking") == .walk && ImportReport.activity(forSport: "walking") == .walk)
+        #expect(ImportReport.activity(forSport: "running") == .run)
+        #expect(ImportReport.activity(forSport: "cross_country_skiing") == nil && ImportReport.activity(forSport: nil) == nil)
+    }
+
+    /// Each real recording's sport as its file states it (read here with the XML tree for TCX and
+    /// GPX; FIT sports are compared with Garmin's SDK in Tests/python/test_import_report.py).
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func realTCXAndGPXSportsAreTheFilesOwn() throws {
+        let dir = try #require(ImportTests.tracks)
+        for file in ImportTests.recordings where !file.hasSuffix(".fit") {
+            let bytes = try #require(readFile(dir + "/" + file))
+            let format = try #require(ImportTests.format(of: file))
+            let r = try report(bytes, as: format).report
+            let tree = try withBytes(bytes) { (b) throws(RunwayError) in try XMLTree(b, what: "file") }
+            var expected: String? = nil
+            try tree.root.forEachDescendant { (e) throws(RunwayError) in
+                guard expected == nil else { return }
+                if format == .tcx, e.isNamed("Activity") { expected = e.attribute("Sport")?.lowercased() }
+                if format == .gpx, e.isNamed("trk"), let t = e.child("type")?.text, !t.isEmpty { expected = t }
+            }
+            #expect(r.sport == expected, "\(file)")
+            #expect(r.inputs == (try importing(bytes, as: format)).count)
         }
     }
 
@@ -530,8 +645,9 @@ struct ImportTests {
         case (.fix(let x)?, .fix(let y)?):
             return eq(x.t, y.t) && eq(x.lat, y.lat) && eq(x.lon, y.lon) && eq(x.alt, y.alt) && eq(x.speed, y.speed)
                 && eq(x.course, y.course) && eq(x.hAcc, y.hAcc) && eq(x.vAcc, y.vAcc) && eq(x.hr, y.hr)
-                && eq(x.cadence, y.cadence)
+                && eq(x.cadence, y.cadence) && eq(x.power, y.power)
         case (.sample(.heartRate(let x, let s))?, .sample(.heartRate(let y, let u))?): return eq(x, y) && eq(s, u)
+        case (.sample(.power(let x, let s))?, .sample(.power(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.cadence(let x, let s))?, .sample(.cadence(let y, let u))?): return eq(x, y) && eq(s, u)
         default: return false
         }
