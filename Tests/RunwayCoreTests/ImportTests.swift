@@ -397,6 +397,10 @@ struct ImportTests {
         var file = FITFile.sample()
         file[file.count - 1] ^= 0xFF
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: file CRC") == true)
+        #expect(inputError(file, .fit)?.message.contains("at byte \(file.count - 2)") == true)
+        let kept = try? salvaged(file)
+        #expect(kept?.inputs.count == 7, "salvage keeps the records behind a bad file CRC")
+        #expect(kept?.report.warnings.first?.hasPrefix("corrupt FIT file: file CRC") == true)
         file = FITFile.sample()
         file[3] ^= 0x01  // a header byte under the header CRC
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: header CRC") == true)
@@ -434,6 +438,8 @@ struct ImportTests {
                 refused += 1
                 #expect(e.status == .input, "round \(round): \(e)")
             }
+            // Salvage reads the same damage into what it can, never trapping.
+            if let kept = try? salvaged(file) { #expect(kept.report.inputs == kept.inputs.count) }
         }
         #expect(decoded > 0 && refused > 0, "decoded \(decoded), refused \(refused)")
     }
@@ -443,6 +449,142 @@ struct ImportTests {
         let file = FITFile.wrap([0x05, 0x00, 0x00], headerSize: 14, fileCRC: true)
         #expect(inputError(file, .fit)?.message
                 == "corrupt FIT file: data message at byte 14 uses local message type 5, which is not defined")
+    }
+
+    // MARK: - FIT damage
+
+    func salvaged(_ bytes: [UInt8]) throws(RunwayError) -> ImportedRecording {
+        try report(bytes, as: .fit, options: ImportOptions(salvage: true))
+    }
+
+    static var realFITs: [String] { recordings.filter { $0.hasSuffix(".fit") } }
+
+    /// Cutting the last 1 or 2 bytes (the file CRC) of a real FIT file is refused with the CRC's
+    /// offset; with salvage every record is kept (they are all whole) and the report says why.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: realFITs)
+    func aFITFileCutBy1Or2BytesIsRefusedOrKeptOnlyWithSalvage(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/" + file))
+        let inputs = try importing(whole, as: .fit)
+        let crcAt = Int(whole[0]) + Int(FITFile.u32(whole, 4))
+        #expect(crcAt == whole.count - 2)
+        for cut in [1, 2] {
+            let bytes = Array(whole.dropLast(cut))
+            let error = inputError(bytes, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message == "truncated FIT file: the file CRC at byte \(crcAt) is missing (\(2 - cut) of 2 bytes are there)", "\(file)")
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count == inputs.count && zip(kept.inputs, inputs).allSatisfy { same($0, $1) })
+            #expect(kept.report.warnings.first?.hasPrefix("truncated FIT file: the file CRC at byte \(crcAt)") == true)
+            #expect(kept.report.warnings.first?.hasSuffix("kept the \(inputs.count) inputs read before it (salvage)") == true)
+        }
+    }
+
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: realFITs)
+    func junkAfterARealFITFileIsRefusedOrKeptOnlyWithSalvage(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/" + file))
+        let inputs = try importing(whole, as: .fit)
+        for junk: [UInt8] in [[0x00], [0x0A, 0x0D], Array(repeating: 0xFF, count: 40), Array("<html>not found</html>".utf8)] {
+            let bytes = whole + junk
+            let error = inputError(bytes, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message.hasPrefix("trailing bytes in FIT file:") == true)
+            #expect(error?.message.contains("at byte \(whole.count)") == true, "\(String(describing: error))")
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count == inputs.count)
+            #expect(kept.report.warnings.first?.hasPrefix("trailing bytes in FIT file:") == true)
+        }
+    }
+
+    /// A second, chained file whose header is damaged: refused naming the chained file's offset; with
+    /// salvage the first file's records are kept.
+    @Test func aCorruptChainedFITHeaderIsRefusedOrKeptOnlyWithSalvage() throws {
+        let first = FITFile.sample()
+        let second = FITFile.sample()
+        let one = try importing(first, as: .fit)
+        #expect(try importing(first + second, as: .fit).count == 2 * one.count)
+        var damaged: [(bytes: [UInt8], message: String)] = []
+        var crc = second; crc[5] ^= 0x01   // a data-size byte under the header CRC
+        damaged.append((crc, "corrupt chained FIT file at byte \(first.count): header CRC"))
+        var size = second; size[0] = 13
+        damaged.append((size, "corrupt chained FIT file at byte \(first.count): header size 13 at byte \(first.count)"))
+        var signature = second; signature[9] = UInt8(ascii: "X")
+        damaged.append((signature, "trailing bytes in FIT file: the \(second.count) bytes at byte \(first.count)"))
+        damaged.append((Array(second.prefix(10)), "trailing bytes in FIT file: 10 bytes at byte \(first.count)"))
+        damaged.append((Array(second.dropLast(5)), "truncated chained FIT file at byte \(first.count): the header at byte \(first.count) announces"))
+        for (tail, message) in damaged {
+            let error = inputError(first + tail, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error)) vs \(message)")
+            let kept = try salvaged(first + tail)
+            #expect(kept.report.warnings.first?.hasPrefix(message) == true)
+            #expect(kept.inputs.count >= one.count && zip(kept.inputs, one).allSatisfy { same($0, $1) })
+            if !message.hasPrefix("truncated") { #expect(kept.inputs.count == one.count) }
+        }
+    }
+
+    /// Cut anywhere: refused; with salvage, the records before the cut are kept (a prefix of the
+    /// whole file's inputs) and the damage is a warning, never a trap.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func aFITFileCutAnywhereKeepsOnlyTheRecordsBeforeTheCutWithSalvage() throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/fitparse__activity-small-fenix2-run.fit"))
+        let inputs = try importing(whole, as: .fit)
+        var previous = -1
+        for length in stride(from: 14, to: whole.count - 2, by: max(1, whole.count / 97)) {
+            let bytes = Array(whole.prefix(length))
+            #expect(inputError(bytes, .fit)?.message.hasPrefix("truncated FIT file: the header at byte 0 announces") == true)
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count <= inputs.count && zip(kept.inputs, inputs).allSatisfy { same($0, $1) })
+            #expect(kept.inputs.count >= previous, "a longer prefix keeps at least as much")
+            #expect(kept.report.warnings.count >= 1 && kept.report.inputs == kept.inputs.count)
+            previous = kept.inputs.count
+        }
+        #expect(previous > inputs.count * 9 / 10)
+    }
+
+    @Test func salvageIsAFormatOptionAndUnknownOptionsAreArgumentErrors() throws {
+        let (format, options) = try Importer.format("fit;salvage")
+        #expect(format == .fit && options.salvage)
+        #expect(try Importer.format("gpx").1.salvage == false)
+        #expect(throws: RunwayError.self) { try Importer.format("fit;repair") }
+        #expect(throws: RunwayError.self) { try Importer.format("fits") }
+        do { _ = try Importer.format("fit;repair") } catch { #expect(error.status == .argument) }
+    }
+
+    /// Records stamped in device system time (seconds since power-on, < 0x10000000) are placed by
+    /// the file's timestamp_correlation, else by its first UTC timestamp, else refused.
+    @Test func fitSystemTimeRecordsArePlacedByCorrelationOrTheFirstUTCTimeOrRefused() throws {
+        let utc: UInt32 = 1_000_000_000
+        let epoch = 631_065_600.0
+        // Local 0: record with timestamp and position. Local 1: timestamp_correlation (162):
+        // timestamp, system_timestamp.
+        let recordDef: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]
+        func record(_ t: UInt32, _ lat: Double) -> [UInt8] {
+            [0x00] + FITFile.le(t) + FITFile.le(FITFile.semicircles(lat)) + FITFile.le(FITFile.semicircles(4))
+        }
+        let correlation: [UInt8] = [0x41, 0, 0] + FITFile.le(UInt16(162)) + [2, 253, 4, 0x86, 1, 4, 0x86]
+            + [0x01] + FITFile.le(utc) + FITFile.le(UInt32(1000))
+        let system = record(1000, 52) + record(1001, 52.0001)
+
+        let correlated = FITFile.wrap(recordDef + system + correlation + record(utc + 2, 52.0002), headerSize: 14, fileCRC: true)
+        let placed = try report(correlated, as: .fit)
+        #expect(placed.inputs.map(\.t) == [Double(utc) + epoch, Double(utc) + 1 + epoch, Double(utc) + 2 + epoch])
+        #expect(placed.report.warnings.first?.contains("placed by its timestamp_correlation") == true)
+
+        let byUTC = FITFile.wrap(recordDef + system + record(utc + 5, 52.0002), headerSize: 14, fileCRC: true)
+        let guessed = try report(byUTC, as: .fit)
+        #expect(guessed.inputs.map(\.t) == [Double(utc) + 4 + epoch, Double(utc) + 5 + epoch, Double(utc) + 5 + epoch])
+        #expect(guessed.report.warnings.first?.contains("placed by its first UTC timestamp") == true)
+
+        let unplaceable = FITFile.wrap(recordDef + system, headerSize: 14, fileCRC: true)
+        let error = inputError(unplaceable, .fit)
+        #expect(error?.status == .input)
+        #expect(error?.message.contains("device system time") == true && error?.message.contains("no timestamp_correlation") == true)
+        let left = try salvaged(unplaceable)
+        #expect(left.inputs.isEmpty && left.report.unreadable == 2)
+        #expect(left.report.warnings.first?.hasSuffix("they were left out (salvage)") == true)
     }
 
     // MARK: - JSON Lines
@@ -664,6 +806,9 @@ enum FITFile {
     static func degrees(_ d: Double) -> Double { Double(semicircles(d)) * (180 / 2_147_483_648) }
 
     static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
+    }
     static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
 
     static func sample(headerSize: Int = 14, fileCRC: Bool = true) -> [UInt8] {

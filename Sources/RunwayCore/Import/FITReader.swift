@@ -1,18 +1,27 @@
 /// Decodes the `record` messages of a FIT file (Garmin's Flexible and Interoperable Data Transfer
-/// protocol) into fixes and samples, without a library.
+/// protocol) into fixes and samples, and its session, lap and sport messages into the import
+/// report, without a library.
 ///
-/// Handles 12- and 14-byte headers (the header CRC is checked when it is not 0), the file CRC
-/// (checked when present; a mismatch is an error), definition messages for the 16 local message
-/// types in either byte order, developer fields (skipped), compressed timestamp headers, invalid
-/// values (absent), and chained FIT files one after another.
+/// Handles 12- and 14-byte headers (the header CRC is checked when it is not 0), definition
+/// messages for the 16 local message types in either byte order, developer fields (skipped),
+/// compressed timestamp headers, invalid values (absent), and chained FIT files one after another.
+///
+/// Damage is refused (strict, the default) with a message naming the byte offset: a file whose
+/// data or 2-byte file CRC is cut short, a header or file CRC that does not match, a chained file
+/// whose header is corrupt, bytes after the last file's CRC that are not a FIT file. With
+/// `ImportOptions.salvage` the inputs read before the damage are kept and the damage is the
+/// report's first warning (a message that could not be decoded counts as `unreadable`).
 ///
 /// From `record` (global message 20): timestamp (253), position_lat/long (0, 1; semicircles →
 /// degrees), enhanced_altitude (78) else altitude (2) (scale 5, offset 500 m), enhanced_speed (73)
-/// else speed (6) (scale 1000), heart_rate (3), cadence (4) plus fractional_cadence (53, /128), and
-/// gps_accuracy (31, metres) as `h_acc`. Cadence is as recorded (running watches count one foot).
-/// A record with a position becomes a fix; one without becomes heart-rate and cadence samples when
-/// it has them; one without a time is dropped. Times are unix seconds (FIT epoch 1989-12-31 +
-/// 631065600 s).
+/// else speed (6) (scale 1000), heart_rate (3), cadence (4) plus fractional_cadence (53, /128),
+/// power (7, W) and gps_accuracy (31, metres) as `h_acc`. Cadence is as recorded (running watches
+/// count one foot). A record with a position becomes a fix; one without becomes heart-rate,
+/// cadence and power samples when it has them; one without a time is dropped (counted as untimed
+/// when it has a position). Times are unix seconds (FIT epoch 1989-12-31 + 631065600 s).
+/// Timestamps below 0x10000000 are the device's system time (seconds since power-on): they are
+/// placed by the file's `timestamp_correlation` (162), else by its first UTC timestamp (taken as
+/// the moment of the system time seen last before it), each with a warning, else refused.
 ///
 /// Every read is bounds-checked: a truncated or corrupt file is an `.input` error, never a trap.
 enum FITReader {
@@ -74,6 +83,8 @@ enum FITReader {
         /// The first UTC timestamp of this file and the system time last seen before it.
         var firstUTC: (t: Int64, systemBefore: Int64?)? = nil
         var lastSystemTime: Int64? = nil
+        /// Why this file's data is cut short (salvage), for the message that runs into the cut.
+        var cutShort: String? = nil
 
         init(bytes: UnsafeRawBufferPointer, salvage: Bool) {
             b = bytes
@@ -159,6 +170,7 @@ enum FITReader {
                 }
             }
             if let crcProblem, !salvage { throw .input(crcProblem) }
+            cutShort = dataEnd > b.count ? crcProblem : nil
             try readMessages(dataStart..<min(dataEnd, b.count), fileStart: start)
             try placeSystemTimes(what: what)
             if let crcProblem, !stopped { try damaged(crcProblem) }
@@ -279,6 +291,7 @@ enum FITReader {
         /// The message at `at` runs past the end of the data.
         mutating func cut(_ at: Int) throws(RunwayError) {
             report.unreadable += 1
+            if let cutShort { return try damaged(cutShort + "; the message at byte \(at) is cut") }
             try damaged("truncated or corrupt FIT file: the message at byte \(at) runs past the end of the data")
         }
 
