@@ -72,8 +72,8 @@ extern "C" {
 #define RUNWAY_MAX_JSON_DEPTH 64
 #define RUNWAY_MAX_SUBSCRIBERS 256
 #define RUNWAY_MAX_QUEUE_CAPACITY 65536
-/* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
- * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
+/* 1 000 000 points is 11.5 days at one point a second, about 32 MB of route
+ * (32 bytes a point); a host with less memory sets "max_route_points" lower. */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
 /* The most laps a flight has, its final lap included: 50 000 km of 1 km laps,
  * a summary of about 10 MB, and within a FIT file's 16-bit lap index. */

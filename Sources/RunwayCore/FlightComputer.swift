@@ -32,6 +32,7 @@ public struct FlightComputer: Sendable {
     var endT = Double.nan
     var elapsedBefore = 0.0          // cruise seconds before the current cruise leg
     var cruiseSince = Double.nan     // start of the current cruise leg (NaN: not cruising, or time pending)
+    var cruiseLegs = CruiseLegs()    // the finished cruise legs, for the FIT timer events
     var endReason: String? = nil
     var timePending = false
     var pendingLog: [(LogRing.Line.Level, String)] = []
@@ -392,6 +393,7 @@ public struct FlightComputer: Sendable {
                 // An auto-pause backdated to before the gap, but the runner moved across it: the
                 // slow samples before the gap were a slowdown, and the pause starts at its end.
                 elapsedBefore += gap.at - from
+                cruiseLegs.moveLastEnd(from: from, to: gap.at)
                 autoPausedSince = gap.at
             }
         }
@@ -549,6 +551,7 @@ public struct FlightComputer: Sendable {
             if let gap = pendingGap, !gap.held, !cruiseSince.isNaN, when < gap.at { pendingGap?.pausedFrom = when }
             autoPausedSince = when
             elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
+            cruiseLegs.close(from: cruiseSince, to: when)
             cruiseSince = .nan
             heldSteps.removeAll(keepingCapacity: true)
             alerts.resetHolds()
@@ -652,6 +655,7 @@ public struct FlightComputer: Sendable {
             cruiseSince = time
         case .pause:
             elapsedBefore = elapsed
+            cruiseLegs.close(from: cruiseSince, to: now)
             cruiseSince = .nan
             heldSteps.removeAll(keepingCapacity: true)
         case .resume:
@@ -659,6 +663,7 @@ public struct FlightComputer: Sendable {
             window.removeAll(keepingCapacity: true); windowHead = 0
         case .stop:
             elapsedBefore = elapsed
+            cruiseLegs.close(from: cruiseSince, to: now)
             cruiseSince = .nan
             endT = time
             endReason = "stopped"

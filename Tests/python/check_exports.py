@@ -52,7 +52,7 @@ GPX_NS = "http://www.topografix.com/GPX/1/1"
 TPX_NS = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
 TCX_NS = "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"
 CSV_HEADER = ["t", "time_iso", "lat", "lon", "alt_m", "distance_m", "speed_mps", "pace_min_per_km",
-              "hr_bpm", "cadence_spm", "segment"]
+              "hr_bpm", "cadence_spm", "segment", "power_w"]
 FORMATS = ("gpx", "tcx", "fit", "geojson", "csv")
 
 #: Relative tolerance for distances read back from an export (the issue's 0.1%).
