@@ -312,6 +312,20 @@ def check_fit(data: bytes, expect: dict | None = None) -> dict:
     records = messages.get("record_mesgs", [])
     laps = messages["lap_mesgs"]
     sessions = messages["session_mesgs"]
+    # The timer as Garmin's tools derive it: the sum of the start -> stop_all intervals of the
+    # timer events (whole seconds: each interval's ends are rounded down, < 1 s off per leg).
+    timer_events = [(e.get("event_type"), e.get("timestamp")) for e in events if e.get("event") == "timer"]
+    kinds = [k for k, _ in timer_events]
+    require(kinds == ["start", "stop_all"] * (len(kinds) // 2), f"timer events are not start/stop_all pairs: {kinds}")
+    derived = sum((b[1] - a[1]).total_seconds() if hasattr(b[1], "total_seconds") or hasattr(b[1], "tzinfo")
+                  else b[1] - a[1] for a, b in zip(timer_events[::2], timer_events[1::2]))
+    timer = sessions[0].get("total_timer_time") if sessions else None
+    if timer is not None:
+        require(abs(derived - timer) < max(1, len(kinds) // 2),
+                f"the timer events give {derived} s, the session's total_timer_time is {timer} s")
+        moving, elapsed = sessions[0].get("total_moving_time"), sessions[0].get("total_elapsed_time")
+        require(moving is None or moving <= timer + 1e-3, f"total_moving_time {moving} > total_timer_time {timer}")
+        require(elapsed is None or timer <= elapsed + 1e-3, f"total_timer_time {timer} > total_elapsed_time {elapsed}")
     activity = messages["activity_mesgs"]
     require(len(sessions) == 1, f"{len(sessions)} sessions")
     require(len(activity) == 1 and activity[0].get("num_sessions") == 1, "activity: num_sessions is not 1")

@@ -192,7 +192,9 @@ enum FITExporter {
             (FITField(34, .uint16), .number(whole(r.normalizedPowerW))),    // normalized_power
             (FITField(38, .sint32), .number(last.map { semicircles(route.lat[$0]) })),   // end_position_lat
             (FITField(39, .sint32), .number(last.map { semicircles(route.lon[$0]) })),   // end_position_long
-            (FITField(59, .uint32), .number(scaled(r.movingS, 1000))),      // total_moving_time
+            // total_moving_time: never above the timer (FIT's moving ≤ timer ≤ elapsed; the engine's
+            // moving time can exceed its timer by the step into a resume).
+            (FITField(59, .uint32), .number(scaled(min(r.movingS, max(0, r.elapsedS)), 1000))),
         ])
     }
 
