@@ -146,6 +146,28 @@ struct ExportRoundTripTests {
         #expect(abs(laps.reduce(0) { $0 + ($1[8] ?? 0) } - timerMs) <= Int64(laps.count), "each lap's timer rounded to 1 ms")
     }
 
+    // MARK: The last point's distance
+
+    /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
+    /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
+    /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).
+    @Test(arguments: [(Activity.run, true), (.ride, true), (.run, false)])
+    func theLastExportedPointCarriesTheFlightsDistance(_ activity: Activity, _ filters: Bool) throws {
+        let flights = [try ExportFixture.simulated(activity: activity, filters: filters), try TimerFixture.userPaused(activity: activity)]
+        for r in flights {
+            let csv = exportText(Exporter.export(r, as: .csv)).split(separator: "\n").last
+            let csvD = try #require(Double(csv?.split(separator: ",", omittingEmptySubsequences: false)[5] ?? ""))
+            let tcx = try parsedExport(r, .tcx)
+            let tcxD = try #require(Double(tcx.descendants("Trackpoint").last?.first("DistanceMeters")?.text ?? ""))
+            let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+            let fitD = Double(try #require(fit.all(20).last?[5])) / 100
+            for (format, d) in [("csv", csvD), ("tcx", tcxD), ("fit", fitD)] {
+                #expect(abs(d - r.distanceM) <= 0.01, "\(format): last point \(d) m, flight \(r.distanceM) m")
+            }
+            #expect(r.route.time(r.route.count - 1) == r.endT || !filters, "the route ends where the flight did")
+        }
+    }
+
     // MARK: Cadence
 
     /// Export then import keeps a run's cadence in steps per minute in TCX, GPX and FIT: TCX and GPX
