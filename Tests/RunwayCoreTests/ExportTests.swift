@@ -253,6 +253,11 @@ enum ExportDirectory {
         w.field("route_geodesic_m", length.withinSegments)
         w.field("route_geodesic_bridged_m", length.bridged)
         w.key("hr"); w.bool((0..<r.route.count).contains { !r.route.heartRate($0).isNaN })
+        if (0..<r.route.count).contains(where: { !r.route.power($0).isNaN }) {
+            w.key("power_w"); w.beginArray()
+            for i in 0..<r.route.count { let p = r.route.power(i); if p.isNaN { w.null() } else { w.number(p) } }
+            w.endArray()
+        }
         w.endObject()
         return write(w.bytes, to: "\(dir)/\(name).expect.json") && ok
     }
@@ -714,6 +719,8 @@ struct ExportTests {
             ("empty-preflight", FlightComputer().record, true),
             ("ride-antimeridian", try ExportFixture.simulated(activity: .ride, lat: -16.5, lon: 179.999, filters: false,
                                                               lengthM: 6000), false),
+            ("ride-power", TimerFixture.withPower(try ExportFixture.simulated(activity: .ride, filters: false)) {
+                $0 % 10 == 3 ? .nan : Double(($0 * 37) % 400) }, false),
         ]
         for (name, r, filters) in flights {
             #expect(ExportDirectory.save(r, name: name, filters: filters, in: dir), "\(name)")
