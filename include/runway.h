@@ -72,8 +72,8 @@ extern "C" {
 #define RUNWAY_MAX_JSON_DEPTH 64
 #define RUNWAY_MAX_SUBSCRIBERS 256
 #define RUNWAY_MAX_QUEUE_CAPACITY 65536
-/* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
- * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
+/* 1 000 000 points is 11.5 days at one point a second, about 32 MB of route
+ * (32 bytes a point); a host with less memory sets "max_route_points" lower. */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
 /* The most laps a flight has, its final lap included: 50 000 km of 1 km laps,
  * a summary of about 10 MB, and within a FIT file's 16-bit lap index. */
@@ -167,11 +167,16 @@ void runway_session_close(runway_session *s);
 
 /** Push one input as a JSON object (NUL-terminated UTF-8):
  *    a fix:     {"lat":..,"lon":..,"t":..,"alt":..,"speed":..,"course":..,
- *                "h_acc":..,"v_acc":..,"hr":..,"cadence":..}  (lat, lon
- *                required; t required with the replay clock; "type":"fix" is
- *                optional; hr/cadence on a fix count as samples at its time)
+ *                "h_acc":..,"v_acc":..,"hr":..,"cadence":..,"power":..}  (lat,
+ *                lon required; t required with the replay clock; "type":"fix"
+ *                is optional; hr/cadence on a fix count as samples at its
+ *                time; power is watts 0..5000)
  *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
+ *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
+ *               not used by the engine yet)
+ *    runway_import's report line {"type":"import_report",...}: accepted and
+ *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
@@ -348,7 +353,8 @@ runway_status runway_flight_delete(const char *store_path, const char *flight_id
 /* ---- Export and import --------------------------------------------------- */
 /* Formats: "gpx" (GPX 1.1 + Garmin TrackPointExtension v2, one trkseg per
  * route segment), "tcx" (Training Center XML with laps), "fit" (a FIT activity
- * file, binary), "geojson" (a Feature: the route as LineString or
+ * file, binary, with a timer start at the start and each resume and a stop_all
+ * at each pause, auto-pause and the stop), "geojson" (a Feature: the route as LineString or
  * MultiLineString, the summary as properties), "csv" (one row per route point).
  * *out is a buffer of *len bytes (text formats are also NUL-terminated; FIT
  * may contain NUL bytes: use *len). Free it with runway_string_free(). An
@@ -362,13 +368,47 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
                                    const char *format, char **out, size_t *len);
 
 /** Reads a recording ("gpx", "tcx" or "fit" bytes) into JSON Lines inputs for
- *  runway_push_jsonl: fixes in recorded order, with hr/cadence where the file
- *  has them. XML is parsed by expat; a document with a DTD is refused, so no
- *  entity is ever expanded or loaded.
+ *  runway_push_jsonl: fixes in recorded order, with hr/cadence/power where the
+ *  file has them; a timed point without a position becomes {"type":"hr"},
+ *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples. The LAST
+ *  line is always the import report (runway_push_jsonl accepts and ignores it):
+ *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
+ *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,
+ *     "tracks":[{"index":0,"name":null,"points":4700,"untimed":0}],
+ *     "warnings":["..."],
+ *     "device":{"distance_m":..,"timer_s":..,"elapsed_s":..,"ascent_m":..,
+ *               "descent_m":..,"calories_kcal":..,"avg_power_w":..,
+ *               "max_power_w":..,"normalized_power_w":..,
+ *               "laps":[{"start_t":..,"distance_m":..,"timer_s":..,
+ *                        "elapsed_s":..,"ascent_m":..}]}}
+ *  sport: the file's own (FIT sport name as Garmin's SDK names it, TCX
+ *  Activity Sport lower-cased, GPX first trk/type) or null; activity: the
+ *  profile to replay with ("ride" for cycling/biking, "walk" for
+ *  walking/hiking, "run" for running, else null). inputs: lines before the
+ *  report; untimed: points with a position but no time (left out); no_position:
+ *  timed points without a position (kept only as samples); unreadable: records
+ *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
+ *  Track, or FIT file of a chain. device: the totals the file stores (FIT
+ *  session and lap messages; TCX Lap totals), each member omitted when the file
+ *  lacks it; null for GPX.
+ *  format may carry options after ';': "fit;salvage" keeps the records read
+ *  before damage in a FIT file and says what was damaged in "warnings".
+ *  Without it (strict, the default) a FIT file is RUNWAY_ERR_INPUT, with a
+ *  message naming the byte offset, when it is truncated (its file CRC cut),
+ *  its header or file CRC does not match, a chained file's header is corrupt,
+ *  or bytes follow the last file's CRC. FIT records stamped in device system
+ *  time (below 0x10000000) are placed by the file's timestamp_correlation,
+ *  else by its first UTC timestamp (with a warning), else the file is refused
+ *  (left out, with a warning, with ";salvage"). An unknown option is
+ *  RUNWAY_ERR_ARGUMENT; GPX and TCX are XML, read whole or refused.
+ *  XML is parsed by expat; a document with a DTD is refused, so no entity is
+ *  ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)
- *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them). Run
- *  cadence in FIT/TCX files is per foot, as recorded. Free *jsonl_out
- *  (NUL-terminated, *out_len bytes; empty when the file has no timed points). */
+ *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them), except
+ *  cadence, which comes out in the engine's unit (steps per minute on foot, rpm
+ *  on a bike): TCX RunCadence and, when the file's sport is on foot, FIT
+ *  cadence and GPX cad count one foot and are doubled (docs/formats.md).
+ *  Free *jsonl_out (NUL-terminated, *out_len bytes). */
 runway_status runway_import(const char *format, const char *bytes, size_t len,
                             char **jsonl_out, size_t *out_len);
 

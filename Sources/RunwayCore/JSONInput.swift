@@ -232,11 +232,22 @@ public enum JSONValue: Sendable, Equatable {
 /// Decoding inputs (fixes and samples) straight from cJSON, the hot path.
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
+    ///
+    /// - Throws: `.input` for an import report line too (it is not an input; see `decodeLine`).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
+        guard let input = try decodeLine(bytes) else {
+            throw .input("an \"import_report\" line is a summary, not an input")
+        }
+        return input
+    }
+
+    /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
+    /// the line `runway_import` ends with), which the push paths accept and ignore.
+    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
         try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
     }
 
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput {
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput? {
         var fix = Fix(lat: .nan, lon: .nan)
         var type: String? = nil
         var bpm = Double.nan, spm = Double.nan, watts = Double.nan
@@ -305,6 +316,8 @@ public enum InputDecoder {
         case "cadence": return try ValidatedInput(.sample(.cadence(spm: spm, t: fix.t)))
         case "altimeter": return try ValidatedInput(.sample(.altimeter(alt: fix.alt, t: fix.t)))
         case "power": return try ValidatedInput(.sample(.power(watts: watts, t: fix.t)))
+        case "import_report":
+            return nil
         case let other?:
             throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter or power)")
         }

@@ -20,6 +20,8 @@ public struct FlightClock: Sendable, Equatable {
     public private(set) var cruiseSince = Double.nan
     /// Why the flight ended ("stopped", "recovered"); nil before.
     public var endReason: String? = nil
+    /// The finished cruise legs (for the FIT timer events).
+    public private(set) var legs = CruiseLegs()
     /// A command came without a time under the replay clock: the next input's time fills it in.
     public private(set) var timePending = false
 
@@ -72,11 +74,13 @@ public struct FlightClock: Sendable, Equatable {
             cruiseSince = time
         case .pause:
             elapsedBefore = elapsed(in: phase)
+            legs.close(from: cruiseSince, to: now)
             cruiseSince = .nan
         case .resume:
             cruiseSince = time
         case .stop:
             elapsedBefore = elapsed(in: phase)
+            legs.close(from: cruiseSince, to: now)
             cruiseSince = .nan
             endT = time
             endReason = "stopped"
@@ -87,6 +91,7 @@ public struct FlightClock: Sendable, Equatable {
     /// An auto-pause that took effect at `when`: the leg ends there.
     mutating func autoPause(from when: Double) {
         elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
+        legs.close(from: cruiseSince, to: when)
         cruiseSince = .nan
     }
 
@@ -94,5 +99,8 @@ public struct FlightClock: Sendable, Equatable {
     mutating func autoResume(since: Double) { cruiseSince = since }
 
     /// An auto-pause moved from `from` to `to` (later): the time between was cruise.
-    mutating func creditHold(from: Double, to: Double) { elapsedBefore += to - from }
+    mutating func creditHold(from: Double, to: Double) {
+        elapsedBefore += to - from
+        legs.moveLastEnd(from: from, to: to)
+    }
 }

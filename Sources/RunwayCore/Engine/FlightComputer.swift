@@ -185,6 +185,7 @@ public struct FlightComputer: Sendable {
         case .pause(let from):
             gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
             clock.autoPause(from: from)
+            keepLatestPosition()
             alerts.resetHolds()
             changePhase(to: .holding, by: .auto, at: t, &events)
         case .resume(let since, let held):
@@ -217,7 +218,14 @@ public struct FlightComputer: Sendable {
 
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
-                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t))
+                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
+    }
+
+    /// A leg ends at the latest accepted fix when the distance filter left it out, so the route's
+    /// last cumulative distance is the flight's (not on a full route).
+    mutating func keepLatestPosition() {
+        guard config.filters, let last = lastAccepted else { return }
+        recorder.keepLast(point(last.lat, last.lon, shown.alt, at: last.t), flightDistanceM: distance)
     }
 
     // MARK: - Phases, laps and time
@@ -234,6 +242,7 @@ public struct FlightComputer: Sendable {
         let time = resolved.t, next = resolved.next
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
+        if phase == .cruise && (command == .pause || command == .stop) { keepLatestPosition() }
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)

@@ -54,7 +54,15 @@ public struct RouteRecorder: Sendable {
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
-                     speedMps: p.speedMps, hr: p.hr, cadence: p.cadence)
+                     speedMps: p.speedMps, hr: p.hr, cadence: p.cadence, power: p.power)
+    }
+
+    /// Keeps `p` (the latest accepted fix, at the end of a leg) when the last point is older and
+    /// short of the flight's distance, and the route is not full.
+    mutating func keepLast(_ p: RoutePoint, flightDistanceM: Double) {
+        guard route.count > 0, route.count < maxPoints, route.time(route.count - 1) < p.t,
+              route.distanceM(route.count - 1) < Double(Float(flightDistanceM)) else { return }
+        keep(p)
     }
 
     /// The gate re-anchored: the previous anchor was junk, and if it stands alone in its segment
@@ -78,10 +86,11 @@ public struct RoutePoint: Sendable, Equatable {
     public var speedMps: Double = .nan
     public var hr: Double = .nan
     public var cadence: Double = .nan
+    public var power: Double = .nan
 
     public init(lat: Double, lon: Double, alt: Double, t: Double, distanceM: Double,
-                speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan) {
+                speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         self.lat = lat; self.lon = lon; self.alt = alt; self.t = t; self.distanceM = distanceM
-        self.speedMps = speedMps; self.hr = hr; self.cadence = cadence
+        self.speedMps = speedMps; self.hr = hr; self.cadence = cadence; self.power = power
     }
 }

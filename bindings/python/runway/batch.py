@@ -371,7 +371,8 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         row["activity"] = cfg["activity"]
         lines = import_recording(data, fmt)
         del data
-        if not lines:
+        # The last line is runway_import's report ({"type":"import_report"}), not an input.
+        if not lines or (len(lines) == 1 and json.loads(lines[0]).get("type") == "import_report"):
             raise RecordingError("no timed points")
         with Session(cfg) as s:
             s.start(json.loads(lines[0]).get("t"))
