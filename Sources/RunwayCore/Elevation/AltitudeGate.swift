@@ -31,7 +31,7 @@ struct AltitudeGate: Sendable {
         reanchored = false
         guard let l = last, !AltitudeGate.consistent(l, sample) else {
             last = sample
-            candidates.removeAll(keepingCapacity: true)
+            if !candidates.isEmpty { candidates.removeAll(keepingCapacity: true) }   // (on an empty array it allocates)
             return true
         }
         if let c = candidates.last, !AltitudeGate.consistent(c, sample) { candidates.removeAll(keepingCapacity: true) }

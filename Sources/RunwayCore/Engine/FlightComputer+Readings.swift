@@ -22,7 +22,9 @@ extension FlightComputer {
     public var endReason: String? { clock.endReason }
 
     var lapProgress: LapProgress {
-        LapProgress(t: now, distanceM: distance, elapsedS: elapsed, gainM: elevation.gainM, lossM: elevation.lossM,
+        // Stored paths, not the computed readings: each of those copies a stage.
+        LapProgress(t: clock.now, distanceM: odometer.distanceM, elapsedS: clock.elapsed(in: phases.phase),
+                    gainM: elevationStage.tracker.gainM, lossM: elevationStage.tracker.lossM,
                     hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
     }
 

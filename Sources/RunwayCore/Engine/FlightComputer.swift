@@ -54,15 +54,21 @@ public struct FlightComputer: Sendable {
     ///   add a point to a full route.
     public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
-        let t = try resolve(validated.t, wallClock: wallClock, what: "input")
+        let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
         let stamped = validated.input.withTime(t)
-        guard case .fix = stamped, route.count >= config.maxRoutePoints else {
+        guard case .fix = stamped, recorder.route.count >= config.maxRoutePoints else {
             try journal?(stamped)
             run(stamped, at: t, &events)
             return
         }
-        // The route is full: whether this fix adds a point depends on the whole pipeline, so it
-        // runs on a copy, kept only when it added none (the copy shares the route's storage).
+        try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
+    }
+
+    /// The route is full: whether this fix adds a point depends on the whole pipeline, so it
+    /// runs on a copy, kept only when it added none (the copy shares the route's storage).
+    @inline(never)
+    mutating func processOnFullRoute(_ stamped: Input, at t: Double, events: inout [Event],
+                                     journal: ((Input) throws(RunwayError) -> Void)?) throws(RunwayError) {
         var trial = self
         trial.recorder.refusedPoint = false
         let mark = events.count
@@ -203,7 +209,7 @@ public struct FlightComputer: Sendable {
     /// After a fix in cruise: auto laps (not while a gap waits), then the alerts.
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
-        if gaps.waiting == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+        if !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
@@ -226,96 +232,6 @@ public struct FlightComputer: Sendable {
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
         recorder.keepLast(point(last.lat, last.lon, shown.alt, at: last.t), flightDistanceM: distance)
-    }
-
-    // MARK: - Phases, laps and time
-
-    /// Applies a phase command at `t` (NaN = now). A user's pause while auto-paused makes the hold
-    /// the user's; resume ends either kind of hold.
-    /// - Throws: `.state` when not allowed in the current phase, `.input` for a time before the latest.
-    public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        self.command(command, resolved: try check(command, at: t, wallClock: wallClock), events: &events)
-    }
-
-    /// Applies a command `check` allowed (its time resolved once, there).
-    mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
-        let time = resolved.t, next = resolved.next
-        if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
-        if !time.isNaN { advance(to: time) }
-        if phase == .cruise && (command == .pause || command == .stop) { keepLatestPosition() }
-        clock.apply(command, at: time, phase: phase)
-        if command == .resume { pace.reset() }
-        pause.userCommand(command)
-        alerts.resetHolds()
-        changePhase(to: next, by: next == .holding ? .user : nil, at: time, &events)
-        if next == .cruise {
-            // The leg starts where the runner is: neither the preflight position nor the walk
-            // while holding adds distance, and the stretch to the next fix is not lost.
-            startSegment()
-            recorder.startLeg()
-            if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
-            if command == .start { lapStage.begin(lapProgress) }
-        }
-        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
-        emitFlight(&events)
-    }
-
-    /// A command's phase and resolved time (NaN: pending on the next input), if allowed now.
-    public struct ResolvedCommand: Sendable, Equatable {
-        public var next: FlightPhase
-        public var t: Double
-    }
-
-    /// Checks that `command` is allowed now; changes nothing.
-    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand {
-        let next = try phases.check(command)
-        return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
-    }
-
-    /// Ends the current lap now (a manual lap).
-    public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        lap(resolvedAt: try checkLap(at: t, wallClock: wallClock), events: &events)
-    }
-
-    /// Ends the current lap at a time `checkLap` allowed.
-    mutating func lap(resolvedAt time: Double, events: inout [Event]) {
-        if let c = gaps.flush() { credit(c, &events) }
-        if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(lapProgress, metrics: &metrics, log: &eventLog, into: &events) else { return }
-        emitFlight(&events)
-    }
-
-    /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
-    public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
-        guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
-        let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
-        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
-        return time
-    }
-
-    /// Advances the clock without a fix; emits a `tick` while cruising.
-    public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
-        guard !time.isNaN else { return }  // replay clock before any input: nothing to advance
-        advance(to: time)
-        guard phase == .cruise else { return }
-        events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
-    }
-
-    func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
-        try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
-    }
-
-    mutating func advance(to t: Double) {
-        sensors.advance(to: t, counting: phase == .cruise)
-        metrics.advance(to: t, cruising: phase == .cruise)
-        clock.advance(to: t, phase: phase)
-    }
-
-    mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
-        let change = phases.change(to: next, by: by)
-        events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
-        eventLog.append(.info, change.logText, at: now, into: &events)
     }
 
     mutating func emitFlight(_ events: inout [Event]) {

@@ -76,6 +76,9 @@ public struct GapResolver: Sendable {
 
     public init(countGaps: Bool) { self.countGaps = countGaps }
 
+    /// Whether a gap waits.
+    public var isWaiting: Bool { pending != nil }
+
     /// A view of the waiting gap for the stages that must know of it.
     public var waiting: WaitingGap? {
         pending.map { WaitingGap(at: $0.at, fromT: $0.fromT, held: $0.held, distanceM: $0.d) }

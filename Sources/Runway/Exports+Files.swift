@@ -1,0 +1,61 @@
+import CRunwayABI
+import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+// MARK: - Export and import
+
+/// Copies bytes into a malloc'd buffer with a NUL after them (FIT may hold NULs: the length
+/// is what counts), writing both outputs.
+func giveBuffer(_ bytes: [UInt8], _ out: StringOut, _ len: UnsafeMutablePointer<Int>?) throws(RunwayError) {
+    guard let p = malloc(bytes.count + 1)?.assumingMemoryBound(to: CChar.self) else {
+        throw RunwayError(.internal, "out of memory")
+    }
+    bytes.withUnsafeBufferPointer { buf in
+        if let base = buf.baseAddress { memcpy(p, base, buf.count) }
+    }
+    p[bytes.count] = 0
+    out.pointee = p
+    len?.pointee = bytes.count
+}
+
+func format(_ p: UnsafePointer<CChar>?) throws(RunwayError) -> ExportFormat {
+    try ExportFormat.named(try required(p, "format"))
+}
+
+@_cdecl("runway_export")
+public func runway_export_impl(_ handle: SessionHandle?, _ fmt: UnsafePointer<CChar>?, _ out: StringOut?,
+                               _ len: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        let s = try session(handle)
+        let f = try format(fmt)
+        guard let out else { throw RunwayError(.argument, "out is NULL") }
+        try giveBuffer(Exporter.export(s.record(), as: f), out, len)
+    }
+}
+
+@_cdecl("runway_flight_export")
+public func runway_flight_export_impl(_ path: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?,
+                                      _ fmt: UnsafePointer<CChar>?, _ out: StringOut?,
+                                      _ len: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        let storePath = try required(path, "store_path"), flightID = try required(id, "flight_id")
+        let f = try format(fmt)
+        guard let out else { throw RunwayError(.argument, "out is NULL") }
+        let record = try Session.storedRecord(storePath: storePath, id: flightID)
+        try giveBuffer(Exporter.export(record, as: f), out, len)
+    }
+}
+
+@_cdecl("runway_import")
+public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
+                               _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        let (f, options) = try Importer.format(try required(fmt, "format"))
+        guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+        guard let out else { throw RunwayError(.argument, "jsonl_out is NULL") }
+        let text = try Importer.jsonLines(UnsafeRawBufferPointer(start: bytes, count: len), as: f, options: options)
+        try giveBuffer(text, out, outLen)
+    }
+}

@@ -1,0 +1,94 @@
+/// Phase commands, laps, clock ticks and time: what the driver applies besides inputs.
+///
+///     try fc.command(.pause, at: 1_700_000_300, wallClock: .nan, events: &events)
+///     try fc.lap(at: .nan, wallClock: .nan, events: &events)   // a manual lap now
+extension FlightComputer {
+    /// Applies a phase command at `t` (NaN = now). A user's pause while auto-paused makes the hold
+    /// the user's; resume ends either kind of hold.
+    /// - Throws: `.state` when not allowed in the current phase, `.input` for a time before the latest.
+    public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        self.command(command, resolved: try check(command, at: t, wallClock: wallClock), events: &events)
+    }
+
+    /// Applies a command `check` allowed (its time resolved once, there).
+    mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
+        let time = resolved.t, next = resolved.next
+        if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
+        if !time.isNaN { advance(to: time) }
+        if phase == .cruise && (command == .pause || command == .stop) { keepLatestPosition() }
+        clock.apply(command, at: time, phase: phase)
+        if command == .resume { pace.reset() }
+        pause.userCommand(command)
+        alerts.resetHolds()
+        changePhase(to: next, by: next == .holding ? .user : nil, at: time, &events)
+        if next == .cruise {
+            // The leg starts where the runner is: neither the preflight position nor the walk
+            // while holding adds distance, and the stretch to the next fix is not lost.
+            startSegment()
+            recorder.startLeg()
+            if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
+            if command == .start { lapStage.begin(lapProgress) }
+        }
+        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+        emitFlight(&events)
+    }
+
+    /// A command's phase and resolved time (NaN: pending on the next input), if allowed now.
+    public struct ResolvedCommand: Sendable, Equatable {
+        public var next: FlightPhase
+        public var t: Double
+    }
+
+    /// Checks that `command` is allowed now; changes nothing.
+    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand {
+        let next = try phases.check(command)
+        return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
+    }
+
+    /// Ends the current lap now (a manual lap).
+    public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        lap(resolvedAt: try checkLap(at: t, wallClock: wallClock), events: &events)
+    }
+
+    /// Ends the current lap at a time `checkLap` allowed.
+    mutating func lap(resolvedAt time: Double, events: inout [Event]) {
+        if let c = gaps.flush() { credit(c, &events) }
+        if !time.isNaN { advance(to: time) }
+        guard lapStage.manual(lapProgress, metrics: &metrics, log: &eventLog, into: &events) else { return }
+        emitFlight(&events)
+    }
+
+    /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
+    public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
+        guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
+        let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
+        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
+        return time
+    }
+
+    /// Advances the clock without a fix; emits a `tick` while cruising.
+    public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
+        guard !time.isNaN else { return }  // replay clock before any input: nothing to advance
+        advance(to: time)
+        guard phase == .cruise else { return }
+        events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
+    }
+
+    func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
+        try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
+    }
+
+    mutating func advance(to t: Double) {
+        sensors.advance(to: t, counting: phase == .cruise)
+        metrics.advance(to: t, cruising: phase == .cruise)
+        clock.advance(to: t, phase: phase)
+    }
+
+    mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
+        let change = phases.change(to: next, by: by)
+        events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
+        eventLog.append(.info, change.logText, at: now, into: &events)
+    }
+
+}

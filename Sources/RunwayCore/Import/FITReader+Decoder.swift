@@ -1,0 +1,310 @@
+extension FITReader {
+    /// The reading of one byte buffer holding one or more chained FIT files.
+    struct Decoder {
+        let b: UnsafeRawBufferPointer
+        /// Keep what was read before damage (with a warning) instead of refusing the file.
+        let salvage: Bool
+        var inputs: [Input] = []
+        var report = ImportReport(format: .fit)
+        /// Set once damage stopped a salvaging read.
+        var stopped = false
+        var sessions: [[UInt8: Double]] = []
+        var laps: [[UInt8: Double]] = []
+        var sportFromSportMessage: Double? = nil
+
+        // Per file: system-time placement.
+        /// Indices in `inputs` of this file's inputs stamped in system time (FIT seconds as recorded).
+        var systemTimed: [Int] = []
+        var systemTimedLaps: [Int] = []
+        /// UTC minus system time from a `timestamp_correlation` message.
+        var correlation: Double? = nil
+        /// The first UTC timestamp of this file and the system time last seen before it.
+        var firstUTC: (t: Int64, systemBefore: Int64?)? = nil
+        var lastSystemTime: Int64? = nil
+        /// Why this file's data is cut short (salvage), for the message that runs into the cut.
+        var cutShort: String? = nil
+
+        init(bytes: UnsafeRawBufferPointer, salvage: Bool) {
+            b = bytes
+            self.salvage = salvage
+        }
+
+        /// Refuses the file with `message`, or, when salvaging, keeps what was read and records
+        /// the damage as a warning.
+        mutating func damaged(_ message: String) throws(RunwayError) {
+            guard salvage else { throw .input(message) }
+            report.warnings.append(message + "; kept the \(inputs.count) input\(inputs.count == 1 ? "" : "s") read before it (salvage)")
+            stopped = true
+        }
+
+        mutating func readAll() throws(RunwayError) {
+            var start = 0
+            var files = 0
+            repeat {
+                start = try readFile(at: start, chained: files > 0)
+                files += 1
+            } while !stopped && start < b.count
+        }
+
+        /// Reads one FIT file starting at `start`; returns the offset just after it.
+        mutating func readFile(at start: Int, chained: Bool) throws(RunwayError) -> Int {
+            let available = b.count - start
+            let what = chained ? "chained FIT file at byte \(start)" : "FIT file"
+            // A first file's header that is not one: nothing to keep, always refused.
+            func header(_ message: String) throws(RunwayError) {
+                if chained { try damaged(message) } else { throw .input(message) }
+            }
+            guard available >= 12 else {
+                if chained {
+                    try damaged("trailing bytes in FIT file: \(available) byte\(available == 1 ? "" : "s") at byte \(start) after the last file's CRC are not a FIT file")
+                } else {
+                    throw .input("not a FIT file: \(b.count) bytes is shorter than a FIT header")
+                }
+                return b.count
+            }
+            guard hasSignature(b, at: start) else {
+                if chained {
+                    try damaged("trailing bytes in FIT file: the \(available) bytes at byte \(start) after the last file's CRC are not a FIT file (no \".FIT\" signature at byte \(start + 8)): junk or a corrupt chained header")
+                } else {
+                    throw .input("not a FIT file: no \".FIT\" signature in the header")
+                }
+                return b.count
+            }
+            let headerSize = Int(b[start])
+            guard headerSize == 12 || headerSize == 14 else {
+                try header("corrupt \(what): header size \(headerSize) at byte \(start) is neither 12 nor 14")
+                return b.count
+            }
+            guard headerSize <= available else {
+                try header("truncated \(what): the header at byte \(start) is cut short")
+                return b.count
+            }
+            if headerSize >= 14, let stored = load(b, start + 12, 2, bigEndian: false), stored != 0 {
+                let computed = crc(b, start..<(start + 12))
+                if computed != stored && verifiesCRC {
+                    try header("corrupt \(what): header CRC \(hex(stored)) at byte \(start + 12) does not match its bytes (\(hex(computed)))")
+                    return b.count
+                }
+            }
+            let dataSize = Int(load(b, start + 4, 4, bigEndian: false) ?? 0)
+            let dataStart = start + headerSize
+            let dataEnd = dataStart + dataSize
+            let crcEnd = dataEnd + 2
+            systemTimed = []; systemTimedLaps = []; correlation = nil; firstUTC = nil; lastSystemTime = nil
+            let trackIndex = report.tracks.count
+            report.tracks.append(ImportReport.Track(index: trackIndex, name: nil))
+            let before = inputs.count
+            defer { report.tracks[trackIndex].points = inputs.count - before }
+            // Strict: the whole file and its CRC are there and match before any record is read.
+            var crcProblem: String? = nil
+            if dataEnd > b.count {
+                crcProblem = "truncated \(what): the header at byte \(start) announces \(dataSize) bytes of data ending at byte \(dataEnd), the file ends at byte \(b.count)"
+            } else if crcEnd > b.count {
+                crcProblem = "truncated \(what): the file CRC at byte \(dataEnd) is missing (\(b.count - dataEnd) of 2 bytes are there)"
+            } else if let stored = load(b, dataEnd, 2, bigEndian: false) {
+                let computed = crc(b, start..<dataEnd)
+                if computed != stored && verifiesCRC {
+                    crcProblem = "corrupt \(what): file CRC \(hex(stored)) at byte \(dataEnd) does not match its data (\(hex(computed)))"
+                }
+            }
+            if let crcProblem, !salvage { throw .input(crcProblem) }
+            cutShort = dataEnd > b.count ? crcProblem : nil
+            try readMessages(dataStart..<min(dataEnd, b.count), fileStart: start)
+            try placeSystemTimes(what: what)
+            if let crcProblem, !stopped { try damaged(crcProblem) }
+            return min(crcEnd, b.count)
+        }
+
+        /// Reads the data records (definition and data messages) in `range`.
+        mutating func readMessages(_ range: Range<Int>, fileStart: Int) throws(RunwayError) {
+            var definitions = [Definition?](repeating: nil, count: 16)
+            var lastTimestamp: Int64? = nil
+            var pos = range.lowerBound
+            let end = range.upperBound
+            while pos < end && !stopped {
+                let header = b[pos]
+                let at = pos
+                pos += 1
+                if header & 0x40 != 0 && header & 0x80 == 0 {
+                    // Definition message: reserved, architecture, global number, fields, developer fields.
+                    guard pos + 5 <= end else { return try cut(at) }
+                    let architecture = b[pos + 1]
+                    guard architecture <= 1 else {
+                        report.unreadable += 1
+                        return try damaged("corrupt FIT file: unknown architecture \(architecture) in the definition at byte \(at)")
+                    }
+                    let big = architecture == 1
+                    let global = UInt16(load(b, pos + 2, 2, bigEndian: big) ?? 0)
+                    let count = Int(b[pos + 4])
+                    pos += 5
+                    guard pos + 3 * count <= end else { return try cut(at) }
+                    var fields: [FieldDefinition] = []
+                    fields.reserveCapacity(count)
+                    var size = 0
+                    for k in 0..<count {
+                        let f = FieldDefinition(number: b[pos + 3 * k], size: Int(b[pos + 3 * k + 1]), baseType: b[pos + 3 * k + 2])
+                        size += f.size
+                        fields.append(f)
+                    }
+                    pos += 3 * count
+                    if header & 0x20 != 0 {
+                        guard pos + 1 <= end else { return try cut(at) }
+                        let devCount = Int(b[pos])
+                        pos += 1
+                        guard pos + 3 * devCount <= end else { return try cut(at) }
+                        for k in 0..<devCount { size += Int(b[pos + 3 * k + 1]) }
+                        pos += 3 * devCount
+                    }
+                    definitions[Int(header & 0x0F)] = Definition(global: global, bigEndian: big, fields: fields, size: size)
+                    continue
+                }
+                // Data message, with a normal or a compressed timestamp header.
+                let local: Int
+                var headerTime: Int64? = nil
+                if header & 0x80 != 0 {
+                    local = Int((header >> 5) & 0x03)
+                    if let last = lastTimestamp {
+                        let offset = Int64(header & 0x1F)
+                        let t = (last & ~0x1F) + offset + (offset < (last & 0x1F) ? 0x20 : 0)
+                        headerTime = t
+                        lastTimestamp = t
+                    }
+                } else {
+                    local = Int(header & 0x0F)
+                }
+                guard let def = definitions[local] else {
+                    report.unreadable += 1
+                    return try damaged("corrupt FIT file: data message at byte \(at) uses local message type \(local), which is not defined")
+                }
+                guard pos + def.size <= end else { return try cut(at) }
+                var fieldTime: Int64? = nil
+                var record = RecordValues()
+                let keepsFields = def.global == sessionMessage || def.global == lapMessage
+                    || def.global == sportMessage || def.global == correlationMessage
+                var values: [UInt8: Double] = [:]
+                var offset = pos
+                for f in def.fields {
+                    if f.number == 253 {
+                        if let v = value(b, offset, f, bigEndian: def.bigEndian), let t = Int64(exactly: v) { fieldTime = t }
+                    } else if def.global == recordMessage {
+                        record.set(f.number, value(b, offset, f, bigEndian: def.bigEndian))
+                    } else if keepsFields, let v = value(b, offset, f, bigEndian: def.bigEndian) {
+                        values[f.number] = v
+                    }
+                    offset += f.size
+                }
+                pos += def.size
+                if let t = fieldTime { lastTimestamp = t }
+                let t = fieldTime ?? headerTime
+                if let t {
+                    if t < systemTimeLimit { lastSystemTime = t }
+                    else if firstUTC == nil { firstUTC = (t, lastSystemTime) }
+                }
+                switch def.global {
+                case recordMessage:
+                    if let t {
+                        let first = inputs.count
+                        if record.append(t: Double(t) + epoch, to: &inputs) == .noPosition { report.noPosition += 1 }
+                        if t < systemTimeLimit { systemTimed += Array(first..<inputs.count) }
+                    } else if record.hasPosition {
+                        report.untimed += 1
+                        report.tracks[report.tracks.count - 1].untimed += 1
+                    }
+                case sessionMessage: sessions.append(values)
+                case lapMessage:
+                    if let start = values[2], start < Double(systemTimeLimit) { systemTimedLaps.append(laps.count) }
+                    laps.append(values)
+                case sportMessage:
+                    if sportFromSportMessage == nil { sportFromSportMessage = values[0] }
+                case correlationMessage:
+                    // timestamp (253, UTC) and system_timestamp (1), each with its 1/32768 s fraction (0, 2).
+                    if correlation == nil, let utc = fieldTime, let system = values[1] {
+                        correlation = Double(utc) + (values[0] ?? 0) / 32768 - system - (values[2] ?? 0) / 32768
+                    }
+                default: break
+                }
+            }
+        }
+
+        /// The message at `at` runs past the end of the data.
+        mutating func cut(_ at: Int) throws(RunwayError) {
+            report.unreadable += 1
+            if let cutShort { return try damaged(cutShort + "; the message at byte \(at) is cut") }
+            try damaged("truncated or corrupt FIT file: the message at byte \(at) runs past the end of the data")
+        }
+
+        /// Gives this file's system-time inputs UTC times: by its `timestamp_correlation`, else by
+        /// its first UTC timestamp (taken as the moment of the system time last seen before it).
+        mutating func placeSystemTimes(what: String) throws(RunwayError) {
+            guard !systemTimed.isEmpty else { return }
+            let offset: Double
+            if let correlation {
+                offset = correlation
+                report.warnings.append("\(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") of the \(what) stamped in device system time placed by its timestamp_correlation")
+            } else if let utc = firstUTC, let system = utc.systemBefore {
+                offset = Double(utc.t - system)
+                report.warnings.append("\(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") of the \(what) stamped in device system time placed by its first UTC timestamp (taken as the moment of the system time before it; approximate)")
+            } else {
+                let message = "the \(what) stamps \(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") in device system time (seconds since power-on, below 0x10000000) and has no timestamp_correlation or UTC timestamp to place them"
+                guard salvage else { throw .input(message) }
+                // Salvage: the records cannot be placed; they are left out.
+                let drop = Set(systemTimed)
+                inputs = inputs.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+                report.unreadable += drop.count
+                report.warnings.append(message + "; they were left out (salvage)")
+                return
+            }
+            for k in systemTimed { inputs[k] = inputs[k].withTime(inputs[k].t + offset) }
+            for k in systemTimedLaps {
+                if let s = laps[k][2] { laps[k][2] = s + offset }
+            }
+        }
+
+        /// The report with sport, activity and device totals, after every file was read.
+        mutating func finish() -> ImportedRecording {
+            let sportCode = sessions.lazy.compactMap { $0[5] }.first ?? sportFromSportMessage ?? laps.lazy.compactMap { $0[25] }.first
+            report.sport = sportCode.map { FITReader.sportName(Int($0)) }
+            if !sessions.isEmpty || !laps.isEmpty {
+                var d = ImportReport.DeviceTotals()
+                // Session fields: total_elapsed_time 7, total_timer_time 8 (ms), total_distance 9 (cm),
+                // total_calories 11, total_ascent 22, total_descent 23, avg_power 20, max_power 21,
+                // normalized_power 34. Several sessions (a chain, multisport) add up.
+                let source = sessions.isEmpty ? laps : sessions
+                let isLap = sessions.isEmpty
+                func sum(_ field: UInt8, _ scale: Double) -> Double {
+                    let v = source.compactMap { $0[field] }
+                    return v.isEmpty ? .nan : v.reduce(0, +) / scale
+                }
+                d.elapsedS = sum(7, 1000)
+                d.timerS = sum(8, 1000)
+                d.distanceM = sum(9, 100)
+                d.caloriesKcal = sum(11, 1)
+                d.ascentM = sum(isLap ? 21 : 22, 1)
+                d.descentM = sum(isLap ? 22 : 23, 1)
+                let maxima = source.compactMap { $0[isLap ? 20 : 21] }
+                d.maxPowerW = maxima.max() ?? .nan
+                if source.count == 1 {
+                    d.avgPowerW = source[0][isLap ? 19 : 20] ?? .nan
+                    d.normalizedPowerW = source[0][isLap ? 33 : 34] ?? .nan
+                }
+                // Lap fields: start_time 2, total_elapsed_time 7, total_timer_time 8, total_distance 9,
+                // total_ascent 21.
+                d.laps = laps.map { l in
+                    ImportReport.DeviceLap(startT: l[2].map { $0 + epoch } ?? .nan,
+                                           distanceM: l[9].map { $0 / 100 } ?? .nan,
+                                           timerS: l[8].map { $0 / 1000 } ?? .nan,
+                                           elapsedS: l[7].map { $0 / 1000 } ?? .nan,
+                                           ascentM: l[21] ?? .nan)
+                }
+                report.device = d
+            }
+            report.cadenceToStepsPerMinute(&inputs)
+            report.inputs = inputs.count
+            let damage = report.warnings
+            report.warnings = []
+            report.warnAboutLeftOut()
+            report.warnings = damage + report.warnings
+            return ImportedRecording(inputs: inputs, report: report)
+        }
+    }
+}
