@@ -8,9 +8,9 @@ hAcc/vAcc where present) or a JSON Lines file (one librunway fix a line, as in
 /work/shared/tracks/fixes/*.jsonl; a line's "hr" becomes a heart-rate sample and
 "cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples),
 or a FIT or TCX file, which librunway itself turns into inputs
-(runway.import_recording; a library without it says so and the replay exits 2).
+(librunway.import_recording; a library without it says so and the replay exits 2).
 
-Each point is pushed into a runway.Session with the replay clock: the flight
+Each point is pushed into a librunway.Session with the replay clock: the flight
 starts at the first point's time and stops at the last's, and between points
 the script sleeps according to the timestamps divided by --speed (--speed 60:
 a minute of run per second; --speed 0: as fast as possible). A subscription to
@@ -21,7 +21,7 @@ lines ("phase: preflight -> cruise"). At the end the flight summary is printed.
 
 --store PATH journals the flight to a librunway store (SQLite; the file and
 its folder are created if missing): the end says "stored flight <id> in <PATH>", and the flight can be
-listed, read, exported or deleted later with runway.flights(PATH) and friends.
+listed, read, exported or deleted later with librunway.flights(PATH) and friends.
 --export gpx,fit (any of gpx, tcx, fit, geojson, csv) writes the flight in those
 formats to --out-dir (default ./runway-out) as <flight id>.<format> with a
 store, else <input name>.<format>, and prints each path.
@@ -52,9 +52,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 try:
-    import runway
+    import librunway
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    print(f"replay: cannot import the runway package ({exc}); "
+    print(f"replay: cannot import the librunway package ({exc}); "
           "set PYTHONPATH=bindings/python", file=sys.stderr)
     sys.exit(2)
 
@@ -221,16 +221,16 @@ def load_jsonl(path: str) -> Track:
 
 def load_imported(path: str, fmt: str) -> Track:
     """A FIT or TCX file, turned into librunway inputs by the library (runway_import)."""
-    if not runway.import_available():
+    if not librunway.import_available():
         raise InputFileError(
-            f"{path}: reading {fmt.upper()} files needs runway.import_recording, and the loaded "
-            f"librunway ({runway.library_path()}) has no runway_import; rebuild the library, "
+            f"{path}: reading {fmt.upper()} files needs librunway.import_recording, and the loaded "
+            f"librunway ({librunway.library_path()}) has no runway_import; rebuild the library, "
             "or convert the file to GPX or JSON Lines")
     with open(path, "rb") as f:
         data = f.read()
     try:
-        lines = runway.import_recording(data, fmt)
-    except runway.RunwayError as exc:
+        lines = librunway.import_recording(data, fmt)
+    except librunway.RunwayError as exc:
         raise InputFileError(f"{path}: not a readable {fmt.upper()} file: {exc}") from None
     points: list[Point] = []
     untimed = 0
@@ -478,15 +478,15 @@ def print_summary(summary: dict, track: Track, rejected: int, out) -> None:
     distance = summary.get("distance_m")
     lines = ["", "flight summary"]
     if _is_number(distance):
-        lines.append(f"  distance      {runway.format_distance(distance)} km ({distance:.1f} m)")
+        lines.append(f"  distance      {librunway.format_distance(distance)} km ({distance:.1f} m)")
     else:
         lines.append("  distance      --")
     if track.true_distance_m is not None and _is_number(distance) and track.true_distance_m > 0:
         off = (distance / track.true_distance_m - 1) * 100
-        lines.append(f"  true distance {runway.format_distance(track.true_distance_m)} km "
+        lines.append(f"  true distance {librunway.format_distance(track.true_distance_m)} km "
                      f"({track.true_distance_m:.1f} m, from the file; engine {off:+.1f}%)")
-    lines.append(f"  flight time   {runway.format_time(_nan(summary.get('elapsed_s')))}")
-    avg_pace = runway.format_pace(_nan(summary.get("avg_pace_min_per_km")))
+    lines.append(f"  flight time   {librunway.format_time(_nan(summary.get('elapsed_s')))}")
+    avg_pace = librunway.format_pace(_nan(summary.get("avg_pace_min_per_km")))
     lines.append(f"  average pace  {avg_pace} /km")
     avg_hr, max_hr = summary.get("avg_hr_bpm"), summary.get("max_hr_bpm")
     if _is_number(avg_hr) or _is_number(max_hr):
@@ -550,7 +550,7 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
         try:
             session.push(item)
             return True
-        except runway.RunwayError as exc:
+        except librunway.RunwayError as exc:
             rejected += 1
             if rejected <= MAX_REJECTS_SHOWN:
                 display.note(f"replay: {where} rejected: {exc}", error=True)
@@ -558,7 +558,7 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
                 display.note("replay: further rejections not shown", error=True)
             return False
 
-    with runway.Session(config) as session:
+    with librunway.Session(config) as session:
         subscription = session.subscribe(display.on_event, kinds=["flight", "phase"],
                                          policy="latest")
         display.start()
@@ -670,7 +670,7 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return replay(track, config, args.speed, sys.stdout, outputs)
-    except runway.RunwayError as exc:
+    except librunway.RunwayError as exc:
         print(f"replay: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:              # the library could not be loaded, an export not written

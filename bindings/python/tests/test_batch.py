@@ -1,4 +1,4 @@
-"""runway.batch: figures for archives of recordings on a Dask cluster.
+"""librunway.batch: figures for archives of recordings on a Dask cluster.
 
 One local cluster (2 worker processes, 1 thread each) serves the module. The archive is
 the real recordings of ../shared/tracks copied 20 times (when that folder exists), GPX files
@@ -22,22 +22,22 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("dask", reason="runway.batch needs dask: pip install './bindings/python[batch]' "
+pytest.importorskip("dask", reason="librunway.batch needs dask: pip install './bindings/python[batch]' "
                                    "(scripts/install-deps.sh installs it for make test)")
 distributed = pytest.importorskip(
-    "distributed", reason="runway.batch needs distributed: pip install './bindings/python[batch]' "
+    "distributed", reason="librunway.batch needs distributed: pip install './bindings/python[batch]' "
                           "(scripts/install-deps.sh installs it for make test)")
 
-import runway  # noqa: E402
+import librunway  # noqa: E402
 from conftest import PYTHON_DIR, TRACKS  # noqa: E402
-from runway import batch  # noqa: E402
+from librunway import batch  # noqa: E402
 from runway_testkit import WGS84_A, WGS84_E2, meridian_arc_m  # noqa: E402
 
 
 def _import_available() -> bool:
     try:
-        return runway.import_available()
-    except runway.LibraryError:
+        return librunway.import_available()
+    except librunway.LibraryError:
         return False
 
 
@@ -116,8 +116,8 @@ BROKEN = {
 
 def _exported(path: Path, fmt: str) -> bytes:
     """The library's own export of a generated recording replayed as a ride."""
-    lines = runway.import_recording(path.read_bytes(), "gpx")
-    with runway.Session({"activity": "ride"}) as s:
+    lines = librunway.import_recording(path.read_bytes(), "gpx")
+    with librunway.Session({"activity": "ride"}) as s:
         s.start(json.loads(lines[0])["t"])
         s.push_many(lines, strict=True)
         s.stop()
@@ -253,7 +253,7 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
     assert any(len(c) > 1 and any(items[j][1].endswith(target) for j in c) for c in chunks)
 
     def poison() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         real = b.analyse_file
 
         def analyse_file(path, config=None, *, name=None):
@@ -264,7 +264,7 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
         b.analyse_file = analyse_file
 
     def heal() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         b.analyse_file = getattr(b.analyse_file, "real", b.analyse_file)
 
     client.run(poison)
@@ -284,21 +284,21 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
 def test_a_worker_without_the_library_fails_the_job(archive, client):
     """No usable librunway on a worker is not a file's fault: LibraryError, not error rows."""
     def break_library() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         real = b.import_recording
 
         def import_recording(data, fmt):
-            raise runway.LibraryError("librunway.so not found (test)")
+            raise librunway.LibraryError("librunway.so not found (test)")
         import_recording.real = real
         b.import_recording = import_recording
 
     def heal() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         b.import_recording = getattr(b.import_recording, "real", b.import_recording)
 
     client.run(break_library)
     try:
-        with pytest.raises(runway.LibraryError, match="not found"):
+        with pytest.raises(librunway.LibraryError, match="not found"):
             batch.analyse(archive / "generated", client=client)
     finally:
         client.run(heal)
@@ -320,9 +320,9 @@ def _as_csv_cells(row: dict) -> dict:
 def test_command_line_writes_the_table(archive, tmp_path):
     folder = archive / "generated"
     out = tmp_path / "figures.csv"
-    env = {**os.environ, "RUNWAY_LIBRARY": runway.library_path(),
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(),
            "PYTHONPATH": os.pathsep.join([str(PYTHON_DIR), os.environ.get("PYTHONPATH", "")])}
-    p = subprocess.run([sys.executable, "-m", "runway.batch", str(folder), str(archive / "broken"),
+    p = subprocess.run([sys.executable, "-m", "librunway.batch", str(folder), str(archive / "broken"),
                         "--workers", "2", "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=50)
     assert p.returncode == 0, p.stderr
@@ -330,7 +330,7 @@ def test_command_line_writes_the_table(archive, tmp_path):
     expected = batch.analyse([folder, archive / "broken"])
     assert rows == [_as_csv_cells(r) for r in expected]       # floats written exactly (repr)
     failed = sum(1 for r in expected if r["error"])
-    assert f"runway.batch: {len(expected)} files, {failed} failed, " in p.stderr
+    assert f"librunway.batch: {len(expected)} files, {failed} failed, " in p.stderr
     assert "recordings/s" in p.stderr and "2 workers" in p.stderr
 
 
@@ -351,7 +351,7 @@ def test_command_line_shows_dasks_progress_bar_on_a_terminal(archive, client, tm
     assert status == 0
     captured = capsys.readouterr()
     assert "100% Completed" in captured.out                      # distributed's TextProgressBar
-    assert "runway.batch: 6 files, 0 failed, " in captured.err   # then the summary line
+    assert "librunway.batch: 6 files, 0 failed, " in captured.err   # then the summary line
 
 
 def test_parquet_needs_pyarrow_and_says_so(archive, tmp_path, monkeypatch, capsys):
@@ -385,7 +385,7 @@ def test_command_line_usage_errors(archive, tmp_path, capsys):
 # ---- pieces -----------------------------------------------------------------------------------
 
 def test_import_runway_does_not_import_dask():
-    code = ("import sys, runway, runway.batch; "
+    code = ("import sys, librunway, librunway.batch; "
             "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=30)
@@ -414,7 +414,7 @@ def test_sport_as_the_library_writes_it():
              "ride": ("cycling", "biking", "cycling")}
     pts, _ = northward(52.0, 4.0, 30, 2.0)
     for activity, (gpx, tcx, fit) in names.items():
-        with runway.Session({"activity": activity}) as s:
+        with librunway.Session({"activity": activity}) as s:
             s.start(float(T0))
             s.push_many([{"t": t, "lat": lat, "lon": lon} for lat, lon, _, t, _ in pts], strict=True)
             s.stop()
@@ -447,5 +447,5 @@ def test_config_applies_to_every_recording(archive, client):
         batch.analyse(gen, config={"clock": "live"})
     with pytest.raises(ValueError, match="store"):
         batch.analyse(gen, config={"store": str(archive / "x.db")})
-    with pytest.raises(runway.ArgumentError):
+    with pytest.raises(librunway.ArgumentError):
         batch.analyse(gen, config={"no_such_key": 1})

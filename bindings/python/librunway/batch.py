@@ -1,13 +1,13 @@
 """Figures for whole archives of recordings, in parallel on Dask.
 
 Each recording (``.gpx``, ``.tcx``, ``.fit``) is read with
-:func:`runway.import_recording` and replayed through its own
-:class:`runway.Session` — started at its first input, stopped at its last —
+:func:`librunway.import_recording` and replayed through its own
+:class:`librunway.Session` — started at its first input, stopped at its last —
 with the activity profile the file names (FIT sport, TCX ``Sport``, GPX
 ``<type>``; ``run`` when it names none). The result is one row per recording::
 
     from distributed import Client
-    from runway.batch import analyse, local_cluster
+    from librunway.batch import analyse, local_cluster
 
     if __name__ == "__main__":          # Dask starts workers by spawning: guard the script
         with local_cluster(2) as cluster, Client(cluster) as client:
@@ -20,8 +20,8 @@ process.
 
 The command line does the same and writes a table::
 
-    python -m runway.batch archive/ more/ --workers 2 --out figures.csv    # a local cluster
-    python -m runway.batch /data/runs --scheduler tcp://host:8786 --out figures.parquet
+    python -m librunway.batch archive/ more/ --workers 2 --out figures.csv    # a local cluster
+    python -m librunway.batch /data/runs --scheduler tcp://host:8786 --out figures.parquet
 
 Rows (:data:`COLUMNS`, in that order): ``file`` (the path as found), ``format``,
 ``sport`` (as the file names it, lower case, or ``None``), ``activity`` (the
@@ -351,7 +351,7 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
     input's; ``config`` (a session config) applies to it, with ``activity``
     from the file's sport unless ``config`` sets one. ``name`` is the row's
     ``file`` (default: ``path``). Never raises for a bad file: the row's
-    ``error`` says what went wrong. Raises only :class:`runway.LibraryError`
+    ``error`` says what went wrong. Raises only :class:`librunway.LibraryError`
     (no usable librunway: not the file's fault).
     """
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -492,7 +492,7 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
                 for j, row in zip(chunk, next(results)):
                     rows[j] = row
             elif future.status != "error":        # cancelled: the cluster went away
-                raise RuntimeError(f"runway.batch: a task was {future.status} (cluster lost?)")
+                raise RuntimeError(f"librunway.batch: a task was {future.status} (cluster lost?)")
             elif isinstance(future.exception(), LibraryError):
                 raise future.exception()          # a worker without librunway: not the file's fault
             elif len(chunk) > 1:                  # a worker died (or a bug): find the file alone
@@ -536,8 +536,8 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
 
     Raises:
         FileNotFoundError: a path (not a glob) does not exist.
-        runway.ArgumentError: ``config`` is not a valid session config.
-        runway.LibraryError: no usable librunway (here or on a worker).
+        librunway.ArgumentError: ``config`` is not a valid session config.
+        librunway.LibraryError: no usable librunway (here or on a worker).
     """
     config = _check_config(config)
     items = [(os.path.abspath(p), p) for p in find_recordings(paths_or_glob)]
@@ -610,7 +610,7 @@ def write_parquet(rows: list[dict], path: PathLike) -> None:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="python -m runway.batch",
+        prog="python -m librunway.batch",
         description="Figures for every GPX/TCX/FIT recording under DIR (recursively), one row per "
                     "recording, computed on a Dask cluster: a local one (--workers) or an "
                     "existing one (--scheduler).")
@@ -630,7 +630,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[list[str]] = None) -> int:
-    """``python -m runway.batch DIR... [--scheduler ADDRESS] [--workers N]
+    """``python -m librunway.batch DIR... [--scheduler ADDRESS] [--workers N]
     [--out figures.csv|.parquet] [--config JSON]``. Returns the exit status:
     0 when the table was written (rows with errors included), 2 on a usage
     error, 1 when nothing was found or dask is missing."""
@@ -657,7 +657,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         import distributed
     except ImportError:
-        print("runway.batch: needs dask and distributed: pip install './bindings/python[batch]' "
+        print("librunway.batch: needs dask and distributed: pip install './bindings/python[batch]' "
               "(or: pip install dask distributed)", file=sys.stderr)
         return 1
     try:
@@ -665,7 +665,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     except FileNotFoundError as e:
         p.error(f"{e.filename}: no such file or directory")
     if not items:
-        print(f"runway.batch: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
+        print(f"librunway.batch: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
         return 1
 
     t_open = time.perf_counter()
@@ -696,14 +696,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     some = f"{workers} worker{'s' if workers != 1 else ''}"
     where = (f"{some} at {args.scheduler}" if args.scheduler else
              f"a local cluster of {some}, started in {t0 - t_open:.1f} s")
-    print(f"runway.batch: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
+    print(f"librunway.batch: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
           f"{len(rows) / took:.1f} recordings/s ({took:.2f} s on {where})"
           f"{' -> ' + args.out if args.out else ''}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    # Run the functions of the imported module runway.batch, not of this __main__ copy: Dask
-    # pickles functions by module and name, and workers import runway.batch.
-    from runway.batch import main as _main
+    # Run the functions of the imported module librunway.batch, not of this __main__ copy: Dask
+    # pickles functions by module and name, and workers import librunway.batch.
+    from librunway.batch import main as _main
     sys.exit(_main())

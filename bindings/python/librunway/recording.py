@@ -39,8 +39,8 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
         :meth:`Session.push_many` (values are as recorded: pushing validates
         them; an empty list when the file has no timed points)::
 
-            lines = runway.import_recording(Path("run.fit").read_bytes(), "fit")
-            with runway.Session() as s:
+            lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
+            with librunway.Session() as s:
                 s.start(json.loads(lines[0])["t"])
                 s.push_many(lines)
                 s.stop()

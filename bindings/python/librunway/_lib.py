@@ -5,17 +5,17 @@ library (see :func:`lib`), checks its ABI version, sets ``argtypes`` /
 ``restype`` of every function from one table (:data:`SIGNATURES`; the few
 :data:`OPTIONAL` ones only when the library has them, see :func:`has`) and gives
 every function that returns a ``runway_status`` an ``errcheck`` that raises
-the matching :class:`runway.errors.RunwayError` subclass, carrying the
+the matching :class:`librunway.errors.RunwayError` subclass, carrying the
 message of ``runway_last_error()`` read on the calling thread right after the
 call.
 
 Raw use (tests, debugging)::
 
-    from runway import _lib
+    from librunway import _lib
     L = _lib.lib()
-    L.runway_unsubscribe(session, 12345)   # raises runway.NotFoundError
+    L.runway_unsubscribe(session, 12345)   # raises librunway.NotFoundError
 
-A :class:`runway.Session` can be passed wherever the C API takes a
+A :class:`librunway.Session` can be passed wherever the C API takes a
 ``runway_session *``.
 """
 
@@ -192,7 +192,7 @@ def _load() -> tuple[ctypes.CDLL, str]:
         abi = fn()
         if abi != ABI_VERSION:
             raise LibraryError(
-                f"{path} has ABI version {abi}; this runway package needs {ABI_VERSION}")
+                f"{path} has ABI version {abi}; this librunway package needs {ABI_VERSION}")
         _declare(cdll, path)
         return cdll, path
     raise LibraryError(
@@ -211,7 +211,7 @@ def lib() -> ctypes.CDLL:
     Search order: ``$RUNWAY_LIBRARY`` (a path; if set it must load), then
     ``librunway.so`` beside this package, then ``<repo>/build/librunway.so``
     (for a source checkout), then the system loader. Raises
-    :class:`runway.errors.LibraryError` listing every place tried.
+    :class:`librunway.errors.LibraryError` listing every place tried.
     """
     global _lib, _path
     cdll = _lib

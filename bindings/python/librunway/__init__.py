@@ -10,9 +10,9 @@ gives a flight record with the route. A run moves through the phases
 
 Example::
 
-    import runway
+    import librunway
 
-    with runway.Session() as s:                      # replay clock: times from inputs
+    with librunway.Session() as s:                      # replay clock: times from inputs
         with s.subscribe(print, kinds=["phase"]):    # runs on a library thread
             s.start(1700000000.0)
             s.push({"t": 1700000000, "lat": 52.0, "lon": 4.0, "speed": 3.2})
@@ -30,22 +30,22 @@ Polling instead of callbacks::
             print(event)
 
 A flight store journals runs to SQLite so they survive a crash; list, read,
-recover, export and delete them with the functions of :mod:`runway.store`::
+recover, export and delete them with the functions of :mod:`librunway.store`::
 
-    with runway.Session({"store": "runs.db"}) as s:   # every input durable on return
+    with librunway.Session({"store": "runs.db"}) as s:   # every input durable on return
         s.start(); ...; s.stop()
         flight_id = s.flight_id                       # e.g. "20261129T180512Z-3fa9c2"
-    runway.flights("runs.db")                         # [{"flight_id", "finished", "distance_m", ...}]
-    runway.flight("runs.db", flight_id)               # the summary with laps and route
-    gpx = runway.export_flight("runs.db", flight_id, "gpx")   # bytes; also tcx, fit, geojson, csv
-    s2 = runway.recover("runs.db", unfinished_id)     # after a crash: continue the flight
-    runway.finish_flight("runs.db", unfinished_id)    # ... or land it as it is
-    runway.delete_flight("runs.db", flight_id)
+    librunway.flights("runs.db")                         # [{"flight_id", "finished", "distance_m", ...}]
+    librunway.flight("runs.db", flight_id)               # the summary with laps and route
+    gpx = librunway.export_flight("runs.db", flight_id, "gpx")   # bytes; also tcx, fit, geojson, csv
+    s2 = librunway.recover("runs.db", unfinished_id)     # after a crash: continue the flight
+    librunway.finish_flight("runs.db", unfinished_id)    # ... or land it as it is
+    librunway.delete_flight("runs.db", flight_id)
 
 Exports of a live session: ``s.export("fit")`` (bytes). Recordings from
 elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`::
 
-    lines = runway.import_recording(Path("run.fit").read_bytes(), "fit")
+    lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
     s.push_many(lines)                                # JSON Lines: fixes in recorded order
 
 Errors are :class:`RunwayError` subclasses, one per library status
