@@ -238,8 +238,8 @@ def test_broken_files_are_error_rows_not_a_failed_job(archive, client):
     for r in rows:
         want = BROKEN[Path(r["file"]).name]
         assert r["error"] and r["error"].startswith(want + ": "), r
-        assert all(r[c] is None for c in ("start", "distance_m", "elapsed_s", "moving_s", "laps",
-                                          "avg_hr_bpm", "fixes", "rejected")), r
+        assert all(r[c] is None for c in batch.COLUMNS
+                   if c not in ("file", "format", "sport", "activity", "error")), r
     assert rows == batch.analyse(files)
 
 
@@ -343,15 +343,82 @@ def test_command_line_on_an_existing_scheduler(archive, client, tmp_path, capsys
     assert f"2 workers at {client.scheduler.address}" in capsys.readouterr().err
 
 
-def test_command_line_shows_dasks_progress_bar_on_a_terminal(archive, client, tmp_path, capsys,
-                                                           monkeypatch):
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
-                         "--out", str(tmp_path / "figures.csv")])
+def test_command_line_draws_a_progress_bar_on_stderr_of_a_terminal(archive, client, capsys,
+                                                                   monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address])
     assert status == 0
     captured = capsys.readouterr()
-    assert "100% Completed" in captured.out                      # distributed's TextProgressBar
-    assert "librunway.batch: 6 files, 0 failed, " in captured.err   # then the summary line
+    frames = captured.err.split("\r")[1:]                 # each redraw starts with \r
+    assert frames[0] == "[" + "-" * 30 + "] 0/6 files   0%"
+    assert frames[-1].startswith("[" + "#" * 30 + "] 6/6 files 100%\n")
+    done = [int(f.split("] ")[1].split("/")[0]) for f in frames]
+    assert done == sorted(done) and len(done) >= 3         # it moves as tasks finish
+    assert "librunway batch: 6 files, 0 failed, " in frames[-1]   # then the summary line
+    assert captured.out.startswith(",".join(batch.COLUMNS) + "\r\n") or \
+        captured.out.startswith(",".join(batch.COLUMNS) + "\n")
+    assert "files" not in captured.out.split("\n", 1)[1] and "#" not in captured.out  # CSV only
+
+
+def test_progress_bar_follows_the_flag_not_the_terminal(archive, client, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                       "--no-progress"]) == 0
+    assert "\r" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address]) == 0
+    assert "\r" not in capsys.readouterr().err
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                       "--progress"]) == 0
+    assert "6/6 files 100%" in capsys.readouterr().err
+
+
+def test_rows_carry_speed_segments_filters_and_rounded_figures(archive):
+    rows = by_name(batch.analyse(archive / "generated"))
+    for name, (pts, truth, _, _, activity) in GENERATED.items():
+        (r,) = rows[name]
+        speed = 3.0 if name.startswith("sydney") else 8.0 if "ride" in name else \
+            1.3 if "hike" in name else 2.5
+        assert r["segments"] == 1 and r["filtered"] == 0, r
+        assert r["avg_speed_mps"] == pytest.approx(speed, abs=0.02), r
+        assert speed - 0.02 <= r["max_speed_mps"] <= speed * 1.1, r
+        assert r["avg_power_w"] is None and r["max_power_w"] is None   # no power in them
+        assert r["device_distance_m"] is None and r["device_ascent_m"] is None   # GPX: none
+        for column, places in batch.DECIMALS.items():
+            v = r[column]
+            assert v is None or round(v, places) == v, (column, v)
+        assert r["distance_m"] == pytest.approx(truth, rel=0.005)
+
+
+def test_rounding_keeps_what_the_measurement_supports():
+    row = dict.fromkeys(batch.COLUMNS)
+    row.update(distance_m=4981.23456, elapsed_s=1627.04, avg_pace_min_per_km=5.44449,
+               avg_speed_mps=3.06167, max_hr_bpm=167.0, avg_hr_bpm=146.349, gain_m=27.96,
+               avg_power_w=102.449, max_power_w=668.4, device_ascent_m=185.2)
+    r = batch._rounded(dict(row))
+    assert (r["distance_m"], r["elapsed_s"], r["avg_pace_min_per_km"], r["avg_speed_mps"],
+            r["max_hr_bpm"], r["avg_hr_bpm"], r["gain_m"], r["avg_power_w"], r["max_power_w"],
+            r["device_ascent_m"]) == (4981.2, 1627.0, 5.444, 3.06, 167.0, 146.3, 28.0, 102.4,
+                                      668.0, 185.0)
+    assert batch._rounded({"distance_m": None, "laps": 3}) == {"distance_m": None, "laps": 3}
+
+
+@pytest.mark.skipif(not SHARED, reason="../shared/tracks absent")
+def test_rows_of_a_power_ride_with_device_totals(tmp_path):
+    """The ELEMNT ride: its FIT session stores distance 78 940.55 m and ascent 185 m; the
+    engine reads ~79.4 km from the positions, as a ride (the file says cycling)."""
+    name = "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"
+    (r,) = batch.analyse([TRACKS / name])
+    assert r["error"] is None and (r["sport"], r["activity"]) == ("cycling", "ride")
+    assert r["segments"] > 1                                   # auto-pause legs
+    assert 79000 < r["distance_m"] < 79900
+    lines, report = librunway.split_report(librunway.import_recording(
+        (TRACKS / name).read_bytes(), "fit"))
+    if report is None:
+        pytest.skip("the loaded librunway's import writes no report (branch files)")
+    assert r["device_distance_m"] == pytest.approx(78940.6, abs=0.1)
+    assert r["device_ascent_m"] == 185.0
+    assert r["untimed"] == report["untimed"]
 
 
 def test_parquet_needs_pyarrow_and_says_so(archive, tmp_path, monkeypatch, capsys):
