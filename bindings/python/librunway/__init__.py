@@ -69,7 +69,7 @@ from .errors import (ArgumentError, CallbackError, InputError, InternalError, JS
                      StoreError)
 from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
                      format_pace, format_pace_tape, format_time)
-from .flight import Flight, analyse
+from .analysis import Flight, analyse
 from .recording import IMPORT_FORMATS, import_available, import_recording, split_report
 from .session import Event, JSONInput, PollSubscription, Session, Subscription
 from .store import delete_flight, export_flight, finish_flight, flight, flights, recover

@@ -82,7 +82,7 @@ def _config(text: Optional[str]) -> Optional[dict]:
 
 
 def _analyse(path: str, config: Optional[dict]) -> Any:
-    from .flight import analyse
+    from .analysis import analyse
 
     try:
         return analyse(path, config)

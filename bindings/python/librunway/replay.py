@@ -55,7 +55,7 @@ from datetime import datetime, timezone
 
 import librunway
 from ._args import ArgumentParser
-from .flight import file_activity
+from .analysis import file_activity
 from .recording import split_report
 
 PROG = "librunway replay"

@@ -19,6 +19,7 @@ first input's time, fed every input and stopped at the latest input's time.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import json
 import math
@@ -142,16 +143,20 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     rejected = 0
     with Session(cfg) as s:
         with s.events(policy="queue", capacity=_QUEUE_CAPACITY) as sub:
-            def drain() -> None:
+            def drain(inputs: bool) -> None:
                 for event in sub:
-                    (snapshots if event.get("kind") == "flight" else events).append(event)
+                    if event.get("kind") != "flight":
+                        events.append(event)
+                    elif inputs:           # not the snapshots of start() and stop()
+                        snapshots.append(event)
 
             s.start(times[0])
+            drain(False)
             for i in range(0, len(lines), _POLL_EVERY):
                 rejected += s.push_many(lines[i:i + _POLL_EVERY])[1]
-                drain()
+                drain(True)
             s.stop(max(times))
-            drain()
+            drain(False)
         summary = s.summary()
     return Flight(summary, events, snapshots, report=report, format=fmt, name=name,
                   inputs=len(lines), rejected=rejected, config=cfg, _lines=lines)
@@ -184,8 +189,10 @@ class Flight:
             unknown).
         events: the session's discrete events in order (``phase``, ``log``, ``split``,
             ``alert``; the README's shapes).
-        snapshots: the ``flight`` event of every processed input, in order (the live figures:
-            ``distance_m``, ``pace_min_per_km``, ``hr_bpm``, ...).
+        snapshots: the ``flight`` events of the inputs, in order (the live figures:
+            ``distance_m``, ``pace_min_per_km``, ``hr_bpm``, ...; one per processed input, and
+            one more at each phase change the inputs cause, such as an auto-pause; not those of
+            start and stop).
         report: the import report (format, sport, activity, counts of skipped points, the
             device's own totals), or ``None`` from a library whose import writes none.
         activity: the profile the session used (``"run"``, ``"ride"`` or ``"walk"``).
@@ -249,24 +256,24 @@ class Flight:
     def route_rows(self) -> list[dict]:
         """One dict per route point (:data:`ROUTE_COLUMNS`): the point (``t``, ``lat``,
         ``lon``, ``alt_m`` as recorded) and the engine's live figures at that point's input
-        (its ``flight`` snapshot: ``distance_m`` so far, ``elapsed_s``, ``speed_mps`` and
+        (the ``flight`` snapshot of the last input at the point's time: ``distance_m`` so far, ``elapsed_s``, ``speed_mps`` and
         ``pace_min_per_km`` over the pace window, smoothed ``altitude_m``, ``hr_bpm``,
         ``cadence_spm``, ``power_w``, ``lap`` number), and its ``segment`` (0-based; a new one
         after each pause). Unknown values are ``None``."""
-        snaps = self.snapshots
+        snaps = [e for e in self.snapshots if isinstance(e.get("t"), (int, float))]
+        times = [e["t"] for e in snaps]
         seg_starts = list(self.summary.get("segment_starts") or [0])
         rows = []
-        j = 0
         seg = 0
         for i, point in enumerate(self.route):
             lat, lon, alt, t = (list(point) + [None] * 4)[:4]
             power = point[4] if len(point) > 4 else None
             while seg + 1 < len(seg_starts) and i >= seg_starts[seg + 1]:
                 seg += 1
-            # The snapshot of the input that added this point: the last one at or before t.
-            while j + 1 < len(snaps) and (snaps[j + 1].get("t") or -math.inf) <= t:
-                j += 1
-            snap = snaps[j] if snaps and (snaps[j].get("t") or math.inf) <= t else {}
+            # The snapshot of the last input at the point's time (its fix, or a sample of
+            # that time after it).
+            j = bisect.bisect_right(times, t) - 1 if isinstance(t, (int, float)) else -1
+            snap = snaps[j] if j >= 0 else {}
             if power is not None and isinstance(power, float) and math.isnan(power):
                 power = None
             rows.append({
