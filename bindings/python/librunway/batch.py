@@ -557,10 +557,7 @@ def _progress_bar(futures: list[Any], sizes: list[int], total: int, out: Any = N
                   width: int = 30) -> None:
     """Draw ``[#####-----]  120/840 files  14%`` on ``out`` (stderr) as tasks finish (a task
     of ``sizes[i]`` files counts them all at once), then end the line."""
-    import distributed
-
     out = out or sys.stderr
-    files = {f.key: n for f, n in zip(futures, sizes)}
     done = 0
 
     def draw() -> None:
@@ -570,9 +567,14 @@ def _progress_bar(futures: list[Any], sizes: list[int], total: int, out: Any = N
         out.flush()
 
     draw()
-    for future in distributed.as_completed(futures):
-        done += files.get(future.key, 0)
-        draw()
+    pending = list(zip(futures, sizes))
+    while pending:                  # polled: distributed.as_completed needs a default client
+        time.sleep(0.05)
+        finished = [f.done() for f, _ in pending]
+        if any(finished):
+            done += sum(n for (_, n), yes in zip(pending, finished) if yes)
+            pending = [item for item, yes in zip(pending, finished) if not yes]
+            draw()
     out.write("\n")
     out.flush()
 
