@@ -2,6 +2,7 @@
 #   make demo   replay a sample run through the Python package (installs what it needs)
 #   make test   every test: Swift, C header/ABI, C host example, Python, Rust, instruction counts,
 #               and the short hardening checks (fuzzing, sanitizers, stress, leaks; RELIABILITY.md)
+#   make wheel  dist/librunway-*-manylinux_*.whl: the Python package with librunway.so inside
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
@@ -9,7 +10,7 @@ BUILD := build
 LIB := $(BUILD)/librunway.so
 SOURCES := $(shell find Sources include -type f) Package.swift
 
-.PHONY: all deps lib test test-swift test-c test-python test-rust test-example demo clean
+.PHONY: all deps lib wheel test test-swift test-c test-python test-rust test-example demo clean
 
 all: lib
 
@@ -25,6 +26,12 @@ $(LIB): $(SOURCES)
 	$(SWIFT) build -c release -Xswiftc -static-stdlib
 	@mkdir -p $(BUILD)
 	cp .build/release/librunway.so $(LIB)
+
+# The Python wheel (scripts/build-wheel.sh): platform-tagged, librunway.so inside, its non-glibc
+# dependencies vendored by auditwheel; `pip install dist/librunway-*.whl` needs nothing else.
+wheel: lib
+	@./scripts/install-deps.sh
+	./scripts/build-wheel.sh dist
 
 test: deps lib test-swift test-c test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
 	@echo "suites: 10 passed, 0 failed"
@@ -91,11 +98,11 @@ test-callgrind: lib $(BENCH)/bench_count
 	BENCH_BIN=$(CURDIR)/$(BENCH) $(PYTHON) benchmarks/callgrind.py check
 
 # Replays the sample run (36 s), journals it to build/demo/runway.db and exports it as GPX and
-# FIT to build/demo; replay.py prints the flight id and the paths at the end.
+# FIT to build/demo; `librunway replay` prints the flight id and the paths at the end.
 demo: deps lib
-	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) examples/python/replay.py examples/data/city_run.gpx --speed 45 \
+	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m librunway replay examples/data/city_run.gpx --speed 45 \
 		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
-	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD)
+	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD) dist bindings/python/build
 	$(MAKE) -C examples/c clean
