@@ -385,7 +385,7 @@ def import_profile(points: int = 10_000) -> str:
         p = subprocess.run([sys.executable, ROOT / "benchmarks" / "bench_python.py", "write", str(points), folder],
                            capture_output=True, text=True, env={**os.environ, **env})
         gpx = p.stdout.strip()
-        code = f"import runway; librunway.import_recording(open({gpx!r}, 'rb').read(), 'gpx')"
+        code = f"import librunway; librunway.import_recording(open({gpx!r}, 'rb').read(), 'gpx')"
         return profile_note(f"`runway_import` of a {points}-point GPX", ["-c", code], "*runway_import_impl*",
                             points, program=[sys.executable], env=env).replace(" per fix", " per point").replace("Per fix:", "Per point:")
     finally:

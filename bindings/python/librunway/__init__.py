@@ -1,4 +1,4 @@
-"""runway — Python bindings for librunway, a run-tracking engine.
+"""librunway — Python bindings for librunway, a run-tracking engine.
 
 Push GPS fixes (and heart-rate / cadence samples) into a :class:`Session`;
 it computes live flight data (distance on the WGS84 ellipsoid, pace, elapsed
@@ -56,12 +56,20 @@ Errors are :class:`RunwayError` subclasses, one per library status
 
 Every function and method may be called from any thread.
 
-The shared library is found through ``$RUNWAY_LIBRARY`` (a path), then
-``librunway.so`` beside this package, then ``<repo>/build/librunway.so``,
-then the system loader.
+The shared library is found through :func:`load_library` or
+``$RUNWAY_LIBRARY`` (a path), then ``librunway.so`` beside this package (where
+the wheel and ``pip install ./bindings/python`` put it), then
+``<repo>/build/librunway.so`` (a checkout used in place), then the system
+loader.
+
+One call from a recording to its figures: ``librunway.analyse("ride.fit")``
+gives a :class:`Flight` (summary, laps, route, events; ``route_frame()``,
+``laps_frame()``, ``plot()``). The command line: ``librunway --help``.
 """
 
 from __future__ import annotations
+
+import os
 
 from . import _lib
 from .errors import (ArgumentError, CallbackError, InputError, InternalError, JSONError,
@@ -85,7 +93,7 @@ __all__ = [
     "NotFoundError", "StoreError", "InternalError", "LimitError", "CallbackError", "LibraryError",
     "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
     "format_time", "format_distance", "format_altitude",
-    "version", "abi_version", "status_string", "library_path",
+    "version", "abi_version", "status_string", "library_path", "load_library",
     "recover", "finish_flight", "flights", "flight", "delete_flight", "export_flight",
     "import_recording", "import_available", "split_report", "EXPORT_FORMATS", "IMPORT_FORMATS",
     "analyse", "Flight",
@@ -106,6 +114,15 @@ def status_string(status: int) -> str:
     """The library's fixed description of a status code (e.g. 3)."""
     raw = _lib.lib().runway_status_string(status)
     return raw.decode("utf-8") if raw else ""
+
+
+def load_library(path: "str | os.PathLike[str]") -> str:
+    """Use the librunway file at ``path``: first in the search order (as
+    ``$RUNWAY_LIBRARY``), for a host that ships its own copy. Call it before
+    anything else uses the library; returns the absolute path. Raises
+    :class:`LibraryError` if the file is not a usable librunway or another one
+    is already loaded."""
+    return _lib.load(path)
 
 
 def library_path() -> str:

@@ -48,7 +48,7 @@ no input accepted — is a row whose ``error`` says why (``"InputError: ..."``)
 and whose figures are ``None``; it never fails the job.
 
 Dask (``dask``, ``distributed``) is an optional extra:
-``pip install './bindings/python[batch]'``. ``import runway`` never imports it,
+``pip install './bindings/python[batch]'``. ``import librunway`` never imports it,
 and neither does this module until a cluster is used. Workers read the files
 themselves (the paths must resolve on every worker: one machine, or a shared
 filesystem) and load librunway like any other process: workers of
