@@ -167,11 +167,16 @@ void runway_session_close(runway_session *s);
 
 /** Push one input as a JSON object (NUL-terminated UTF-8):
  *    a fix:     {"lat":..,"lon":..,"t":..,"alt":..,"speed":..,"course":..,
- *                "h_acc":..,"v_acc":..,"hr":..,"cadence":..}  (lat, lon
- *                required; t required with the replay clock; "type":"fix" is
- *                optional; hr/cadence on a fix count as samples at its time)
+ *                "h_acc":..,"v_acc":..,"hr":..,"cadence":..,"power":..}  (lat,
+ *                lon required; t required with the replay clock; "type":"fix"
+ *                is optional; hr/cadence on a fix count as samples at its
+ *                time; power is watts 0..5000)
  *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
+ *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
+ *               not used by the engine yet)
+ *    runway_import's report line {"type":"import_report",...}: accepted and
+ *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
@@ -362,13 +367,45 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
                                    const char *format, char **out, size_t *len);
 
 /** Reads a recording ("gpx", "tcx" or "fit" bytes) into JSON Lines inputs for
- *  runway_push_jsonl: fixes in recorded order, with hr/cadence where the file
- *  has them. XML is parsed by expat; a document with a DTD is refused, so no
- *  entity is ever expanded or loaded.
+ *  runway_push_jsonl: fixes in recorded order, with hr/cadence/power where the
+ *  file has them; a timed point without a position becomes {"type":"hr"},
+ *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples. The LAST
+ *  line is always the import report (runway_push_jsonl accepts and ignores it):
+ *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
+ *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,
+ *     "tracks":[{"index":0,"name":null,"points":4700,"untimed":0}],
+ *     "warnings":["..."],
+ *     "device":{"distance_m":..,"timer_s":..,"elapsed_s":..,"ascent_m":..,
+ *               "descent_m":..,"calories_kcal":..,"avg_power_w":..,
+ *               "max_power_w":..,"normalized_power_w":..,
+ *               "laps":[{"start_t":..,"distance_m":..,"timer_s":..,
+ *                        "elapsed_s":..,"ascent_m":..}]}}
+ *  sport: the file's own (FIT sport name as Garmin's SDK names it, TCX
+ *  Activity Sport lower-cased, GPX first trk/type) or null; activity: the
+ *  profile to replay with ("ride" for cycling/biking, "walk" for
+ *  walking/hiking, "run" for running, else null). inputs: lines before the
+ *  report; untimed: points with a position but no time (left out); no_position:
+ *  timed points without a position (kept only as samples); unreadable: records
+ *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
+ *  Track, or FIT file of a chain. device: the totals the file stores (FIT
+ *  session and lap messages; TCX Lap totals), each member omitted when the file
+ *  lacks it; null for GPX.
+ *  format may carry options after ';': "fit;salvage" keeps the records read
+ *  before damage in a FIT file and says what was damaged in "warnings".
+ *  Without it (strict, the default) a FIT file is RUNWAY_ERR_INPUT, with a
+ *  message naming the byte offset, when it is truncated (its file CRC cut),
+ *  its header or file CRC does not match, a chained file's header is corrupt,
+ *  or bytes follow the last file's CRC. FIT records stamped in device system
+ *  time (below 0x10000000) are placed by the file's timestamp_correlation,
+ *  else by its first UTC timestamp (with a warning), else the file is refused
+ *  (left out, with a warning, with ";salvage"). An unknown option is
+ *  RUNWAY_ERR_ARGUMENT; GPX and TCX are XML, read whole or refused.
+ *  XML is parsed by expat; a document with a DTD is refused, so no entity is
+ *  ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)
  *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them). Run
  *  cadence in FIT/TCX files is per foot, as recorded. Free *jsonl_out
- *  (NUL-terminated, *out_len bytes; empty when the file has no timed points). */
+ *  (NUL-terminated, *out_len bytes). */
 runway_status runway_import(const char *format, const char *bytes, size_t len,
                             char **jsonl_out, size_t *out_len);
 

@@ -108,14 +108,16 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
         guard let json else { throw RunwayError(.argument, "json is NULL") }
         // Reads at most one byte past the limit: a longer text is refused without measuring it.
         let n = strnlen(json, JSONInput.maxInputBytes + 1)
-        let input: Input
+        let input: Input?
         do throws(RunwayError) {
             guard n <= JSONInput.maxInputBytes else { throw JSONInput.tooLarge(n, atLeast: true) }
-            input = try InputDecoder.decode(UnsafeRawBufferPointer(start: json, count: n))
+            input = try InputDecoder.decodeLine(UnsafeRawBufferPointer(start: json, count: n))
         } catch {
             s.reject(error)
             throw error
         }
+        // An import report (runway_import's last line) is accepted and ignored: no state, no event.
+        guard let input else { return }
         try s.process(input)
     }
 }
@@ -155,7 +157,11 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
                 } else {
                     let line = UnsafeRawBufferPointer(rebasing: all[first..<stop])
                     do throws(RunwayError) {
-                        batch.append((lineNo, .success(try InputDecoder.decode(line))))
+                        if let input = try InputDecoder.decodeLine(line) {
+                            batch.append((lineNo, .success(input)))
+                        } else {
+                            acceptedCount += 1  // an import report: accepted and ignored
+                        }
                     } catch {
                         batch.append((lineNo, .failure(error)))
                     }
@@ -419,13 +425,10 @@ public func runway_flight_export_impl(_ path: UnsafePointer<CChar>?, _ id: Unsaf
 public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
                                _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
     withStatus { () throws(RunwayError) in
-        let name = try required(fmt, "format")
-        guard let f = ImportFormat(rawValue: name) else {
-            throw RunwayError(.argument, "unknown import format \"\(name.prefix(20))\" (expected gpx, tcx or fit)")
-        }
+        let (f, options) = try Importer.format(try required(fmt, "format"))
         guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
         guard let out else { throw RunwayError(.argument, "jsonl_out is NULL") }
-        let text = try Importer.jsonLines(UnsafeRawBufferPointer(start: bytes, count: len), as: f)
+        let text = try Importer.jsonLines(UnsafeRawBufferPointer(start: bytes, count: len), as: f, options: options)
         try giveBuffer(text, out, outLen)
     }
 }

@@ -198,6 +198,7 @@ public struct FlightComputer: Sendable {
         case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
         case .sample(.altimeter(let metres, _)):
             if phase == .cruise { elevation.addBarometric(alt: metres, t: t, distanceM: distance) }
+        case .sample(.power): break  // accepted; no power stage yet
         }
         emitFlight(&events)
     }

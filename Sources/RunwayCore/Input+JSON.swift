@@ -17,6 +17,7 @@ extension Input {
             Input.optional(&w, "v_acc", f.vAcc)
             Input.optional(&w, "hr", f.hr)
             Input.optional(&w, "cadence", f.cadence)
+            Input.optional(&w, "power", f.power)
         case .sample(.heartRate(let bpm, let t)):
             w.field("type", "hr")
             w.field("bpm", bpm)
@@ -28,6 +29,10 @@ extension Input {
         case .sample(.altimeter(let alt, let t)):
             w.field("type", "altimeter")
             w.field("alt", alt)
+            Input.optional(&w, "t", t)
+        case .sample(.power(let watts, let t)):
+            w.field("type", "power")
+            w.field("watts", watts)
             Input.optional(&w, "t", t)
         }
         w.endObject()

@@ -8,15 +8,18 @@ public struct Fix: Sendable, Equatable {
     public var course: Double
     public var hAcc: Double
     public var vAcc: Double
-    /// Heart rate and cadence carried on the fix itself (as recordings do); NaN when absent.
+    /// Heart rate, cadence and power (watts) carried on the fix itself (as recordings do); NaN
+    /// when absent.
     public var hr: Double
     public var cadence: Double
+    public var power: Double
 
     public init(t: Double = .nan, lat: Double, lon: Double, alt: Double = .nan, speed: Double = .nan,
                 course: Double = .nan, hAcc: Double = .nan, vAcc: Double = .nan,
-                hr: Double = .nan, cadence: Double = .nan) {
+                hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         self.t = t; self.lat = lat; self.lon = lon; self.alt = alt; self.speed = speed
         self.course = course; self.hAcc = hAcc; self.vAcc = vAcc; self.hr = hr; self.cadence = cadence
+        self.power = power
     }
 
     /// Checks ranges and normalises "unknown" markers, as every input path must.
@@ -41,6 +44,7 @@ public struct Fix: Sendable, Equatable {
         f.vAcc = try Fix.optionalNonNegative(vAcc, "v_acc", max: 1e9)
         if !hr.isNaN { f.hr = try Sample.checkedHeartRate(hr) }
         if !cadence.isNaN { f.cadence = try Sample.checkedCadence(cadence) }
+        if !power.isNaN { f.power = try Sample.checkedPower(power) }
         if !t.isNaN { try Sample.checkTime(t) }
         return f
     }
@@ -61,10 +65,12 @@ public enum Sample: Sendable, Equatable {
     case cadence(spm: Double, t: Double)
     /// A barometric altitude (metres), preferred over GPS altitude while it keeps coming.
     case altimeter(alt: Double, t: Double)
+    /// A power meter's reading (watts), from a recording's timed point without a position.
+    case power(watts: Double, t: Double)
 
     public var t: Double {
         switch self {
-        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t): return t
+        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t), .power(_, let t): return t
         }
     }
 
@@ -76,6 +82,12 @@ public enum Sample: Sendable, Equatable {
     static func checkedCadence(_ spm: Double) throws(RunwayError) -> Double {
         guard spm.isFinite, spm >= 0, spm <= 400 else { throw .input("spm \(spm) out of range 0...400") }
         return spm
+    }
+
+    /// Watts 0...5000 (a track sprinter's peak is about 2500 W).
+    static func checkedPower(_ watts: Double) throws(RunwayError) -> Double {
+        guard watts.isFinite, watts >= 0, watts <= 5000 else { throw .input("power \(watts) W out of range 0...5000") }
+        return watts
     }
 
     /// Unix seconds between 1970 and about year 5138.
@@ -105,6 +117,7 @@ public enum Input: Sendable, Equatable {
         case .sample(.heartRate(let b, _)): return .sample(.heartRate(bpm: b, t: t))
         case .sample(.cadence(let s, _)): return .sample(.cadence(spm: s, t: t))
         case .sample(.altimeter(let a, _)): return .sample(.altimeter(alt: a, t: t))
+        case .sample(.power(let w, _)): return .sample(.power(watts: w, t: t))
         }
     }
 }

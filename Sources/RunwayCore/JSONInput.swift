@@ -232,14 +232,25 @@ public enum JSONValue: Sendable, Equatable {
 /// Decoding inputs (fixes and samples) straight from cJSON, the hot path.
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
+    ///
+    /// - Throws: `.input` for an import report line too (it is not an input; see `decodeLine`).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> Input {
+        guard let input = try decodeLine(bytes) else {
+            throw .input("an \"import_report\" line is a summary, not an input")
+        }
+        return input
+    }
+
+    /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
+    /// the line `runway_import` ends with), which the push paths accept and ignore.
+    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> Input? {
         try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
     }
 
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> Input {
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> Input? {
         var fix = Fix(lat: .nan, lon: .nan)
         var type: String? = nil
-        var bpm = Double.nan, spm = Double.nan
+        var bpm = Double.nan, spm = Double.nan, watts = Double.nan
         var sawLat = false, sawLon = false
         var child = root.pointee.child
         while let c = child {
@@ -259,6 +270,8 @@ public enum InputDecoder {
             case (0x68, 0x72) where key[2] == 0: slot = 8               // hr
             case (0x63, 0x61) where strcmp(key, "cadence") == 0: slot = 9
             case (0x62, 0x70) where strcmp(key, "bpm") == 0: slot = 10
+            case (0x70, 0x6F) where strcmp(key, "power") == 0: slot = 12
+            case (0x77, 0x61) where strcmp(key, "watts") == 0: slot = 13
             case (0x74, 0x79) where strcmp(key, "type") == 0:
                 guard cJSON_IsString(c) != 0, let s = c.pointee.valuestring else {
                     throw .input("\"type\" must be a string")
@@ -288,7 +301,9 @@ public enum InputDecoder {
             case 8: fix.hr = v
             case 9: fix.cadence = v
             case 10: bpm = v
-            default: spm = v
+            case 11: spm = v
+            case 12: fix.power = v
+            default: watts = v
             }
         }
         switch type {
@@ -312,8 +327,15 @@ public enum InputDecoder {
             guard (-1000.0...100_000.0).contains(fix.alt) else { throw .input("alt \(fix.alt) out of range -1000...100000") }
             if !fix.t.isNaN { try Sample.checkTime(fix.t) }
             return .sample(.altimeter(alt: fix.alt, t: fix.t))
+        case "power":
+            guard !watts.isNaN else { throw .input("power sample needs \"watts\"") }
+            let w = try Sample.checkedPower(watts)
+            if !fix.t.isNaN { try Sample.checkTime(fix.t) }
+            return .sample(.power(watts: w, t: fix.t))
+        case "import_report":
+            return nil
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence or altimeter)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter or power)")
         }
     }
 }

@@ -116,8 +116,9 @@ enum JournalCoding {
             return sameBits(x.t, y.t) && sameBits(x.lat, y.lat) && sameBits(x.lon, y.lon)
                 && sameBits(x.alt, y.alt) && sameBits(x.speed, y.speed) && sameBits(x.course, y.course)
                 && sameBits(x.hAcc, y.hAcc) && sameBits(x.vAcc, y.vAcc)
-                && sameBits(x.hr, y.hr) && sameBits(x.cadence, y.cadence)
+                && sameBits(x.hr, y.hr) && sameBits(x.cadence, y.cadence) && sameBits(x.power, y.power)
         case (.sample(.heartRate(let v, let t)), .sample(.heartRate(let w, let u))),
+             (.sample(.power(let v, let t)), .sample(.power(let w, let u))),
              (.sample(.cadence(let v, let t)), .sample(.cadence(let w, let u))),
              (.sample(.altimeter(let v, let t)), .sample(.altimeter(let w, let u))):
             return sameBits(v, w) && sameBits(t, u)

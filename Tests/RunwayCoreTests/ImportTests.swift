@@ -125,6 +125,7 @@ struct ImportTests {
             case .sample(.heartRate): counts.hr += 1
             case .sample(.cadence): counts.cadence += 1
             case .sample(.altimeter): Issue.record("no altimeter samples from FIT")
+            case .sample(.power): Issue.record("these files have no power")
             }
             if input.t < lastT { ordered = false }
             lastT = input.t
@@ -382,8 +383,8 @@ struct ImportTests {
         for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
     }
 
-    @Test func fitWithA12ByteHeaderAndNoFileCRCIsRead() throws {
-        let inputs = try importing(FITFile.sample(headerSize: 12, fileCRC: false), as: .fit)
+    @Test func fitWithA12ByteHeaderIsRead() throws {
+        let inputs = try importing(FITFile.sample(headerSize: 12), as: .fit)
         #expect(inputs.count == 7)
     }
 
@@ -396,6 +397,10 @@ struct ImportTests {
         var file = FITFile.sample()
         file[file.count - 1] ^= 0xFF
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: file CRC") == true)
+        #expect(inputError(file, .fit)?.message.contains("at byte \(file.count - 2)") == true)
+        let kept = try? salvaged(file)
+        #expect(kept?.inputs.count == 7, "salvage keeps the records behind a bad file CRC")
+        #expect(kept?.report.warnings.first?.hasPrefix("corrupt FIT file: file CRC") == true)
         file = FITFile.sample()
         file[3] ^= 0x01  // a header byte under the header CRC
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: header CRC") == true)
@@ -433,6 +438,8 @@ struct ImportTests {
                 refused += 1
                 #expect(e.status == .input, "round \(round): \(e)")
             }
+            // Salvage reads the same damage into what it can, never trapping.
+            if let kept = try? salvaged(file) { #expect(kept.report.inputs == kept.inputs.count) }
         }
         #expect(decoded > 0 && refused > 0, "decoded \(decoded), refused \(refused)")
     }
@@ -442,6 +449,142 @@ struct ImportTests {
         let file = FITFile.wrap([0x05, 0x00, 0x00], headerSize: 14, fileCRC: true)
         #expect(inputError(file, .fit)?.message
                 == "corrupt FIT file: data message at byte 14 uses local message type 5, which is not defined")
+    }
+
+    // MARK: - FIT damage
+
+    func salvaged(_ bytes: [UInt8]) throws(RunwayError) -> ImportedRecording {
+        try report(bytes, as: .fit, options: ImportOptions(salvage: true))
+    }
+
+    static var realFITs: [String] { recordings.filter { $0.hasSuffix(".fit") } }
+
+    /// Cutting the last 1 or 2 bytes (the file CRC) of a real FIT file is refused with the CRC's
+    /// offset; with salvage every record is kept (they are all whole) and the report says why.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: realFITs)
+    func aFITFileCutBy1Or2BytesIsRefusedOrKeptOnlyWithSalvage(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/" + file))
+        let inputs = try importing(whole, as: .fit)
+        let crcAt = Int(whole[0]) + Int(FITFile.u32(whole, 4))
+        #expect(crcAt == whole.count - 2)
+        for cut in [1, 2] {
+            let bytes = Array(whole.dropLast(cut))
+            let error = inputError(bytes, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message == "truncated FIT file: the file CRC at byte \(crcAt) is missing (\(2 - cut) of 2 bytes are there)", "\(file)")
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count == inputs.count && zip(kept.inputs, inputs).allSatisfy { same($0, $1) })
+            #expect(kept.report.warnings.first?.hasPrefix("truncated FIT file: the file CRC at byte \(crcAt)") == true)
+            #expect(kept.report.warnings.first?.hasSuffix("kept the \(inputs.count) inputs read before it (salvage)") == true)
+        }
+    }
+
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: realFITs)
+    func junkAfterARealFITFileIsRefusedOrKeptOnlyWithSalvage(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/" + file))
+        let inputs = try importing(whole, as: .fit)
+        for junk: [UInt8] in [[0x00], [0x0A, 0x0D], Array(repeating: 0xFF, count: 40), Array("<html>not found</html>".utf8)] {
+            let bytes = whole + junk
+            let error = inputError(bytes, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message.hasPrefix("trailing bytes in FIT file:") == true)
+            #expect(error?.message.contains("at byte \(whole.count)") == true, "\(String(describing: error))")
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count == inputs.count)
+            #expect(kept.report.warnings.first?.hasPrefix("trailing bytes in FIT file:") == true)
+        }
+    }
+
+    /// A second, chained file whose header is damaged: refused naming the chained file's offset; with
+    /// salvage the first file's records are kept.
+    @Test func aCorruptChainedFITHeaderIsRefusedOrKeptOnlyWithSalvage() throws {
+        let first = FITFile.sample()
+        let second = FITFile.sample()
+        let one = try importing(first, as: .fit)
+        #expect(try importing(first + second, as: .fit).count == 2 * one.count)
+        var damaged: [(bytes: [UInt8], message: String)] = []
+        var crc = second; crc[5] ^= 0x01   // a data-size byte under the header CRC
+        damaged.append((crc, "corrupt chained FIT file at byte \(first.count): header CRC"))
+        var size = second; size[0] = 13
+        damaged.append((size, "corrupt chained FIT file at byte \(first.count): header size 13 at byte \(first.count)"))
+        var signature = second; signature[9] = UInt8(ascii: "X")
+        damaged.append((signature, "trailing bytes in FIT file: the \(second.count) bytes at byte \(first.count)"))
+        damaged.append((Array(second.prefix(10)), "trailing bytes in FIT file: 10 bytes at byte \(first.count)"))
+        damaged.append((Array(second.dropLast(5)), "truncated chained FIT file at byte \(first.count): the header at byte \(first.count) announces"))
+        for (tail, message) in damaged {
+            let error = inputError(first + tail, .fit)
+            #expect(error?.status == .input)
+            #expect(error?.message.hasPrefix(message) == true, "\(String(describing: error)) vs \(message)")
+            let kept = try salvaged(first + tail)
+            #expect(kept.report.warnings.first?.hasPrefix(message) == true)
+            #expect(kept.inputs.count >= one.count && zip(kept.inputs, one).allSatisfy { same($0, $1) })
+            if !message.hasPrefix("truncated") { #expect(kept.inputs.count == one.count) }
+        }
+    }
+
+    /// Cut anywhere: refused; with salvage, the records before the cut are kept (a prefix of the
+    /// whole file's inputs) and the damage is a warning, never a trap.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func aFITFileCutAnywhereKeepsOnlyTheRecordsBeforeTheCutWithSalvage() throws {
+        let dir = try #require(ImportTests.tracks)
+        let whole = try #require(readFile(dir + "/fitparse__activity-small-fenix2-run.fit"))
+        let inputs = try importing(whole, as: .fit)
+        var previous = -1
+        for length in stride(from: 14, to: whole.count - 2, by: max(1, whole.count / 97)) {
+            let bytes = Array(whole.prefix(length))
+            #expect(inputError(bytes, .fit)?.message.hasPrefix("truncated FIT file: the header at byte 0 announces") == true)
+            let kept = try salvaged(bytes)
+            #expect(kept.inputs.count <= inputs.count && zip(kept.inputs, inputs).allSatisfy { same($0, $1) })
+            #expect(kept.inputs.count >= previous, "a longer prefix keeps at least as much")
+            #expect(kept.report.warnings.count >= 1 && kept.report.inputs == kept.inputs.count)
+            previous = kept.inputs.count
+        }
+        #expect(previous > inputs.count * 9 / 10)
+    }
+
+    @Test func salvageIsAFormatOptionAndUnknownOptionsAreArgumentErrors() throws {
+        let (format, options) = try Importer.format("fit;salvage")
+        #expect(format == .fit && options.salvage)
+        #expect(try Importer.format("gpx").1.salvage == false)
+        #expect(throws: RunwayError.self) { try Importer.format("fit;repair") }
+        #expect(throws: RunwayError.self) { try Importer.format("fits") }
+        do { _ = try Importer.format("fit;repair") } catch { #expect(error.status == .argument) }
+    }
+
+    /// Records stamped in device system time (seconds since power-on, < 0x10000000) are placed by
+    /// the file's timestamp_correlation, else by its first UTC timestamp, else refused.
+    @Test func fitSystemTimeRecordsArePlacedByCorrelationOrTheFirstUTCTimeOrRefused() throws {
+        let utc: UInt32 = 1_000_000_000
+        let epoch = 631_065_600.0
+        // Local 0: record with timestamp and position. Local 1: timestamp_correlation (162):
+        // timestamp, system_timestamp.
+        let recordDef: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]
+        func record(_ t: UInt32, _ lat: Double) -> [UInt8] {
+            [0x00] + FITFile.le(t) + FITFile.le(FITFile.semicircles(lat)) + FITFile.le(FITFile.semicircles(4))
+        }
+        let correlation: [UInt8] = [0x41, 0, 0] + FITFile.le(UInt16(162)) + [2, 253, 4, 0x86, 1, 4, 0x86]
+            + [0x01] + FITFile.le(utc) + FITFile.le(UInt32(1000))
+        let system = record(1000, 52) + record(1001, 52.0001)
+
+        let correlated = FITFile.wrap(recordDef + system + correlation + record(utc + 2, 52.0002), headerSize: 14, fileCRC: true)
+        let placed = try report(correlated, as: .fit)
+        #expect(placed.inputs.map(\.t) == [Double(utc) + epoch, Double(utc) + 1 + epoch, Double(utc) + 2 + epoch])
+        #expect(placed.report.warnings.first?.contains("placed by its timestamp_correlation") == true)
+
+        let byUTC = FITFile.wrap(recordDef + system + record(utc + 5, 52.0002), headerSize: 14, fileCRC: true)
+        let guessed = try report(byUTC, as: .fit)
+        #expect(guessed.inputs.map(\.t) == [Double(utc) + 4 + epoch, Double(utc) + 5 + epoch, Double(utc) + 5 + epoch])
+        #expect(guessed.report.warnings.first?.contains("placed by its first UTC timestamp") == true)
+
+        let unplaceable = FITFile.wrap(recordDef + system, headerSize: 14, fileCRC: true)
+        let error = inputError(unplaceable, .fit)
+        #expect(error?.status == .input)
+        #expect(error?.message.contains("device system time") == true && error?.message.contains("no timestamp_correlation") == true)
+        let left = try salvaged(unplaceable)
+        #expect(left.inputs.isEmpty && left.report.unreadable == 2)
+        #expect(left.report.warnings.first?.hasSuffix("they were left out (salvage)") == true)
     }
 
     // MARK: - JSON Lines
@@ -461,7 +604,8 @@ struct ImportTests {
             let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
             #expect(text.last == 0x0A)
             let lines = text.split(separator: 0x0A)
-            #expect(lines.count == inputs.count)
+            #expect(lines.count == inputs.count + 1, "the inputs, then the import report")
+            #expect(lines.last.map { String(decoding: $0, as: UTF8.self).hasPrefix(#"{"type":"import_report""#) } == true)
             for (line, input) in zip(lines, inputs) {
                 let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
                 #expect(same(decoded, input), "\(String(decoding: line, as: UTF8.self))")
@@ -478,11 +622,124 @@ struct ImportTests {
             let inputs = try importing(bytes, as: format)
             let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
             let lines = text.split(separator: 0x0A)
-            #expect(lines.count == inputs.count, "\(file)")
+            #expect(lines.count == inputs.count + 1, "\(file): the inputs, then the import report")
             for (line, input) in zip(lines, inputs) {
                 let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b) }
                 #expect(same(decoded, input), "\(file): \(String(decoding: line, as: UTF8.self))")
             }
+        }
+    }
+
+    // MARK: - The import report
+
+    func report(_ bytes: [UInt8], as format: ImportFormat, options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
+        try withBytes(bytes) { (b) throws(RunwayError) in try Importer.recording(b, as: format, options: options) }
+    }
+
+    /// The trailing line of the JSON Lines, as key/value pairs.
+    func reportLine(_ bytes: [UInt8], as format: ImportFormat) throws -> [(key: String, value: JSONValue)] {
+        let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
+        let last = try #require(text.split(separator: 0x0A).last)
+        return try JSONInput.object(String(decoding: last, as: UTF8.self))
+    }
+
+    func number(_ key: String, _ object: [(key: String, value: JSONValue)]) -> Double? {
+        object.first { $0.key == key }?.value.finiteNumber
+    }
+
+    @Test func untimedPointsAreCountedPerTrackInTheReport() throws {
+        let gpx = Array(#"""
+        <gpx version="1.1"><trk><name>Planned</name><type>running</type><trkseg>
+          <trkpt lat="52.0" lon="4.0"><ele>1</ele></trkpt><trkpt lat="52.001" lon="4.0"/><trkpt lat="52.002" lon="4.0"/>
+        </trkseg></trk><trk><trkseg>
+          <trkpt lat="52.0" lon="4.0"><time>2020-01-01T00:00:00Z</time></trkpt>
+          <trkpt lat="52.0001" lon="4.0"><time>2020-01-01T00:00:01Z</time><extensions><power>245</power></extensions></trkpt>
+        </trkseg></trk></gpx>
+        """#.utf8)
+        let imported = try report(gpx, as: .gpx)
+        let r = imported.report
+        #expect(r.inputs == 2 && imported.inputs.count == 2)
+        #expect(r.untimed == 3 && r.noPosition == 0 && r.unreadable == 0)
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: "Planned", points: 0, untimed: 3),
+                             ImportReport.Track(index: 1, name: nil, points: 2, untimed: 0)])
+        #expect(r.warnings == [#"track 0 "Planned": 3 points without a time left out"#])
+        #expect(r.sport == "running" && r.activity == .run && r.device == nil)
+        guard case .fix(let powered) = imported.inputs[1] else { Issue.record("not a fix"); return }
+        #expect(powered.power == 245)
+        let line = try reportLine(gpx, as: .gpx)
+        #expect(line.first?.key == "type" && line.first?.value == .string("import_report"))
+        #expect(number("untimed", line) == 3 && number("inputs", line) == 2)
+        #expect(line.first { $0.key == "device" }?.value == .null)
+    }
+
+    @Test func fitReportCountsRecordsWithoutATimeOrAPosition() throws {
+        let r = try report(FITFile.sample(), as: .fit).report
+        #expect(r.inputs == 7)
+        #expect(r.untimed == 1, "the record with a position and no valid time")
+        #expect(r.noPosition == 2, "the records at t+40 and t+41 became samples")
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 7, untimed: 1)])
+        #expect(r.sport == nil && r.device == nil)
+    }
+
+    @Test func tcxReportCarriesSportLapTotalsAndPower() throws {
+        let tcx = Array(#"""
+        <TrainingCenterDatabase xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2">
+        <Activities><Activity Sport="Biking"><Id>2020-01-01T00:00:00Z</Id>
+          <Lap StartTime="2020-01-01T00:00:00Z"><TotalTimeSeconds>600</TotalTimeSeconds><DistanceMeters>5000.5</DistanceMeters>
+            <Calories>100</Calories><Extensions><ns3:LX><ns3:AvgWatts>200</ns3:AvgWatts><ns3:MaxWatts>400</ns3:MaxWatts></ns3:LX></Extensions>
+            <Track><Trackpoint><Time>2020-01-01T00:00:00Z</Time><Position><LatitudeDegrees>52</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position>
+              <Extensions><ns3:TPX><ns3:Watts>210</ns3:Watts></ns3:TPX></Extensions></Trackpoint>
+              <Trackpoint><Time>2020-01-01T00:00:01Z</Time><Extensions><ns3:TPX><ns3:Watts>220</ns3:Watts></ns3:TPX></Extensions></Trackpoint>
+              <Trackpoint><Position><LatitudeDegrees>52</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position></Trackpoint>
+            </Track></Lap>
+          <Lap StartTime="2020-01-01T00:10:00Z"><TotalTimeSeconds>300</TotalTimeSeconds><DistanceMeters>2000</DistanceMeters>
+            <Calories>50</Calories><Extensions><ns3:LX><ns3:AvgWatts>100</ns3:AvgWatts><ns3:MaxWatts>500</ns3:MaxWatts></ns3:LX></Extensions></Lap>
+        </Activity></Activities></TrainingCenterDatabase>
+        """#.utf8)
+        let imported = try report(tcx, as: .tcx)
+        let r = imported.report
+        #expect(r.sport == "biking" && r.activity == .ride)
+        #expect(r.untimed == 1 && r.noPosition == 1 && r.inputs == 2)
+        guard case .fix(let f)? = imported.inputs.first else { Issue.record("no fix"); return }
+        #expect(f.power == 210)
+        #expect(imported.inputs.last == .sample(.power(watts: 220, t: 1_577_836_801)))
+        let d = try #require(r.device)
+        #expect(d.distanceM == 7000.5 && d.timerS == 900 && d.caloriesKcal == 150)
+        let weighted: Double = (200.0 * 600.0 + 100.0 * 300.0) / 900.0
+        #expect(d.avgPowerW == weighted, "laps' power weighted by their timer time")
+        #expect(d.maxPowerW == 500)
+        #expect(d.elapsedS.isNaN && d.ascentM.isNaN, "TCX stores neither")
+        #expect(d.laps.map(\.startT) == [1_577_836_800, 1_577_837_400])
+        #expect(d.laps.map(\.distanceM) == [5000.5, 2000])
+    }
+
+    @Test func sportNamesMapToTheProfileToReplayWith() {
+        #expect(FITReader.sportName(2) == "cycling" && FITReader.sportName(12) == "cross_country_skiing")
+        #expect(FITReader.sportName(200) == "sport_200")
+        #expect(ImportReport.activity(forSport: "cycling") == .ride && ImportReport.activity(forSport: "Biking") == .ride)
+        #expect(ImportReport.activity(forSport: "hiking") == .walk && ImportReport.activity(forSport: "walking") == .walk)
+        #expect(ImportReport.activity(forSport: "running") == .run)
+        #expect(ImportReport.activity(forSport: "cross_country_skiing") == nil && ImportReport.activity(forSport: nil) == nil)
+    }
+
+    /// Each real recording's sport as its file states it (read here with the XML tree for TCX and
+    /// GPX; FIT sports are compared with Garmin's SDK in Tests/python/test_import_report.py).
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
+    func realTCXAndGPXSportsAreTheFilesOwn() throws {
+        let dir = try #require(ImportTests.tracks)
+        for file in ImportTests.recordings where !file.hasSuffix(".fit") {
+            let bytes = try #require(readFile(dir + "/" + file))
+            let format = try #require(ImportTests.format(of: file))
+            let r = try report(bytes, as: format).report
+            let tree = try withBytes(bytes) { (b) throws(RunwayError) in try XMLTree(b, what: "file") }
+            var expected: String? = nil
+            try tree.root.forEachDescendant { (e) throws(RunwayError) in
+                guard expected == nil else { return }
+                if format == .tcx, e.isNamed("Activity") { expected = e.attribute("Sport")?.lowercased() }
+                if format == .gpx, e.isNamed("trk"), let t = e.child("type")?.text, !t.isEmpty { expected = t }
+            }
+            #expect(r.sport == expected, "\(file)")
+            #expect(r.inputs == (try importing(bytes, as: format)).count)
         }
     }
 
@@ -530,8 +787,9 @@ struct ImportTests {
         case (.fix(let x)?, .fix(let y)?):
             return eq(x.t, y.t) && eq(x.lat, y.lat) && eq(x.lon, y.lon) && eq(x.alt, y.alt) && eq(x.speed, y.speed)
                 && eq(x.course, y.course) && eq(x.hAcc, y.hAcc) && eq(x.vAcc, y.vAcc) && eq(x.hr, y.hr)
-                && eq(x.cadence, y.cadence)
+                && eq(x.cadence, y.cadence) && eq(x.power, y.power)
         case (.sample(.heartRate(let x, let s))?, .sample(.heartRate(let y, let u))?): return eq(x, y) && eq(s, u)
+        case (.sample(.power(let x, let s))?, .sample(.power(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.cadence(let x, let s))?, .sample(.cadence(let y, let u))?): return eq(x, y) && eq(s, u)
         default: return false
         }
@@ -548,6 +806,9 @@ enum FITFile {
     static func degrees(_ d: Double) -> Double { Double(semicircles(d)) * (180 / 2_147_483_648) }
 
     static func le<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.littleEndian) { Array($0) } }
+    static func u32(_ b: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
+    }
     static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
 
     static func sample(headerSize: Int = 14, fileCRC: Bool = true) -> [UInt8] {

@@ -107,6 +107,25 @@ struct ABITests {
         #expect(accepted == 0)
     }
 
+    @Test func anImportReportLineIsAcceptedAndIgnoredByBothPushPaths() throws {
+        let report = #"{"type":"import_report","format":"gpx","sport":null,"activity":null,"inputs":2,"untimed":3,"no_position":0,"unreadable":0,"tracks":[{"index":0,"name":"a","points":2,"untimed":3}],"warnings":["x"],"device":{"distance_m":5,"laps":[{"timer_s":1}]}}"#
+        let fixes = "{\"t\":1,\"lat\":52,\"lon\":4}\n{\"t\":2,\"lat\":52.0001,\"lon\":4}\n"
+        let plain = try CSession(#"{"distance_filter_m":0}"#)
+        var accepted = 0, rejected = 0
+        #expect(fixes.withCString { runway_push_jsonl_impl(plain.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        let s = try CSession(#"{"distance_filter_m":0}"#)
+        let text = fixes + report + "\n"
+        #expect(text.withCString { runway_push_jsonl_impl(s.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(accepted == 3 && rejected == 0)
+        #expect(s.push(report) == RUNWAY_OK)
+        #expect(field("fixes", in: s.snapshot()) == 2)
+        #expect(s.summary() == plain.summary(), "the report changes nothing")
+        #expect(s.push(#"{"type":"power","watts":250,"t":3}"#) == RUNWAY_OK, "a power sample is accepted")
+        #expect(s.push(#"{"type":"power","t":3}"#) == RUNWAY_ERR_INPUT)
+        #expect(s.push(#"{"type":"power","watts":-1,"t":3}"#) == RUNWAY_ERR_INPUT)
+        #expect(s.push(#"{"t":4,"lat":52.0002,"lon":4,"power":9000}"#) == RUNWAY_ERR_INPUT, "power on a fix is range-checked")
+    }
+
     @Test func aFiveMegabyteLineAndDeepNestingAreRefusedCleanly() throws {
         let s = try CSession()
         let big = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "y", count: 5 << 20) + "\"}"

@@ -3,26 +3,44 @@
 /// Every `trkpt` of every `trk`/`trkseg`, in document order, becomes a fix: `lat`/`lon`
 /// attributes, `ele`, `time`, and from GPX 1.0's own elements or any `extensions` (whatever the
 /// namespace: Garmin TrackPointExtension v1/v2, Cluetrust, Apple's plain elements) `speed`,
-/// `course`, `hr`/`heartrate`, `cad`/`cadence` and `hAcc`/`vAcc`. Values are as recorded (not
+/// `course`, `hr`/`heartrate`, `cad`/`cadence`, `hAcc`/`vAcc` and power (`power`, as Strava and
+/// Garmin write it, or Garmin's PowerExtension `PowerInWatts`). Values are as recorded (not
 /// range-checked: a session validates each input when it is pushed).
 ///
-/// - A point without `time` is dropped (a replay needs times).
+/// - A point without `time` is dropped (a replay needs times) and counted in the report, per
+///   `trk` (`ImportReport.tracks`); the first `trk/type` is the report's sport.
 /// - A point without a readable `lat`/`lon`, or with a `time` that is not ISO 8601, is an error.
 /// - An optional value that is not a number (`<ele>n/a</ele>`) counts as absent.
 /// - `hdop`/`vdop` are not read: they are dilutions, not metres.
 enum GPXReader {
-    static func read(_ tree: XMLTree) throws(RunwayError) -> [Input] {
+    static func read(_ tree: XMLTree) throws(RunwayError) -> ImportedRecording {
         guard tree.root.isNamed("gpx") else {
             throw .input("not a GPX file: the root element is <\(tree.root.name.prefix(40))>, expected <gpx>")
         }
         var inputs: [Input] = []
+        var report = ImportReport(format: .gpx)
         var index = 0
         try tree.root.forEachDescendant { (e) throws(RunwayError) in
+            if e.isNamed("trk") {
+                let name = e.child("name")?.text
+                report.tracks.append(ImportReport.Track(index: report.tracks.count, name: name?.isEmpty == false ? name : nil))
+                if report.sport == nil, let type = e.child("type")?.text, !type.isEmpty { report.sport = type }
+                return
+            }
             guard e.isNamed("trkpt") else { return }
             index += 1
-            if let fix = try point(e, index: index) { inputs.append(.fix(fix)) }
+            let k = report.tracks.count - 1
+            if let fix = try point(e, index: index) {
+                inputs.append(.fix(fix))
+                if k >= 0 { report.tracks[k].points += 1 }
+            } else {
+                report.untimed += 1
+                if k >= 0 { report.tracks[k].untimed += 1 }
+            }
         }
-        return inputs
+        report.inputs = inputs.count
+        report.warnAboutLeftOut()
+        return ImportedRecording(inputs: inputs, report: report)
     }
 
     /// One `trkpt` as a fix, or nil when it has no time.
@@ -46,6 +64,7 @@ enum GPXReader {
                     else if x.isNamed("course") { fill(&fix.course, x) }
                     else if x.isNamed("hAcc") { fill(&fix.hAcc, x) }
                     else if x.isNamed("vAcc") { fill(&fix.vAcc, x) }
+                    else if x.isNamed("power") || x.isNamed("PowerInWatts") { fill(&fix.power, x) }
                 }
             }
         }

@@ -34,36 +34,73 @@ public enum Importer {
     /// - Parameters:
     ///   - bytes: the file's content.
     ///   - format: how to read it.
-    /// - Returns: fixes (`{"lat","lon","t","alt","speed","course","h_acc","v_acc","hr","cadence"}`,
-    ///   only what the file has) and, where the file has heart rate or cadence without a position,
-    ///   samples.
+    /// - Returns: fixes (`{"lat","lon","t","alt","speed","course","h_acc","v_acc","hr","cadence","power"}`,
+    ///   only what the file has) and, where the file has heart rate, cadence or power without a
+    ///   position, samples.
     /// - Throws: `.input` for a file that is empty, too large, not of the format, truncated or corrupt.
     public static func read(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat) throws(RunwayError) -> [Input] {
+        try recording(bytes, as: format).inputs
+    }
+
+    /// Reads a recording into inputs and the report of what was read, left out and stored by the
+    /// device (`ImportReport`).
+    ///
+    /// - Parameter options: `salvage` keeps the records of a damaged FIT file read before the
+    ///   damage, with a warning in the report (GPX and TCX are XML: well-formed or refused).
+    public static func recording(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
+                                 options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
         guard bytes.count <= maxBytes else {
             throw .input("\(format.rawValue.uppercased()) file of \(bytes.count) bytes exceeds the import limit of \(maxBytes) bytes")
         }
         switch format {
         case .gpx: return try GPXReader.read(XMLTree(bytes, what: "GPX"))
         case .tcx: return try TCXReader.read(XMLTree(bytes, what: "TCX"))
-        case .fit: return try FITReader.read(bytes)
+        case .fit: return try FITReader.read(bytes, options: options)
         }
     }
 
-    /// Reads a recording as JSON Lines text: one input per line, each line ending in a newline
-    /// (what `runway_push_jsonl` takes).
+    /// Parses `runway_import`'s format argument: a format name, then options after `;`
+    /// (`"fit"`, `"fit;salvage"`).
+    ///
+    /// - Throws: `.argument` for an unknown format or option.
+    public static func format(_ text: String) throws(RunwayError) -> (ImportFormat, ImportOptions) {
+        let parts = text.split(separator: ";", omittingEmptySubsequences: false)
+        let name = parts.first.map(String.init) ?? ""
+        guard let format = ImportFormat(rawValue: name) else {
+            throw RunwayError(.argument, "unknown import format \"\(name.prefix(20))\" (expected gpx, tcx or fit, optionally followed by \";salvage\")")
+        }
+        var options = ImportOptions()
+        for option in parts.dropFirst() {
+            switch option {
+            case "salvage": options.salvage = true
+            default: throw RunwayError(.argument, "unknown import option \"\(option.prefix(20))\" (expected salvage)")
+            }
+        }
+        return (format, options)
+    }
+
+    /// Reads a recording as JSON Lines text: one input per line, then the import report
+    /// (`{"type":"import_report",...}`), each line ending in a newline (what `runway_push_jsonl`
+    /// takes: it accepts and ignores the report).
     ///
     ///     {"lat":52.1,"lon":4.3,"t":1700000000.0,"alt":3.5,"speed":3.1,"hr":148.0}
     ///     {"type":"hr","bpm":150.0,"t":1700000001.0}
-    public static func jsonLines(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat) throws(RunwayError) -> [UInt8] {
-        let inputs = try read(bytes, as: format)
+    ///     {"type":"import_report","format":"fit","sport":"running","activity":"run","inputs":2,...}
+    public static func jsonLines(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
+                                 options: ImportOptions = ImportOptions()) throws(RunwayError) -> [UInt8] {
+        let imported = try recording(bytes, as: format, options: options)
         var out: [UInt8] = []
-        out.reserveCapacity(inputs.count * 96)
-        for input in inputs {
+        out.reserveCapacity(imported.inputs.count * 96 + 512)
+        for input in imported.inputs {
             var w = JSONWriter(capacity: 128)
             write(input, to: &w)
             out.append(contentsOf: w.bytes)
             out.append(0x0A)
         }
+        var w = JSONWriter(capacity: 512)
+        imported.report.write(to: &w)
+        out.append(contentsOf: w.bytes)
+        out.append(0x0A)
         return out
     }
 

@@ -1,0 +1,165 @@
+/// What an import read, left out and found in the file beside the points: the trailing
+/// `{"type":"import_report",...}` line of `Importer.jsonLines` (and `runway_import`).
+///
+///     {"type":"import_report","format":"gpx","sport":"running","activity":"run",
+///      "inputs":513,"untimed":358,"no_position":0,"unreadable":0,
+///      "tracks":[{"index":0,"name":"Morning","points":0,"untimed":358},
+///                {"index":1,"name":null,"points":513,"untimed":0}],
+///      "warnings":["track 0 \"Morning\": 358 points without a time were left out"],
+///      "device":null}
+public struct ImportReport: Sendable, Equatable {
+    /// One track of the file (GPX `trk`, TCX `Track`, one FIT file of a chain).
+    public struct Track: Sendable, Equatable {
+        public var index: Int
+        public var name: String?
+        /// Points of the track written as inputs (fixes, and samples of points without a position).
+        public var points: Int = 0
+        /// Points with a position but no time (left out).
+        public var untimed: Int = 0
+    }
+
+    /// One lap as the device stored it (NaN = the file does not say).
+    public struct DeviceLap: Sendable, Equatable {
+        public var startT = Double.nan
+        public var distanceM = Double.nan
+        public var timerS = Double.nan
+        public var elapsedS = Double.nan
+        public var ascentM = Double.nan
+    }
+
+    /// Totals the file itself stores (FIT session and lap messages, TCX `Lap` totals); NaN = absent.
+    public struct DeviceTotals: Sendable, Equatable {
+        public var distanceM = Double.nan
+        public var timerS = Double.nan
+        public var elapsedS = Double.nan
+        public var ascentM = Double.nan
+        public var descentM = Double.nan
+        public var caloriesKcal = Double.nan
+        public var avgPowerW = Double.nan
+        public var maxPowerW = Double.nan
+        public var normalizedPowerW = Double.nan
+        public var laps: [DeviceLap] = []
+    }
+
+    public var format: ImportFormat
+    /// The file's own sport name (FIT sport enum name, TCX `Sport` lower-cased, GPX `trk/type`).
+    public var sport: String?
+    /// Lines written before the report.
+    public var inputs = 0
+    /// Points or records with a position but no time (left out).
+    public var untimed = 0
+    /// Timed points without a position (kept only as samples when they carry hr/cadence/power).
+    public var noPosition = 0
+    /// Records the reader could not decode.
+    public var unreadable = 0
+    public var tracks: [Track] = []
+    public var warnings: [String] = []
+    public var device: DeviceTotals?
+
+    public init(format: ImportFormat) { self.format = format }
+
+    /// The librunway profile to replay the file with: ride for cycling/biking, walk for
+    /// walking/hiking, run for running; nil for anything else (callers use the default profile).
+    public var activity: Activity? { ImportReport.activity(forSport: sport) }
+
+    public static func activity(forSport sport: String?) -> Activity? {
+        switch sport?.lowercased() {
+        case "cycling", "biking": return .ride
+        case "walking", "hiking": return .walk
+        case "running": return .run
+        default: return nil
+        }
+    }
+
+    /// Writes the report as one JSON object (the contract's `import_report` line).
+    public func write(to w: inout JSONWriter) {
+        w.beginObject()
+        w.field("type", "import_report")
+        w.field("format", format.rawValue)
+        w.key("sport"); if let sport { w.string(sport) } else { w.null() }
+        w.key("activity"); if let activity { w.string(activity.rawValue) } else { w.null() }
+        w.field("inputs", inputs)
+        w.field("untimed", untimed)
+        w.field("no_position", noPosition)
+        w.field("unreadable", unreadable)
+        w.key("tracks")
+        w.beginArray()
+        for track in tracks {
+            w.beginObject()
+            w.field("index", track.index)
+            w.key("name"); if let name = track.name { w.string(name) } else { w.null() }
+            w.field("points", track.points)
+            w.field("untimed", track.untimed)
+            w.endObject()
+        }
+        w.endArray()
+        w.key("warnings")
+        w.strings(warnings)
+        w.key("device")
+        if let d = device {
+            w.beginObject()
+            optional(&w, "distance_m", d.distanceM)
+            optional(&w, "timer_s", d.timerS)
+            optional(&w, "elapsed_s", d.elapsedS)
+            optional(&w, "ascent_m", d.ascentM)
+            optional(&w, "descent_m", d.descentM)
+            optional(&w, "calories_kcal", d.caloriesKcal)
+            optional(&w, "avg_power_w", d.avgPowerW)
+            optional(&w, "max_power_w", d.maxPowerW)
+            optional(&w, "normalized_power_w", d.normalizedPowerW)
+            if !d.laps.isEmpty {
+                w.key("laps")
+                w.beginArray()
+                for lap in d.laps {
+                    w.beginObject()
+                    optional(&w, "start_t", lap.startT)
+                    optional(&w, "distance_m", lap.distanceM)
+                    optional(&w, "timer_s", lap.timerS)
+                    optional(&w, "elapsed_s", lap.elapsedS)
+                    optional(&w, "ascent_m", lap.ascentM)
+                    w.endObject()
+                }
+                w.endArray()
+            }
+            w.endObject()
+        } else {
+            w.null()
+        }
+        w.endObject()
+    }
+
+    private func optional(_ w: inout JSONWriter, _ key: StaticString, _ v: Double) {
+        if v.isFinite { w.field(key, v) }
+    }
+
+    /// Counts one input written for `track` (creating the track entry when needed).
+    mutating func countPoint(track: Int) {
+        if let k = tracks.lastIndex(where: { $0.index == track }) { tracks[k].points += 1 }
+    }
+
+    /// Adds a warning for every track with untimed points, and one for points without a position.
+    mutating func warnAboutLeftOut() {
+        for track in tracks where track.untimed > 0 {
+            let name = track.name.map { " \"\($0.prefix(60))\"" } ?? ""
+            warnings.append("track \(track.index)\(name): \(track.untimed) point\(track.untimed == 1 ? "" : "s") without a time left out")
+        }
+        if noPosition > 0 {
+            warnings.append("\(noPosition) timed point\(noPosition == 1 ? "" : "s") without a position kept only as heart-rate/cadence/power samples")
+        }
+    }
+}
+
+/// A recording read: the inputs, and the report of what was read.
+public struct ImportedRecording: Sendable {
+    public var inputs: [Input]
+    public var report: ImportReport
+}
+
+/// How `Importer` reads a file, from the format string's options (`"fit;salvage"`).
+public struct ImportOptions: Sendable, Equatable {
+    /// Keep the records read before damage in a FIT file (truncation, a bad CRC or chained header,
+    /// trailing junk) and say so in the report's warnings, instead of refusing the file.
+    public var salvage = false
+
+    public init(salvage: Bool = false) { self.salvage = salvage }
+}
