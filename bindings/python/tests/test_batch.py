@@ -403,6 +403,21 @@ def test_rounding_keeps_what_the_measurement_supports():
     assert batch._rounded({"distance_m": None, "laps": 3}) == {"distance_m": None, "laps": 3}
 
 
+def test_points_without_a_time_are_counted_as_untimed(tmp_path):
+    pts, _ = northward(-33.87, 151.21, 120, 3.0)
+    path = tmp_path / "gaps.gpx"
+    write_gpx(path, pts, "running")
+    text = path.read_text()
+    untimed = "".join(f'<trkpt lat="{-33.8 + i / 1000:.7f}" lon="151.2"><ele>5</ele></trkpt>'
+                      for i in range(3))
+    path.write_text(text.replace("</trkseg>", untimed + "</trkseg>"))
+    lines, report = librunway.split_report(librunway.import_recording(path.read_bytes(), "gpx"))
+    if report is None:
+        pytest.skip("the loaded librunway's import writes no report (branch files)")
+    (r,) = batch.analyse([path])
+    assert r["error"] is None and r["untimed"] == 3 and r["fixes"] == 120
+
+
 @pytest.mark.skipif(not SHARED, reason="../shared/tracks absent")
 def test_rows_of_a_power_ride_with_device_totals(tmp_path):
     """The ELEMNT ride: its FIT session stores distance 78 940.55 m and ascent 185 m; the
