@@ -1,8 +1,7 @@
-"""Tests of the sample run (examples/data) and the terminal replay (`librunway replay`, run
-here as `python -m librunway replay`; examples/python/replay.py is a shim to it).
+"""Tests of the sample run (examples/data) and the terminal replay example (examples/python).
 
 The generator must reproduce the committed sample byte for byte; the sample must be the run
-it claims to be; the replay must drive the library through the whole sample and print a
+it claims to be; replay.py must drive the library through the whole sample and print a
 summary whose distance is close to the true distance stored in the sample.
 
 The replay tests need librunway: $RUNWAY_LIBRARY, else build/librunway.so (skipped when
@@ -51,8 +50,8 @@ needs_tracks = pytest.mark.skipif(not (TRACKS / "fixes").is_dir(),
 def run_replay(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
     env = dict(os.environ, RUNWAY_LIBRARY=str(LIBRARY),
                PYTHONPATH=str(REPO / "bindings" / "python"))
-    return subprocess.run([sys.executable, "-m", "librunway", "replay", *args], env=env,
-                          timeout=timeout, capture_output=True, text=True, **kwargs)
+    return subprocess.run([sys.executable, str(REPLAY), *args], env=env, timeout=timeout,
+                          capture_output=True, text=True, **kwargs)
 
 
 def summary_distance_m(stdout: str) -> float:
@@ -342,7 +341,7 @@ def test_replay_with_an_unusable_store_exits_2(tmp_path):
     (tmp_path / "noise.db").write_bytes(b"\x07" * 4096)
     result = run_replay(str(SAMPLE), "--speed", "0", "--store", str(tmp_path / "noise.db"))
     assert result.returncode == 2
-    assert result.stderr.startswith("librunway replay: ") and "noise.db" in result.stderr
+    assert result.stderr.startswith("replay: ") and "noise.db" in result.stderr
 
 
 @needs_library
@@ -432,4 +431,4 @@ def test_replay_with_a_malformed_config_exits_2(config):
 def test_replay_with_a_config_the_library_refuses_exits_2():
     result = run_replay(str(SAMPLE), "--config", '{"distance_filtre_m": 5}')
     assert result.returncode == 2
-    assert result.stderr.startswith("librunway replay: ")
+    assert result.stderr.startswith("replay: ")

@@ -632,7 +632,11 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
     return 130 if interrupted else 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
+    """Run the replay command (``librunway replay``); ``prog`` names it in its messages."""
+    global PROG
+    if prog is not None:
+        PROG = prog
     parser = ArgumentParser(
         prog=PROG,
         description="Replay a GPX, JSON Lines, FIT or TCX run through librunway with a live "
