@@ -133,3 +133,23 @@ def test_pip_install_of_the_checkout_ships_the_built_library(tmp_path):
                        text=True, timeout=60, env={**clean_env(), "PYTHONPATH": str(target)})
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == str(shipped)
+
+
+def test_pip_install_of_a_checkout_without_a_build_runs_make_lib(tmp_path):
+    """A checkout whose build/ is empty: setup.py runs `make lib` there (here a Makefile whose
+    lib target copies the library, standing in for the Swift build) and ships its result."""
+    repo = tmp_path / "repo"
+    shutil.copytree(REPO / "bindings" / "python", repo / "bindings" / "python",
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__",
+                                                  "librunway.so"))
+    (repo / "Package.swift").write_text("// stands for the Swift package\n")
+    (repo / "Makefile").write_text(f"lib:\n\tmkdir -p build && cp {LIBRARY} build/librunway.so"
+                                   " && echo made > build/made-by-make\n")
+    target = tmp_path / "site"
+    p = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
+                        "--no-build-isolation", "--target", str(target),
+                        str(repo / "bindings" / "python")],
+                       capture_output=True, text=True, timeout=300, env=clean_env())
+    assert p.returncode == 0, p.stderr
+    assert (repo / "build" / "made-by-make").exists()                 # make lib ran
+    assert (target / "librunway" / "librunway.so").read_bytes() == LIBRARY.read_bytes()

@@ -51,6 +51,9 @@ def find_library() -> str:
 
 class BuildPyWithLibrary(build_py):
     def run(self) -> None:
+        # pip builds in the source tree: a build/lib left by an earlier build would ship
+        # modules since deleted from the package.
+        shutil.rmtree(os.path.join(self.build_lib, "librunway"), ignore_errors=True)
         super().run()
         source = find_library()
         target = os.path.join(self.build_lib, "librunway", NAME)
