@@ -523,8 +523,6 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
             progress: bool) -> list[dict]:
     """Rows of (path, name) `items`, in order, computed by `client`'s workers
     (``client.map`` of tasks of files, ``client.gather``)."""
-    import distributed
-
     rows: list[Optional[dict]] = [None] * len(items)
     chunks = _chunks(items, sum(client.nthreads().values()))
     key = "runway-batch"

@@ -81,6 +81,7 @@ def plot_flight(flight: Any, path: Union[str, "os.PathLike[str]", None] = None, 
     ax_map.plot(xs[0], ys[0], "o", color="#1a9850", ms=12, mec="white", zorder=3, label="start")
     ax_map.plot(xs[-1], ys[-1], "s", color="#d73027", ms=6, mec="white", zorder=4, label="finish")
     ax_map.set_aspect("equal")
+    ax_map.set_anchor("C")
     ax_map.autoscale()
     ax_map.margins(0.05)
     ax_map.set_xlabel("east (m)")
@@ -96,17 +97,33 @@ def plot_flight(flight: Any, path: Union[str, "os.PathLike[str]", None] = None, 
     alt = [r["altitude_m"] if _finite(r["altitude_m"]) else
            (r["alt_m"] if _finite(r["alt_m"]) else math.nan) for r in rows]
     hr = [r["hr_bpm"] if _finite(r["hr_bpm"]) else math.nan for r in rows]
-    shown_pace = [p if _finite(p) and p <= hi * 1.5 else math.nan for p in paces]
+    # Pace: the slow end clipped to 1.5x the colour scale's (standing still would flatten the
+    # rest); the line stays continuous, slow stretches run along the bottom.
+    slow = hi * 1.5 if known else 1.0
+    fast = min(known[0], lo) * 0.95 if known else 0.0
+    shown_pace = [min(p, slow) if _finite(p) else math.nan for p in paces]
 
-    ax_ele.fill_between(dist, alt, min((a for a in alt if _finite(a)), default=0.0),
-                        color="#8c6d31", alpha=0.35, linewidth=0)
+    # Elevation: the axis spans the 1st to 99th percentile (a receiver's junk first altitude
+    # must not squash the profile), the fill below the line down to the axis.
+    known_alt = sorted(a for a in alt if _finite(a))
+    if known_alt:
+        bottom = known_alt[len(known_alt) // 100]
+        top = known_alt[-1 - len(known_alt) // 100]
+        pad = max(2.0, (top - bottom) * 0.08)
+        ax_ele.set_ylim(bottom - pad, top + pad)
+        ax_ele.fill_between(dist, alt, bottom - pad, color="#8c6d31", alpha=0.35, linewidth=0)
     ax_ele.plot(dist, alt, color="#8c6d31", lw=1.2)
     ax_ele.set_ylabel("elevation (m)")
     if len(flight.laps) > 1:
-        ax_ele.set_title(f"laps: {len(flight.laps)}" + (f" (a line every {math.ceil(len(flight.laps) / 25)} laps)"
-                         if len(flight.laps) > 25 else ""), fontsize=8, loc="left", color="grey")
+        every_k = math.ceil(len(flight.laps) / 25)
+        ax_ele.set_title(f"laps: {len(flight.laps)}" +
+                         (f" (a line every {every_k} laps)" if every_k > 1 else ""),
+                         fontsize=8, loc="right", color="grey", pad=10)
     ax_pace.plot(dist, shown_pace, color="#2c7fb8", lw=1.0)
-    ax_pace.invert_yaxis()                          # faster is up
+    if known:
+        ax_pace.set_ylim(slow * 1.02, fast)         # faster is up
+    else:
+        ax_pace.invert_yaxis()
     ax_pace.yaxis.set_major_formatter(FuncFormatter(_fmt_pace))
     ax_pace.set_ylabel("pace (min/km)")
     if any(_finite(h) for h in hr):
@@ -128,15 +145,16 @@ def plot_flight(flight: Any, path: Union[str, "os.PathLike[str]", None] = None, 
         start = at
         at += float(lap.get("distance_m") or 0.0)
         ends.append((start, at, lap.get("index")))
-    top = ax_ele.get_ylim()[1]
+    from matplotlib.transforms import blended_transform_factory
+    above = blended_transform_factory(ax_ele.transData, ax_ele.transAxes)
     for n, (start, end, index) in enumerate(ends):
         if n + 1 < len(ends) and (n + 1) % every == 0:
             for ax in (ax_ele, ax_pace, ax_hr):
                 ax.axvline(end / 1000, color="grey", lw=0.7, ls=":", zorder=0)
         if len(ends) > 1 and (every == 1 or n % every == 0):
-            ax_ele.text(((start + end) / 2 if every == 1 else start) / 1000, top,
-                        str(index), ha="center" if every == 1 else "left", va="top",
-                        fontsize=7, color="grey")
+            ax_ele.text(((start + end) / 2 if every == 1 else start) / 1000, 1.01,
+                        str(index), ha="center" if every == 1 else "left", va="bottom",
+                        fontsize=7, color="grey", transform=above)
     for ax in (ax_ele, ax_pace, ax_hr):
         ax.grid(True, alpha=0.25)
 
