@@ -72,8 +72,8 @@ extern "C" {
 #define RUNWAY_MAX_JSON_DEPTH 64
 #define RUNWAY_MAX_SUBSCRIBERS 256
 #define RUNWAY_MAX_QUEUE_CAPACITY 65536
-/* 1 000 000 points is 11.5 days at one point a second, about 30 MB of route
- * (30 bytes a point); a host with less memory sets "max_route_points" lower. */
+/* 1 000 000 points is 11.5 days at one point a second, about 32 MB of route
+ * (32 bytes a point); a host with less memory sets "max_route_points" lower. */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
 /* The most laps a flight has, its final lap included: 50 000 km of 1 km laps,
  * a summary of about 10 MB, and within a FIT file's 16-bit lap index. */
@@ -353,7 +353,8 @@ runway_status runway_flight_delete(const char *store_path, const char *flight_id
 /* ---- Export and import --------------------------------------------------- */
 /* Formats: "gpx" (GPX 1.1 + Garmin TrackPointExtension v2, one trkseg per
  * route segment), "tcx" (Training Center XML with laps), "fit" (a FIT activity
- * file, binary), "geojson" (a Feature: the route as LineString or
+ * file, binary, with a timer start at the start and each resume and a stop_all
+ * at each pause, auto-pause and the stop), "geojson" (a Feature: the route as LineString or
  * MultiLineString, the summary as properties), "csv" (one row per route point).
  * *out is a buffer of *len bytes (text formats are also NUL-terminated; FIT
  * may contain NUL bytes: use *len). Free it with runway_string_free(). An
@@ -403,9 +404,11 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  XML is parsed by expat; a document with a DTD is refused, so no entity is
  *  ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)
- *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them). Run
- *  cadence in FIT/TCX files is per foot, as recorded. Free *jsonl_out
- *  (NUL-terminated, *out_len bytes). */
+ *  is RUNWAY_ERR_INPUT; values are as recorded (pushing validates them), except
+ *  cadence, which comes out in the engine's unit (steps per minute on foot, rpm
+ *  on a bike): TCX RunCadence and, when the file's sport is on foot, FIT
+ *  cadence and GPX cad count one foot and are doubled (docs/formats.md).
+ *  Free *jsonl_out (NUL-terminated, *out_len bytes). */
 runway_status runway_import(const char *format, const char *bytes, size_t len,
                             char **jsonl_out, size_t *out_len);
 

@@ -20,6 +20,13 @@ public struct FlightRecord: Sendable {
     public var maxCadenceSpm: Double
     public var laps: [Lap]
     public var route: Route
+    /// The cruise legs (start/resume to pause/auto-pause/stop), in order; their durations add up
+    /// to `elapsedS`. Empty when unknown (the FIT export then times the whole flight).
+    public var timerLegs: [TimerLeg] = []
+    /// Power over the flight (watts; NaN when unknown), written by the exports when finite.
+    public var avgPowerW: Double = .nan
+    public var maxPowerW: Double = .nan
+    public var normalizedPowerW: Double = .nan
 
     /// Average pace over elapsed time (min/km); NaN before any distance.
     public var avgPaceMinPerKm: Double { FlightData.averagePace(elapsedS: elapsedS, distanceM: distanceM) }
@@ -34,6 +41,40 @@ extension FlightComputer {
                      distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
                      avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
                      avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,
-                     laps: laps.laps, route: route)
+                     laps: laps.laps, route: route,
+                     timerLegs: cruiseLegs.legs(current: phase == .cruise ? cruiseSince : .nan, now: now))
+    }
+}
+
+/// One cruise leg of a flight: from a start or resume to the next pause, auto-pause or stop
+/// (unix seconds).
+public struct TimerLeg: Sendable, Equatable {
+    public var start: Double
+    public var end: Double
+
+    public init(start: Double, end: Double) { self.start = start; self.end = end }
+}
+
+/// The finished cruise legs of a flight, kept by the engine where a leg ends (a pause, an
+/// auto-pause, a stop; an auto-pause moved later by a gap crossed moving moves its leg's end).
+public struct CruiseLegs: Sendable, Equatable {
+    public private(set) var finished: [TimerLeg] = []
+
+    /// Ends the leg that began at `start` at `end` (nothing when either is unknown).
+    mutating func close(from start: Double, to end: Double) {
+        guard start.isFinite, end.isFinite else { return }
+        finished.append(TimerLeg(start: start, end: max(start, end)))
+    }
+
+    /// Moves the end of the last leg from `from` to `to` (an auto-pause that starts later).
+    mutating func moveLastEnd(from: Double, to: Double) {
+        guard let k = finished.indices.last, finished[k].end == from, to.isFinite else { return }
+        finished[k].end = max(finished[k].start, to)
+    }
+
+    /// The finished legs plus the one in progress since `current` (NaN: none) up to `now`.
+    func legs(current: Double, now: Double) -> [TimerLeg] {
+        guard current.isFinite, now.isFinite else { return finished }
+        return finished + [TimerLeg(start: current, end: max(current, now))]
     }
 }

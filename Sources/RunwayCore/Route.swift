@@ -1,9 +1,9 @@
-/// The route: every kept coordinate, stored compactly (30 bytes a point).
+/// The route: every kept coordinate, stored compactly (32 bytes a point).
 ///
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
 /// unknown), time as a Double, and for the exports the cumulative distance and ground speed as
-/// Floats and heart rate and cadence as bytes (0 = none), in separate arrays (structure of
-/// arrays, no padding).
+/// Floats, heart rate and cadence as bytes (0 = none) and power as whole watts in a UInt16
+/// (0xFFFF = none; 0 W is a reading), in separate arrays (structure of arrays, no padding).
 public struct Route: Sendable {
     public private(set) var lat: [Int32] = []
     public private(set) var lon: [Int32] = []
@@ -13,6 +13,7 @@ public struct Route: Sendable {
     public private(set) var speed: [Float] = []
     public private(set) var hr: [UInt8] = []
     public private(set) var cad: [UInt8] = []
+    public private(set) var pw: [UInt16] = []
     /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
     public private(set) var segmentStarts: [Int] = []
 
@@ -30,7 +31,7 @@ public struct Route: Sendable {
     public mutating func removeLast() {
         guard count > 0 else { return }
         lat.removeLast(); lon.removeLast(); alt.removeLast(); t.removeLast()
-        dist.removeLast(); speed.removeLast(); hr.removeLast(); cad.removeLast()
+        dist.removeLast(); speed.removeLast(); hr.removeLast(); cad.removeLast(); pw.removeLast()
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
     }
 
@@ -44,10 +45,11 @@ public struct Route: Sendable {
 
     /// Bytes stored per point.
     public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size * 3
-        + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2
+        + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2 + MemoryLayout<UInt16>.size
 
     public mutating func append(lat: Double, lon: Double, alt: Double, t: Double,
-                                distanceM: Double = .nan, speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan) {
+                                distanceM: Double = .nan, speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan,
+                                power: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
         self.lat.append(Route.quantise(lat))
         self.lon.append(Route.quantise(lon))
@@ -57,6 +59,7 @@ public struct Route: Sendable {
         speed.append(Float(speedMps))
         self.hr.append(Route.byte(hr))
         cad.append(Route.byte(cadence))
+        pw.append(Route.watts(power))
     }
 
     public func distanceM(_ i: Int) -> Double { Double(dist[i]) }
@@ -65,6 +68,8 @@ public struct Route: Sendable {
     public func heartRate(_ i: Int) -> Double { hr[i] == 0 ? .nan : Double(hr[i]) }
     /// Cadence at the point (NaN when none).
     public func cadence(_ i: Int) -> Double { cad[i] == 0 ? .nan : Double(cad[i]) }
+    /// Power at the point in watts (NaN when none).
+    public func power(_ i: Int) -> Double { pw[i] == Route.noPower ? .nan : Double(pw[i]) }
     /// The segment a point belongs to (0-based).
     public func segment(of i: Int) -> Int {
         var lo = 0, hi = segmentStarts.count - 1
@@ -79,6 +84,14 @@ public struct Route: Sendable {
     static func byte(_ v: Double) -> UInt8 {
         guard v.isFinite, v >= 0.5, v < 255.5 else { return 0 }
         return UInt8(v.rounded())
+    }
+
+    static let noPower: UInt16 = 0xFFFF
+
+    /// Watts 0...65534 rounded; `noPower` for unknown or out of range.
+    static func watts(_ v: Double) -> UInt16 {
+        guard v.isFinite, v > -0.5, v < 65_534.5 else { return noPower }
+        return UInt16(v.rounded())
     }
 
     public func latitude(_ i: Int) -> Double { Double(lat[i]) / 1e7 }

@@ -253,6 +253,11 @@ enum ExportDirectory {
         w.field("route_geodesic_m", length.withinSegments)
         w.field("route_geodesic_bridged_m", length.bridged)
         w.key("hr"); w.bool((0..<r.route.count).contains { !r.route.heartRate($0).isNaN })
+        if (0..<r.route.count).contains(where: { !r.route.power($0).isNaN }) {
+            w.key("power_w"); w.beginArray()
+            for i in 0..<r.route.count { let p = r.route.power(i); if p.isNaN { w.null() } else { w.number(p) } }
+            w.endArray()
+        }
         w.endObject()
         return write(w.bytes, to: "\(dir)/\(name).expect.json") && ok
     }
@@ -390,7 +395,8 @@ struct ExportTests {
                 let ext = pt.first("extensions")?.first("TrackPointExtension")
                 #expect(ext?.namespace == "http://www.garmin.com/xmlschemas/TrackPointExtension/v2")
                 #expect(ext?.first("hr")?.text == String(Int(r.route.heartRate(i))))
-                #expect(ext?.first("cad")?.text == String(Int(r.route.cadence(i))))
+                // A run's cad counts one foot, as Garmin writes it: the engine's steps ÷ 2, whole.
+                #expect(ext?.first("cad")?.text == String(Int((r.route.cadence(i) / 2).rounded())))
                 i += 1
             }
         }
@@ -457,7 +463,11 @@ struct ExportTests {
             #expect(order.prefix(8) == ["TotalTimeSeconds", "DistanceMeters", "MaximumSpeed", "Calories",
                                         "AverageHeartRateBpm", "MaximumHeartRateBpm", "Intensity", "TriggerMethod"])
             for point in lap.descendants("Trackpoint") {
-                #expect(point.children.map(\.name) == ["Time", "Position", "AltitudeMeters", "DistanceMeters", "HeartRateBpm", "Cadence"])
+                // A run's cadence goes in the ActivityExtension, per foot, as Garmin writes it.
+                #expect(point.children.map(\.name) == ["Time", "Position", "AltitudeMeters", "DistanceMeters", "HeartRateBpm", "Extensions"])
+                let run = point.first("Extensions")?.first("TPX")?.first("RunCadence")
+                #expect(run?.namespace == "http://www.garmin.com/xmlschemas/ActivityExtension/v2")
+                #expect(run.flatMap { Double($0.text) }.map { $0 > 80 && $0 < 90 } == true, "170-176 steps per minute are 85-88 strides")
             }
             // The points whose time falls in the lap's span (the last lap takes the rest).
             let last = expected.index == r.laps.count
@@ -649,9 +659,10 @@ struct ExportTests {
         #expect(lines.last == "", "ends with a newline")
         let rows = lines.dropLast()
         #expect(rows.count == r.route.count + 1)
-        #expect(rows.first == "t,time_iso,lat,lon,alt_m,distance_m,speed_mps,pace_min_per_km,hr_bpm,cadence_spm,segment")
+        #expect(rows.first == "t,time_iso,lat,lon,alt_m,distance_m,speed_mps,pace_min_per_km,hr_bpm,cadence_spm,segment,power_w")
         let cells = rows.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
-        #expect(cells.allSatisfy { $0.count == 11 })
+        #expect(cells.allSatisfy { $0.count == 12 })
+        #expect(cells.allSatisfy { $0[11].isEmpty }, "no power: empty cells")
         #expect(Set(cells.map { $0[10] }) == ["1", "2"])
         #expect(cells.first?[1] == ISOTime.string(r.route.time(0)))
         #expect(Double(cells.first?[2] ?? "") == r.route.latitude(0))
@@ -708,6 +719,8 @@ struct ExportTests {
             ("empty-preflight", FlightComputer().record, true),
             ("ride-antimeridian", try ExportFixture.simulated(activity: .ride, lat: -16.5, lon: 179.999, filters: false,
                                                               lengthM: 6000), false),
+            ("ride-power", TimerFixture.withPower(try ExportFixture.simulated(activity: .ride, filters: false)) {
+                $0 % 10 == 3 ? .nan : Double(($0 * 37) % 400) }, false),
         ]
         for (name, r, filters) in flights {
             #expect(ExportDirectory.save(r, name: name, filters: filters, in: dir), "\(name)")

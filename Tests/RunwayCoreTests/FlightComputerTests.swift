@@ -59,7 +59,7 @@ struct DistanceTests {
         let n = 1000
         for i in 0..<n { r.append(lat: 52, lon: 4, alt: 1, t: Double(i), distanceM: Double(i), speedMps: 3, hr: 150, cadence: 170) }
         func bytes<T>(_ a: [T]) -> Int { a.count * MemoryLayout<T>.stride }
-        let stored = bytes(r.lat) + bytes(r.lon) + bytes(r.alt) + bytes(r.t) + bytes(r.dist) + bytes(r.speed) + bytes(r.hr) + bytes(r.cad)
+        let stored = bytes(r.lat) + bytes(r.lon) + bytes(r.alt) + bytes(r.t) + bytes(r.dist) + bytes(r.speed) + bytes(r.hr) + bytes(r.cad) + bytes(r.pw)
         #expect(stored == n * Route.bytesPerPoint)
         #expect(Route.bytesPerPoint <= 32)
     }

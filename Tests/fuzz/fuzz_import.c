@@ -1,11 +1,13 @@
-/* fuzz_import — runway_import of any bytes; the first byte picks the format (gpx, tcx, fit).
+/* fuzz_import — runway_import of any bytes; the first byte picks the format (gpx, tcx, fit; its
+ * high bit adds ";salvage", which keeps what a damaged FIT file gave before the damage).
  * Accepted output must be JSON Lines of objects, and pushing it into a session must not trap. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (size < 1) return 0;
   static const char *formats[] = {"gpx", "tcx", "fit"};
-  const char *format = formats[data[0] % 3];
+  static const char *salvaging[] = {"gpx;salvage", "tcx;salvage", "fit;salvage"};
+  const char *format = (data[0] & 0x80 ? salvaging : formats)[data[0] % 3];
   char *out = NULL;
   size_t len = (size_t)-1;
   runway_status st = checked(runway_import(format, (const char *)data + 1, size - 1, &out, &len), "import");

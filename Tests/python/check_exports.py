@@ -52,7 +52,7 @@ GPX_NS = "http://www.topografix.com/GPX/1/1"
 TPX_NS = "http://www.garmin.com/xmlschemas/TrackPointExtension/v2"
 TCX_NS = "http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2"
 CSV_HEADER = ["t", "time_iso", "lat", "lon", "alt_m", "distance_m", "speed_mps", "pace_min_per_km",
-              "hr_bpm", "cadence_spm", "segment"]
+              "hr_bpm", "cadence_spm", "segment", "power_w"]
 FORMATS = ("gpx", "tcx", "fit", "geojson", "csv")
 
 #: Relative tolerance for distances read back from an export (the issue's 0.1%).
@@ -195,6 +195,10 @@ def check_gpx(data: bytes, expect: dict | None = None) -> dict:
         require(hr_points > 0, "no gpxtpx:hr although the flight has heart rate")
     elif expect.get("hr") is False:
         require(hr_points == 0, "gpxtpx:hr in a flight without heart rate")
+    if "power_w" in expect:
+        # gpxpy keeps each trkpt's <extensions> children: <power> is the watts.
+        got = [next((float(e.text) for e in p.extensions if e.tag.rsplit("}", 1)[-1] == "power"), None) for p in points]
+        require(got == expect["power_w"], f"GPX power {got[:5]}..., expected {expect['power_w'][:5]}...")
     out = {"tracks": 1, "segments": len(segs), "points": len(points), "hr_points": hr_points,
            "gpxpy_length_2d_m": gpx.length_2d()}
     out.update(check_distances([[(p.latitude, p.longitude) for p in s.points] for s in segs], expect, "GPX"))
@@ -229,6 +233,13 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
     act = activities[0]
     sport = act.get("Sport")
     require(sport in ("Running", "Biking", "Other"), f"Sport {sport}")
+    if "power_w" in expect:
+        x = "{http://www.garmin.com/xmlschemas/ActivityExtension/v2}"
+        got = []
+        for p in act.iter(f"{{{TCX_NS}}}Trackpoint"):
+            w = p.find(f"{{{TCX_NS}}}Extensions/{x}TPX/{x}Watts")
+            got.append(None if w is None else float(w.text))
+        require(got == expect["power_w"], f"TCX Watts {got[:5]}..., expected {expect['power_w'][:5]}...")
     if "activity" in expect:
         require(sport == TCX_SPORT[expect["activity"]], f"Sport {sport} for a {expect['activity']}")
     ident = act.find("t:Id", ns)
@@ -312,12 +323,30 @@ def check_fit(data: bytes, expect: dict | None = None) -> dict:
     records = messages.get("record_mesgs", [])
     laps = messages["lap_mesgs"]
     sessions = messages["session_mesgs"]
+    # The timer as Garmin's tools derive it: the sum of the start -> stop_all intervals of the
+    # timer events (whole seconds: each interval's ends are rounded down, < 1 s off per leg).
+    timer_events = [(e.get("event_type"), e.get("timestamp")) for e in events if e.get("event") == "timer"]
+    kinds = [k for k, _ in timer_events]
+    require(kinds == ["start", "stop_all"] * (len(kinds) // 2), f"timer events are not start/stop_all pairs: {kinds}")
+    stamps = [t for _, t in timer_events]
+    timed = all(t is not None for t in stamps)   # a flight that never started has no times
+    derived = sum((b - a).total_seconds() for a, b in zip(stamps[::2], stamps[1::2])) if timed else None
+    timer = sessions[0].get("total_timer_time") if sessions else None
+    if timer is not None and derived is not None:
+        require(abs(derived - timer) < max(1, len(kinds) // 2),
+                f"the timer events give {derived} s, the session's total_timer_time is {timer} s")
+        moving, elapsed = sessions[0].get("total_moving_time"), sessions[0].get("total_elapsed_time")
+        require(moving is None or moving <= timer + 1e-3, f"total_moving_time {moving} > total_timer_time {timer}")
+        require(elapsed is None or timer <= elapsed + 1e-3, f"total_timer_time {timer} > total_elapsed_time {elapsed}")
     activity = messages["activity_mesgs"]
     require(len(sessions) == 1, f"{len(sessions)} sessions")
     require(len(activity) == 1 and activity[0].get("num_sessions") == 1, "activity: num_sessions is not 1")
     session = sessions[0]
     if "points" in expect:
         require(len(records) == expect["points"], f"{len(records)} records, expected {expect['points']}")
+    if "power_w" in expect:
+        got = [r.get("power") for r in records]
+        require(got == expect["power_w"], f"FIT record power {got[:5]}..., expected {expect['power_w'][:5]}...")
     if "laps" in expect:
         require(len(laps) == expect["laps"], f"{len(laps)} laps, expected {expect['laps']}")
     require(session.get("num_laps") == len(laps), f"session num_laps {session.get('num_laps')} for {len(laps)} laps")
@@ -452,6 +481,9 @@ def check_csv(data: bytes, expect: dict | None = None) -> dict:
         segments[-1].append((lat, lon))
     if "segments" in expect:
         require(len(segments) == expect["segments"], f"{len(segments)} segments, expected {expect['segments']}")
+    if "power_w" in expect:
+        got = [float(row[11]) if row[11] != "" else None for row in body]
+        require(got == expect["power_w"], f"CSV power_w {got[:5]}..., expected {expect['power_w'][:5]}...")
     out = {"rows": len(body), "segments": len(segments)}
     out.update(check_distances(segments, expect, "CSV"))
     return out

@@ -169,6 +169,51 @@ def test_every_export_of_a_run_with_a_gap_laps_and_sensors_opens_in_its_reader(f
         ce.check(data, fmt, expect)
 
 
+def test_a_paused_flights_fit_has_timer_events_garmins_sdk_turns_into_the_same_timer():
+    """Paused by the user twice (whole seconds): the SDK reads a timer start at the start and
+    each resume and a stop_all at each pause and the stop; their intervals are the session's
+    total_timer_time, which is the engine's timer (elapsed_s)."""
+    from garmin_fit_sdk import Decoder, Stream
+
+    Session = _session_class()
+    t0 = 1_700_000_000
+    with Session({"auto_pause": False}) as s:
+        s.start(t0)
+        for i, fix in _run_inputs(1001, gap=(0, 0)):
+            fix["t"] = t0 + i
+            if i in (300, 700):
+                s.push(fix)
+                s.pause(t0 + i)
+                continue
+            if i == 360 or i == 750:
+                s.resume(t0 + i)
+            s.push(fix)
+        s.stop(t0 + 1000)
+        summary = s.summary()
+        fit = s.export("fit")
+        tcx = s.export("tcx")
+    assert summary["elapsed_s"] == 890
+    messages, errors = Decoder(Stream.from_byte_array(bytearray(fit))).read(convert_datetimes_to_dates=False)
+    assert errors == []
+    timer = [(e["event_type"], e["timestamp"]) for e in messages["event_mesgs"] if e.get("event") == "timer"]
+    fit_t0 = t0 - 631_065_600
+    assert timer == [("start", fit_t0), ("stop_all", fit_t0 + 300), ("start", fit_t0 + 360),
+                     ("stop_all", fit_t0 + 700), ("start", fit_t0 + 750), ("stop_all", fit_t0 + 1000)]
+    derived = sum(b[1] - a[1] for a, b in zip(timer[::2], timer[1::2]))
+    (session,) = messages["session_mesgs"]
+    assert derived == session["total_timer_time"] == summary["elapsed_s"]
+    assert session["total_moving_time"] <= session["total_timer_time"] <= session["total_elapsed_time"] == 1000
+    ce.check(fit, "fit", {})
+    # The run's cadence is per foot in the TCX ActivityExtension, as Garmin writes it.
+    import xml.etree.ElementTree as ET
+    ns = {"t": ce.TCX_NS, "x": "http://www.garmin.com/xmlschemas/ActivityExtension/v2"}
+    points = ET.fromstring(tcx).findall(".//t:Trackpoint", ns)
+    run = [p.find("t:Extensions/x:TPX/x:RunCadence", ns) for p in points]
+    assert all(p.find("t:Cadence", ns) is None for p in points)
+    strides = [int(r.text) for r in run if r is not None]
+    assert strides and all(85 <= v <= 87 for v in strides), strides[:10]   # 170-174 steps a minute
+
+
 def test_exports_of_a_flight_still_in_the_air_carry_the_lap_in_progress():
     Session = _session_class()
     with Session() as s:

@@ -20,6 +20,11 @@ struct ExportLap: Sendable {
     var maxSpeedMps: Double = .nan
     var maxHrBpm: Double = .nan
     var maxCadenceSpm: Double = .nan
+    /// The largest power of the lap's points (watts; NaN when no point has it). The lap's average
+    /// and normalized power are the engine's to give (unknown here: NaN, not written).
+    var maxPowerW: Double = .nan
+    var avgPowerW: Double = .nan
+    var normalizedPowerW: Double = .nan
 
     /// Wall-clock seconds from start to end (pauses included); 0 when unknown.
     var wallS: Double {

@@ -1,6 +1,12 @@
-/// A FIT activity file, laid out as Garmin devices write one: file_id, device_info, a timer
-/// start event, one record per route point, a timer stop_all event, the laps, one session and
-/// the activity (summaries last).
+/// A FIT activity file, laid out as Garmin devices write one: file_id, device_info, the records
+/// (one per route point) with the timer events among them in time order, the laps, one session
+/// and the activity (summaries last).
+///
+/// Timer events: a `start` at the start and at each resume, a `stop_all` at each pause (the
+/// user's or auto-pause) and at the stop, from the flight's cruise legs (`timerLegs`), so a
+/// reader that sums the start → stop_all intervals (as Garmin's tools do) gets the session's
+/// `total_timer_time` (to FIT's whole seconds). `total_moving_time` ≤ `total_timer_time` ≤
+/// `total_elapsed_time`; a lap's timer time is its cruise time.
 ///
 /// Field numbers, base types, scales and offsets are the FIT profile's (checked against
 /// Garmin's SDK profile 21.x; the Python tests decode the file with Garmin's own decoder):
@@ -55,10 +61,27 @@ enum FITExporter {
             (FITField(25, .enumeration), .number(5)),       // source_type: local
             (FITField(27, .string, size: 16), .text(productName)),
         ])
-        timerEvent(&fit, at: start, type: 0)               // start
         let route = r.route
-        for i in 0..<route.count { record(&fit, route, i, onFoot: onFoot) }
-        timerEvent(&fit, at: end, type: 4)                 // stop_all
+        // Timer events at each leg's ends, written before the first record at or after them.
+        var events: [(t: Double, type: Int64)] = []
+        let legs = r.timerLegs.filter { $0.start.isFinite && $0.end.isFinite }
+        if legs.isEmpty {
+            events = [(r.exportStartT, 0), (r.exportEndT, 4)]
+        } else {
+            for leg in legs { events += [(leg.start, 0), (leg.end, 4)] }   // start, stop_all
+        }
+        var next = 0
+        for i in 0..<route.count {
+            while next < events.count, events[next].t <= route.time(i) {
+                timerEvent(&fit, at: time(events[next].t), type: events[next].type)
+                next += 1
+            }
+            record(&fit, route, i, onFoot: onFoot)
+        }
+        while next < events.count {
+            timerEvent(&fit, at: time(events[next].t), type: events[next].type)
+            next += 1
+        }
         let laps = r.exportLaps
         for (k, lap) in laps.enumerated() { self.lap(&fit, lap, index: k, route, r.activity, onFoot: onFoot) }
         session(&fit, r, laps: laps.count, start: start, end: end, onFoot: onFoot)
@@ -95,6 +118,7 @@ enum FITExporter {
             (FITField(4, .uint8), .number(whole(onFoot ? (cadence / 2).rounded(.down) : cadence))),  // cadence
             (FITField(5, .uint32), .number(scaled(route.distanceM(i), 100))),   // distance
             (FITField(6, .uint16), .number(scaled(route.speedMps(i), 1000))),   // speed
+            (FITField(7, .uint16), .number(whole(route.power(i)))),             // power (W)
         ]
         if onFoot {
             // fractional_cadence (scale 128): the half stride of an odd step count.
@@ -124,11 +148,14 @@ enum FITExporter {
             (FITField(15, .uint8), .number(whole(lap.avgHrBpm))),          // avg_heart_rate
             (FITField(16, .uint8), .number(whole(lap.maxHrBpm))),          // max_heart_rate
             (FITField(18, .uint8), .number(whole(onFoot ? (lap.maxCadenceSpm / 2).rounded(.down) : lap.maxCadenceSpm))),   // max_cadence
+            (FITField(19, .uint16), .number(whole(lap.avgPowerW))),        // avg_power
+            (FITField(20, .uint16), .number(whole(lap.maxPowerW))),        // max_power
             (FITField(21, .uint16), .number(whole(lap.gainM))),            // total_ascent
             (FITField(22, .uint16), .number(whole(lap.lossM))),            // total_descent
             (FITField(23, .enumeration), .number(0)),                      // intensity: active
             (FITField(24, .enumeration), .number(lapTrigger(lap.trigger))),
             (FITField(25, .enumeration), .number(sport(activity))),
+            (FITField(33, .uint16), .number(whole(lap.normalizedPowerW))), // normalized_power
         ])
     }
 
@@ -155,14 +182,19 @@ enum FITExporter {
             (FITField(17, .uint8), .number(whole(r.maxHrBpm))),             // max_heart_rate
             (FITField(18, .uint8), .number(whole(onFoot ? r.avgCadenceSpm / 2 : r.avgCadenceSpm))),   // avg_cadence
             (FITField(19, .uint8), .number(whole(onFoot ? (r.maxCadenceSpm / 2).rounded(.down) : r.maxCadenceSpm))),   // max_cadence
+            (FITField(20, .uint16), .number(whole(r.avgPowerW))),           // avg_power
+            (FITField(21, .uint16), .number(whole(r.maxPowerW))),           // max_power
             (FITField(22, .uint16), .number(whole(r.gainM))),               // total_ascent
             (FITField(23, .uint16), .number(whole(r.lossM))),               // total_descent
             (FITField(25, .uint16), .number(0)),                            // first_lap_index
             (FITField(26, .uint16), .number(Int64(laps))),                  // num_laps
             (FITField(28, .enumeration), .number(0)),                       // trigger: activity_end
+            (FITField(34, .uint16), .number(whole(r.normalizedPowerW))),    // normalized_power
             (FITField(38, .sint32), .number(last.map { semicircles(route.lat[$0]) })),   // end_position_lat
             (FITField(39, .sint32), .number(last.map { semicircles(route.lon[$0]) })),   // end_position_long
-            (FITField(59, .uint32), .number(scaled(r.movingS, 1000))),      // total_moving_time
+            // total_moving_time: never above the timer (FIT's moving ≤ timer ≤ elapsed; the engine's
+            // moving time can exceed its timer by the step into a resume).
+            (FITField(59, .uint32), .number(scaled(min(r.movingS, max(0, r.elapsedS)), 1000))),
         ])
     }
 

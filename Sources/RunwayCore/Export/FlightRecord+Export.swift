@@ -66,6 +66,7 @@ extension FlightRecord {
                 laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, route.speedMps(p))
                 laps[k].maxHrBpm = Self.larger(laps[k].maxHrBpm, route.heartRate(p))
                 laps[k].maxCadenceSpm = Self.larger(laps[k].maxCadenceSpm, route.cadence(p))
+                laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, route.power(p))
             }
         }
     }

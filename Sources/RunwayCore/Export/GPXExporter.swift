@@ -3,9 +3,11 @@
 /// One `<trk>` (named after the flight id, `<type>` running/walking/cycling) with one
 /// `<trkseg>` per route segment. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
 /// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when
-/// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as the
-/// engine counts it: steps per minute on foot, rpm on a bike) and `<gpxtpx:speed>` (m/s,
-/// the engine's ground speed) when known.
+/// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as
+/// Garmin writes it: per foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2
+/// as a whole number; rpm on a bike) and `<gpxtpx:speed>` (m/s, the engine's ground speed)
+/// when known, after power as `<power>` (watts, first in `<extensions>`: the element Garmin and
+/// Strava write, since TrackPointExtension has none).
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 512 + r.route.count * 200)
@@ -29,7 +31,7 @@ enum GPXExporter {
         let route = r.route
         for segment in route.segmentRanges {
             out.write("  <trkseg>\n")
-            for i in segment { point(route, i, &out) }
+            for i in segment { point(route, i, onFoot: r.activity != .ride, &out) }
             out.write("  </trkseg>\n")
         }
         out.write(" </trk>\n</gpx>\n")
@@ -45,7 +47,7 @@ enum GPXExporter {
         }
     }
 
-    static func point(_ route: Route, _ i: Int, _ out: inout TextBuffer) {
+    static func point(_ route: Route, _ i: Int, onFoot: Bool, _ out: inout TextBuffer) {
         out.write("   <trkpt lat=\"")
         out.write(degreesE7: route.lat[i])
         out.write("\" lon=\"")
@@ -54,18 +56,24 @@ enum GPXExporter {
         let alt = route.altitude(i)
         if alt.isFinite { out.write("<ele>"); out.write(fixed: alt, 2); out.write("</ele>") }
         if let time = ISOTime.string(route.time(i)) { out.write("<time>"); out.write(time); out.write("</time>") }
-        let hr = route.heartRate(i), cad = route.cadence(i), speed = route.speedMps(i)
+        let hr = route.heartRate(i), speed = route.speedMps(i), watts = route.power(i)
+        let cad = onFoot ? (route.cadence(i) / 2).rounded() : route.cadence(i)
         let hasSpeed = speed.isFinite && speed >= 0
+        if !hr.isNaN || !cad.isNaN || hasSpeed || !watts.isNaN {
+            out.write("<extensions>")
+        }
+        if !watts.isNaN { out.write("<power>"); out.write(fixed: watts, 0); out.write("</power>") }
         if !hr.isNaN || !cad.isNaN || hasSpeed {
             // TrackPointExtension v2's sequence: atemp, wtemp, depth, hr, cad, speed, course, bearing.
-            out.write("<extensions><gpxtpx:TrackPointExtension>")
+            out.write("<gpxtpx:TrackPointExtension>")
             if !hr.isNaN { out.write("<gpxtpx:hr>"); out.write(fixed: hr, 0); out.write("</gpxtpx:hr>") }
             if !cad.isNaN { out.write("<gpxtpx:cad>"); out.write(fixed: cad, 0); out.write("</gpxtpx:cad>") }
             if hasSpeed {
                 out.write("<gpxtpx:speed>"); out.write(fixed: speed, 3); out.write("</gpxtpx:speed>")
             }
-            out.write("</gpxtpx:TrackPointExtension></extensions>")
+            out.write("</gpxtpx:TrackPointExtension>")
         }
+        if !hr.isNaN || !cad.isNaN || hasSpeed || !watts.isNaN { out.write("</extensions>") }
         out.write("</trkpt>\n")
     }
 }

@@ -8,7 +8,8 @@
 /// Properties: `flight_id`, `activity`, `phase`, `end_reason`, `start_time` / `end_time` (ISO
 /// 8601 UTC) and `start_t` / `end_t` (unix s), `distance_m`, `elapsed_s`, `moving_s`,
 /// `avg_pace_min_per_km`, `max_speed_mps`, `gain_m`, `loss_m`, `avg_hr_bpm`, `max_hr_bpm`,
-/// `avg_cadence_spm`, `max_cadence_spm`, `points`, `segments`, and `laps` (the summary's lap
+/// `avg_cadence_spm`, `max_cadence_spm`, `avg_power_w`/`max_power_w`/`normalized_power_w` (when
+/// known), `points`, `segments`, and `laps` (the summary's lap
 /// objects). Unknown numbers are `null`.
 enum GeoJSONExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
@@ -78,6 +79,9 @@ enum GeoJSONExporter {
         w.field("max_hr_bpm", r.maxHrBpm)
         w.field("avg_cadence_spm", r.avgCadenceSpm)
         w.field("max_cadence_spm", r.maxCadenceSpm)
+        if r.avgPowerW.isFinite { w.field("avg_power_w", r.avgPowerW) }
+        if r.maxPowerW.isFinite { w.field("max_power_w", r.maxPowerW) }
+        if r.normalizedPowerW.isFinite { w.field("normalized_power_w", r.normalizedPowerW) }
         w.field("points", r.route.count)
         w.field("segments", r.route.segmentRanges.count)
         w.key("laps")

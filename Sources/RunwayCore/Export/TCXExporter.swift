@@ -9,8 +9,11 @@
 /// (not estimated), Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod
 /// (Distance for an auto lap, Manual otherwise). A lap's points go in one `<Track>` per route
 /// segment within the lap; each `<Trackpoint>` has Time, Position, AltitudeMeters,
-/// DistanceMeters (the flight's cumulative distance), HeartRateBpm and Cadence (as the engine
-/// counts it) when known. The flight id, when set, is the activity's `<Notes>`.
+/// DistanceMeters (the flight's cumulative distance), HeartRateBpm when known, and cadence as
+/// Garmin writes it: a ride's in `<Cadence>` (rpm), a run's or walk's in the ActivityExtension
+/// v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
+/// number, so an odd step count rounds to the nearer even one), and power in `<ns3:Watts>`. A lap
+/// with power has `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 1024 + r.route.count * 260)
@@ -18,6 +21,7 @@ enum TCXExporter {
             <?xml version="1.0" encoding="UTF-8"?>
             <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" \
             xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" \
             xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 \
             http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd">
              <Activities>
@@ -65,8 +69,13 @@ enum TCXExporter {
             let part = segment.clamped(to: lap.points)
             guard !part.isEmpty else { continue }
             out.write("    <Track>\n")
-            for i in part { trackpoint(r.route, i, &out) }
+            for i in part { trackpoint(r.route, i, onFoot: r.activity != .ride, &out) }
             out.write("    </Track>\n")
+        }
+        let maxWatts = lap.maxPowerW.rounded()
+        if maxWatts >= 0, maxWatts <= 65_535 {
+            out.write("    <Extensions><ns3:LX><ns3:MaxWatts>"); out.write(fixed: maxWatts, 0)
+            out.write("</ns3:MaxWatts></ns3:LX></Extensions>\n")
         }
         out.write("   </Lap>\n")
     }
@@ -83,7 +92,7 @@ enum TCXExporter {
         out.write("</Value></"); out.write(name); out.write(">\n")
     }
 
-    static func trackpoint(_ route: Route, _ i: Int, _ out: inout TextBuffer) {
+    static func trackpoint(_ route: Route, _ i: Int, onFoot: Bool, _ out: inout TextBuffer) {
         // A Trackpoint's Time is required; route times are validated inputs, so this always holds.
         guard let time = ISOTime.string(route.time(i)) else { return }
         out.write("     <Trackpoint><Time>")
@@ -99,9 +108,20 @@ enum TCXExporter {
         if d.isFinite && d >= 0 { out.write("<DistanceMeters>"); out.write(fixed: d, 2); out.write("</DistanceMeters>") }
         let hr = route.heartRate(i)
         if !hr.isNaN { out.write("<HeartRateBpm><Value>"); out.write(fixed: hr, 0); out.write("</Value></HeartRateBpm>") }
-        // The schema's CadenceValue_t is 0…254.
+        // The schema's CadenceValue_t is 0…254; RunCadence is one too.
         let cad = route.cadence(i)
-        if !cad.isNaN && cad <= 254 { out.write("<Cadence>"); out.write(fixed: cad, 0); out.write("</Cadence>") }
+        let bike = onFoot || cad.isNaN ? Double.nan : cad
+        let run = onFoot && !cad.isNaN ? (cad / 2).rounded() : Double.nan
+        if bike <= 254 { out.write("<Cadence>"); out.write(fixed: bike, 0); out.write("</Cadence>") }
+        let watts = route.power(i)
+        let hasRun = run <= 254, hasWatts = !watts.isNaN
+        if hasRun || hasWatts {
+            // ActivityExtension v2's TPX sequence: Speed, RunCadence, Watts.
+            out.write("<Extensions><ns3:TPX>")
+            if hasRun { out.write("<ns3:RunCadence>"); out.write(fixed: run, 0); out.write("</ns3:RunCadence>") }
+            if hasWatts { out.write("<ns3:Watts>"); out.write(fixed: watts, 0); out.write("</ns3:Watts>") }
+            out.write("</ns3:TPX></Extensions>")
+        }
         out.write("</Trackpoint>\n")
     }
 }

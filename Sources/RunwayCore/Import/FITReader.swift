@@ -15,8 +15,10 @@
 /// From `record` (global message 20): timestamp (253), position_lat/long (0, 1; semicircles →
 /// degrees), enhanced_altitude (78) else altitude (2) (scale 5, offset 500 m), enhanced_speed (73)
 /// else speed (6) (scale 1000), heart_rate (3), cadence (4) plus fractional_cadence (53, /128),
-/// power (7, W) and gps_accuracy (31, metres) as `h_acc`. Cadence is as recorded (running watches
-/// count one foot). A record with a position becomes a fix; one without becomes heart-rate,
+/// power (7, W) and gps_accuracy (31, metres) as `h_acc`. Cadence counts one foot on foot (strides
+/// per minute): it becomes steps per minute, (cadence + fractional_cadence) × 2, when the file's
+/// sport is running/walking/hiking, stays rpm for cycling, and is kept as recorded, with a
+/// warning, when the file names no sport. A record with a position becomes a fix; one without becomes heart-rate,
 /// cadence and power samples when it has them; one without a time is dropped (counted as untimed
 /// when it has a position). Times are unix seconds (FIT epoch 1989-12-31 + 631065600 s).
 /// Timestamps below 0x10000000 are the device's system time (seconds since power-on): they are
@@ -360,6 +362,7 @@ enum FITReader {
                 }
                 report.device = d
             }
+            report.cadenceToStepsPerMinute(&inputs)
             report.inputs = inputs.count
             let damage = report.warnings
             report.warnings = []

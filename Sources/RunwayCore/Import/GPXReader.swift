@@ -7,6 +7,9 @@
 /// Garmin write it, or Garmin's PowerExtension `PowerInWatts`). Values are as recorded (not
 /// range-checked: a session validates each input when it is pushed).
 ///
+/// - `cad` counts one foot on a run or walk (as Garmin writes it): it is doubled into steps per
+///   minute when the file's `trk/type` is running/walking/hiking, kept for cycling (rpm), and
+///   kept as recorded, with a warning, without a type.
 /// - A point without `time` is dropped (a replay needs times) and counted in the report, per
 ///   `trk` (`ImportReport.tracks`); the first `trk/type` is the report's sport.
 /// - A point without a readable `lat`/`lon`, or with a `time` that is not ISO 8601, is an error.
@@ -38,6 +41,7 @@ enum GPXReader {
                 if k >= 0 { report.tracks[k].untimed += 1 }
             }
         }
+        report.cadenceToStepsPerMinute(&inputs)
         report.inputs = inputs.count
         report.warnAboutLeftOut()
         return ImportedRecording(inputs: inputs, report: report)

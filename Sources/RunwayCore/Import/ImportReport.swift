@@ -132,9 +132,36 @@ public struct ImportReport: Sendable, Equatable {
         if v.isFinite { w.field(key, v) }
     }
 
-    /// Counts one input written for `track` (creating the track entry when needed).
-    mutating func countPoint(track: Int) {
-        if let k = tracks.lastIndex(where: { $0.index == track }) { tracks[k].points += 1 }
+    /// Turns a file's per-foot cadence (FIT `cadence`, GPX `cad`: strides per minute on foot, as
+    /// Garmin writes them) into the engine's steps per minute: doubled for a run or walk, as is
+    /// for a ride (rpm); as recorded, with a warning, when the file names no sport.
+    mutating func cadenceToStepsPerMinute(_ inputs: inout [Input]) {
+        let onFoot: Bool
+        switch activity {
+        case .run?, .walk?: onFoot = true
+        case .ride?: onFoot = false
+        case nil:
+            let hasCadence = inputs.contains {
+                if case .fix(let f) = $0 { return !f.cadence.isNaN }
+                if case .sample(.cadence) = $0 { return true }
+                return false
+            }
+            if hasCadence {
+                warnings.append("cadence kept as recorded: the file names no sport\(sport.map { " librunway knows (\"\($0.prefix(40))\")" } ?? ""), so whether it counts one foot is unknown")
+            }
+            return
+        }
+        guard onFoot else { return }
+        for k in inputs.indices {
+            switch inputs[k] {
+            case .fix(var f) where !f.cadence.isNaN:
+                f.cadence *= 2
+                inputs[k] = .fix(f)
+            case .sample(.cadence(let spm, let t)):
+                inputs[k] = .sample(.cadence(spm: spm * 2, t: t))
+            default: break
+            }
+        }
     }
 
     /// Adds a warning for every track with untimed points, and one for points without a position.

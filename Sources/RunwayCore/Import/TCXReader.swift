@@ -2,8 +2,10 @@
 ///
 /// Every `Trackpoint` (of every `Lap`/`Track`, in document order): `Time`, `Position`
 /// (`LatitudeDegrees`, `LongitudeDegrees`), `AltitudeMeters`, `HeartRateBpm`/`Value`, `Cadence`,
-/// and from `Extensions` (any namespace: `ns3:`, `tpx:`…) `TPX`/`Speed` and `RunCadence`.
-/// Values are as recorded (cadence too: Garmin's `RunCadence` counts one foot), not range-checked.
+/// and from `Extensions` (any namespace: `ns3:`, `tpx:`…) `TPX`/`Speed`, `RunCadence` and `Watts`.
+/// Values are as recorded, not range-checked, except cadence: `<Cadence>` is rpm (a bike's) and
+/// kept; `RunCadence` counts one foot (strides per minute, as Garmin writes it) and is doubled
+/// into the engine's steps per minute. `Lap` totals and the `Activity Sport` go in the report.
 ///
 /// - A trackpoint with a position becomes a fix.
 /// - One without a position (indoors, a lost fix) becomes heart-rate and cadence samples when it
@@ -112,7 +114,11 @@ enum TCXReader {
             } else if c.isNamed("Extensions") {
                 try c.forEachDescendant { (x) throws(RunwayError) in
                     if x.isNamed("Speed") { GPXReader.fill(&speed, x) }
-                    else if x.isNamed("RunCadence") { GPXReader.fill(&cadence, x) }
+                    else if x.isNamed("RunCadence"), cadence.isNaN {
+                        // Per foot (strides per minute), as Garmin writes it: steps per minute are twice it.
+                        let strides = GPXReader.optional(x)
+                        cadence = strides * 2
+                    }
                     else if x.isNamed("Watts") { GPXReader.fill(&power, x) }
                 }
             }

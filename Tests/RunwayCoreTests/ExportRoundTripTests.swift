@@ -1,0 +1,256 @@
+import Testing
+import RunwaySim
+@testable import RunwayCore
+
+/// Flights made for the timer, cadence and power conventions: whole-second times (FIT counts
+/// whole seconds), a straight line north at 3 m/s.
+enum TimerFixture {
+    static let t0 = 1_700_000_000.0
+
+    /// Fixes every second over `seconds` (relative to t0), `moving` at 3 m/s (else standing).
+    struct Leg { var seconds: ClosedRange<Int>; var moving: Bool }
+
+    /// A flight: start at t0, then `script` (fixes, pauses and resumes), stop at the end.
+    static func flight(activity: Activity = .run, autoPause: Bool? = nil, cadence: (Int) -> Double = { 170 + Double($0 % 7) },
+                       _ script: [Step]) throws -> FlightRecord {
+        var config = EngineConfig()
+        config.activity = activity
+        config.speedCapMps = activity.speedCapMps
+        var settings = AutoPause.Settings.defaults(for: activity)
+        if let autoPause { settings.enabled = autoPause }
+        config.autoPause = settings
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        var lat = 52.0
+        try core.command(.start, at: t0, wallClock: .nan, events: &events)
+        for step in script {
+            switch step {
+            case .fixes(let range, let moving):
+                for k in range {
+                    if moving { lat += 3 / 111_250 }
+                    let fix = Fix(t: t0 + Double(k), lat: lat, lon: 4, alt: 5, speed: moving ? 3 : 0, hAcc: 4,
+                                  hr: 140, cadence: cadence(k))
+                    try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+                }
+            case .command(let c, let at):
+                try core.command(c, at: t0 + Double(at), wallClock: .nan, events: &events)
+            }
+        }
+        return core.record
+    }
+
+    enum Step {
+        case fixes(ClosedRange<Int>, moving: Bool)
+        case command(PhaseCommand, Int)
+    }
+
+    /// Paused twice by the user, stopped moving: legs 0-300, 360-700, 750-1000 (890 s of timer).
+    static func userPaused(activity: Activity = .run) throws -> FlightRecord {
+        try flight(activity: activity, autoPause: false, [
+            .fixes(1...300, moving: true), .command(.pause, 300), .fixes(301...360, moving: true),
+            .command(.resume, 360), .fixes(361...700, moving: true), .command(.pause, 700),
+            .command(.resume, 750), .fixes(751...1000, moving: true), .command(.stop, 1000),
+        ])
+    }
+
+    /// The same route with `power(i)` watts at point i, every other value kept.
+    static func withPower(_ r: FlightRecord, _ power: (Int) -> Double) -> FlightRecord {
+        var route = Route()
+        let starts = Set(r.route.segmentStarts)
+        for i in 0..<r.route.count {
+            if starts.contains(i) { route.beginSegment() }
+            route.append(lat: r.route.latitude(i), lon: r.route.longitude(i), alt: r.route.altitude(i), t: r.route.time(i),
+                         distanceM: r.route.distanceM(i), speedMps: r.route.speedMps(i), hr: r.route.heartRate(i),
+                         cadence: r.route.cadence(i), power: power(i))
+        }
+        var out = r
+        out.route = route
+        return out
+    }
+}
+
+@Suite("Exports: timer events, cadence and power as other tools read them")
+struct ExportRoundTripTests {
+    static let fitEpoch = 631_065_600.0
+
+    func imported(_ r: FlightRecord, _ format: ExportFormat) throws -> ImportedRecording {
+        let bytes = Exporter.export(r, as: format)
+        let kind = try #require(ImportFormat(rawValue: format.rawValue))
+        let result: Result<ImportedRecording, RunwayError> = bytes.withUnsafeBytes { b in
+            do throws(RunwayError) { return .success(try Importer.recording(b, as: kind)) } catch { return .failure(error) }
+        }
+        return try result.get()
+    }
+
+    func fixes(_ inputs: [Input]) -> [Fix] { inputs.compactMap { if case .fix(let f) = $0 { return f } else { return nil } } }
+
+    // MARK: Timer legs and FIT timer events
+
+    @Test func theEngineRecordsACruiseLegPerStartOrResumeAndTheyAddUpToTheTimer() throws {
+        let r = try TimerFixture.userPaused()
+        let t0 = TimerFixture.t0
+        #expect(r.timerLegs == [TimerLeg(start: t0, end: t0 + 300), TimerLeg(start: t0 + 360, end: t0 + 700),
+                                TimerLeg(start: t0 + 750, end: t0 + 1000)])
+        #expect(r.elapsedS == 890)
+        // In the air, the leg in progress ends now.
+        let inAir = try TimerFixture.flight(autoPause: false, [.fixes(1...100, moving: true), .command(.pause, 100),
+                                                               .command(.resume, 130), .fixes(131...200, moving: true)])
+        #expect(inAir.timerLegs == [TimerLeg(start: t0, end: t0 + 100), TimerLeg(start: t0 + 130, end: t0 + 200)])
+        #expect(inAir.elapsedS == 170)
+    }
+
+    @Test func autoPausedLegsAddUpToTheTimerTime() throws {
+        // A ride (auto-pause on): 300 s moving, 120 s standing, 300 s moving, stop.
+        let r = try TimerFixture.flight(activity: .ride, [
+            .fixes(1...300, moving: true), .fixes(301...420, moving: false), .fixes(421...720, moving: true),
+            .command(.stop, 720),
+        ])
+        #expect(r.timerLegs.count == 2, "one auto-pause: \(r.timerLegs)")
+        let sum = r.timerLegs.reduce(0) { $0 + ($1.end - $1.start) }
+        #expect(abs(sum - r.elapsedS) < 1e-6, "legs \(sum) s, timer \(r.elapsedS) s")
+        #expect(r.elapsedS < 720 - 60, "the standing time is not timed")
+        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+        let timer = fit.all(21).filter { $0[0] == 0 }
+        #expect(timer.map { $0[1] } == [0, 4, 0, 4], "start, stop_all (auto-pause), start (resume), stop_all")
+        let expected = r.timerLegs.flatMap { [$0.start, $0.end] }.map { Int64(($0 - Self.fitEpoch).rounded(.down)) }
+        #expect(timer.map { $0[253] } == expected)
+    }
+
+    /// The paused run's FIT: a timer start at the start and each resume, a stop_all at each pause
+    /// and the stop, among the records in time order; the start → stop_all intervals add up to the
+    /// session's and the activity's total_timer_time, and moving ≤ timer ≤ elapsed.
+    @Test func aPausedFlightsFITHasTheTimerEventsAndTheirIntervalsAreTheTimerTime() throws {
+        let r = try TimerFixture.userPaused()
+        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+        let timer = fit.messages.enumerated().filter { $0.element.global == 21 && $0.element.fields[0] == 0 }
+        #expect(timer.map { $0.element.fields[1] } == [0, 4, 0, 4, 0, 4])
+        let times = timer.compactMap { $0.element.fields[253] }
+        var derived: Int64 = 0
+        for k in stride(from: 0, to: times.count - 1, by: 2) { derived += times[k + 1] - times[k] }
+        let session = try #require(fit.all(18).first)
+        #expect(derived * 1000 == session[8], "timer from the events: \(derived) s, total_timer_time \(String(describing: session[8]))")
+        #expect(fit.all(34).first?[0] == session[8])
+        let moving = try #require(session[59]), timerMs = try #require(session[8]), elapsedMs = try #require(session[7])
+        #expect(moving <= timerMs && timerMs <= elapsedMs)
+        #expect(elapsedMs == 1_000_000 && timerMs == 890_000)
+        // The events are among the records in time order.
+        var last: Int64 = 0
+        for m in fit.messages where m.global == 20 || (m.global == 21 && m.fields[0] == 0) {
+            let t = try #require(m.fields[253])
+            #expect(t >= last)
+            last = t
+        }
+        // Each lap's timer is the timed part of its span; lap timers add up to the session's.
+        let laps = fit.all(19)
+        for lap in laps { #expect((lap[8] ?? -1) <= (lap[7] ?? -2)) }
+        #expect(abs(laps.reduce(0) { $0 + ($1[8] ?? 0) } - timerMs) <= Int64(laps.count), "each lap's timer rounded to 1 ms")
+    }
+
+    // MARK: The last point's distance
+
+    /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
+    /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
+    /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).
+    @Test(arguments: [(Activity.run, true), (.ride, true), (.run, false)])
+    func theLastExportedPointCarriesTheFlightsDistance(_ activity: Activity, _ filters: Bool) throws {
+        let flights = [try ExportFixture.simulated(activity: activity, filters: filters), try TimerFixture.userPaused(activity: activity)]
+        for r in flights {
+            let csv = exportText(Exporter.export(r, as: .csv)).split(separator: "\n").last
+            let csvD = try #require(Double(csv?.split(separator: ",", omittingEmptySubsequences: false)[5] ?? ""))
+            let tcx = try parsedExport(r, .tcx)
+            let tcxD = try #require(Double(tcx.descendants("Trackpoint").last?.first("DistanceMeters")?.text ?? ""))
+            let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+            let fitD = Double(try #require(fit.all(20).last?[5])) / 100
+            for (format, d) in [("csv", csvD), ("tcx", tcxD), ("fit", fitD)] {
+                #expect(abs(d - r.distanceM) <= 0.01, "\(format): last point \(d) m, flight \(r.distanceM) m")
+            }
+            #expect(r.route.time(r.route.count - 1) == r.endT || !filters, "the route ends where the flight did")
+        }
+    }
+
+    // MARK: Cadence
+
+    /// Export then import keeps a run's cadence in steps per minute in TCX, GPX and FIT: TCX and GPX
+    /// write it per foot as whole strides (an odd step count comes back as the even one above it),
+    /// FIT with its fractional half stride (exact).
+    @Test(arguments: [Activity.run, .walk])
+    func aRunsCadenceRoundTripsThroughEveryFormat(_ activity: Activity) throws {
+        let r = try TimerFixture.userPaused(activity: activity)
+        for format in [ExportFormat.tcx, .gpx, .fit] {
+            let back = fixes(try imported(r, format).inputs)
+            #expect(back.count == r.route.count, "\(format)")
+            for (i, f) in back.enumerated() where i < r.route.count {
+                let spm = r.route.cadence(i)
+                let expected = format == .fit ? spm : 2 * (spm / 2).rounded()
+                #expect(f.cadence == expected || (f.cadence.isNaN && spm.isNaN), "\(format) point \(i): \(f.cadence) for \(spm)")
+            }
+            #expect(back.contains { $0.cadence.truncatingRemainder(dividingBy: 2) == 0 && $0.cadence >= 170 })
+        }
+    }
+
+    @Test func aRidesCadenceIsRPMInEveryFormatAndRoundTripsUnchanged() throws {
+        let r = try TimerFixture.flight(activity: .ride, autoPause: false, cadence: { 80 + Double($0 % 9) },
+                                        [.fixes(1...200, moving: true), .command(.stop, 200)])
+        for format in [ExportFormat.tcx, .gpx, .fit] {
+            let back = fixes(try imported(r, format).inputs)
+            #expect(back.map(\.cadence) == (0..<r.route.count).map { r.route.cadence($0) }, "\(format)")
+        }
+        let tcx = try parsedExport(r, .tcx)
+        let point = try #require(tcx.descendants("Trackpoint").dropFirst().first)
+        #expect(point.first("Cadence")?.text == String(Int(r.route.cadence(1))), "a bike's cadence is <Cadence> rpm")
+        #expect(point.first("Extensions") == nil)
+    }
+
+    /// Garmin's own files in ../shared/tracks count run cadence per foot: the fenix 2 run's FIT
+    /// record cadence (82 in a run at 2.8-3.5 m/s) and the vívoactive's TCX RunCadence (43) are
+    /// strides; imported, they are steps per minute, twice the number in the file.
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func garminRunCadenceInTheRealFilesIsPerFootAndImportsAsSteps() throws {
+        let dir = try #require(SharedTracks.folder)
+        let fit = try #require(SharedTracks.read(dir + "/fitparse__activity-small-fenix2-run.fit"))
+        let fitResult: Result<ImportedRecording, RunwayError> = fit.withUnsafeBytes { b in
+            do throws(RunwayError) { return .success(try Importer.recording(b, as: .fit)) } catch { return .failure(error) }
+        }
+        let run = try fitResult.get()
+        #expect(run.report.activity == .run)
+        let cadences = fixes(run.inputs).map(\.cadence).filter { $0 > 0 }
+        let sorted = cadences.sorted()
+        let median = sorted[sorted.count / 2]
+        #expect(median > 140 && median < 200, "a runner's steps per minute, \(median)")
+    }
+
+    // MARK: Power
+
+    /// Power on the route comes back from TCX (ns3:Watts), GPX (<power>) and FIT (record power),
+    /// and CSV has it in power_w; a lap's largest power is its TCX MaxWatts and FIT max_power.
+    @Test func perPointPowerRoundTripsThroughEveryFormat() throws {
+        let base = try TimerFixture.flight(activity: .ride, autoPause: false, [.fixes(1...120, moving: true), .command(.stop, 120)])
+        let r = TimerFixture.withPower(base) { $0 % 10 == 3 ? .nan : Double(150 + ($0 * 37) % 300) }
+        for format in [ExportFormat.tcx, .gpx, .fit] {
+            let back = fixes(try imported(r, format).inputs)
+            #expect(back.count == r.route.count)
+            let lost = zip(back.indices, back).filter { i, f in !(f.power == r.route.power(i) || (f.power.isNaN && r.route.power(i).isNaN)) }
+            #expect(lost.isEmpty, "\(format): \(lost.prefix(3).map { "point \($0.0): \($0.1.power) for \(r.route.power($0.0))" })")
+        }
+        let csv = exportText(Exporter.export(r, as: .csv)).split(separator: "\n").dropFirst()
+        let column = csv.map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "?" }
+        #expect(column == (0..<r.route.count).map { r.route.power($0).isNaN ? "" : String(Int(r.route.power($0))) })
+        let largest = (0..<r.route.count).map { r.route.power($0) }.filter { !$0.isNaN }.max()
+        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+        #expect(fit.all(19).first?[20].map(Double.init) == largest)
+        let tcx = try parsedExport(r, .tcx)
+        #expect(tcx.descendants("Lap").first?.first("Extensions")?.first("LX")?.first("MaxWatts")?.text == largest.map { String(Int($0)) })
+    }
+
+    @Test func theFlightsPowerFiguresAreWrittenWhenKnown() throws {
+        var r = try TimerFixture.flight(activity: .ride, autoPause: false, [.fixes(1...60, moving: true), .command(.stop, 60)])
+        let without = try ExportFITReader.read(Exporter.export(r, as: .fit)).all(18).first
+        #expect(without?[20] == 0xFFFF && without?[21] == 0xFFFF && without?[34] == 0xFFFF, "FIT's invalid uint16")
+        r.avgPowerW = 201.4; r.maxPowerW = 650; r.normalizedPowerW = 233.6
+        let session = try ExportFITReader.read(Exporter.export(r, as: .fit)).all(18).first
+        #expect(session?[20] == 201 && session?[21] == 650 && session?[34] == 234)
+        let geo = try JSONInput.object(exportText(Exporter.export(r, as: .geojson)))
+        let props = jsonObject(geo.first { $0.key == "properties" }?.value)
+        #expect(props["avg_power_w"] == .number(201.4) && props["normalized_power_w"] == .number(233.6))
+    }
+}
