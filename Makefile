@@ -4,6 +4,7 @@
 #               instruction counts, and the short hardening checks (fuzzing, sanitizers, stress,
 #               leaks; RELIABILITY.md)
 #   make install PREFIX=...   the header, library, runway.pc and CMake package (docs/install.md)
+#   make wheel  dist/librunway-*-manylinux_*.whl: the Python package with librunway.so inside
 SHELL := /bin/bash
 SWIFT ?= swift
 PYTHON ?= python3
@@ -25,7 +26,7 @@ RELEASE_FLAGS := -c release --toolset $(CURDIR)/$(BUILD)/toolset.json -Xswiftc -
 LIB_LINK_FLAGS := -Xlinker --version-script=$(CURDIR)/scripts/librunway.map -Xlinker -soname=$(SONAME) \
 	-Xlinker --build-id=sha1
 
-.PHONY: all deps lib install test test-swift test-c test-install test-python test-rust test-example demo clean
+.PHONY: all deps lib install wheel test test-swift test-c test-install test-python test-rust test-example demo clean
 
 all: lib
 
@@ -56,6 +57,12 @@ $(LIB): $(SOURCES)
 PREFIX ?= /usr/local
 install: lib
 	PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" RPATH="$(RPATH)" ./scripts/install.sh
+
+# The Python wheel (scripts/build-wheel.sh): platform-tagged, librunway.so inside, its non-glibc
+# dependencies vendored by auditwheel; `pip install dist/librunway-*.whl` needs nothing else.
+wheel: lib
+	@./scripts/install-deps.sh
+	./scripts/build-wheel.sh dist
 
 test: deps lib test-swift test-c test-install test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
 	@echo "suites: 11 passed, 0 failed"
@@ -127,11 +134,11 @@ test-callgrind: lib $(BENCH)/bench_count
 	BENCH_BIN=$(CURDIR)/$(BENCH) $(PYTHON) benchmarks/callgrind.py check
 
 # Replays the sample run (36 s), journals it to build/demo/runway.db and exports it as GPX and
-# FIT to build/demo; replay.py prints the flight id and the paths at the end.
+# FIT to build/demo; `librunway replay` prints the flight id and the paths at the end.
 demo: deps lib
-	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) examples/python/replay.py examples/data/city_run.gpx --speed 45 \
+	RUNWAY_LIBRARY=$(CURDIR)/$(LIB) PYTHONPATH=$(CURDIR)/bindings/python $(PYTHON) -m librunway replay examples/data/city_run.gpx --speed 45 \
 		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
-	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD)
+	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD) dist bindings/python/build
 	$(MAKE) -C examples/c clean

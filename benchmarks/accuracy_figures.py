@@ -11,14 +11,14 @@ for the table.
 """
 import bisect, json, os, subprocess, sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "bindings", "python"))
-import runway
+import librunway
 SIM = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), ".build", "release", "runway-sim")
 def run(args, config=None, upto=None):
     p = subprocess.run([SIM] + args, capture_output=True, text=True, check=True)
     truth = json.loads(p.stderr.strip().splitlines()[-1])
     lines = p.stdout.splitlines()
     if upto: lines = lines[:upto]
-    with runway.Session(config) as s:
+    with librunway.Session(config) as s:
         s.start()
         s.push_many(lines)
         s.stop()
@@ -71,7 +71,7 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
         fixes = steady_run(seed, extra)
         steps = [b["true_path"] - a["true_path"] for a, b in zip(fixes, fixes[1:])]
         finish = fixes[max(i for i, d in enumerate(steps) if d >= 0.999 * max(steps))]["t"]
-        with runway.Session() as s:
+        with librunway.Session() as s:
             s.start(fixes[0]["t"])
             times, paths = [], []
             for f in fixes:
@@ -94,7 +94,7 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
     for seed in (1, 2, 3):
         fixes = steady_run(seed, extra)
         t0 = fixes[0]["t"]
-        with runway.Session({"target_pace": {"min": 4.75, "max": 5.25}}) as s, s.events(kinds="alert", capacity=65536) as alerts:
+        with librunway.Session({"target_pace": {"min": 4.75, "max": 5.25}}) as s, s.events(kinds="alert", capacity=65536) as alerts:
             s.start(t0)
             times, paths = [], []
             for f in fixes:

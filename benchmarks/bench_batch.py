@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""runway.batch on Dask: recordings per second with 1 and 2 workers, and the cost of a
+"""librunway.batch on Dask: recordings per second with 1 and 2 workers, and the cost of a
 recording against gpxpy doing the same analysis in the same workers.
 
     bench_batch.py RUNS [COPIES]
@@ -12,15 +12,15 @@ the end):
          points in ../shared/tracks/fixes, with heart rate), COPIES/2 copies each: what gpxpy
          can read; without the ones runway refuses as a whole (they would cost it nothing).
 
-Local clusters (runway.batch.local_cluster: processes of one thread), one at a time, each
+Local clusters (librunway.batch.local_cluster: processes of one thread), one at a time, each
 started and warmed before anything is timed: in each run one of 1 worker and one of 2 for
 (a), in an order that alternates, and one of 2 for (b).
 
-(a) Scaling: runway.batch.analyse(mixed, client=...) on the 1-worker and on the 2-worker
+(a) Scaling: librunway.batch.analyse(mixed, client=...) on the 1-worker and on the 2-worker
     cluster, alternating which goes first; recordings per second over the whole call (files
     listed, tasks submitted, rows gathered).
 (b) Against gpxpy, on a 2-worker cluster, over the gpx archive cut into the same tasks:
-    runway.batch's task (read, sniff the sport, import, replay through a session, summary)
+    librunway.batch's task (read, sniff the sport, import, replay through a session, summary)
     against gpxpy's (parse, length_2d, get_moving_data, get_uphill_downhill) per file.
     Each task times itself (perf_counter), so the cost per recording is the sum of the
     tasks' times over the files; the wall time of each side is reported too.
@@ -106,7 +106,7 @@ def sources(folder: Path) -> tuple[list[Path], list[Path]]:
 def refused_dropped(gpx: list[Path]) -> list[Path]:
     """The GPX recordings runway analyses (those it refuses as a whole, e.g. placeholder
     times, would cost it nothing and gpxpy a full parse: left out of the comparison)."""
-    from runway import batch
+    from librunway import batch
     return [p for p in gpx if batch.analyse_file(p)["error"] is None]
 
 
@@ -123,7 +123,7 @@ def replicate(files: list[Path], copies: int, folder: Path) -> Path:
 
 def runway_task(items, config):
     import time as _time
-    from runway import batch
+    from librunway import batch
     t0 = _time.perf_counter()
     rows = batch._analyse_chunk(items, config)
     return _time.perf_counter() - t0, [(r["distance_m"], r["moving_s"], r["gain_m"], r["error"]) for r in rows]
@@ -151,7 +151,7 @@ def cluster(workers: int, folder: Path):
     """A started, warmed local cluster of `workers` processes (the only one running while
     it is measured: an idle cluster's scheduler and workers cost a few % of a core)."""
     import distributed
-    from runway import batch
+    from librunway import batch
     with batch.local_cluster(workers) as c, distributed.Client(c, set_as_default=False) as client:
         batch.analyse(folder / "src" / "mixed", client=client)   # libraries loaded, modules imported
         yield client
@@ -172,7 +172,7 @@ def main(argv: list[str]) -> int:
         return 2
     runs = int(argv[1])
     copies = int(argv[2]) if len(argv) > 2 else 60
-    from runway import batch
+    from librunway import batch
 
     TMP.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="batch-", dir=TMP))

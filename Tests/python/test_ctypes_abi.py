@@ -1,4 +1,4 @@
-"""The C ABI driven from raw ctypes, as a host without the runway package
+"""The C ABI driven from raw ctypes, as a host without the librunway package
 would: open a session, push a run, two callback subscribers (one cancelled
 while the other keeps receiving), pause, resume, stop, read the summary."""
 

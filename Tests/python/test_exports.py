@@ -115,14 +115,14 @@ def test_the_checks_refuse_malformed_text_exports():
 # -- exports from the library ----------------------------------------------------------------
 
 def _session_class():
-    """runway.Session when the library is built and exports; else the test is skipped."""
+    """librunway.Session when the library is built and exports; else the test is skipped."""
     if not LIBRARY.exists():
         pytest.skip(f"librunway not built ({LIBRARY})")
-    import runway
+    import librunway
 
-    if not hasattr(runway.Session, "export"):
+    if not hasattr(librunway.Session, "export"):
         pytest.skip("Session.export (runway_export) is not in the Python package yet")
-    return runway.Session
+    return librunway.Session
 
 
 def _run_inputs(n: int = 900, gap: tuple[int, int] = (300, 345)):
@@ -243,12 +243,12 @@ def test_a_real_recording_replayed_and_exported_keeps_its_distance(recording):
     Session = _session_class()
     lines = (TRACKS / "fixes" / recording).read_text().splitlines()
     first = json.loads(lines[0])
-    import runway
+    import librunway
 
     with Session({"filters": "off", "distance_filter_m": 0}) as s:
         try:
             s.start(first["t"])
-        except runway.RunwayError as e:
+        except librunway.RunwayError as e:
             pytest.skip(f"{recording}: refused start time ({e})")
         accepted, rejected = s.push_many(lines)
         if rejected:

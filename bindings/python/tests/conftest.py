@@ -34,8 +34,8 @@ def _abort_on_hang():
 
 @pytest.fixture
 def session():
-    import runway
+    import librunway
 
-    s = runway.Session()
+    s = librunway.Session()
     yield s
     s.close()

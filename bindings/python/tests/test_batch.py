@@ -1,4 +1,4 @@
-"""runway.batch: figures for archives of recordings on a Dask cluster.
+"""librunway.batch: figures for archives of recordings on a Dask cluster.
 
 One local cluster (2 worker processes, 1 thread each) serves the module. The archive is
 the real recordings of ../shared/tracks copied 20 times (when that folder exists), GPX files
@@ -22,22 +22,22 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("dask", reason="runway.batch needs dask: pip install './bindings/python[batch]' "
+pytest.importorskip("dask", reason="librunway.batch needs dask: pip install './bindings/python[batch]' "
                                    "(scripts/install-deps.sh installs it for make test)")
 distributed = pytest.importorskip(
-    "distributed", reason="runway.batch needs distributed: pip install './bindings/python[batch]' "
+    "distributed", reason="librunway.batch needs distributed: pip install './bindings/python[batch]' "
                           "(scripts/install-deps.sh installs it for make test)")
 
-import runway  # noqa: E402
+import librunway  # noqa: E402
 from conftest import PYTHON_DIR, TRACKS  # noqa: E402
-from runway import batch  # noqa: E402
+from librunway import batch  # noqa: E402
 from runway_testkit import WGS84_A, WGS84_E2, meridian_arc_m  # noqa: E402
 
 
 def _import_available() -> bool:
     try:
-        return runway.import_available()
-    except runway.LibraryError:
+        return librunway.import_available()
+    except librunway.LibraryError:
         return False
 
 
@@ -116,8 +116,8 @@ BROKEN = {
 
 def _exported(path: Path, fmt: str) -> bytes:
     """The library's own export of a generated recording replayed as a ride."""
-    lines = runway.import_recording(path.read_bytes(), "gpx")
-    with runway.Session({"activity": "ride"}) as s:
+    lines = librunway.import_recording(path.read_bytes(), "gpx")
+    with librunway.Session({"activity": "ride"}) as s:
         s.start(json.loads(lines[0])["t"])
         s.push_many(lines, strict=True)
         s.stop()
@@ -238,8 +238,8 @@ def test_broken_files_are_error_rows_not_a_failed_job(archive, client):
     for r in rows:
         want = BROKEN[Path(r["file"]).name]
         assert r["error"] and r["error"].startswith(want + ": "), r
-        assert all(r[c] is None for c in ("start", "distance_m", "elapsed_s", "moving_s", "laps",
-                                          "avg_hr_bpm", "fixes", "rejected")), r
+        assert all(r[c] is None for c in batch.COLUMNS
+                   if c not in ("file", "format", "sport", "activity", "error")), r
     assert rows == batch.analyse(files)
 
 
@@ -253,7 +253,7 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
     assert any(len(c) > 1 and any(items[j][1].endswith(target) for j in c) for c in chunks)
 
     def poison() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         real = b.analyse_file
 
         def analyse_file(path, config=None, *, name=None):
@@ -264,7 +264,7 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
         b.analyse_file = analyse_file
 
     def heal() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         b.analyse_file = getattr(b.analyse_file, "real", b.analyse_file)
 
     client.run(poison)
@@ -284,21 +284,21 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
 def test_a_worker_without_the_library_fails_the_job(archive, client):
     """No usable librunway on a worker is not a file's fault: LibraryError, not error rows."""
     def break_library() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         real = b.import_recording
 
         def import_recording(data, fmt):
-            raise runway.LibraryError("librunway.so not found (test)")
+            raise librunway.LibraryError("librunway.so not found (test)")
         import_recording.real = real
         b.import_recording = import_recording
 
     def heal() -> None:
-        import runway.batch as b
+        import librunway.batch as b
         b.import_recording = getattr(b.import_recording, "real", b.import_recording)
 
     client.run(break_library)
     try:
-        with pytest.raises(runway.LibraryError, match="not found"):
+        with pytest.raises(librunway.LibraryError, match="not found"):
             batch.analyse(archive / "generated", client=client)
     finally:
         client.run(heal)
@@ -320,9 +320,9 @@ def _as_csv_cells(row: dict) -> dict:
 def test_command_line_writes_the_table(archive, tmp_path):
     folder = archive / "generated"
     out = tmp_path / "figures.csv"
-    env = {**os.environ, "RUNWAY_LIBRARY": runway.library_path(),
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(),
            "PYTHONPATH": os.pathsep.join([str(PYTHON_DIR), os.environ.get("PYTHONPATH", "")])}
-    p = subprocess.run([sys.executable, "-m", "runway.batch", str(folder), str(archive / "broken"),
+    p = subprocess.run([sys.executable, "-m", "librunway.batch", str(folder), str(archive / "broken"),
                         "--workers", "2", "--out", str(out)],
                        capture_output=True, text=True, env=env, timeout=50)
     assert p.returncode == 0, p.stderr
@@ -330,7 +330,7 @@ def test_command_line_writes_the_table(archive, tmp_path):
     expected = batch.analyse([folder, archive / "broken"])
     assert rows == [_as_csv_cells(r) for r in expected]       # floats written exactly (repr)
     failed = sum(1 for r in expected if r["error"])
-    assert f"runway.batch: {len(expected)} files, {failed} failed, " in p.stderr
+    assert f"librunway.batch: {len(expected)} files, {failed} failed, " in p.stderr
     assert "recordings/s" in p.stderr and "2 workers" in p.stderr
 
 
@@ -343,15 +343,97 @@ def test_command_line_on_an_existing_scheduler(archive, client, tmp_path, capsys
     assert f"2 workers at {client.scheduler.address}" in capsys.readouterr().err
 
 
-def test_command_line_shows_dasks_progress_bar_on_a_terminal(archive, client, tmp_path, capsys,
-                                                           monkeypatch):
-    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
-    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
-                         "--out", str(tmp_path / "figures.csv")])
+def test_command_line_draws_a_progress_bar_on_stderr_of_a_terminal(archive, client, capsys,
+                                                                   monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    status = batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address])
     assert status == 0
     captured = capsys.readouterr()
-    assert "100% Completed" in captured.out                      # distributed's TextProgressBar
-    assert "runway.batch: 6 files, 0 failed, " in captured.err   # then the summary line
+    frames = captured.err.split("\r")[1:]                 # each redraw starts with \r
+    assert frames[0] == "[" + "-" * 30 + "] 0/6 files   0%"
+    assert frames[-1].startswith("[" + "#" * 30 + "] 6/6 files 100%\n")
+    done = [int(f.split("] ")[1].split("/")[0]) for f in frames]
+    assert done == sorted(done) and len(done) >= 3         # it moves as tasks finish
+    assert "librunway batch: 6 files, 0 failed, " in frames[-1]   # then the summary line
+    assert captured.out.startswith(",".join(batch.COLUMNS) + "\r\n") or \
+        captured.out.startswith(",".join(batch.COLUMNS) + "\n")
+    assert "files" not in captured.out.split("\n", 1)[1] and "#" not in captured.out  # CSV only
+
+
+def test_progress_bar_follows_the_flag_not_the_terminal(archive, client, capsys, monkeypatch):
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                       "--no-progress"]) == 0
+    assert "\r" not in capsys.readouterr().err
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False)
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address]) == 0
+    assert "\r" not in capsys.readouterr().err
+    assert batch.main([str(archive / "generated"), "--scheduler", client.scheduler.address,
+                       "--progress"]) == 0
+    assert "6/6 files 100%" in capsys.readouterr().err
+
+
+def test_rows_carry_speed_segments_filters_and_rounded_figures(archive):
+    rows = by_name(batch.analyse(archive / "generated"))
+    for name, (pts, truth, _, _, activity) in GENERATED.items():
+        (r,) = rows[name]
+        speed = 3.0 if name.startswith("sydney") else 8.0 if "ride" in name else \
+            1.3 if "hike" in name else 2.5
+        assert r["segments"] == 1 and r["filtered"] == 0, r
+        assert r["avg_speed_mps"] == pytest.approx(speed, abs=0.02), r
+        assert speed - 0.02 <= r["max_speed_mps"] <= speed * 1.1, r
+        assert r["avg_power_w"] is None and r["max_power_w"] is None   # no power in them
+        assert r["device_distance_m"] is None and r["device_ascent_m"] is None   # GPX: none
+        for column, places in batch.DECIMALS.items():
+            v = r[column]
+            assert v is None or round(v, places) == v, (column, v)
+        assert r["distance_m"] == pytest.approx(truth, rel=0.005)
+
+
+def test_rounding_keeps_what_the_measurement_supports():
+    row = dict.fromkeys(batch.COLUMNS)
+    row.update(distance_m=4981.23456, elapsed_s=1627.04, avg_pace_min_per_km=5.44449,
+               avg_speed_mps=3.06167, max_hr_bpm=167.0, avg_hr_bpm=146.349, gain_m=27.96,
+               avg_power_w=102.449, max_power_w=668.4, device_ascent_m=185.2)
+    r = batch._rounded(dict(row))
+    assert (r["distance_m"], r["elapsed_s"], r["avg_pace_min_per_km"], r["avg_speed_mps"],
+            r["max_hr_bpm"], r["avg_hr_bpm"], r["gain_m"], r["avg_power_w"], r["max_power_w"],
+            r["device_ascent_m"]) == (4981.2, 1627.0, 5.444, 3.06, 167.0, 146.3, 28.0, 102.4,
+                                      668.0, 185.0)
+    assert batch._rounded({"distance_m": None, "laps": 3}) == {"distance_m": None, "laps": 3}
+
+
+def test_points_without_a_time_are_counted_as_untimed(tmp_path):
+    pts, _ = northward(-33.87, 151.21, 120, 3.0)
+    path = tmp_path / "gaps.gpx"
+    write_gpx(path, pts, "running")
+    text = path.read_text()
+    untimed = "".join(f'<trkpt lat="{-33.8 + i / 1000:.7f}" lon="151.2"><ele>5</ele></trkpt>'
+                      for i in range(3))
+    path.write_text(text.replace("</trkseg>", untimed + "</trkseg>"))
+    lines, report = librunway.split_report(librunway.import_recording(path.read_bytes(), "gpx"))
+    if report is None:
+        pytest.skip("the loaded librunway's import writes no report (branch files)")
+    (r,) = batch.analyse([path])
+    assert r["error"] is None and r["untimed"] == 3 and r["fixes"] == 120
+
+
+@pytest.mark.skipif(not SHARED, reason="../shared/tracks absent")
+def test_rows_of_a_power_ride_with_device_totals(tmp_path):
+    """The ELEMNT ride: its FIT session stores distance 78 940.55 m and ascent 185 m; the
+    engine reads ~79.4 km from the positions, as a ride (the file says cycling)."""
+    name = "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"
+    (r,) = batch.analyse([TRACKS / name])
+    assert r["error"] is None and (r["sport"], r["activity"]) == ("cycling", "ride")
+    assert r["segments"] > 1                                   # auto-pause legs
+    assert 79000 < r["distance_m"] < 79900
+    lines, report = librunway.split_report(librunway.import_recording(
+        (TRACKS / name).read_bytes(), "fit"))
+    if report is None:
+        pytest.skip("the loaded librunway's import writes no report (branch files)")
+    assert r["device_distance_m"] == pytest.approx(78940.6, abs=0.1)
+    assert r["device_ascent_m"] == 185.0
+    assert r["untimed"] == report["untimed"]
 
 
 def test_parquet_needs_pyarrow_and_says_so(archive, tmp_path, monkeypatch, capsys):
@@ -385,7 +467,7 @@ def test_command_line_usage_errors(archive, tmp_path, capsys):
 # ---- pieces -----------------------------------------------------------------------------------
 
 def test_import_runway_does_not_import_dask():
-    code = ("import sys, runway, runway.batch; "
+    code = ("import sys, librunway, librunway.batch; "
             "assert not {'dask', 'distributed'} & set(sys.modules), sorted(sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=30)
@@ -414,7 +496,7 @@ def test_sport_as_the_library_writes_it():
              "ride": ("cycling", "biking", "cycling")}
     pts, _ = northward(52.0, 4.0, 30, 2.0)
     for activity, (gpx, tcx, fit) in names.items():
-        with runway.Session({"activity": activity}) as s:
+        with librunway.Session({"activity": activity}) as s:
             s.start(float(T0))
             s.push_many([{"t": t, "lat": lat, "lon": lon} for lat, lon, _, t, _ in pts], strict=True)
             s.stop()
@@ -447,5 +529,5 @@ def test_config_applies_to_every_recording(archive, client):
         batch.analyse(gen, config={"clock": "live"})
     with pytest.raises(ValueError, match="store"):
         batch.analyse(gen, config={"store": str(archive / "x.db")})
-    with pytest.raises(runway.ArgumentError):
+    with pytest.raises(librunway.ArgumentError):
         batch.analyse(gen, config={"no_such_key": 1})

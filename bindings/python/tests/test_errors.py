@@ -10,42 +10,42 @@ from ctypes import byref, c_uint64, c_void_p
 
 import pytest
 
-import runway
+import librunway
 from conftest import WAIT_S
-from runway import _lib
-from runway.errors import error_for_status
+from librunway import _lib
+from librunway.errors import error_for_status
 from runway_testkit import T0, fix
 
 GOOD = fix(0, T0)
 
 
-def specific(err: runway.RunwayError) -> str:
+def specific(err: librunway.RunwayError) -> str:
     """The error's message, checked to be the library's specific text rather
     than empty or the fixed per-status description."""
     assert err.message
-    assert err.message != runway.status_string(err.status)
+    assert err.message != librunway.status_string(err.status)
     assert str(err) == err.message
     return err.message
 
 
 @pytest.mark.parametrize("status, cls", [
-    (1, runway.ArgumentError), (2, runway.JSONError), (3, runway.InputError),
-    (4, runway.StateError), (5, runway.NotFoundError), (6, runway.StoreError),
-    (7, runway.InternalError), (8, runway.LimitError),
+    (1, librunway.ArgumentError), (2, librunway.JSONError), (3, librunway.InputError),
+    (4, librunway.StateError), (5, librunway.NotFoundError), (6, librunway.StoreError),
+    (7, librunway.InternalError), (8, librunway.LimitError),
 ])
 def test_each_status_has_its_exception_class(status, cls):
     err = error_for_status(status, "boom")
-    assert type(err) is cls and isinstance(err, runway.RunwayError)
+    assert type(err) is cls and isinstance(err, librunway.RunwayError)
     assert err.status == status and err.message == "boom"
-    assert runway.status_string(status)
-    assert type(error_for_status(99, "x")) is runway.RunwayError
+    assert librunway.status_string(status)
+    assert type(error_for_status(99, "x")) is librunway.RunwayError
 
 
 # -- ArgumentError (1) ----------------------------------------------------------
 
 def test_an_unknown_config_key_is_an_argument_error():
-    with pytest.raises(runway.ArgumentError) as err:
-        runway.Session({"distance_filter": 5})  # a typo of distance_filter_m
+    with pytest.raises(librunway.ArgumentError) as err:
+        librunway.Session({"distance_filter": 5})  # a typo of distance_filter_m
     assert err.value.status == 1
     assert "distance_filter" in specific(err.value)
 
@@ -58,16 +58,16 @@ def test_an_unknown_config_key_is_an_argument_error():
     {"capacity": 2.5},
 ])
 def test_bad_subscription_options_are_an_argument_error(session, options):
-    with pytest.raises(runway.ArgumentError) as err:
+    with pytest.raises(librunway.ArgumentError) as err:
         session.events(**options)
     specific(err.value)
-    with pytest.raises(runway.ArgumentError):
+    with pytest.raises(librunway.ArgumentError):
         session.subscribe(lambda ev: None, **options)
 
 
 def test_an_unknown_subscription_option_is_an_argument_error(session):
     out = c_uint64()
-    with pytest.raises(runway.ArgumentError) as err:
+    with pytest.raises(librunway.ArgumentError) as err:
         _lib.lib().runway_subscribe(session, b'{"capacty":10}', _lib.EVENT_FN(), None,
                                     byref(out))
     specific(err.value)
@@ -75,8 +75,8 @@ def test_an_unknown_subscription_option_is_an_argument_error(session):
 
 def test_polling_a_callback_subscription_is_an_argument_error(session):
     sub = session.subscribe(lambda ev: None)
-    with pytest.raises(runway.ArgumentError) as err:
-        runway.PollSubscription.poll(sub)
+    with pytest.raises(librunway.ArgumentError) as err:
+        librunway.PollSubscription.poll(sub)
     specific(err.value)
 
 
@@ -91,7 +91,7 @@ def test_polling_a_callback_subscription_is_an_argument_error(session):
     b'{"lat":52,"lon":4,"t":1700000000,"name":"\xc3"}',      # truncated sequence
 ])
 def test_what_is_not_a_json_object_is_a_json_error(session, text):
-    with pytest.raises(runway.JSONError) as err:
+    with pytest.raises(librunway.JSONError) as err:
         session.push(text)
     assert err.value.status == 2
     specific(err.value)
@@ -100,8 +100,8 @@ def test_what_is_not_a_json_object_is_a_json_error(session, text):
 @pytest.mark.parametrize("config", ["[]", "not json", {"distance_filter_m": "five"},
                                     {"distance_filter_m": -1}, {"clock": "sundial"}])
 def test_a_bad_config_is_an_argument_error(config):
-    with pytest.raises(runway.ArgumentError) as err:
-        runway.Session(config)
+    with pytest.raises(librunway.ArgumentError) as err:
+        librunway.Session(config)
     specific(err.value)
 
 
@@ -127,7 +127,7 @@ def test_invalid_inputs_are_input_errors_and_change_nothing(session, bad):
     session.start(T0 - 10)
     session.push(fix(0, T0 - 10))
     before = session.snapshot()
-    with pytest.raises(runway.InputError) as err:
+    with pytest.raises(librunway.InputError) as err:
         session.push(bad)
     assert err.value.status == 3
     specific(err.value)
@@ -138,37 +138,37 @@ def test_invalid_inputs_are_input_errors_and_change_nothing(session, bad):
 
 def test_time_going_backwards_is_an_input_error(session):
     session.push(fix(0, T0))
-    with pytest.raises(runway.InputError) as err:
+    with pytest.raises(librunway.InputError) as err:
         session.push(fix(1, T0 - 1))
     specific(err.value)
     session.push(fix(1, T0))  # equal times are allowed
-    with pytest.raises(runway.InputError):
+    with pytest.raises(librunway.InputError):
         session.start(T0 - 5)  # a phase change before the latest input
 
 
 def test_nan_in_a_dict_is_an_input_error(session):
-    with pytest.raises(runway.InputError):
+    with pytest.raises(librunway.InputError):
         session.push({"lat": float("nan"), "lon": 4.0, "t": T0})
 
 
 # -- StateError (4) ---------------------------------------------------------------
 
 def test_phase_changes_out_of_order_are_state_errors(session):
-    with pytest.raises(runway.StateError) as err:
+    with pytest.raises(librunway.StateError) as err:
         session.pause(T0)
     assert err.value.status == 4
     specific(err.value)
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         session.resume(T0)
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         session.stop(T0)
     session.start(T0)
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         session.start(T0)
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         session.resume(T0)
     session.stop(T0 + 1)
-    with pytest.raises(runway.StateError) as err:
+    with pytest.raises(librunway.StateError) as err:
         session.start(T0 + 2)  # a session is one flight
     specific(err.value)
     assert session.snapshot()["phase"] == "touchdown"
@@ -178,11 +178,11 @@ def test_phase_changes_out_of_order_are_state_errors(session):
 
 def test_an_unknown_subscription_id_is_not_found(session):
     L = _lib.lib()
-    with pytest.raises(runway.NotFoundError) as err:
+    with pytest.raises(librunway.NotFoundError) as err:
         L.runway_unsubscribe(session, 987654321)
     assert err.value.status == 5
     specific(err.value)
-    with pytest.raises(runway.NotFoundError):
+    with pytest.raises(librunway.NotFoundError):
         L.runway_poll(session, 987654321, byref(c_void_p()))
 
 
@@ -200,7 +200,7 @@ def padded_fix(i: int, size: int) -> str:
 def test_an_input_over_one_mebibyte_is_a_limit_error_and_changes_nothing(session):
     session.push(padded_fix(0, MAX_INPUT_BYTES))
     before = session.snapshot()
-    with pytest.raises(runway.LimitError) as err:
+    with pytest.raises(librunway.LimitError) as err:
         session.push(padded_fix(1, MAX_INPUT_BYTES + 1))
     assert err.value.status == 8
     assert "RUNWAY_MAX_INPUT_BYTES" in specific(err.value)
@@ -213,35 +213,35 @@ def test_nesting_past_64_levels_is_a_limit_error(session):
     def nested(depth: int) -> str:
         return json.dumps(fix(0, T0))[:-1] + ', "x": ' + "[" * (depth - 1) + "]" * (depth - 1) + "}"
     session.push(nested(64))
-    with pytest.raises(runway.LimitError) as err:
+    with pytest.raises(librunway.LimitError) as err:
         session.push(nested(65))
     assert "RUNWAY_MAX_JSON_DEPTH" in specific(err.value)
 
 
 def test_subscriber_and_capacity_limits(session):
-    with pytest.raises(runway.LimitError) as err:
+    with pytest.raises(librunway.LimitError) as err:
         session.events(capacity=65537)
     assert "RUNWAY_MAX_QUEUE_CAPACITY" in specific(err.value)
     subs = [session.events(capacity=65536) for _ in range(256)]
-    with pytest.raises(runway.LimitError) as err:
+    with pytest.raises(librunway.LimitError) as err:
         session.events()
     assert "RUNWAY_MAX_SUBSCRIBERS" in specific(err.value)
-    with pytest.raises(runway.LimitError):
+    with pytest.raises(librunway.LimitError):
         session.subscribe(lambda ev: None)
     subs.pop().cancel()
     session.events().cancel()
 
 
 def test_a_full_route_refuses_a_fix_that_adds_a_point_and_changes_nothing():
-    with pytest.raises(runway.LimitError):
-        runway.Session({"max_route_points": 1_000_001})
-    with runway.Session({"filters": "off", "distance_filter_m": 5, "max_route_points": 10}) as s:
+    with pytest.raises(librunway.LimitError):
+        librunway.Session({"max_route_points": 1_000_001})
+    with librunway.Session({"filters": "off", "distance_filter_m": 5, "max_route_points": 10}) as s:
         s.start(T0)
         for i in range(10):
             s.push(fix(i, T0 + i))
         before, summary = s.snapshot(), s.summary()
         assert before["points"] == 10
-        with pytest.raises(runway.LimitError) as err:
+        with pytest.raises(librunway.LimitError) as err:
             s.push(fix(10, T0 + 10))
         assert "max_route_points" in specific(err.value)
         assert s.snapshot() == before and s.summary() == summary
@@ -252,12 +252,12 @@ def test_a_full_route_refuses_a_fix_that_adds_a_point_and_changes_nothing():
 
 def test_a_flight_with_all_but_its_final_lap_refuses_a_manual_lap():
     # Fixes 1 km apart every 100 s with 10 m auto laps: 100 laps a fix, until 49 999.
-    with runway.Session({"filters": "off", "auto_lap_m": 10}) as s:
+    with librunway.Session({"filters": "off", "auto_lap_m": 10}) as s:
         s.start(T0)
         s.push_many([{"t": T0 + i * 100, "lat": 52 + i * 0.009, "lon": 4} for i in range(505)])
         before = s.snapshot()
         assert before["lap"] == 50_000   # the lap in progress is the final one
-        with pytest.raises(runway.LimitError) as err:
+        with pytest.raises(librunway.LimitError) as err:
             s.lap()
         assert "RUNWAY_MAX_LAPS" in specific(err.value)
         assert s.snapshot() == before
@@ -275,16 +275,16 @@ def test_the_message_belongs_to_the_failing_thread(session):
     def fail_state():
         try:
             session.stop(T0)
-        except runway.RunwayError as e:
+        except librunway.RunwayError as e:
             errors.put(e)
 
     th = threading.Thread(target=fail_state)
     th.start()
     th.join(WAIT_S)
-    with pytest.raises(runway.JSONError) as err:
+    with pytest.raises(librunway.JSONError) as err:
         session.push("not json")
     other = errors.get(timeout=WAIT_S)
-    assert isinstance(other, runway.StateError)
+    assert isinstance(other, librunway.StateError)
     assert err.value.message != other.message
 
 
@@ -301,19 +301,19 @@ def test_an_exception_in_a_callback_is_raised_at_the_next_call():
         ran.set()
         raise Boom("bad callback")
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     sub = s.subscribe(bad, kinds=["flight"])
     s.push(fix(0, T0))
     assert ran.wait(WAIT_S)
     sub.cancel()  # returns once the callback has finished: the error is stored
-    with pytest.raises(runway.CallbackError) as err:
+    with pytest.raises(librunway.CallbackError) as err:
         s.snapshot()
     assert isinstance(err.value.__cause__, Boom)
     assert err.value.exception is err.value.__cause__
     assert err.value.subscription_id == sub.id
     assert "bad callback" in err.value.message
-    assert isinstance(err.value, runway.RunwayError)
+    assert isinstance(err.value, librunway.RunwayError)
     s.snapshot()  # reported once
     s.close()
 
@@ -325,12 +325,12 @@ def test_a_callback_error_not_yet_reported_is_raised_by_close():
         ran.set()
         raise Boom("late")
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     s.subscribe(bad, kinds=["flight"])
     s.push(fix(0, T0))
     assert ran.wait(WAIT_S)
-    with pytest.raises(runway.CallbackError) as err:
+    with pytest.raises(librunway.CallbackError) as err:
         s.close()
     assert isinstance(err.value.__cause__, Boom)
     assert s.closed
@@ -345,7 +345,7 @@ def test_a_failing_callback_keeps_receiving_events():
         gate.wait(WAIT_S)  # hold the first failure back until all fixes are in
         raise Boom(f"failed at {ev['t']}")
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     sub = s.subscribe(flaky, kinds=["flight"], policy="queue")
     for i in range(3):
@@ -354,7 +354,7 @@ def test_a_failing_callback_keeps_receiving_events():
     times = [seen.get(timeout=WAIT_S) for _ in range(3)]
     assert times == [T0, T0 + 4, T0 + 8]
     sub.cancel()
-    with pytest.raises(runway.CallbackError) as err:
+    with pytest.raises(librunway.CallbackError) as err:
         s.push(fix(3, T0 + 12))
     assert err.value.__cause__.args == (f"failed at {times[0]}",)  # the first one
     assert err.value.suppressed == 2

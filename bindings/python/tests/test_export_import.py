@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-import runway
+import librunway
 from conftest import TRACKS
 from runway_testkit import T0, drive_run, fix
 
@@ -23,7 +23,7 @@ TCX = "{http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2}"
 @pytest.fixture
 def flown():
     """A session stopped after a run with a pause (two route segments), heart rate and cadence."""
-    with runway.Session() as s:
+    with librunway.Session() as s:
         figures = drive_run(s)
         yield s, figures["summary"]
 
@@ -93,14 +93,14 @@ def test_a_flight_without_points_still_exports_valid_files(session):
 
 @pytest.mark.parametrize("fmt", ["kml", "GPX", "", "gpx\0tcx"])
 def test_an_unknown_format_is_an_argument_error(session, fmt):
-    with pytest.raises(runway.ArgumentError):
+    with pytest.raises(librunway.ArgumentError):
         session.export(fmt)
 
 
 def test_export_of_a_closed_session_is_a_state_error():
-    s = runway.Session()
+    s = librunway.Session()
     s.close()
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         s.export("gpx")
 
 
@@ -108,8 +108,8 @@ def test_export_of_a_closed_session_is_a_state_error():
 
 def _import_available() -> bool:
     try:
-        return runway.import_available()
-    except runway.LibraryError:      # no library at all: every test here fails on its own
+        return librunway.import_available()
+    except librunway.LibraryError:      # no library at all: every test here fails on its own
         return False
 
 
@@ -138,8 +138,8 @@ RECORDINGS = _recordings()
 
 @pytest.mark.skipif(HAS_IMPORT, reason="runway_import is present")
 def test_without_runway_import_import_recording_says_so():
-    with pytest.raises(runway.LibraryError, match="runway_import"):
-        runway.import_recording(b"<gpx/>", "gpx")
+    with pytest.raises(librunway.LibraryError, match="runway_import"):
+        librunway.import_recording(b"<gpx/>", "gpx")
 
 
 @needs_import
@@ -148,7 +148,7 @@ def test_without_runway_import_import_recording_says_so():
 def test_import_finds_the_fixes_an_independent_reader_found(name):
     expected = [json.loads(line) for line in
                 (TRACKS / "fixes" / f"{name}.jsonl").read_text().splitlines() if line.strip()]
-    lines = runway.import_recording((TRACKS / name).read_bytes(), name.rsplit(".", 1)[1])
+    lines = librunway.import_recording((TRACKS / name).read_bytes(), name.rsplit(".", 1)[1])
     got = fixes_of(lines)
     assert len(got) == len(expected)
     for a, b in zip(got, expected):
@@ -161,7 +161,7 @@ def test_import_finds_the_fixes_an_independent_reader_found(name):
 @pytest.mark.parametrize("fmt", ["gpx", "tcx", "fit"])
 def test_an_export_imports_back_to_its_route(flown, fmt):
     s, summary = flown
-    lines = runway.import_recording(s.export(fmt), fmt)
+    lines = librunway.import_recording(s.export(fmt), fmt)
     got = fixes_of(lines)
     assert len(got) == len(summary["route"])
     for f, (lat, lon, _alt, t) in zip(got, summary["route"]):
@@ -169,7 +169,7 @@ def test_an_export_imports_back_to_its_route(flown, fmt):
         assert f["lon"] == pytest.approx(lon, abs=1e-6)
         assert f["t"] == pytest.approx(t, abs=1e-3)
     # The lines are inputs: a new session takes every one of them.
-    with runway.Session() as again:
+    with librunway.Session() as again:
         again.start(got[0]["t"])
         accepted, rejected = again.push_many(lines)
         assert (accepted, rejected) == (len(lines), 0)
@@ -179,10 +179,10 @@ def test_an_export_imports_back_to_its_route(flown, fmt):
 def test_import_accepts_text_and_refuses_what_it_cannot_read(flown):
     s, summary = flown
     gpx_text = s.export("gpx").decode("utf-8")
-    assert len(fixes_of(runway.import_recording(gpx_text, "gpx"))) == len(summary["route"])
-    with pytest.raises(runway.ArgumentError):
-        runway.import_recording(gpx_text, "kml")
+    assert len(fixes_of(librunway.import_recording(gpx_text, "gpx"))) == len(summary["route"])
+    with pytest.raises(librunway.ArgumentError):
+        librunway.import_recording(gpx_text, "kml")
     for data, fmt in [(b"not xml at all", "gpx"), (b"<kml/>", "gpx"), (b"\x0e\x10garbage", "fit"),
                       (b"", "tcx")]:
-        with pytest.raises(runway.InputError):       # runway.h: not a valid recording
-            runway.import_recording(data, fmt)
+        with pytest.raises(librunway.InputError):       # runway.h: not a valid recording
+            librunway.import_recording(data, fmt)

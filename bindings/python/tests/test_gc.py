@@ -9,9 +9,9 @@ import threading
 import time
 import weakref
 
-import runway
+import librunway
 from conftest import WAIT_S
-from runway import session as session_module
+from librunway import session as session_module
 from runway_testkit import T0, fix
 
 
@@ -33,7 +33,7 @@ def _collect_until(done: threading.Event, timeout: float = WAIT_S) -> bool:
 
 def test_a_dropped_session_with_a_live_callback_is_collected():
     got = queue.Queue()
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     sub = s.subscribe(got.put, kinds=["flight"], policy="queue")
     for i in range(50):
@@ -60,7 +60,7 @@ class _SnapshotReader:
 
 def test_a_session_in_a_reference_cycle_through_its_callback_is_collected():
     got = queue.Queue()
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     s.subscribe(_SnapshotReader(s, got), kinds=["flight"], policy="queue")
     for i in range(20):
@@ -72,7 +72,7 @@ def test_a_session_in_a_reference_cycle_through_its_callback_is_collected():
 
 
 def test_a_session_whose_last_reference_dies_in_its_own_callback_is_closed_safely():
-    holder = [runway.Session()]
+    holder = [librunway.Session()]
     pushed, dropped = threading.Event(), threading.Event()
     finalized_on = queue.Queue()
 
@@ -97,11 +97,11 @@ def test_a_session_whose_last_reference_dies_in_its_own_callback_is_closed_safel
 
 def test_many_sessions_dropped_without_close():
     for _ in range(20):
-        s = runway.Session()
+        s = librunway.Session()
         s.subscribe(lambda ev: None)
         s.events()
         s.start(T0)
         s.push(fix(0, T0))
     del s
     gc.collect()
-    assert not [x for x in gc.get_objects() if isinstance(x, runway.Session) and not x.closed]
+    assert not [x for x in gc.get_objects() if isinstance(x, librunway.Session) and not x.closed]

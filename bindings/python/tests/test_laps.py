@@ -1,11 +1,11 @@
-"""Laps through runway.Session: auto-laps by distance, manual laps (Session.lap),
+"""Laps through librunway.Session: auto-laps by distance, manual laps (Session.lap),
 the split events and the summary's list of laps."""
 
 from __future__ import annotations
 
 import pytest
 
-import runway
+import librunway
 from runway_testkit import LAT0, LON0, T0, meridian_arc_m
 
 RUN_SPEED = 3.5  # m/s
@@ -25,7 +25,7 @@ def _run_fix(k: int) -> dict:
 
 
 def test_auto_laps_split_every_kilometre_and_the_summary_ends_with_the_final_lap():
-    with runway.Session({"auto_lap_m": 1000}) as s:
+    with librunway.Session({"auto_lap_m": 1000}) as s:
         with s.events(kinds=["split"], capacity=64) as splits:
             s.start(T0)
             for k in range(N_FIXES):
@@ -68,7 +68,7 @@ def test_auto_laps_split_every_kilometre_and_the_summary_ends_with_the_final_lap
 
 
 def test_a_manual_lap_mid_run_splits_with_trigger_manual():
-    with runway.Session({"auto_lap_m": 1000}) as s:
+    with librunway.Session({"auto_lap_m": 1000}) as s:
         with s.events(kinds=["split"], capacity=64) as splits:
             s.start(T0)
             for k in range(101):
@@ -100,9 +100,9 @@ def test_a_manual_lap_mid_run_splits_with_trigger_manual():
 
 
 def test_a_manual_lap_is_refused_outside_cruise_and_holding():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.push(_run_fix(0))
-        with pytest.raises(runway.StateError) as err:
+        with pytest.raises(librunway.StateError) as err:
             s.lap(T0)  # before start
         assert err.value.status == 4 and err.value.message
         s.start(T0)
@@ -110,12 +110,12 @@ def test_a_manual_lap_is_refused_outside_cruise_and_holding():
         s.push(_run_fix(2))
         s.pause(T0 + 2)
         s.lap(T0 + 3)  # holding: allowed
-        with pytest.raises(runway.StateError):
+        with pytest.raises(librunway.StateError):
             s.lap(T0 + 3)  # nothing since the last lap
-        with pytest.raises(runway.InputError):
+        with pytest.raises(librunway.InputError):
             s.lap(T0 + 1)  # before the latest input
         s.stop(T0 + 4)
-        with pytest.raises(runway.StateError):
+        with pytest.raises(librunway.StateError):
             s.lap(T0 + 5)  # after stop
         summary = s.summary()
     assert [x["trigger"] for x in summary["laps"]] == ["manual"]

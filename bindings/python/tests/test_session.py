@@ -1,4 +1,4 @@
-"""A whole run driven through runway.Session: phases, snapshot, summary,
+"""A whole run driven through librunway.Session: phases, snapshot, summary,
 determinism, batch input, and a real recorded track."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import runway
+import librunway
 from conftest import TRACKS
 from runway_testkit import LAT0, LON0, SPEED, STEP_DEG, T0, drive_run, fix, meridian_arc_m
 
@@ -17,7 +17,7 @@ REL = 1e-4  # distance on the WGS84 ellipsoid: 0.01 % (a sphere is up to 0.56 % 
 def test_a_whole_run_goes_through_every_phase_and_counts_only_cruise():
     # Raw accumulation ("filters": "off"): distance is the WGS84 geodesic sum between fixes,
     # so it can be checked against the meridian arc.
-    with runway.Session({"filters": "off"}) as s:
+    with librunway.Session({"filters": "off"}) as s:
         with s.events(kinds=["phase"]) as phases:
             r = drive_run(s)
             seen = [(e["from"], e["to"], e["t"]) for e in phases]
@@ -50,7 +50,7 @@ def test_a_whole_run_goes_through_every_phase_and_counts_only_cruise():
 
 
 def test_snapshot_carries_the_live_flight_data():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         for i in range(5):
             s.push(fix(i, T0 + 4 * i))
@@ -78,22 +78,22 @@ def test_snapshot_carries_the_live_flight_data():
     assert snap["cadence_spm"] is None
     assert snap["filtered"] == 0
     pfd = snap["pfd"]
-    assert pfd["pace"] == runway.format_pace(snap["pace_min_per_km"]) == "5:57"
+    assert pfd["pace"] == librunway.format_pace(snap["pace_min_per_km"]) == "5:57"
     assert pfd["pace_tape"] == ["5:30", "5:45", "6:00", "6:15", "6:30"]
     assert pfd["direction"] == "N"
     assert pfd["heading_tape"] == ["W", "N", "E"]
     assert pfd["time"] == "00:00:16"
-    assert pfd["distance"] == runway.format_distance(snap["distance_m"]) == "0.04"
+    assert pfd["distance"] == librunway.format_distance(snap["distance_m"]) == "0.04"
     assert pfd["altitude"] == str(round(snap["altitude_m"]))
     assert pfd["hr"] == "148"
-    assert pfd["avg_pace"] == "AVG " + runway.format_pace(snap["avg_pace_min_per_km"])
+    assert pfd["avg_pace"] == "AVG " + librunway.format_pace(snap["avg_pace_min_per_km"])
 
     assert stale["t"] == T0 + 22
     assert stale["hr_bpm"] is None and stale["pfd"]["hr"] == "--"
 
 
 def test_summary_is_the_flight_record_with_the_route():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         r = drive_run(s)
     summary, last = r["summary"], r["before_stop"]
     assert summary["kind"] == "summary"
@@ -134,7 +134,7 @@ def test_summary_is_the_flight_record_with_the_route():
 
 
 def _replay() -> tuple[dict, list[dict]]:
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(policy="queue", capacity=4096) as sub:
             drive_run(s)
             events = list(sub)
@@ -153,11 +153,11 @@ def test_push_many_counts_good_and_bad_lines_and_keeps_the_good():
     good = [fix(i, T0 + i) for i in range(6)]
     lines = [good[0], json.dumps(good[1]) + "\n", good[2], "not json", good[3],
              {"lon": 4.0, "t": T0 + 3.5}, "", good[4], json.dumps(good[5]).encode()]
-    with runway.Session() as s:
+    with librunway.Session() as s:
         assert s.push_many(lines, batch=4) == (6, 2)
         assert s.snapshot()["fixes"] == 6
 
-        with pytest.raises(runway.InputError) as err:
+        with pytest.raises(librunway.InputError) as err:
             s.push_many([fix(9, T0 + 9), {"lat": 91, "lon": 4, "t": T0 + 10}, fix(10, T0 + 11)],
                         strict=True)
         assert (err.value.accepted, err.value.rejected) == (2, 1)
@@ -167,7 +167,7 @@ def test_push_many_counts_good_and_bad_lines_and_keeps_the_good():
 
 
 def test_phase_times_default_to_the_input_times():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(kinds=["phase"]) as phases:
             s.start()  # before any input: the run starts at the next input's time
             s.push(fix(0, T0 + 5))
@@ -184,7 +184,7 @@ def test_phase_times_default_to_the_input_times():
 
 
 def test_push_fix_struct_is_the_same_as_json():
-    with runway.Session() as a, runway.Session() as b:
+    with librunway.Session() as a, librunway.Session() as b:
         for s in (a, b):
             s.start(T0)
         for i in range(5):
@@ -198,7 +198,7 @@ def test_push_fix_struct_is_the_same_as_json():
 
 
 def test_log_is_a_list_of_log_events():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         s.push(fix(0, T0))
         # Worse than required_accuracy_m (50): each fix is filtered (the push still succeeds)
@@ -219,13 +219,13 @@ def test_log_is_a_list_of_log_events():
 
 
 def test_closed_session_refuses_calls_and_closes_twice():
-    s = runway.Session()
+    s = librunway.Session()
     s.close()
     s.close()
     assert s.closed
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         s.snapshot()
-    with pytest.raises(runway.StateError):
+    with pytest.raises(librunway.StateError):
         s.push(fix(0, T0))
 
 
@@ -250,7 +250,7 @@ def test_replaying_a_real_run_matches_the_geodesic_reference():
     first_t = json.loads(lines[0])["t"]
     last_t = json.loads(lines[-1])["t"]
     # Raw accumulation: every fix kept, distance the WGS84 geodesic sum over them.
-    with runway.Session({"filters": "off"}) as s:
+    with librunway.Session({"filters": "off"}) as s:
         s.start(first_t)
         assert s.push_many(lines) == (len(lines), 0)
         s.stop()
@@ -271,8 +271,8 @@ MOJSTROVKA = "gpxpy__Mojstrovka.gpx"
                     reason="real tracks (../shared/tracks) not present")
 def test_a_track_whose_time_goes_backwards_is_rejected_line_by_line():
     lines = (TRACKS / "fixes" / f"{MOJSTROVKA}.jsonl").read_text().splitlines()
-    with runway.Session() as s:
-        with pytest.raises(runway.InputError) as err:
+    with librunway.Session() as s:
+        with pytest.raises(librunway.InputError) as err:
             s.push_many(lines, strict=True)
     assert err.value.rejected >= 1
     assert err.value.accepted + err.value.rejected == len(lines)
@@ -283,17 +283,17 @@ def test_a_track_whose_time_goes_backwards_is_rejected_line_by_line():
 def test_live_clock_takes_the_time_from_the_wall_clock():
     import time
 
-    with runway.Session({"clock": "live"}) as s:
+    with librunway.Session({"clock": "live"}) as s:
         before = time.time()
         s.push({"lat": 52.0, "lon": 4.0})  # no "t": now
         snap = s.snapshot()
     assert before - 1 <= snap["t"] <= time.time() + 1
-    with runway.Session() as replay, pytest.raises(runway.InputError):
+    with librunway.Session() as replay, pytest.raises(librunway.InputError):
         replay.push({"lat": 52.0, "lon": 4.0})  # the replay clock needs "t"
 
 
 def test_tick_advances_elapsed_time_in_cruise():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(kinds=["tick"]) as ticks:
             s.tick(T0 - 1)  # preflight: the clock moves, nothing is counted
             s.start(T0)
@@ -312,7 +312,7 @@ def test_pushes_from_many_threads_are_all_processed():
     import threading
 
     n_threads, per_thread = 4, 100
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         s.push(fix(0, T0))
         with s.events(kinds=["flight"], policy="queue", capacity=4096) as flights:
@@ -344,7 +344,7 @@ def test_pushes_from_many_threads_are_all_processed():
 def test_closing_while_another_thread_pushes_stops_it_cleanly():
     import threading
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     pushing = threading.Event()
     outcome = []
@@ -356,7 +356,7 @@ def test_closing_while_another_thread_pushes_stops_it_cleanly():
                 s.push(fix(i % 50, T0 + i))
                 i += 1
                 pushing.set()
-        except runway.StateError as e:
+        except librunway.StateError as e:
             outcome.append(e)
         except BaseException as e:  # noqa: BLE001 - reported below
             outcome.append(e)
@@ -367,5 +367,5 @@ def test_closing_while_another_thread_pushes_stops_it_cleanly():
     s.close()
     th.join(10)
     assert not th.is_alive()
-    assert len(outcome) == 1 and isinstance(outcome[0], runway.StateError)
+    assert len(outcome) == 1 and isinstance(outcome[0], librunway.StateError)
     assert "closed" in outcome[0].message

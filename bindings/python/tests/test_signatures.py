@@ -1,4 +1,4 @@
-"""The one table of C signatures (runway._lib.SIGNATURES) covers every function that
+"""The one table of C signatures (librunway._lib.SIGNATURES) covers every function that
 include/runway.h declares, with the right number of parameters, and nothing else but the
 optional functions a library may still lack."""
 
@@ -9,7 +9,7 @@ import re
 import pytest
 
 from conftest import REPO
-from runway import _lib
+from librunway import _lib
 
 HEADER = REPO / "include" / "runway.h"
 
@@ -29,7 +29,7 @@ def test_every_header_function_is_in_the_table_with_its_arity():
     header = declared()
     assert "runway_session_open" in header and "runway_flight_export" in header
     missing = sorted(set(header) - set(_lib.SIGNATURES))
-    assert not missing, f"declare in runway/_lib.py SIGNATURES: {missing}"
+    assert not missing, f"declare in librunway/_lib.py SIGNATURES: {missing}"
     extra = sorted(set(_lib.SIGNATURES) - set(header) - _lib.OPTIONAL)
     assert not extra, f"in SIGNATURES but not in runway.h: {extra}"
     for name, count in header.items():

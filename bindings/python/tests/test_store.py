@@ -8,13 +8,13 @@ import os
 
 import pytest
 
-import runway
+import librunway
 from runway_testkit import T0, fix
 
 FORMATS = ("gpx", "tcx", "fit", "geojson", "csv")
 
 
-def push_steps(s: runway.Session, start: int, stop: int) -> None:
+def push_steps(s: librunway.Session, start: int, stop: int) -> None:
     """Fixes start..stop-1 of the walk north, 4 s apart."""
     for i in range(start, stop):
         s.push(fix(i, T0 + 4 * i, hr=150))
@@ -22,7 +22,7 @@ def push_steps(s: runway.Session, start: int, stop: int) -> None:
 
 def reference(steps: int, stop: bool = False) -> dict:
     """The same inputs through a session without a store: what the stored flight must show."""
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         push_steps(s, 0, steps)
         if stop:
@@ -41,7 +41,7 @@ def test_a_session_without_a_store_has_no_flight_id(session):
 
 
 def test_a_stored_run_is_listed_finished_with_its_distance(store):
-    with runway.Session({"store": store}) as s:
+    with librunway.Session({"store": store}) as s:
         flight_id = s.flight_id
         assert flight_id                       # made up at open, e.g. 20261129T180512Z-3fa9c2
         s.start(T0)
@@ -51,7 +51,7 @@ def test_a_stored_run_is_listed_finished_with_its_distance(store):
     assert summary["flight_id"] == flight_id
     assert summary["distance_m"] > 150
 
-    [listed] = runway.flights(store)
+    [listed] = librunway.flights(store)
     assert listed["flight_id"] == flight_id
     assert listed["finished"] is True
     assert listed["end_reason"] == summary["end_reason"]
@@ -65,7 +65,7 @@ def test_a_stored_run_is_listed_finished_with_its_distance(store):
 
 
 def test_flight_returns_the_summary_with_the_route(store):
-    with runway.Session({"store": store, "flight_id": "morning-run"}) as s:
+    with librunway.Session({"store": store, "flight_id": "morning-run"}) as s:
         assert s.flight_id == "morning-run"
         s.start(T0)
         push_steps(s, 0, 12)
@@ -73,7 +73,7 @@ def test_flight_returns_the_summary_with_the_route(store):
         push_steps(s, 12, 20)
         s.stop()
         summary = s.summary()
-    stored = runway.flight(store, "morning-run")
+    stored = librunway.flight(store, "morning-run")
     assert stored["flight_id"] == "morning-run"
     assert stored["phase"] == "touchdown"
     assert stored["distance_m"] == pytest.approx(summary["distance_m"], abs=1e-9)
@@ -85,66 +85,66 @@ def test_flight_returns_the_summary_with_the_route(store):
 
 
 def test_export_flight_gives_the_bytes_the_session_exported(store):
-    with runway.Session({"store": store}) as s:
+    with librunway.Session({"store": store}) as s:
         s.start(T0)
         push_steps(s, 0, 20)
         s.stop()
         flight_id = s.flight_id
         live = {fmt: s.export(fmt) for fmt in FORMATS}
     for fmt in FORMATS:
-        assert runway.export_flight(store, flight_id, fmt) == live[fmt], fmt
-    with pytest.raises(runway.ArgumentError):
-        runway.export_flight(store, flight_id, "kml")
-    with pytest.raises(runway.NotFoundError):
-        runway.export_flight(store, "no-such-flight", "gpx")
+        assert librunway.export_flight(store, flight_id, fmt) == live[fmt], fmt
+    with pytest.raises(librunway.ArgumentError):
+        librunway.export_flight(store, flight_id, "kml")
+    with pytest.raises(librunway.NotFoundError):
+        librunway.export_flight(store, "no-such-flight", "gpx")
 
 
 def test_delete_removes_the_flight_and_only_it(store):
     for name in ("first", "second"):
-        with runway.Session({"store": store, "flight_id": name}) as s:
+        with librunway.Session({"store": store, "flight_id": name}) as s:
             s.start(T0)
             push_steps(s, 0, 5)
             s.stop()
-    assert [f["flight_id"] for f in runway.flights(store)] == ["first", "second"]
-    runway.delete_flight(store, "first")
-    assert [f["flight_id"] for f in runway.flights(store)] == ["second"]
-    with pytest.raises(runway.NotFoundError):
-        runway.flight(store, "first")
-    with pytest.raises(runway.NotFoundError):
-        runway.export_flight(store, "first", "gpx")
-    with pytest.raises(runway.NotFoundError):
-        runway.delete_flight(store, "first")   # already gone
-    assert runway.flight(store, "second")["route"]
+    assert [f["flight_id"] for f in librunway.flights(store)] == ["first", "second"]
+    librunway.delete_flight(store, "first")
+    assert [f["flight_id"] for f in librunway.flights(store)] == ["second"]
+    with pytest.raises(librunway.NotFoundError):
+        librunway.flight(store, "first")
+    with pytest.raises(librunway.NotFoundError):
+        librunway.export_flight(store, "first", "gpx")
+    with pytest.raises(librunway.NotFoundError):
+        librunway.delete_flight(store, "first")   # already gone
+    assert librunway.flight(store, "second")["route"]
 
 
 def test_an_id_already_in_the_store_is_refused(store):
-    with runway.Session({"store": store, "flight_id": "twice"}):
+    with librunway.Session({"store": store, "flight_id": "twice"}):
         pass
-    with pytest.raises(runway.StateError, match="twice"):
-        runway.Session({"store": store, "flight_id": "twice"})
+    with pytest.raises(librunway.StateError, match="twice"):
+        librunway.Session({"store": store, "flight_id": "twice"})
 
 
 @pytest.mark.parametrize("bad_id", ["", "two words", "x" * 129])
 def test_a_bad_flight_id_is_an_argument_error(store, bad_id):
-    with pytest.raises(runway.ArgumentError):
-        runway.Session({"store": store, "flight_id": bad_id})
+    with pytest.raises(librunway.ArgumentError):
+        librunway.Session({"store": store, "flight_id": bad_id})
 
 
 def test_a_flight_closed_without_stop_is_unfinished_and_recovers_where_it_was(store):
-    s = runway.Session({"store": store})
+    s = librunway.Session({"store": store})
     flight_id = s.flight_id
     s.start(T0)
     push_steps(s, 0, 12)
     before = s.summary()
     s.close()                                  # the host "dies": no stop
 
-    [listed] = runway.flights(store)
+    [listed] = librunway.flights(store)
     assert listed["flight_id"] == flight_id and listed["finished"] is False
     assert listed["end_reason"] is None
     assert listed["distance_m"] == pytest.approx(before["distance_m"], abs=1e-9)
 
-    with runway.recover(store, flight_id) as r:
-        assert isinstance(r, runway.Session)
+    with librunway.recover(store, flight_id) as r:
+        assert isinstance(r, librunway.Session)
         assert r.flight_id == flight_id
         again = r.summary()
         assert again["phase"] == "cruise"
@@ -153,7 +153,7 @@ def test_a_flight_closed_without_stop_is_unfinished_and_recovers_where_it_was(st
         assert again["route"] == before["route"]
         # It goes on: more inputs, journaled to the same flight.
         push_steps(r, 12, 20)
-        with pytest.raises(runway.InputError):
+        with pytest.raises(librunway.InputError):
             r.push(fix(3, T0))                 # still the same flight: time may not go back
         r.stop()
         done = r.summary()
@@ -162,15 +162,15 @@ def test_a_flight_closed_without_stop_is_unfinished_and_recovers_where_it_was(st
     assert done["distance_m"] == pytest.approx(expected["distance_m"], abs=1e-9)
     assert done["elapsed_s"] == pytest.approx(expected["elapsed_s"], abs=1e-9)
 
-    [listed] = runway.flights(store)
+    [listed] = librunway.flights(store)
     assert listed["finished"] is True
     assert listed["distance_m"] == pytest.approx(expected["distance_m"], abs=1e-9)
-    with pytest.raises(runway.StateError):
-        runway.recover(store, flight_id)       # finished now
+    with pytest.raises(librunway.StateError):
+        librunway.recover(store, flight_id)       # finished now
 
 
 def test_a_recovered_flight_keeps_its_phase_and_laps(store):
-    s = runway.Session({"store": store, "flight_id": "held"})
+    s = librunway.Session({"store": store, "flight_id": "held"})
     s.start(T0)
     push_steps(s, 0, 8)
     s.lap(T0 + 28)
@@ -178,58 +178,58 @@ def test_a_recovered_flight_keeps_its_phase_and_laps(store):
     s.pause(T0 + 40)
     before = s.summary()
     s.close()
-    with runway.recover(store, "held") as r:
+    with librunway.recover(store, "held") as r:
         after = r.summary()
         assert after["phase"] == "holding"
         assert len(after["laps"]) == len(before["laps"]) == 1
         assert after["laps"][0]["distance_m"] == pytest.approx(before["laps"][0]["distance_m"])
-        with pytest.raises(runway.StateError):
+        with pytest.raises(librunway.StateError):
             r.pause()                          # already holding
         r.resume(T0 + 50)
         r.stop(T0 + 60)
-    assert runway.flight(store, "held")["phase"] == "touchdown"
+    assert librunway.flight(store, "held")["phase"] == "touchdown"
 
 
 def test_batched_durability_keeps_the_flight_once_the_session_is_closed(store):
-    s = runway.Session({"store": store, "durability": "batched", "flight_id": "batched"})
+    s = librunway.Session({"store": store, "durability": "batched", "flight_id": "batched"})
     s.start(T0)
     push_steps(s, 0, 15)
     distance = s.summary()["distance_m"]
     s.close()
-    [listed] = runway.flights(store)
+    [listed] = librunway.flights(store)
     assert listed["finished"] is False
     assert listed["distance_m"] == pytest.approx(distance, abs=1e-9)
-    with pytest.raises(runway.ArgumentError):
-        runway.Session({"store": store, "durability": "sometimes"})
+    with pytest.raises(librunway.ArgumentError):
+        librunway.Session({"store": store, "durability": "sometimes"})
 
 
 def test_finish_flight_lands_an_unfinished_flight_as_recovered(store):
-    s = runway.Session({"store": store, "flight_id": "abandoned"})
+    s = librunway.Session({"store": store, "flight_id": "abandoned"})
     s.start(T0)
     push_steps(s, 0, 10)
     distance = s.summary()["distance_m"]
     s.close()
-    runway.finish_flight(store, "abandoned")
-    [listed] = runway.flights(store)
+    librunway.finish_flight(store, "abandoned")
+    [listed] = librunway.flights(store)
     assert listed["finished"] is True and listed["end_reason"] == "recovered"
     assert listed["end_t"] == T0 + 4 * 9            # its last journaled time
     assert listed["distance_m"] == pytest.approx(distance, abs=1e-9)
-    assert runway.flight(store, "abandoned")["phase"] == "touchdown"
-    with pytest.raises(runway.StateError):
-        runway.finish_flight(store, "abandoned")
-    with pytest.raises(runway.StateError):
-        runway.recover(store, "abandoned")
+    assert librunway.flight(store, "abandoned")["phase"] == "touchdown"
+    with pytest.raises(librunway.StateError):
+        librunway.finish_flight(store, "abandoned")
+    with pytest.raises(librunway.StateError):
+        librunway.recover(store, "abandoned")
 
 
 def test_unknown_flight_ids_are_not_found(store):
-    with runway.Session({"store": store}):
+    with librunway.Session({"store": store}):
         pass                                   # the store exists, with one flight
-    for call in (lambda: runway.recover(store, "nope"),
-                 lambda: runway.finish_flight(store, "nope"),
-                 lambda: runway.flight(store, "nope"),
-                 lambda: runway.delete_flight(store, "nope"),
-                 lambda: runway.export_flight(store, "nope", "gpx")):
-        with pytest.raises(runway.NotFoundError) as err:
+    for call in (lambda: librunway.recover(store, "nope"),
+                 lambda: librunway.finish_flight(store, "nope"),
+                 lambda: librunway.flight(store, "nope"),
+                 lambda: librunway.delete_flight(store, "nope"),
+                 lambda: librunway.export_flight(store, "nope", "gpx")):
+        with pytest.raises(librunway.NotFoundError) as err:
             call()
         assert "nope" in err.value.message
 
@@ -251,16 +251,16 @@ def test_a_store_that_is_not_a_store_is_a_store_error(tmp_path, make_store):
     path = make_store(tmp_path)
     before = os.path.isdir(path) or open(path, "rb").read()
     calls = {
-        "open": lambda: runway.Session({"store": path}),
-        "recover": lambda: runway.recover(path, "x"),
-        "finish": lambda: runway.finish_flight(path, "x"),
-        "flights": lambda: runway.flights(path),
-        "flight": lambda: runway.flight(path, "x"),
-        "delete": lambda: runway.delete_flight(path, "x"),
-        "export": lambda: runway.export_flight(path, "x", "gpx"),
+        "open": lambda: librunway.Session({"store": path}),
+        "recover": lambda: librunway.recover(path, "x"),
+        "finish": lambda: librunway.finish_flight(path, "x"),
+        "flights": lambda: librunway.flights(path),
+        "flight": lambda: librunway.flight(path, "x"),
+        "delete": lambda: librunway.delete_flight(path, "x"),
+        "export": lambda: librunway.export_flight(path, "x", "gpx"),
     }
     for name, call in calls.items():
-        with pytest.raises(runway.StoreError) as err:
+        with pytest.raises(librunway.StoreError) as err:
             call()
         assert err.value.status == 6, name
         assert err.value.message, name
@@ -270,11 +270,11 @@ def test_a_store_that_is_not_a_store_is_a_store_error(tmp_path, make_store):
 
 def test_store_functions_take_path_objects(tmp_path):
     path = tmp_path / "runs.db"
-    with runway.Session({"store": str(path), "flight_id": "p"}) as s:
+    with librunway.Session({"store": str(path), "flight_id": "p"}) as s:
         s.start(T0)
         push_steps(s, 0, 3)
         s.stop()
-    assert [f["flight_id"] for f in runway.flights(path)] == ["p"]
-    assert runway.flight(path, "p")["flight_id"] == "p"
-    with pytest.raises(runway.ArgumentError):
-        runway.flights(str(path) + "\0x")     # a NUL cannot cross into C
+    assert [f["flight_id"] for f in librunway.flights(path)] == ["p"]
+    assert librunway.flight(path, "p")["flight_id"] == "p"
+    with pytest.raises(librunway.ArgumentError):
+        librunway.flights(str(path) + "\0x")     # a NUL cannot cross into C

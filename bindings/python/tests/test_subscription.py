@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-import runway
+import librunway
 from conftest import WAIT_S
 from runway_testkit import T0, drive_run, fix
 
@@ -34,7 +34,7 @@ def flight_at(t):
 
 def test_callbacks_run_on_library_threads_one_per_subscription():
     a, b = queue.Queue(), queue.Queue()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.subscribe(lambda ev: a.put(threading.get_ident()), kinds=["phase"])
         s.subscribe(lambda ev: b.put(threading.get_ident()), kinds=["phase"])
         s.start(T0)
@@ -46,7 +46,7 @@ def test_callbacks_run_on_library_threads_one_per_subscription():
 
 def test_cancelling_one_subscriber_leaves_the_other_receiving():
     a, b = queue.Queue(), queue.Queue()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         sub_a = s.subscribe(a.put, kinds=["flight"], policy="queue")
         sub_b = s.subscribe(b.put, kinds=["flight"], policy="queue")
@@ -64,7 +64,7 @@ def test_cancelling_one_subscriber_leaves_the_other_receiving():
 
 
 def test_cancelling_twice_or_after_close_is_harmless():
-    s = runway.Session()
+    s = librunway.Session()
     with s.subscribe(lambda ev: None) as sub:
         sub.cancel()
         sub.cancel()
@@ -78,12 +78,12 @@ def test_cancelling_twice_or_after_close_is_harmless():
 
 
 def test_the_raw_api_reports_an_ended_subscription_as_not_found():
-    from runway import _lib
+    from librunway import _lib
 
-    with runway.Session() as s:
+    with librunway.Session() as s:
         sub = s.subscribe(lambda ev: None)
         sub.cancel()
-        with pytest.raises(runway.NotFoundError):
+        with pytest.raises(librunway.NotFoundError):
             _lib.lib().runway_unsubscribe(s, sub.id)
 
 
@@ -97,7 +97,7 @@ def test_a_callback_can_cancel_its_own_subscription():
         holder["sub"].cancel()  # from inside: does not wait for itself
         cancelled.set()
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     holder["sub"] = s.subscribe(once, kinds=["flight"], policy="queue")
     s.subscribe(witness.put, kinds=["flight"], policy="queue")
@@ -114,7 +114,7 @@ def test_a_callback_can_cancel_its_own_subscription():
 def test_a_callback_can_cancel_another_subscription():
     done = threading.Event()
     other_calls = queue.Queue()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         other = s.subscribe(other_calls.put, kinds=["phase"], policy="queue")
 
@@ -132,7 +132,7 @@ def test_a_callback_can_cancel_another_subscription():
 
 def test_a_callback_can_read_the_snapshot():
     out = queue.Queue()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         s.subscribe(lambda ev: out.put((ev, s.snapshot())), kinds=["flight"])
         s.push(fix(0, T0))
@@ -153,7 +153,7 @@ def test_close_waits_for_a_running_callback_and_no_callback_runs_after_it():
         release.wait(WAIT_S)
         finished.set()
 
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     sub = s.subscribe(slow, kinds=["flight"], policy="queue")
     for i in range(5):  # the first blocks in the callback, the rest queue behind it
@@ -182,13 +182,13 @@ def test_close_waits_for_a_running_callback_and_no_callback_runs_after_it():
 
 def test_close_from_inside_a_callback_is_refused():
     errors = queue.Queue()
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
 
     def try_close(ev):
         try:
             s.close()
-        except runway.StateError as e:
+        except librunway.StateError as e:
             errors.put(e)
 
     s.subscribe(try_close, kinds=["flight"])
@@ -201,7 +201,7 @@ def test_close_from_inside_a_callback_is_refused():
 
 
 def test_poll_queue_sees_every_event_in_order():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(policy="queue", capacity=4096) as sub:
             drive_run(s)
             events = list(sub)
@@ -217,7 +217,7 @@ def test_poll_queue_sees_every_event_in_order():
 
 def test_kinds_filter_delivers_only_those_kinds():
     got = queue.Queue()
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(kinds=["phase"]) as phases, \
                 s.subscribe(got.put, kinds="phase", policy="queue"):
             drive_run(s)
@@ -229,7 +229,7 @@ def test_kinds_filter_delivers_only_those_kinds():
 
 
 def test_latest_policy_coalesces_flight_events_and_keeps_discrete_ones():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         with s.events(policy="latest") as sub:
             s.start(T0)
             for i in range(20):
@@ -250,7 +250,7 @@ def test_latest_policy_coalesces_flight_events_and_keeps_discrete_ones():
 
 
 def test_a_full_queue_drops_newer_events_and_reports_the_overflow():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         with s.events(kinds=["flight"], policy="queue", capacity=2) as sub:
             for i in range(10):
@@ -266,7 +266,7 @@ def test_a_full_queue_drops_newer_events_and_reports_the_overflow():
 
 
 def test_a_poll_subscription_is_iterable_again_later():
-    with runway.Session() as s:
+    with librunway.Session() as s:
         s.start(T0)
         with s.events(kinds=["flight"]) as sub:
             s.push(fix(0, T0))
@@ -274,16 +274,16 @@ def test_a_poll_subscription_is_iterable_again_later():
             assert list(sub) == []
             s.push(fix(1, T0 + 4))
             assert [e["t"] for e in sub] == [T0 + 4]
-        with pytest.raises(runway.NotFoundError):
+        with pytest.raises(librunway.NotFoundError):
             sub.poll()
 
 
 def test_the_library_refuses_a_raw_close_from_inside_a_callback():
-    from runway import _lib
+    from librunway import _lib
 
     L = _lib.lib()
     messages = queue.Queue()
-    s = runway.Session()
+    s = librunway.Session()
     s.start(T0)
     handle = s._as_parameter_
 

@@ -5,17 +5,17 @@ library (see :func:`lib`), checks its ABI version, sets ``argtypes`` /
 ``restype`` of every function from one table (:data:`SIGNATURES`; the few
 :data:`OPTIONAL` ones only when the library has them, see :func:`has`) and gives
 every function that returns a ``runway_status`` an ``errcheck`` that raises
-the matching :class:`runway.errors.RunwayError` subclass, carrying the
+the matching :class:`librunway.errors.RunwayError` subclass, carrying the
 message of ``runway_last_error()`` read on the calling thread right after the
 call.
 
 Raw use (tests, debugging)::
 
-    from runway import _lib
+    from librunway import _lib
     L = _lib.lib()
-    L.runway_unsubscribe(session, 12345)   # raises runway.NotFoundError
+    L.runway_unsubscribe(session, 12345)   # raises librunway.NotFoundError
 
-A :class:`runway.Session` can be passed wherever the C API takes a
+A :class:`librunway.Session` can be passed wherever the C API takes a
 ``runway_session *``.
 """
 
@@ -168,6 +168,50 @@ def _declare(cdll: ctypes.CDLL, path: str) -> None:
             fn.errcheck = _errcheck
 
 
+def _open(path: str, where: str) -> ctypes.CDLL:
+    """Load `path` as librunway: it must export runway_abi_version of ABI_VERSION and every
+    function of SIGNATURES (but the OPTIONAL ones)."""
+    cdll = ctypes.CDLL(path)
+    fn = cdll.runway_abi_version if hasattr(cdll, "runway_abi_version") else None
+    if fn is None:
+        raise LibraryError(f"{path} is not librunway (no runway_abi_version)")
+    fn.argtypes, fn.restype = [], c_uint32
+    abi = fn()
+    if abi != ABI_VERSION:
+        raise LibraryError(
+            f"{path} has ABI version {abi}; this librunway package needs {ABI_VERSION}")
+    _declare(cdll, path)
+    return cdll
+
+
+def load(path: str | os.PathLike[str]) -> str:
+    """Use the library file at ``path`` (the first place of the search order, with
+    ``$RUNWAY_LIBRARY``): call before anything else uses the library. Returns the path.
+    Calling it again with the same file is harmless.
+
+    Raises:
+        LibraryError: the file is missing, cannot be loaded or is not a librunway of this
+            ABI, or another library is already loaded (a process loads one).
+    """
+    global _lib, _path
+    p = os.path.abspath(os.fspath(path))
+    with _lock:
+        if _lib is not None:
+            if _path is not None and os.path.exists(_path) and os.path.samefile(_path, p):
+                return _path
+            raise LibraryError(f"librunway is already loaded from {_path}: cannot switch to {p}")
+        if not os.path.exists(p):
+            raise LibraryError(f"{p}: no such file")
+        try:
+            _lib = _open(p, "explicit")
+        except OSError as e:
+            if isinstance(e, LibraryError):
+                raise
+            raise LibraryError(f"{p} could not be loaded: {e}") from e
+        _path = p
+        return p
+
+
 def _load() -> tuple[ctypes.CDLL, str]:
     tried: list[str] = []
     for where, path in candidates():
@@ -179,21 +223,14 @@ def _load() -> tuple[ctypes.CDLL, str]:
             tried.append(f"  {where}: {path} (not found)")
             continue
         try:
-            cdll = ctypes.CDLL(path)
+            cdll = _open(path, where)
+        except LibraryError:
+            raise
         except OSError as e:
             if where == f"${LIBRARY_ENV}":
                 raise LibraryError(f"{LIBRARY_ENV}={path} could not be loaded: {e}") from e
             tried.append(f"  {where}: {path} ({e})")
             continue
-        fn = cdll.runway_abi_version if hasattr(cdll, "runway_abi_version") else None
-        if fn is None:
-            raise LibraryError(f"{path} is not librunway (no runway_abi_version)")
-        fn.argtypes, fn.restype = [], c_uint32
-        abi = fn()
-        if abi != ABI_VERSION:
-            raise LibraryError(
-                f"{path} has ABI version {abi}; this runway package needs {ABI_VERSION}")
-        _declare(cdll, path)
         return cdll, path
     raise LibraryError(
         f"{LIBRARY_NAME} not found. Build it (make lib) or set {LIBRARY_ENV} to its path. "
@@ -208,10 +245,12 @@ _path: str | None = None
 def lib() -> ctypes.CDLL:
     """The loaded library, loading it on first use.
 
-    Search order: ``$RUNWAY_LIBRARY`` (a path; if set it must load), then
-    ``librunway.so`` beside this package, then ``<repo>/build/librunway.so``
-    (for a source checkout), then the system loader. Raises
-    :class:`runway.errors.LibraryError` listing every place tried.
+    Search order: the file given to :func:`load` (``librunway.load_library``)
+    or ``$RUNWAY_LIBRARY`` (a path; if set it must load), then ``librunway.so``
+    beside this package (a wheel, or ``pip install ./bindings/python``, puts
+    it there), then ``<repo>/build/librunway.so`` (a source checkout used in
+    place), then the system loader (``librunway.so`` on its path). Raises
+    :class:`librunway.errors.LibraryError` listing every place tried.
     """
     global _lib, _path
     cdll = _lib

@@ -215,7 +215,7 @@ class Session:
     ``store`` (none)
         a SQLite file path: the flight is journaled there (every accepted input,
         phase change and lap) and its record written at :meth:`stop`; after a
-        crash, :func:`runway.recover` continues it (see ``runway.store``).
+        crash, :func:`librunway.recover` continues it (see ``librunway.store``).
         A store that cannot be opened raises :class:`StoreError`.
     ``durability`` (``"every_fix"``)
         with a store: ``"every_fix"`` (each input is durable when its call
@@ -235,7 +235,7 @@ class Session:
     of the session except :meth:`close`.
 
     Errors: failures raise :class:`RunwayError` subclasses (see
-    ``runway.errors``). An exception raised by one of your callbacks is kept
+    ``librunway.errors``). An exception raised by one of your callbacks is kept
     and raised as :class:`CallbackError` by the next method call on this
     session made outside a callback (or by :meth:`close`).
 
@@ -246,7 +246,7 @@ class Session:
 
     Example::
 
-        with runway.Session({"distance_filter_m": 0}) as s:
+        with librunway.Session({"distance_filter_m": 0}) as s:
             s.start(1700000000.0)
             s.push({"t": 1700000000.0, "lat": 52.0, "lon": 4.0})
             s.push({"t": 1700000010.0, "lat": 52.0003, "lon": 4.0})
@@ -304,7 +304,7 @@ class Session:
 
     @property
     def _as_parameter_(self) -> c_void_p:
-        """Lets raw ctypes calls (``runway._lib.lib().runway_x(session, ...)``)
+        """Lets raw ctypes calls (``librunway._lib.lib().runway_x(session, ...)``)
         take the session. Raises StateError once closed."""
         h = self._handle
         if h is None:
@@ -458,8 +458,8 @@ class Session:
             pass
 
     def __repr__(self) -> str:
-        """``<runway.Session open at 0x...>`` (or ``closed``)."""
-        return f"<runway.Session {'closed' if self.closed else 'open'} at {id(self):#x}>"
+        """``<librunway.Session open at 0x...>`` (or ``closed``)."""
+        return f"<librunway.Session {'closed' if self.closed else 'open'} at {id(self):#x}>"
 
     # -- inputs ----------------------------------------------------------------
 
@@ -862,7 +862,7 @@ class Subscription:
         self.cancel()
 
     def __repr__(self) -> str:
-        """``<runway.Subscription id=1 active>`` (or ``ended``)."""
+        """``<librunway.Subscription id=1 active>`` (or ``ended``)."""
         state = "active" if self._active else "ended"
         return f"<runway.{type(self).__name__} id={self._id} {state}>"
 

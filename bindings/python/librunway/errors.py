@@ -1,4 +1,4 @@
-"""Exceptions raised by the runway package.
+"""Exceptions raised by the librunway package.
 
 Every failed library call raises a :class:`RunwayError` subclass chosen by the
 status the C function returned; the exception carries that status (``.status``)

@@ -1,4 +1,4 @@
-"""runway — Python bindings for librunway, a run-tracking engine.
+"""librunway — Python bindings for librunway, a run-tracking engine.
 
 Push GPS fixes (and heart-rate / cadence samples) into a :class:`Session`;
 it computes live flight data (distance on the WGS84 ellipsoid, pace, elapsed
@@ -10,9 +10,9 @@ gives a flight record with the route. A run moves through the phases
 
 Example::
 
-    import runway
+    import librunway
 
-    with runway.Session() as s:                      # replay clock: times from inputs
+    with librunway.Session() as s:                      # replay clock: times from inputs
         with s.subscribe(print, kinds=["phase"]):    # runs on a library thread
             s.start(1700000000.0)
             s.push({"t": 1700000000, "lat": 52.0, "lon": 4.0, "speed": 3.2})
@@ -30,22 +30,22 @@ Polling instead of callbacks::
             print(event)
 
 A flight store journals runs to SQLite so they survive a crash; list, read,
-recover, export and delete them with the functions of :mod:`runway.store`::
+recover, export and delete them with the functions of :mod:`librunway.store`::
 
-    with runway.Session({"store": "runs.db"}) as s:   # every input durable on return
+    with librunway.Session({"store": "runs.db"}) as s:   # every input durable on return
         s.start(); ...; s.stop()
         flight_id = s.flight_id                       # e.g. "20261129T180512Z-3fa9c2"
-    runway.flights("runs.db")                         # [{"flight_id", "finished", "distance_m", ...}]
-    runway.flight("runs.db", flight_id)               # the summary with laps and route
-    gpx = runway.export_flight("runs.db", flight_id, "gpx")   # bytes; also tcx, fit, geojson, csv
-    s2 = runway.recover("runs.db", unfinished_id)     # after a crash: continue the flight
-    runway.finish_flight("runs.db", unfinished_id)    # ... or land it as it is
-    runway.delete_flight("runs.db", flight_id)
+    librunway.flights("runs.db")                         # [{"flight_id", "finished", "distance_m", ...}]
+    librunway.flight("runs.db", flight_id)               # the summary with laps and route
+    gpx = librunway.export_flight("runs.db", flight_id, "gpx")   # bytes; also tcx, fit, geojson, csv
+    s2 = librunway.recover("runs.db", unfinished_id)     # after a crash: continue the flight
+    librunway.finish_flight("runs.db", unfinished_id)    # ... or land it as it is
+    librunway.delete_flight("runs.db", flight_id)
 
 Exports of a live session: ``s.export("fit")`` (bytes). Recordings from
 elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`::
 
-    lines = runway.import_recording(Path("run.fit").read_bytes(), "fit")
+    lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
     s.push_many(lines)                                # JSON Lines: fixes in recorded order
 
 Errors are :class:`RunwayError` subclasses, one per library status
@@ -56,12 +56,20 @@ Errors are :class:`RunwayError` subclasses, one per library status
 
 Every function and method may be called from any thread.
 
-The shared library is found through ``$RUNWAY_LIBRARY`` (a path), then
-``librunway.so`` beside this package, then ``<repo>/build/librunway.so``,
-then the system loader.
+The shared library is found through :func:`load_library` or
+``$RUNWAY_LIBRARY`` (a path), then ``librunway.so`` beside this package (where
+the wheel and ``pip install ./bindings/python`` put it), then
+``<repo>/build/librunway.so`` (a checkout used in place), then the system
+loader.
+
+One call from a recording to its figures: ``librunway.analyse("ride.fit")``
+gives a :class:`Flight` (summary, laps, route, events; ``route_frame()``,
+``laps_frame()``, ``plot()``). The command line: ``librunway --help``.
 """
 
 from __future__ import annotations
+
+import os
 
 from . import _lib
 from .errors import (ArgumentError, CallbackError, InputError, InternalError, JSONError,
@@ -69,7 +77,8 @@ from .errors import (ArgumentError, CallbackError, InputError, InternalError, JS
                      StoreError)
 from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
                      format_pace, format_pace_tape, format_time)
-from .recording import IMPORT_FORMATS, import_available, import_recording
+from .analysis import Flight, analyse
+from .recording import IMPORT_FORMATS, import_available, import_recording, split_report
 from .session import Event, JSONInput, PollSubscription, Session, Subscription
 from .store import delete_flight, export_flight, finish_flight, flight, flights, recover
 
@@ -84,9 +93,10 @@ __all__ = [
     "NotFoundError", "StoreError", "InternalError", "LimitError", "CallbackError", "LibraryError",
     "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
     "format_time", "format_distance", "format_altitude",
-    "version", "abi_version", "status_string", "library_path",
+    "version", "abi_version", "status_string", "library_path", "load_library",
     "recover", "finish_flight", "flights", "flight", "delete_flight", "export_flight",
-    "import_recording", "import_available", "EXPORT_FORMATS", "IMPORT_FORMATS",
+    "import_recording", "import_available", "split_report", "EXPORT_FORMATS", "IMPORT_FORMATS",
+    "analyse", "Flight",
 ]
 
 
@@ -104,6 +114,15 @@ def status_string(status: int) -> str:
     """The library's fixed description of a status code (e.g. 3)."""
     raw = _lib.lib().runway_status_string(status)
     return raw.decode("utf-8") if raw else ""
+
+
+def load_library(path: "str | os.PathLike[str]") -> str:
+    """Use the librunway file at ``path``: first in the search order (as
+    ``$RUNWAY_LIBRARY``), for a host that ships its own copy. Call it before
+    anything else uses the library; returns the absolute path. Raises
+    :class:`LibraryError` if the file is not a usable librunway or another one
+    is already loaded."""
+    return _lib.load(path)
 
 
 def library_path() -> str:

@@ -15,11 +15,11 @@ call.
 
 Example::
 
-    with runway.Session({"store": "runs.db"}) as s:
+    with librunway.Session({"store": "runs.db"}) as s:
         s.start(); ...; s.stop()
         flight_id = s.flight_id
-    runway.flights("runs.db")[-1]["distance_m"]
-    Path("run.gpx").write_bytes(runway.export_flight("runs.db", flight_id, "gpx"))
+    librunway.flights("runs.db")[-1]["distance_m"]
+    Path("run.gpx").write_bytes(librunway.export_flight("runs.db", flight_id, "gpx"))
 
 Errors: :class:`NotFoundError` for an unknown flight id, :class:`StateError`
 for a flight in the wrong state (recovering or finishing a finished flight),

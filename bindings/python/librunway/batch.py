@@ -1,13 +1,13 @@
 """Figures for whole archives of recordings, in parallel on Dask.
 
 Each recording (``.gpx``, ``.tcx``, ``.fit``) is read with
-:func:`runway.import_recording` and replayed through its own
-:class:`runway.Session` — started at its first input, stopped at its last —
+:func:`librunway.import_recording` and replayed through its own
+:class:`librunway.Session` — started at its first input, stopped at its last —
 with the activity profile the file names (FIT sport, TCX ``Sport``, GPX
 ``<type>``; ``run`` when it names none). The result is one row per recording::
 
     from distributed import Client
-    from runway.batch import analyse, local_cluster
+    from librunway.batch import analyse, local_cluster
 
     if __name__ == "__main__":          # Dask starts workers by spawning: guard the script
         with local_cluster(2) as cluster, Client(cluster) as client:
@@ -20,21 +20,35 @@ process.
 
 The command line does the same and writes a table::
 
-    python -m runway.batch archive/ more/ --workers 2 --out figures.csv    # a local cluster
-    python -m runway.batch /data/runs --scheduler tcp://host:8786 --out figures.parquet
+    librunway batch archive/ more/ --workers 2 --out figures.csv    # a local cluster
+    librunway batch /data/runs --scheduler tcp://host:8786 --out figures.parquet
+
+(``python -m librunway batch`` and ``python -m librunway.batch`` are the same command.) A
+progress bar on stderr shows the files done while the cluster works (on a terminal, or with
+``--progress``).
 
 Rows (:data:`COLUMNS`, in that order): ``file`` (the path as found), ``format``,
 ``sport`` (as the file names it, lower case, or ``None``), ``activity`` (the
 profile used: ``run``, ``walk`` or ``ride``), ``start`` (ISO 8601 UTC),
 ``distance_m``, ``elapsed_s``, ``moving_s``, ``avg_pace_min_per_km``,
-``gain_m``, ``loss_m``, ``laps``, ``avg_hr_bpm``, ``max_hr_bpm``, ``fixes``
-(fixes the engine saw), ``rejected`` (inputs the engine refused) and ``error``.
+``avg_speed_mps``, ``max_speed_mps``, ``gain_m``, ``loss_m``, ``segments``
+(recorded stretches: a pause starts a new one), ``laps``, ``avg_hr_bpm``,
+``max_hr_bpm``, ``avg_power_w``, ``max_power_w`` (when the engine reports power),
+``fixes`` (fixes the engine saw), ``filtered`` (fixes its filters set aside:
+accuracy, null island, speed, repeated time), ``untimed`` (points of the file
+with a position but no time, skipped by the import), ``rejected`` (inputs the
+engine refused), ``device_distance_m`` and ``device_ascent_m`` (the totals the
+file itself stores, FIT session or TCX laps; ``None`` when it has none) and
+``error``. Figures are rounded to what the measurement supports (:data:`DECIMALS`:
+0.1 m, 0.1 s, 0.01 m/s, 0.001 min/km, 0.1 bpm, 0.1 W; maxima of whole units as
+recorded). ``untimed`` and the device columns come from the import report
+(``None`` with a library whose import writes none).
 A file that cannot be analysed — truncated, not a recording, no timed points,
 no input accepted — is a row whose ``error`` says why (``"InputError: ..."``)
 and whose figures are ``None``; it never fails the job.
 
 Dask (``dask``, ``distributed``) is an optional extra:
-``pip install './bindings/python[batch]'``. ``import runway`` never imports it,
+``pip install './bindings/python[batch]'``. ``import librunway`` never imports it,
 and neither does this module until a cluster is used. Workers read the files
 themselves (the paths must resolve on every worker: one machine, or a shared
 filesystem) and load librunway like any other process: workers of
@@ -50,6 +64,7 @@ import csv
 import datetime
 import glob
 import json
+import math
 import os
 import sys
 import time
@@ -59,7 +74,7 @@ from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import LibraryError, RunwayError
-from .recording import import_recording
+from .recording import import_recording, split_report
 from .session import Session
 
 __all__ = ["analyse", "analyse_file", "find_recordings", "local_cluster", "sniff_sport",
@@ -67,8 +82,18 @@ __all__ = ["analyse", "analyse_file", "find_recordings", "local_cluster", "sniff
 
 #: The columns of a row, in order.
 COLUMNS = ("file", "format", "sport", "activity", "start", "distance_m", "elapsed_s",
-           "moving_s", "avg_pace_min_per_km", "gain_m", "loss_m", "laps", "avg_hr_bpm",
-           "max_hr_bpm", "fixes", "rejected", "error")
+           "moving_s", "avg_pace_min_per_km", "avg_speed_mps", "max_speed_mps", "gain_m",
+           "loss_m", "segments", "laps", "avg_hr_bpm", "max_hr_bpm", "avg_power_w",
+           "max_power_w", "fixes", "filtered", "untimed", "rejected", "device_distance_m",
+           "device_ascent_m", "error")
+
+#: Decimals each float column is rounded to: what the measurement supports (GPS positions
+#: are good to metres, times to the recording's second or tenth, heart rate and power are
+#: recorded in whole units, so their averages to a tenth).
+DECIMALS = {"distance_m": 1, "elapsed_s": 1, "moving_s": 1, "avg_pace_min_per_km": 3,
+            "avg_speed_mps": 2, "max_speed_mps": 2, "gain_m": 1, "loss_m": 1,
+            "avg_hr_bpm": 1, "max_hr_bpm": 0, "avg_power_w": 1, "max_power_w": 0,
+            "device_distance_m": 1, "device_ascent_m": 0}
 
 #: File name endings read as recordings when a directory or a glob is scanned.
 EXTENSIONS = {".gpx": "gpx", ".tcx": "tcx", ".fit": "fit"}
@@ -351,7 +376,7 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
     input's; ``config`` (a session config) applies to it, with ``activity``
     from the file's sport unless ``config`` sets one. ``name`` is the row's
     ``file`` (default: ``path``). Never raises for a bad file: the row's
-    ``error`` says what went wrong. Raises only :class:`runway.LibraryError`
+    ``error`` says what went wrong. Raises only :class:`librunway.LibraryError`
     (no usable librunway: not the file's fault).
     """
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
@@ -365,14 +390,18 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         row["format"] = fmt
         with open(path, "rb") as f:
             data = f.read()
-        row["sport"] = sport = sniff_sport(data, fmt)
-        cfg = dict(config or {})
-        cfg.setdefault("activity", activity_for(sport))
-        row["activity"] = cfg["activity"]
-        lines = import_recording(data, fmt)
+        lines, report = split_report(import_recording(data, fmt))
+        if report is not None:
+            sport, activity = report.get("sport"), report.get("activity") or "run"
+        else:                       # a library whose import writes no report
+            sport = sniff_sport(data, fmt)
+            activity = activity_for(sport)
         del data
-        # The last line is runway_import's report ({"type":"import_report"}), not an input.
-        if not lines or (len(lines) == 1 and json.loads(lines[0]).get("type") == "import_report"):
+        row["sport"] = sport.strip().lower() if isinstance(sport, str) and sport.strip() else None
+        cfg = dict(config or {})
+        cfg.setdefault("activity", activity)
+        row["activity"] = cfg["activity"]
+        if not lines:
             raise RecordingError("no timed points")
         with Session(cfg) as s:
             s.start(json.loads(lines[0]).get("t"))
@@ -393,13 +422,32 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
     except Exception as e:  # noqa: BLE001 - any failure on a file is that file's row
         row["error"] = f"{type(e).__name__}: {e}"
         return row
+    filtered = summary.get("filtered")
+    device = (report or {}).get("device") or {}
     row.update(start=_iso_utc(summary.get("start_t")), distance_m=summary.get("distance_m"),
                elapsed_s=summary.get("elapsed_s"), moving_s=summary.get("moving_s"),
                avg_pace_min_per_km=summary.get("avg_pace_min_per_km"),
+               avg_speed_mps=summary.get("avg_speed_mps"),
+               max_speed_mps=summary.get("max_speed_mps"),
                gain_m=summary.get("gain_m"), loss_m=summary.get("loss_m"),
+               segments=summary.get("segments"),
                laps=len(summary.get("laps") or ()), avg_hr_bpm=summary.get("avg_hr_bpm"),
-               max_hr_bpm=summary.get("max_hr_bpm"), fixes=summary.get("fixes"),
-               rejected=rejected)
+               max_hr_bpm=summary.get("max_hr_bpm"), avg_power_w=summary.get("avg_power_w"),
+               max_power_w=summary.get("max_power_w"), fixes=summary.get("fixes"),
+               filtered=(sum(v for v in filtered.values() if isinstance(v, int))
+                         if isinstance(filtered, dict) else filtered),
+               untimed=(report or {}).get("untimed"), rejected=rejected,
+               device_distance_m=device.get("distance_m"), device_ascent_m=device.get("ascent_m"))
+    return _rounded(row)
+
+
+def _rounded(row: dict) -> dict:
+    """Floats rounded to :data:`DECIMALS` (NaN and infinities, which JSON never carries, stay
+    as they are)."""
+    for column, places in DECIMALS.items():
+        v = row.get(column)
+        if isinstance(v, float) and math.isfinite(v):
+            row[column] = float(round(v, places))
     return row
 
 
@@ -475,16 +523,14 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
             progress: bool) -> list[dict]:
     """Rows of (path, name) `items`, in order, computed by `client`'s workers
     (``client.map`` of tasks of files, ``client.gather``)."""
-    import distributed
-
     rows: list[Optional[dict]] = [None] * len(items)
     chunks = _chunks(items, sum(client.nthreads().values()))
     key = "runway-batch"
     while chunks:
         futures = client.map(_analyse_chunk, [[items[j] for j in c] for c in chunks],
                              config=config, key=key, pure=False)
-        if progress:   # a console bar (returns when all are done); a widget in a notebook
-            distributed.progress(futures, multi=False, scheduler=client.scheduler.address)
+        if progress:   # a bar on stderr, until every task is done
+            _progress_bar(futures, [len(c) for c in chunks], len(items))
             progress = False
         results = iter(client.gather(futures, errors="skip"))   # all done; failed ones left out
         retry: list[list[int]] = []
@@ -493,7 +539,7 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
                 for j, row in zip(chunk, next(results)):
                     rows[j] = row
             elif future.status != "error":        # cancelled: the cluster went away
-                raise RuntimeError(f"runway.batch: a task was {future.status} (cluster lost?)")
+                raise RuntimeError(f"librunway.batch: a task was {future.status} (cluster lost?)")
             elif isinstance(future.exception(), LibraryError):
                 raise future.exception()          # a worker without librunway: not the file's fault
             elif len(chunk) > 1:                  # a worker died (or a bug): find the file alone
@@ -503,6 +549,32 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
         chunks, key = retry, "runway-batch-single"
         del futures
     return rows  # type: ignore[return-value]
+
+
+def _progress_bar(futures: list[Any], sizes: list[int], total: int, out: Any = None,
+                  width: int = 30) -> None:
+    """Draw ``[#####-----]  120/840 files  14%`` on ``out`` (stderr) as tasks finish (a task
+    of ``sizes[i]`` files counts them all at once), then end the line."""
+    out = out or sys.stderr
+    done = 0
+
+    def draw() -> None:
+        filled = round(width * done / total) if total else width
+        out.write(f"\r[{'#' * filled}{'-' * (width - filled)}] {done:>{len(str(total))}}/{total} "
+                  f"files {100 * done // max(total, 1):3d}%")
+        out.flush()
+
+    draw()
+    pending = list(zip(futures, sizes))
+    while pending:                  # polled: distributed.as_completed needs a default client
+        time.sleep(0.05)
+        finished = [f.done() for f, _ in pending]
+        if any(finished):
+            done += sum(n for (_, n), yes in zip(pending, finished) if yes)
+            pending = [item for item, yes in zip(pending, finished) if not yes]
+            draw()
+    out.write("\n")
+    out.flush()
 
 
 def _failed_row(item: tuple[str, str], exc: BaseException) -> dict:
@@ -537,8 +609,8 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
 
     Raises:
         FileNotFoundError: a path (not a glob) does not exist.
-        runway.ArgumentError: ``config`` is not a valid session config.
-        runway.LibraryError: no usable librunway (here or on a worker).
+        librunway.ArgumentError: ``config`` is not a valid session config.
+        librunway.LibraryError: no usable librunway (here or on a worker).
     """
     config = _check_config(config)
     items = [(os.path.abspath(p), p) for p in find_recordings(paths_or_glob)]
@@ -583,7 +655,7 @@ def write_csv(rows: list[dict], out: Any) -> None:
     w.writerows(rows)
 
 
-_INT_COLUMNS = {"laps", "fixes", "rejected"}
+_INT_COLUMNS = {"segments", "laps", "fixes", "filtered", "untimed", "rejected"}
 _STR_COLUMNS = {"file", "format", "sport", "activity", "start", "error"}
 
 
@@ -609,9 +681,11 @@ def write_parquet(rows: list[dict], path: PathLike) -> None:
 
 # ---- command line -----------------------------------------------------------------------------
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="python -m runway.batch",
+def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
+    from ._args import ArgumentParser
+
+    p = ArgumentParser(
+        prog=prog,
         description="Figures for every GPX/TCX/FIT recording under DIR (recursively), one row per "
                     "recording, computed on a Dask cluster: a local one (--workers) or an "
                     "existing one (--scheduler).")
@@ -627,15 +701,19 @@ def _parser() -> argparse.ArgumentParser:
                         "default: CSV on stdout")
     p.add_argument("--config", metavar="JSON",
                    help='session config for every recording, e.g. \'{"hr_max": 185}\'')
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr while the cluster works (default: when stderr "
+                        "is a terminal)")
     return p
 
 
-def main(argv: Optional[list[str]] = None) -> int:
-    """``python -m runway.batch DIR... [--scheduler ADDRESS] [--workers N]
-    [--out figures.csv|.parquet] [--config JSON]``. Returns the exit status:
+def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int:
+    """``librunway batch DIR... [--scheduler ADDRESS] [--workers N]
+    [--out figures.csv|.parquet] [--config JSON] [--progress]``. Returns the exit status:
     0 when the table was written (rows with errors included), 2 on a usage
-    error, 1 when nothing was found or dask is missing."""
-    p = _parser()
+    error, 1 when nothing was found, dask is missing or the library fails (one line on
+    stderr)."""
+    p = _parser(prog)
     args = p.parse_args(argv)
     if args.scheduler and args.workers is not None:
         p.error("--workers sizes the local cluster: not with --scheduler")
@@ -658,7 +736,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         import distributed
     except ImportError:
-        print("runway.batch: needs dask and distributed: pip install './bindings/python[batch]' "
+        print(f"{prog}: needs dask and distributed: pip install 'librunway[batch]' "
               "(or: pip install dask distributed)", file=sys.stderr)
         return 1
     try:
@@ -666,7 +744,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     except FileNotFoundError as e:
         p.error(f"{e.filename}: no such file or directory")
     if not items:
-        print(f"runway.batch: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
+        print(f"{prog}: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
         return 1
 
     t_open = time.perf_counter()
@@ -679,8 +757,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     try:
         t0 = time.perf_counter()
         workers = len(client.nthreads())
-        rows = _run_on(client, items, config, progress=sys.stdout.isatty())
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        rows = _run_on(client, items, config, progress=show)
         took = time.perf_counter() - t0
+    except LibraryError as e:
+        print(f"{prog}: {e}".splitlines()[0], file=sys.stderr)
+        return 1
     finally:
         client.close()
         if cluster is not None:
@@ -697,14 +779,14 @@ def main(argv: Optional[list[str]] = None) -> int:
     some = f"{workers} worker{'s' if workers != 1 else ''}"
     where = (f"{some} at {args.scheduler}" if args.scheduler else
              f"a local cluster of {some}, started in {t0 - t_open:.1f} s")
-    print(f"runway.batch: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
+    print(f"{prog}: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
           f"{len(rows) / took:.1f} recordings/s ({took:.2f} s on {where})"
           f"{' -> ' + args.out if args.out else ''}", file=sys.stderr)
     return 0
 
 
 if __name__ == "__main__":
-    # Run the functions of the imported module runway.batch, not of this __main__ copy: Dask
-    # pickles functions by module and name, and workers import runway.batch.
-    from runway.batch import main as _main
-    sys.exit(_main())
+    # Run the functions of the imported module librunway.batch, not of this __main__ copy: Dask
+    # pickles functions by module and name, and workers import librunway.batch.
+    from librunway.batch import main as _main
+    sys.exit(_main(prog="python -m librunway.batch"))

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from ctypes import byref, c_size_t, c_void_p
-from typing import Union
+from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import ArgumentError, LibraryError
 from .session import _c_string
 
-__all__ = ["import_recording", "import_available", "IMPORT_FORMATS"]
+__all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS"]
 
 #: The formats :func:`import_recording` reads.
 IMPORT_FORMATS = ("gpx", "tcx", "fit")
@@ -39,8 +40,8 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
         :meth:`Session.push_many` (values are as recorded: pushing validates
         them; an empty list when the file has no timed points)::
 
-            lines = runway.import_recording(Path("run.fit").read_bytes(), "fit")
-            with runway.Session() as s:
+            lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
+            with librunway.Session() as s:
                 s.start(json.loads(lines[0])["t"])
                 s.push_many(lines)
                 s.stop()
@@ -70,3 +71,27 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
     text = _lib.take_bytes(out, length).decode("utf-8")
     # Split on "\n" only: str.splitlines() would also split inside a string at U+2028.
     return [line.rstrip("\r") for line in text.split("\n") if line.strip()]
+
+
+def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]:
+    """The inputs of an :func:`import_recording` result, and its import report.
+
+    The library ends an import with one line ``{"type":"import_report", ...}``: the file's
+    ``format``, ``sport`` (as the file names it) and ``activity`` (the profile to open the
+    session with: ``"run"``, ``"ride"``, ``"walk"`` or ``None``), counts of the points it
+    skipped (``untimed``: a position without a time; ``no_position``; ``unreadable``), its
+    ``tracks`` and ``warnings``, and ``device``: the totals the file itself stores (distance,
+    ascent, timer time, power... each only when the file has it; ``None`` for GPX). Pushing
+    the report line is harmless (a session ignores it), so ``push_many(lines)`` works either
+    way; this splits it off for reading. The report is ``None`` when the last line is not one
+    (a library built before import reports)."""
+    if lines:
+        last = lines[-1]
+        if '"import_report"' in last:
+            try:
+                obj = json.loads(last)
+            except ValueError:
+                obj = None
+            if isinstance(obj, dict) and obj.get("type") == "import_report":
+                return lines[:-1], obj
+    return lines, None

@@ -1,0 +1,154 @@
+"""The `librunway` command line (python -m librunway; the console script is the same main,
+tested installed by Tests/python/test_wheel.py): summary, splits, export, replay, plot,
+batch; one-line errors with a non-zero exit status; --help on each."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import librunway
+from conftest import PYTHON_DIR, REPO, TRACKS
+
+SAMPLE = REPO / "examples" / "data" / "city_run.gpx"
+pytestmark = pytest.mark.skipif(not librunway.import_available(),
+                                reason="the loaded librunway has no runway_import")
+needs_tracks = pytest.mark.skipif(not TRACKS.is_dir(), reason=f"{TRACKS} absent")
+COMMANDS = ("summary", "splits", "export", "replay", "plot", "batch")
+
+
+def run(*args: str, cwd=None, timeout: float = 120) -> subprocess.CompletedProcess:
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(),
+           "PYTHONPATH": str(PYTHON_DIR)}
+    return subprocess.run([sys.executable, "-m", "librunway", *map(str, args)], env=env,
+                          cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def one_line_error(p: subprocess.CompletedProcess, prefix: str) -> str:
+    assert p.returncode != 0
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(prefix), p.stderr
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_every_command_has_help(command):
+    p = run(command, "--help")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith(f"usage: librunway {command}")
+
+
+def test_the_command_lists_its_commands():
+    p = run("--help")
+    assert p.returncode == 0
+    for command in COMMANDS:
+        assert re.search(rf"^    {command} ", p.stdout, re.M), p.stdout
+    assert one_line_error(run(), "librunway: ")
+    assert "invalid choice" in one_line_error(run("fly"), "librunway: ")
+    assert run("--version").stdout.strip() == f"librunway {librunway.__version__}"
+
+
+def summary_rows(stdout: str) -> dict[str, list[str]]:
+    lines = stdout.splitlines()
+    assert lines[0].split()[:3] == ["file", "activity", "km"] and set(lines[1]) <= {"-", " "}
+    return {line.split()[0]: line.split() for line in lines[2:]}
+
+
+def test_summary_is_a_table_of_the_engines_figures():
+    p = run("summary", SAMPLE)
+    assert p.returncode == 0 and p.stderr == ""
+    row = summary_rows(p.stdout)["city_run.gpx"]
+    f = librunway.analyse(SAMPLE)
+    assert row[1] == "run" and row[2] == f"{f.summary['distance_m'] / 1000:.2f}"
+    assert row[3] == "0:27:07" and row[-1] == str(len(f.laps))
+
+
+@needs_tracks
+def test_summary_of_a_fit_a_gpx_and_a_tcx():
+    names = ["fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit",
+             "togeojson__Friday-Evening-Run.gpx", "tcxreader__cross-country-skiing_activity_1.tcx"]
+    p = run("summary", *(TRACKS / n for n in names))
+    assert p.returncode == 0, p.stderr
+    rows = summary_rows(p.stdout)
+    assert sorted(rows) == sorted(names)
+    assert rows[names[0]][1] == "ride" and 79.0 < float(rows[names[0]][2]) < 79.9
+
+
+def test_a_bad_file_is_one_line_and_exit_1_the_others_still_shown(tmp_path):
+    bad = tmp_path / "broken.fit"
+    bad.write_bytes(b"not a fit file at all")
+    p = run("summary", SAMPLE, bad, tmp_path / "missing.gpx")
+    assert p.returncode == 1
+    assert "city_run.gpx" in summary_rows(p.stdout)
+    errors = p.stderr.splitlines()
+    assert len(errors) == 2 and all(e.startswith("librunway summary: ") for e in errors)
+    assert str(bad) in errors[0] and "missing.gpx" in errors[1]
+
+
+def test_splits_are_the_laps():
+    p = run("splits", SAMPLE)
+    assert p.returncode == 0, p.stderr
+    rows = [line.split() for line in p.stdout.splitlines()[2:]]
+    assert [r[0] for r in rows] == ["1", "2", "3", "4", "5"]
+    assert [r[1] for r in rows] == ["auto"] * 4 + ["final"] and rows[0][2] == "1000"
+    half = run("splits", SAMPLE, "--every", "500")
+    assert len(half.stdout.splitlines()) - 2 == 10
+    assert "--every" in one_line_error(run("splits", SAMPLE, "--every", "0"), "librunway splits: ")
+
+
+def test_export_writes_the_flight(tmp_path):
+    p = run("export", SAMPLE, "--to", "fit", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    out = tmp_path / "city_run.fit"
+    assert out.read_bytes()[8:12] == b".FIT"
+    assert p.stdout.strip() == f"wrote city_run.fit (fit, {out.stat().st_size} bytes)"
+    gpx = tmp_path / "x.gpx"
+    assert run("export", SAMPLE, "--to", "gpx", "-o", gpx).returncode == 0
+    assert gpx.read_bytes() == librunway.analyse(SAMPLE).export("gpx")
+    assert "--to" in one_line_error(run("export", SAMPLE, "--to", "kml"), "librunway export: ")
+    assert "input" in one_line_error(run("export", SAMPLE, "--to", "gpx", "-o", SAMPLE),
+                                     "librunway export: ")
+
+
+def test_plot_writes_a_png(tmp_path):
+    pytest.importorskip("matplotlib", reason="pip install matplotlib (install-deps does)")
+    out = tmp_path / "run.png"
+    p = run("plot", SAMPLE, "-o", out)
+    assert p.returncode == 0, p.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 50_000
+    one_line_error(run("plot", SAMPLE, "-o", tmp_path / "no" / "such" / "dir.png"),
+                   "librunway plot: ")
+
+
+@needs_tracks
+def test_replay_of_a_ride_uses_the_ride_profile():
+    name = "fitparse__2015-10-13-08-43-15.fit"
+    p = run("replay", TRACKS / name, "--speed", "0")
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"^  profile +ride \(named by the file\)$", p.stdout, re.M), p.stdout
+    run_profile = run("replay", TRACKS / name, "--speed", "0", "--config", '{"activity":"run"}')
+    assert re.search(r"^  profile +run \(--config\)$", run_profile.stdout, re.M)
+
+
+def test_replay_errors_are_one_line(tmp_path):
+    one_line_error(run("replay", tmp_path / "nope.gpx"), "librunway replay: ")
+    one_line_error(run("replay", SAMPLE, "--speed", "-1"), "librunway replay: ")
+
+
+def test_batch_writes_the_table(tmp_path):
+    pytest.importorskip("distributed", reason="pip install dask distributed (install-deps does)")
+    folder = tmp_path / "runs"
+    folder.mkdir()
+    (folder / "a.gpx").write_bytes(SAMPLE.read_bytes())
+    (folder / "b.fit").write_bytes(librunway.analyse(SAMPLE).export("fit"))
+    out = tmp_path / "figures.csv"
+    p = run("batch", folder, "--workers", "1", "--out", out, "--progress")
+    assert p.returncode == 0, p.stderr
+    assert "2/2 files 100%" in p.stderr and "librunway batch: 2 files, 0 failed" in p.stderr
+    lines = out.read_text().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("file,format,sport,activity,start,distance_m")
+    assert one_line_error(run("batch", tmp_path / "nowhere"), "librunway batch: ")

@@ -1,0 +1,201 @@
+"""librunway.analyse(): from a recording to a Flight (summary, laps, route, events), its
+DataFrames and its picture.
+
+Uses the sample run (examples/data/city_run.gpx: 5 km, heart rate, one stop) and, when
+../shared/tracks exists, real FIT/TCX/GPX recordings with their reference figures."""
+
+from __future__ import annotations
+
+import json
+import struct
+import sys
+
+import pytest
+
+import librunway
+from conftest import REPO, TRACKS
+from librunway import analysis as flight_module
+
+SAMPLE = REPO / "examples" / "data" / "city_run.gpx"
+RIDES = ["fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit", "fitparse__sample-activity.fit"]
+needs_tracks = pytest.mark.skipif(not TRACKS.is_dir(), reason=f"{TRACKS} absent")
+pytestmark = pytest.mark.skipif(not librunway.import_available(),
+                                reason="the loaded librunway has no runway_import")
+
+
+def reference(name: str) -> dict:
+    for line in (TRACKS / "reference.jsonl").read_text().splitlines():
+        r = json.loads(line)
+        if r.get("file") == name:
+            return r
+    raise KeyError(name)
+
+
+@pytest.fixture(scope="module")
+def sample() -> librunway.Flight:
+    return librunway.analyse(SAMPLE)
+
+
+def test_analyse_replays_the_whole_recording(sample):
+    lines, _ = librunway.split_report(librunway.import_recording(SAMPLE.read_bytes(), "gpx"))
+    first, last = json.loads(lines[0])["t"], json.loads(lines[-1])["t"]
+    s = sample.summary
+    assert s["phase"] == "touchdown" and (s["start_t"], s["end_t"]) == (first, last)
+    assert sample.inputs == len(lines) and sample.rejected == 0
+    assert s["distance_m"] == pytest.approx(4996.7, rel=0.005)    # the file's true distance
+    assert sample.laps == s["laps"] and len(sample.laps) == 5      # 4 auto laps of 1 km + final
+    assert sample.route == s["route"] and len(sample.route) == s["points"]
+    kinds = [e["kind"] for e in sample.events]
+    assert "flight" not in kinds and kinds.count("split") == 5
+    assert [e["to"] for e in sample.events if e["kind"] == "phase"] == ["cruise", "touchdown"]
+    assert len(sample.snapshots) == len(lines)       # one per input (no auto-pause here)
+    assert sample.snapshots[-1]["distance_m"] == pytest.approx(s["distance_m"])
+
+
+def test_analyse_reads_bytes_as_a_path(sample):
+    again = librunway.analyse(SAMPLE.read_bytes())
+    assert again.summary == sample.summary and again.name is None and again.format == "gpx"
+
+
+def test_config_applies_and_its_activity_overrides_the_files(sample):
+    walk = librunway.analyse(SAMPLE, {"activity": "walk", "auto_lap_m": 500})
+    assert walk.activity == "walk" and walk.summary["activity"] == "walk"
+    assert len(walk.laps) == 10
+
+
+@needs_tracks
+@pytest.mark.parametrize("name", RIDES)
+def test_a_ride_fit_is_replayed_as_a_ride(name):
+    ride = librunway.analyse(TRACKS / name)
+    assert ride.activity == "ride"                                  # the FIT says cycling
+    if ride.report is not None:
+        assert (ride.report["sport"], ride.report["activity"]) == ("cycling", "ride")
+    as_run = librunway.analyse(TRACKS / name, {"activity": "run"})
+    assert as_run.activity == "run"
+    truth = reference(name)["geodesic_wgs84"]["distance_2d_m"]
+    # The ride profile reads the ride's distance (within 0.5 %); the run profile's limits
+    # do not fit a bike and read it further off.
+    assert ride.summary["distance_m"] == pytest.approx(truth, rel=0.005)
+    assert abs(ride.summary["distance_m"] - truth) < abs(as_run.summary["distance_m"] - truth)
+
+
+@needs_tracks
+@pytest.mark.parametrize("name,activity", [("fitparse__garmin-fenix-5-walk.fit", "walk"),
+                                           ("actparser__garmin-fenix-5-run.fit", "run"),
+                                           ("togeojson__tour_hr.tcx", "ride")])
+def test_the_profile_is_the_one_the_file_names(name, activity):
+    assert librunway.analyse(TRACKS / name).activity == activity
+
+
+def test_refusals_are_specific():
+    with pytest.raises(librunway.InputError, match="not a GPX, TCX or FIT"):
+        librunway.analyse(b"hello, not a recording")
+    with pytest.raises(librunway.InputError, match="unknown format"):
+        librunway.analyse(SAMPLE, format="kml")
+    with pytest.raises(librunway.InputError, match="store"):
+        librunway.analyse(SAMPLE, {"store": "x.db"})
+    with pytest.raises(librunway.InputError, match="clock"):
+        librunway.analyse(SAMPLE, {"clock": "system"})
+    with pytest.raises(librunway.InputError, match="No such file"):
+        librunway.analyse(REPO / "nope.gpx")
+    with pytest.raises(librunway.InputError):
+        librunway.analyse(SAMPLE.read_bytes()[:5000])                 # a cut GPX
+    with pytest.raises(librunway.ArgumentError):
+        librunway.analyse(SAMPLE, {"distance_filtre_m": 5})
+
+
+def test_split_report_takes_only_a_trailing_report():
+    report = {"type": "import_report", "format": "fit", "activity": "ride", "untimed": 3}
+    lines = ['{"t":1,"lat":1,"lon":1}', json.dumps(report)]
+    assert librunway.split_report(lines) == (lines[:1], report)
+    assert librunway.split_report(lines[:1]) == (lines[:1], None)
+    assert librunway.split_report([]) == ([], None)
+    odd = ['{"t":1,"lat":1,"lon":1,"note":"import_report"}']
+    assert librunway.split_report(odd) == (odd, None)
+
+
+def test_file_activity_follows_the_report_then_the_file():
+    gpx = SAMPLE.read_bytes()
+    assert flight_module.file_activity({"activity": "ride"}, gpx, "gpx") == "ride"
+    assert flight_module.file_activity({"activity": None}, gpx, "gpx") is None
+    assert flight_module.file_activity({"activity": "swim"}, gpx, "gpx") is None
+    # A library without import reports: the sport read from the file itself.
+    assert flight_module.file_activity(None, gpx, "gpx") == "run"
+    ride = gpx.replace(b"<type>running</type>", b"<type>cycling</type>")
+    assert ride != gpx and flight_module.file_activity(None, ride, "gpx") == "ride"
+
+
+# ---- DataFrames -----------------------------------------------------------------------------
+
+def _pandas():
+    return pytest.importorskip("pandas", reason="pip install pandas (install-deps does)")
+
+
+def test_route_frame_has_named_columns_and_the_engines_figures(sample):
+    _pandas()
+    df = sample.route_frame()
+    assert tuple(df.columns) == flight_module.ROUTE_COLUMNS
+    assert len(df) == len(sample.route)
+    assert str(df["time"].dt.tz) == "UTC"
+    assert (df["t"].tolist(), df["lat"].tolist()) == ([p[3] for p in sample.route],
+                                                     [p[0] for p in sample.route])
+    assert df["distance_m"].is_monotonic_increasing
+    assert df["distance_m"].iloc[-1] == pytest.approx(sample.summary["distance_m"], abs=5)
+    assert df["hr_bpm"].between(100, 200).all()                      # the sample has HR
+    assert df["pace_min_per_km"].dropna().between(4.0, 12.0).mean() > 0.95
+    assert df["segment"].nunique() == sample.summary["segments"]
+    assert df["lap"].max() == len(sample.laps)
+
+
+def test_laps_frame_has_named_columns_and_adds_up(sample):
+    _pandas()
+    df = sample.laps_frame()
+    assert tuple(df.columns) == flight_module.LAP_COLUMNS
+    assert df["lap"].tolist() == [1, 2, 3, 4, 5]
+    assert df["trigger"].tolist() == ["auto"] * 4 + ["final"]
+    assert df["distance_m"].sum() == pytest.approx(sample.summary["distance_m"])
+    assert df["start_distance_m"].tolist() == [0.0, 1000.0, 2000.0, 3000.0, 4000.0]
+    assert (df["end"] > df["start"]).all() and str(df["start"].dt.tz) == "UTC"
+
+
+def test_frames_without_pandas_say_how_to_get_it(sample, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"librunway\[pandas\]"):
+        sample.route_frame()
+
+
+# ---- the picture ----------------------------------------------------------------------------
+
+def test_plot_writes_a_png_with_the_map_and_three_profiles(sample, tmp_path):
+    pytest.importorskip("matplotlib", reason="pip install matplotlib (install-deps does)")
+    from matplotlib.collections import LineCollection
+
+    out = tmp_path / "run.png"
+    fig = sample.plot(out)
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", data[16:24])
+    assert width > 1000 and height > 600
+    axes = [a for a in fig.axes if a.get_ylabel()]
+    assert [a.get_ylabel() for a in axes] == ["north (m)", "elevation (m)", "pace (min/km)",
+                                              "heart rate (bpm)"]
+    [route] = [c for c in axes[0].collections if isinstance(c, LineCollection)]
+    # One coloured step per pair of consecutive route points of one segment.
+    assert len(route.get_paths()) == len(sample.route) - sample.summary["segments"]
+    assert len(set(route.get_array().tolist())) > 20                  # coloured by pace
+    for ax in axes[1:]:                                               # 4 lap ends marked
+        assert sum(1 for line in ax.get_lines() if line.get_linestyle() == ":") == 4
+    assert "4.98 km" in fig._suptitle.get_text()
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(sample, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(ImportError, match=r"librunway\[plot\]"):
+        sample.plot(tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_export_is_the_same_flight(sample):
+    gpx = sample.export("gpx")
+    assert gpx.startswith(b"<?xml") and gpx.count(b"<trkpt") == len(sample.route)
+    assert sample.export("gpx") is gpx                                # replayed once per format
