@@ -246,26 +246,6 @@ struct FlightFeaturesTests {
     }
 }
 
-@Suite("Altitude gate")
-struct AltitudeGateTests {
-    @Test func aJunkFirstAltitudeDoesNotLockTheGateOut() {
-        var g = AltitudeGate()
-        let first = g.accepts(400, at: 0)         // junk, but nothing to compare with yet
-        #expect(first)
-        var accepted: [Double] = []
-        for i in 1...30 where g.accepts(50 + Double(i) * 0.1, at: Double(i)) { accepted.append(Double(i)) }
-        #expect(accepted.first.map { $0 <= 12 } == true, "re-anchored at \(accepted.first ?? -1) s")
-        #expect(accepted.count >= 18)
-    }
-
-    @Test func missingAltitudesAreNeverAccepted() {
-        var g = AltitudeGate()
-        let missing = g.accepts(.nan, at: 0)
-        let present = g.accepts(10, at: 1)
-        #expect(!missing && present)
-    }
-}
-
 @Suite("Refused calls change nothing")
 struct RefusedCallsTests {
     @Test func aRefusedManualLapLeavesTheClockAndTheLapsAlone() throws {

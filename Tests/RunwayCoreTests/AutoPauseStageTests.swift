@@ -1,0 +1,144 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("AutoPauseStage: pauses, resumes, held steps and gaps")
+struct AutoPauseStageTests {
+    private let settings = AutoPause.Settings(enabled: true, pauseBelowMps: 0.5, resumeAboveMps: 1, holdS: 4)
+
+    private var cruising: PhaseMachine {
+        var p = PhaseMachine()
+        _ = p.change(to: .cruise, by: nil)
+        return p
+    }
+    private var autoHeld: PhaseMachine {
+        var p = cruising
+        _ = p.change(to: .holding, by: .auto)
+        return p
+    }
+
+    private func credit(at: Double, fromT: Double, d: Double = 300, speed: Double, doppler: Double = .nan,
+                        held: Bool, pausedFrom: Double? = nil) -> GapCredit {
+        GapCredit(distanceM: d, at: at, fromT: fromT, speedAcrossMps: speed, confirmingDopplerMps: doppler,
+                  held: held, pausedFrom: pausedFrom)
+    }
+
+    /// A stage auto-paused from `from` (slow samples from `from` on, with the leg begun at 0).
+    private func paused(from: Double) -> AutoPauseStage {
+        var stage = AutoPauseStage(settings: settings)
+        _ = stage.update(speedMps: 0.1, at: from, phases: cruising, cruiseSince: 0, waiting: nil)
+        let d = stage.update(speedMps: 0.1, at: from + 4, phases: cruising, cruiseSince: 0, waiting: nil)
+        #expect(d == .pause(from: from))
+        return stage
+    }
+
+    @Test func aPauseIsBackdatedToTheFirstSlowSample() {
+        var stage = AutoPauseStage(settings: settings)
+        #expect(stage.update(speedMps: 3, at: 5, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
+        #expect(stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
+        #expect(stage.update(speedMps: 0.2, at: 12, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10))
+    }
+
+    @Test func aPauseIsNeverBackdatedBeforeTheLegBegan() {
+        var stage = AutoPauseStage(settings: settings)
+        _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 12, waiting: nil) == .pause(from: 12))
+    }
+
+    @Test func aPauseIsNotBackdatedAcrossAGapCrossedMoving() {
+        var stage = AutoPauseStage(settings: settings)
+        _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
+        #expect(stage.crossed(credit(at: 12, fromT: 11, speed: 3, held: false), autoHeld: false) == nil)
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 12))
+    }
+
+    @Test func aGapCrossedStandingDoesNotMoveThePause() {
+        var stage = AutoPauseStage(settings: settings)
+        _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
+        _ = stage.crossed(credit(at: 12, fromT: 11, speed: 0.2, held: false), autoHeld: false)
+        _ = stage.crossed(credit(at: 13, fromT: 12, speed: 0, held: false), autoHeld: false)   // unconfirmed
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10))
+    }
+
+    @Test func aPauseBackdatedBeforeAGapCrossedMovingMovesToTheGapsEnd() {
+        var stage = paused(from: 10)
+        let moved = stage.crossed(credit(at: 30, fromT: 8, speed: 3, held: false, pausedFrom: 10), autoHeld: true)
+        #expect(moved == 10)                                             // the composer credits 10...30 as cruise
+        #expect(stage.crossed(credit(at: 40, fromT: 35, speed: 3, held: false, pausedFrom: 10), autoHeld: false) == nil)
+    }
+
+    @Test func aResumeCreditsOnlyTheHeldStepsAfterTheFastHoldsStart() {
+        var stage = paused(from: 10)
+        var decision = PauseDecision.none
+        // A fix a second: standing until 24, moving from 24 (fast since 24).
+        for s in 15...28 {
+            let t = Double(s)
+            stage.hold(Step(distanceM: s < 24 ? 0.3 : 3, moving: s >= 24), at: t, dt: 1)
+            decision = stage.update(speedMps: s < 24 ? 0.1 : 2, at: t, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+            if s < 28 { #expect(decision == .none) }
+        }
+        let step = HeldCredit(distanceM: 3, movingS: 1)
+        #expect(decision == .resume(since: 24, held: [step, step, step, step]))   // 25, 26, 27, 28
+        #expect(stage.heldCount == 0)
+    }
+
+    @Test func aWaitingGapKeepsTheHeldStepsAfterItsStart() {
+        var stage = paused(from: 10)
+        let waiting = WaitingGap(at: 30, fromT: 20, held: true, distanceM: 300)
+        stage.hold(Step(distanceM: 1, moving: true), at: 19, dt: 1)
+        stage.hold(Step(distanceM: 1, moving: true), at: 21, dt: 1)
+        _ = stage.update(speedMps: 0.1, at: 31, phases: autoHeld, cruiseSince: .nan, waiting: waiting)
+        #expect(stage.heldCount == 1)                                   // the one after the gap's start
+        _ = stage.update(speedMps: 0.1, at: 32, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+        #expect(stage.heldCount == 0)
+    }
+
+    @Test func takeHeldBackdatesTheFastHoldAndGivesTheGapsSpeedOnce() throws {
+        var stage = paused(from: 10)
+        stage.takeHeld(credit(at: 200, fromT: 100, speed: 3, held: true))
+        #expect(stage.machine.fastSince == 100)
+        #expect(stage.heldCount == 1)
+        #expect(stage.takeGapSample() == 3)
+        #expect(stage.takeGapSample() == nil)
+        let d = stage.update(speedMps: 3, at: 200, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+        #expect(d == .resume(since: 100, held: [HeldCredit(distanceM: 300, movingS: 0)]))
+    }
+
+    @Test func takeHeldNeverBackdatesBeforeThePause() {
+        var stage = paused(from: 150)
+        stage.takeHeld(credit(at: 200, fromT: 100, speed: 3, held: true))
+        #expect(stage.machine.fastSince == 150)
+    }
+
+    @Test func aHeldGapWhoseConfirmingFixSaysStandingStartsNoHold() {
+        var stage = paused(from: 10)
+        stage.takeHeld(credit(at: 200, fromT: 100, speed: 3, doppler: 0.1, held: true))
+        #expect(stage.machine.fastSince == nil)
+        #expect(stage.takeGapSample() == nil)
+        #expect(stage.heldCount == 1)                                   // its distance still waits with the hold
+        stage.takeHeld(credit(at: 300, fromT: 250, speed: 0.5, held: true))   // crossed slowly
+        #expect(stage.machine.fastSince == nil)
+    }
+
+    @Test func aUserPauseDropsTheHeldStepsAndAnyHold() {
+        var stage = paused(from: 10)
+        stage.hold(Step(distanceM: 3, moving: true), at: 20, dt: 1)
+        _ = stage.update(speedMps: 3, at: 20, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+        stage.userCommand(.pause)
+        #expect(stage.heldCount == 0)
+        #expect(stage.machine.fastSince == nil && stage.machine.slowSince == nil)
+    }
+
+    @Test func disabledOrHeldByTheUserItDecidesNothing() {
+        var off = AutoPauseStage(settings: AutoPause.Settings(enabled: false, pauseBelowMps: 0.5, resumeAboveMps: 1, holdS: 4))
+        for t in stride(from: 0.0, through: 20, by: 1) {
+            #expect(off.update(speedMps: 0, at: t, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
+        }
+        var userHeld = cruising
+        _ = userHeld.change(to: .holding, by: .user)
+        var stage = AutoPauseStage(settings: settings)
+        for t in stride(from: 0.0, through: 20, by: 1) {
+            #expect(stage.update(speedMps: 3, at: t, phases: userHeld, cruiseSince: .nan, waiting: nil) == .none)
+        }
+    }
+}

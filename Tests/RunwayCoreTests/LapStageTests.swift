@@ -1,0 +1,74 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("LapStage: split events, manual laps and the lap limit")
+struct LapStageTests {
+    private func splits(_ events: [Event]) -> [Lap] {
+        events.compactMap { if case .split(let lap) = $0.body { return lap } else { return nil } }
+    }
+
+    @Test func eachAutoLapIsASplitEventWithTheNextSeq() {
+        var laps = LapStage(autoLapM: 1000)
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        _ = log.next()                                              // an event before: seq 1
+        laps.cut(LapProgress(t: 500, distanceM: 2500, elapsedS: 500), now: 500, log: &log, into: &events)
+        #expect(splits(events).map(\.index) == [1, 2])
+        #expect(events.map(\.seq) == [2, 3])
+        #expect(events.map(\.t) == [200, 400])                      // each at its lap's end
+        #expect(log.seq == 3)
+        laps.cut(LapProgress(t: 520, distanceM: 2600, elapsedS: 520), now: 520, log: &log, into: &events)
+        #expect(events.count == 2)                                  // no boundary crossed
+    }
+
+    @Test func aManualLapIsASplitAndNothingToLapIsRefused() throws {
+        var laps = LapStage(autoLapM: 0)
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        let p = LapProgress(t: 100, distanceM: 300, elapsedS: 100)
+        try laps.checkManual(p)
+        #expect(laps.manual(p, log: &log, into: &events))
+        #expect(splits(events).map(\.trigger) == [.manual])
+        do {
+            try laps.checkManual(p)
+            Issue.record("a second lap with nothing in it was allowed")
+        } catch {
+            #expect(error.status == .state)
+        }
+        #expect(!laps.manual(p, log: &log, into: &events))
+        #expect(events.count == 1)
+    }
+
+    @Test func finishEmitsTheFinalLap() {
+        var laps = LapStage(autoLapM: 1000)
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        laps.finish(LapProgress(t: 100, distanceM: 400, elapsedS: 100), log: &log, into: &events)
+        #expect(splits(events).count == 1 && splits(events).first?.distanceM == 400)
+        #expect(laps.counter.laps.count == 1)
+    }
+
+    @Test func autoLapsStoppingAtTheLimitIsWarnedOnce() throws {
+        var laps = LapStage(autoLapM: 10)
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        let max = LapCounter.maxLaps
+        var t = 0.0, d = 0.0
+        while laps.counter.laps.count < max - 1 {                  // 100 laps an update
+            t += 100
+            d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
+            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, log: &log, into: &events)
+        }
+        #expect(!events.contains { $0.kind == .log })
+        #expect(splits(events).count == max - 1)
+        laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 200, distanceM: d + 2000, elapsedS: t + 200), now: t + 200, log: &log, into: &events)
+        let warnings = events.compactMap { if case .log(let line) = $0.body { return line } else { return nil } }
+        #expect(warnings.count == 1)
+        let warning = try #require(warnings.first)
+        #expect(warning.level == .warning && warning.t == t + 100)
+        #expect(warning.message.hasPrefix("auto laps stopped: the flight has \(max - 1) laps"))
+        #expect(events.last.map { $0.seq == log.seq } == true)
+        #expect(splits(events).count == max - 1)
+    }
+}

@@ -1,0 +1,115 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("PaceEstimator: the window's speed, settling and smoothing")
+struct PaceEstimatorTests {
+    /// A pace estimator fed `speed` m/s at 1 Hz from `t0` to `t1`, starting at `d0` metres.
+    private func fed(_ pace: inout PaceEstimator, _ t0: Int, _ t1: Int, speed: Double, d0: Double = 0,
+                     doppler: Bool, filterSpeed: Double = .nan) {
+        for s in t0...t1 {
+            let t = Double(s)
+            pace.push(t: t, distanceM: d0 + speed * (t - Double(t0)))
+            pace.update(at: t, phase: .cruise, dopplerMps: doppler ? speed : .nan, filterSpeedMps: filterSpeed)
+        }
+    }
+
+    @Test func theWindowSpeedIsDistanceOverTimeAcrossTheWindow() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        #expect(pace.windowSpeed().isNaN)
+        pace.push(t: 0, distanceM: 0)
+        #expect(pace.windowSpeed().isNaN)                                    // one fix: no speed
+        for s in 1...30 { pace.push(t: Double(s), distanceM: Double(s * s) / 10) }
+        // Only the last 10 s count: (900 - 400) / 10 / 10.
+        #expect(abs(pace.windowSpeed() - 5) < 1e-9)
+    }
+
+    @Test func withDopplerTheFilterSpeedIsShownUntilHalfTheWindowIsFilled() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&pace, 0, 4, speed: 3, doppler: true, filterSpeed: 2.5)
+        #expect(pace.groundSpeedMps == 2.5)
+        fed(&pace, 5, 5, speed: 3, d0: 15, doppler: true, filterSpeed: 2.5)
+        #expect(abs(pace.groundSpeedMps - 3) < 1e-9)                          // 5 s of the window: the window's
+    }
+
+    @Test func thePaceIsSettledAfterOneWindowWithDopplerAndTwoWithout() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        pace.push(t: 100, distanceM: 0)
+        #expect(!pace.settled(at: 109, dopplerMps: 3))
+        #expect(pace.settled(at: 110, dopplerMps: 3))
+        #expect(!pace.settled(at: 119, dopplerMps: .nan))
+        #expect(pace.settled(at: 120, dopplerMps: .nan))
+        var raw = PaceEstimator(windowS: 10, speedCapMps: 12, filters: false)
+        raw.push(t: 100, distanceM: 0)
+        #expect(raw.settled(at: 110, dopplerMps: .nan))                       // filters off: one window
+    }
+
+    @Test func withoutDopplerTheSettledSpeedIsSmoothedOverTenSeconds() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&pace, 0, 19, speed: 3, doppler: false, filterSpeed: 2)
+        #expect(pace.groundSpeedMps == 2)                                     // not settled: the filter's
+        fed(&pace, 20, 20, speed: 3, d0: 60, doppler: false, filterSpeed: 2)
+        #expect(abs(pace.groundSpeedMps - (2 + 1.0 / 11)) < 1e-9)             // settled: 1/11 of the way to 3
+        fed(&pace, 21, 300, speed: 3, d0: 63, doppler: false, filterSpeed: 2)
+        #expect(abs(pace.groundSpeedMps - 3) < 1e-6)
+        // A faster fix: the window's speed jumps, the shown speed moves 1/11 of the way at 1 s.
+        let before = pace.groundSpeedMps
+        pace.push(t: 301, distanceM: 900 + 30)
+        let raw = pace.windowSpeed()
+        pace.update(at: 301, phase: .cruise, dopplerMps: .nan, filterSpeedMps: 2)
+        #expect(abs(pace.groundSpeedMps - (before + (raw - before) / 11)) < 1e-9)
+        // With Doppler the same window is shown as it is.
+        var doppler = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&doppler, 0, 300, speed: 3, doppler: true)
+        doppler.push(t: 301, distanceM: 930)
+        doppler.update(at: 301, phase: .cruise, dopplerMps: 3, filterSpeedMps: 2)
+        #expect(abs(doppler.groundSpeedMps - doppler.windowSpeed()) < 1e-12)
+    }
+
+    @Test func aGapCreditedWhileTheWindowFillsIsNoBurstOfSpeed() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 100, filters: true)
+        for s in 0...10 { pace.push(t: Double(s), distanceM: 3 * Double(s)) }
+        pace.shift(by: 300)                                                    // 300 m credited
+        pace.push(t: 11, distanceM: 33 + 300)
+        #expect(abs(pace.windowSpeed() - 3) < 1e-9)
+        var unshifted = PaceEstimator(windowS: 10, speedCapMps: 100, filters: true)
+        for s in 0...10 { unshifted.push(t: Double(s), distanceM: 3 * Double(s)) }
+        unshifted.push(t: 11, distanceM: 33 + 300)
+        #expect(unshifted.windowSpeed() > 30)                                  // what the shift prevents
+    }
+
+    @Test func resetEmptiesTheWindowAndStartsSettlingAnew() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&pace, 0, 30, speed: 3, doppler: true)
+        pace.reset()
+        #expect(pace.windowSpeed().isNaN)
+        pace.push(t: 40, distanceM: 120)
+        #expect(!pace.settled(at: 45, dopplerMps: 3))
+        #expect(pace.settled(at: 50, dopplerMps: 3))
+    }
+
+    @Test func holdingShowsZeroAndPreflightShowsNothing() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&pace, 0, 10, speed: 3, doppler: true)
+        pace.update(at: 11, phase: .holding, dopplerMps: 3, filterSpeedMps: 3)
+        #expect(pace.groundSpeedMps == 0)
+        pace.update(at: 12, phase: .preflight, dopplerMps: 3, filterSpeedMps: 3)
+        #expect(pace.groundSpeedMps.isNaN)
+    }
+
+    @Test func noSpeedAboveTheCapIsShown() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 5, filters: true)
+        fed(&pace, 0, 10, speed: 8, doppler: true)
+        #expect(pace.groundSpeedMps == 5)
+    }
+
+    @Test func filtersOffTheFixsOwnSpeedElseTheWindowsInCruise() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: false)
+        for s in 0...10 { pace.push(t: Double(s), distanceM: 2 * Double(s)) }
+        pace.updateRaw(fixSpeedMps: 3.5, cruising: true)
+        #expect(pace.groundSpeedMps == 3.5)
+        pace.updateRaw(fixSpeedMps: .nan, cruising: true)
+        #expect(abs(pace.groundSpeedMps - 2) < 1e-9)
+        pace.updateRaw(fixSpeedMps: .nan, cruising: false)
+        #expect(pace.groundSpeedMps.isNaN)
+    }
+}
