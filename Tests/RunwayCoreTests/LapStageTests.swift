@@ -9,25 +9,27 @@ struct LapStageTests {
 
     @Test func eachAutoLapIsASplitEventWithTheNextSeq() {
         var laps = LapStage(autoLapM: 1000)
+        var metrics = Metrics()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
         _ = log.next()                                              // an event before: seq 1
-        laps.cut(LapProgress(t: 500, distanceM: 2500, elapsedS: 500), now: 500, log: &log, into: &events)
+        laps.cut(LapProgress(t: 500, distanceM: 2500, elapsedS: 500), now: 500, metrics: &metrics, log: &log, into: &events)
         #expect(splits(events).map(\.index) == [1, 2])
         #expect(events.map(\.seq) == [2, 3])
         #expect(events.map(\.t) == [200, 400])                      // each at its lap's end
         #expect(log.seq == 3)
-        laps.cut(LapProgress(t: 520, distanceM: 2600, elapsedS: 520), now: 520, log: &log, into: &events)
+        laps.cut(LapProgress(t: 520, distanceM: 2600, elapsedS: 520), now: 520, metrics: &metrics, log: &log, into: &events)
         #expect(events.count == 2)                                  // no boundary crossed
     }
 
     @Test func aManualLapIsASplitAndNothingToLapIsRefused() throws {
         var laps = LapStage(autoLapM: 0)
+        var metrics = Metrics()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
         let p = LapProgress(t: 100, distanceM: 300, elapsedS: 100)
         try laps.checkManual(p)
-        #expect(laps.manual(p, log: &log, into: &events))
+        #expect(laps.manual(p, metrics: &metrics, log: &log, into: &events))
         #expect(splits(events).map(\.trigger) == [.manual])
         do {
             try laps.checkManual(p)
@@ -35,21 +37,23 @@ struct LapStageTests {
         } catch {
             #expect(error.status == .state)
         }
-        #expect(!laps.manual(p, log: &log, into: &events))
+        #expect(!laps.manual(p, metrics: &metrics, log: &log, into: &events))
         #expect(events.count == 1)
     }
 
     @Test func finishEmitsTheFinalLap() {
         var laps = LapStage(autoLapM: 1000)
+        var metrics = Metrics()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
-        laps.finish(LapProgress(t: 100, distanceM: 400, elapsedS: 100), log: &log, into: &events)
+        laps.finish(LapProgress(t: 100, distanceM: 400, elapsedS: 100), metrics: &metrics, log: &log, into: &events)
         #expect(splits(events).count == 1 && splits(events).first?.distanceM == 400)
         #expect(laps.counter.laps.count == 1)
     }
 
     @Test func autoLapsStoppingAtTheLimitIsWarnedOnce() throws {
         var laps = LapStage(autoLapM: 10)
+        var metrics = Metrics()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
         let max = LapCounter.maxLaps
@@ -57,12 +61,12 @@ struct LapStageTests {
         while laps.counter.laps.count < max - 1 {                  // 100 laps an update
             t += 100
             d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
-            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, log: &log, into: &events)
+            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, log: &log, into: &events)
         }
         #expect(!events.contains { $0.kind == .log })
         #expect(splits(events).count == max - 1)
-        laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, log: &log, into: &events)
-        laps.cut(LapProgress(t: t + 200, distanceM: d + 2000, elapsedS: t + 200), now: t + 200, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, metrics: &metrics, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 200, distanceM: d + 2000, elapsedS: t + 200), now: t + 200, metrics: &metrics, log: &log, into: &events)
         let warnings = events.compactMap { if case .log(let line) = $0.body { return line } else { return nil } }
         #expect(warnings.count == 1)
         let warning = try #require(warnings.first)

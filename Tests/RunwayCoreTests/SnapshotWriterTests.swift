@@ -93,7 +93,9 @@ struct SnapshotWriterTests {
         #expect(jsonNumber(json, "ground_speed_mps") == 0)
     }
 
-    @Test(.disabled("bug: the snapshot a user pause emits still shows the last cruise speed and pace until the next fix; PaceEstimator is updated only on fixes, though its groundSpeedMps is documented as 0 while holding"))
+    /// The snapshot a pause emits shows the runner holding: no speed, no pace (the pace estimator
+    /// followed only fixes, and showed the last cruise pace until the next one).
+    @Test
     func theSnapshotAUserPauseEmitsShowsNoPace() throws {
         var d = Driver()
         try d.phase(.start, 1_000)

@@ -93,6 +93,11 @@ public struct PaceEstimator: Sendable {
         lastSpeedT = t
     }
 
+    /// The flight left cruise: 0 while holding, unknown after (until a fix in cruise measures it).
+    mutating func left(for phase: FlightPhase) {
+        if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan }
+    }
+
     /// Filters off: the fix's own speed, else the window's in cruise.
     mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
         groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
