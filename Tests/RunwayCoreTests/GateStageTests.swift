@@ -73,7 +73,9 @@ struct GateStageTests {
         #expect(gate.filtered.total == 0)      // raw mode counts no filtered fixes
     }
 
-    @Test(.disabled("bug: a fix without h_acc after bad ones is counted, yet it raises the 'fixes not counted' warning with h_acc '--' and leaves accuracy reduced: FixGate keeps badAccuracySince across fixes that give no accuracy"))
+    /// A fix without h_acc after bad ones counts, so it ends the bad spell: no "fixes not
+    /// counted" warning, accuracy no longer reduced.
+    @Test
     func aFixWithoutAccuracyAfterBadOnesRaisesNoWarningThatItIsNotCounted() {
         var gate = stage(accuracy: 20)
         var log = EventLog()

@@ -46,6 +46,8 @@ public struct AccuracyWatch: Sendable {
         }
         let was = reduced
         reduced = gate.accuracyIsBad
-        if was && !reduced { log.note(.info, "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m") }
+        if was && !reduced {
+            log.note(.info, fix.hAcc.isNaN ? "accuracy restored: a fix without h_acc counts" : "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m")
+        }
     }
 }

@@ -45,6 +45,13 @@ public struct FixGate: Sendable {
 
     /// Judges one fix at time `t` (its own time, already resolved).
     public mutating func assess(_ fix: Fix, at t: Double) -> Verdict {
+        let verdict = judge(fix, at: t)
+        // A fix without h_acc that counts ends a spell of bad accuracy as a good one does.
+        if case .accept = verdict, fix.hAcc.isNaN { badAccuracySince = .nan; warned = false }
+        return verdict
+    }
+
+    mutating func judge(_ fix: Fix, at t: Double) -> Verdict {
         if fix.lat == 0 && fix.lon == 0 { return .filtered(.nullIsland) }
         if !fix.hAcc.isNaN && fix.hAcc > settings.maxHAccM {
             if badAccuracySince.isNaN { badAccuracySince = t }
