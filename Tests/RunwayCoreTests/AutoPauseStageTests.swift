@@ -27,7 +27,7 @@ struct AutoPauseStageTests {
         var stage = AutoPauseStage(settings: settings)
         _ = stage.update(speedMps: 0.1, at: from, phases: cruising, cruiseSince: 0, waiting: nil)
         let d = stage.update(speedMps: 0.1, at: from + 4, phases: cruising, cruiseSince: 0, waiting: nil)
-        #expect(d == .pause(from: from))
+        #expect(d == .pause(from: from, withdrawMovingS: 0))
         return stage
     }
 
@@ -36,20 +36,20 @@ struct AutoPauseStageTests {
         #expect(stage.update(speedMps: 3, at: 5, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
         #expect(stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
         #expect(stage.update(speedMps: 0.2, at: 12, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
-        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10))
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10, withdrawMovingS: 0))
     }
 
     @Test func aPauseIsNeverBackdatedBeforeTheLegBegan() {
         var stage = AutoPauseStage(settings: settings)
         _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
-        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 12, waiting: nil) == .pause(from: 12))
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 12, waiting: nil) == .pause(from: 12, withdrawMovingS: 0))
     }
 
     @Test func aPauseIsNotBackdatedAcrossAGapCrossedMoving() {
         var stage = AutoPauseStage(settings: settings)
         _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
         #expect(stage.crossed(credit(at: 12, fromT: 11, speed: 3, held: false), autoHeld: false) == nil)
-        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 12))
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 12, withdrawMovingS: 0))
     }
 
     @Test func aGapCrossedStandingDoesNotMoveThePause() {
@@ -57,7 +57,7 @@ struct AutoPauseStageTests {
         _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
         _ = stage.crossed(credit(at: 12, fromT: 11, speed: 0.2, held: false), autoHeld: false)
         _ = stage.crossed(credit(at: 13, fromT: 12, speed: 0, held: false), autoHeld: false)   // unconfirmed
-        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10))
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10, withdrawMovingS: 0))
     }
 
     @Test func aPauseBackdatedBeforeAGapCrossedMovingMovesToTheGapsEnd() {

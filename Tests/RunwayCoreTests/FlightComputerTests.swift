@@ -305,3 +305,32 @@ struct SnapshotJSONTests {
         #expect(w.text == #"{"message":"a \"quoted\"\\ line\nwith\u0001control"}"#)
     }
 }
+
+@Suite("Moving time within elapsed time")
+struct MovingWithinElapsedTests {
+    /// A watch that keeps sending fixes while paused, resumed between two of them: the first step
+    /// after the resume counts as moving only from the resume (it counted the whole second before,
+    /// 892 s of moving time in an 890 s flight paused twice).
+    @Test(arguments: [true, false])
+    func aResumeBetweenFixesCountsMovingTimeFromTheResume(filters: Bool) throws {
+        var d = Driver(Driver.config(filter: 0, filters: filters))
+        var north = 0.0
+        func ride(_ from: Int, _ to: Int) throws {
+            for s in from...to { north += 3; try d.fix(Double(s), 52 + degreesNorth(north), 4, speed: 3, course: 0) }
+        }
+        try ride(0, 0)
+        try d.phase(.start, 0.5)
+        try ride(1, 300)
+        try d.phase(.pause, 300.5)
+        try ride(301, 360)           // still moving, paused
+        try d.phase(.resume, 360.5)
+        try ride(361, 700)
+        try d.phase(.pause, 700.5)
+        try ride(701, 750)
+        try d.phase(.resume, 750.5)
+        try ride(751, 1000)
+        try d.phase(.stop, 1000)
+        #expect(d.core.movingS <= d.core.elapsed + 1e-9, "moving \(d.core.movingS) s, elapsed \(d.core.elapsed) s")
+        #expect(abs(d.core.elapsed - 889.5) < 1e-9)
+    }
+}

@@ -97,6 +97,11 @@ struct GoldenTests {
             for i in 0...(u.count - cut.count) where u[i] == cut[0] && Array(u[i..<(i + cut.count)]) == cut { end = i; break }
         }
         let routeless = String(decoding: u[..<end], as: UTF8.self) + (end < u.count ? "}" : "")
+        // Invariants of every flight: moving time within elapsed time, distance never negative.
+        if let moving = field("moving_s", in: summary), let elapsed = field("elapsed_s", in: summary) {
+            #expect(moving <= elapsed + 1e-6, "\(name): moving_s \(moving) > elapsed_s \(elapsed)")
+        }
+        if let d = field("distance_m", in: summary) { #expect(d >= 0, "\(name)") }
         let kindList = kinds.keys.sorted().map { "\($0) \(kinds[$0] ?? 0)" }.joined(separator: ", ")
         return """
         calls \(accepted + refused): accepted \(accepted), refused \(refused), digest \(calls.hex)

@@ -106,6 +106,9 @@ public struct FlightComputer: Sendable {
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         gate.see(fix)
         let dt = lastAccepted.map { t - $0.t } ?? 0
+        // Moving time counts cruise time only: the step from a fix before the start or a resume
+        // counts from the start of the leg.
+        let cruiseDt = clock.cruiseSince.isNaN ? dt : min(dt, max(0, t - clock.cruiseSince))
         var measured: Step? = nil
         if !config.filters {   // the shorter pipeline
             let accurate = gate.raw(fix, log: &eventLog)
@@ -113,7 +116,7 @@ public struct FlightComputer: Sendable {
             if phase == .cruise && accurate {
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, previousT: lastAccepted?.t)
                 if m.step.newSegment { startSegment() }
-                odometer.add(m.step, over: dt)
+                odometer.add(m.step, over: cruiseDt)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
@@ -123,7 +126,8 @@ public struct FlightComputer: Sendable {
             measured = step
             shown.show(fix)
             if phase == .cruise {
-                odometer.add(step, over: dt)
+                odometer.add(step, over: cruiseDt)
+                pause.cruised(movingS: step.moving ? cruiseDt : 0, at: t)
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 recorder.keepIfFarEnough(point(fix.lat, fix.lon, fix.alt, at: t), force: step.newSegment)
                 pace.push(t: t, distanceM: distance)
@@ -188,7 +192,8 @@ public struct FlightComputer: Sendable {
     mutating func autoPause(_ speed: Double, at t: Double, _ events: inout [Event]) {
         switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting) {
         case .none: return
-        case .pause(let from):
+        case .pause(let from, let withdrawn):
+            odometer.withdraw(movingS: withdrawn)
             gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
             clock.autoPause(from: from)
             keepLatestPosition()

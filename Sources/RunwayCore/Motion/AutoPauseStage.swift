@@ -11,7 +11,7 @@
 ///
 ///     var stage = AutoPauseStage(settings: .defaults(for: .ride))
 ///     stage.update(speedMps: 0.1, at: 10, phases: phases, cruiseSince: 0, waiting: nil)  // .none
-///     stage.update(speedMps: 0.1, at: 14, phases: phases, cruiseSince: 0, waiting: nil)  // .pause(from: 10)
+///     stage.update(speedMps: 0.1, at: 14, phases: phases, cruiseSince: 0, waiting: nil)  // .pause(from: 10, withdrawMovingS: 0)
 public struct AutoPauseStage: Sendable {
     /// A step measured while auto-paused.
     struct HeldStep: Sendable, Equatable {
@@ -33,6 +33,19 @@ public struct AutoPauseStage: Sendable {
 
     /// Steps measured while auto-paused, waiting for the resume (tests look at the count).
     var heldCount: Int { held.count }
+
+    /// Moving time counted in cruise since the slow hold in progress began: an auto-pause
+    /// backdated to the hold's start takes it back (it is the hold's, not cruise time).
+    private var slowSteps: [HeldStep] = []
+
+    /// A step counted in cruise (its moving time `movingS`, ending at `t`).
+    mutating func cruised(movingS: Double, at t: Double) {
+        guard machine.slowSince != nil else {
+            if !slowSteps.isEmpty { slowSteps.removeAll(keepingCapacity: true) }
+            return
+        }
+        if movingS > 0 { slowSteps.append(HeldStep(t: t, d: 0, movingS: movingS)) }
+    }
 
     /// A step measured while auto-paused.
     mutating func hold(_ step: Step, at t: Double, dt: Double) {
@@ -96,9 +109,13 @@ public struct AutoPauseStage: Sendable {
             if when < lastMovingGapEnd { when = lastMovingGapEnd }   // not across a gap crossed moving (NaN: none)
             pausedSince = when
             held.removeAll(keepingCapacity: true)
-            return .pause(from: when)
+            var withdrawn = 0.0
+            for step in slowSteps where step.t > when { withdrawn += min(step.movingS, step.t - when) }
+            slowSteps.removeAll(keepingCapacity: true)
+            return .pause(from: when, withdrawMovingS: withdrawn)
         case .resume(let at):
-            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: $0.movingS) }
+            // The resumed leg starts at `at`: a step's moving time counts from there.
+            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: min($0.movingS, $0.t - at)) }
             held.removeAll(keepingCapacity: true)
             return .resume(since: at, held: credited)
         }
@@ -108,8 +125,8 @@ public struct AutoPauseStage: Sendable {
 /// What auto-pause decided after a fix.
 public enum PauseDecision: Sendable, Equatable {
     case none
-    /// Auto-pause, in effect from `from`.
-    case pause(from: Double)
+    /// Auto-pause, in effect from `from`: the moving time counted after it is taken back.
+    case pause(from: Double, withdrawMovingS: Double)
     /// Auto-resume, moving since `since`; the steps measured while held after it count, in order.
     case resume(since: Double, held: [HeldCredit])
 }

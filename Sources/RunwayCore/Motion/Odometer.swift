@@ -26,6 +26,12 @@ public struct Odometer: Sendable, Equatable {
         movingS += m
     }
 
+    /// Takes back moving time that turned out to be a hold's (an auto-pause backdated to the
+    /// start of its slow hold); distance stays.
+    mutating func withdraw(movingS m: Double) {
+        movingS = max(0, movingS - m)
+    }
+
     mutating func noteSpeed(_ v: Double) {
         if !v.isNaN, !(v <= maxSpeedMps) { maxSpeedMps = v }
     }
