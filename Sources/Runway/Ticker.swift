@@ -60,6 +60,10 @@ final class Ticker: @unchecked Sendable {
     /// The number of registered sessions (for tests).
     var count: Int { lock.withLock { sessions.count } }
 
+    /// Whether the session with `token` is registered (for tests: other tests' live sessions
+    /// come and go in parallel, so the count alone says nothing of one session).
+    func isRegistered(_ token: UInt) -> Bool { lock.withLock { sessions[token] != nil } }
+
     private func run(generation mine: UInt64) {
         lock.lock()
         while generation == mine {
