@@ -244,35 +244,45 @@ public struct ElevationTracker: Sendable {
         }
 
         let spacing: Double
-        private(set) var points: [Point] = []
+        /// The history is `storage[head...]`: dropping old points moves `head` (the storage is
+        /// compacted now and then), so a push shifts no array.
+        private var storage: [Point] = []
+        private var head = 0
 
         init(spacing: Double) { self.spacing = spacing }
 
-        var tip: Point? { points.last }
-        var oldest: Point? { points.count >= 2 ? points.first : nil }
+        /// The points, oldest first.
+        var points: ArraySlice<Point> { storage[head...] }
+        var tip: Point? { storage.last }
+        var oldest: Point? { storage.count - head >= 2 ? storage[head] : nil }
 
-        mutating func clear() { points.removeAll(keepingCapacity: true) }
+        mutating func clear() {
+            if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
+            head = 0
+        }
 
         mutating func push(x: Double, y: Double, keepingSpan span: Double) {
             let p = Point(x: x, y: y)
-            guard let last = points.last else { points.append(p); return }
-            if x < last.x { clear(); points.append(p); return }  // x went back: a new history
-            let n = points.count
-            if n >= 2, last.x - points[n - 2].x < spacing {
-                points[n - 1] = p
+            guard let last = storage.last else { storage.append(p); return }
+            if x < last.x { clear(); storage.append(p); return }  // x went back: a new history
+            let n = storage.count
+            if n - head >= 2, last.x - storage[n - 2].x < spacing {
+                storage[n - 1] = p
             } else {
-                points.append(p)
+                storage.append(p)
             }
             // Drop points older than the newest one that is still `span` behind the tip.
-            var drop = 0
-            while points.count - drop >= 3, x - points[drop + 1].x >= span { drop += 1 }
-            if drop > 0 { points.removeFirst(drop) }
+            while storage.count - head >= 3, x - storage[head + 1].x >= span { head += 1 }
+            if head > 32 && head * 2 > storage.count {
+                storage.removeFirst(head)
+                head = 0
+            }
         }
 
         /// The newest point at least `span` behind the tip, if any.
         func reference(span: Double) -> Point? {
-            guard let tip = points.last, let first = points.first, tip.x - first.x >= span else { return nil }
-            return first
+            guard let tip = storage.last, head < storage.count, tip.x - storage[head].x >= span else { return nil }
+            return storage[head]
         }
     }
 }

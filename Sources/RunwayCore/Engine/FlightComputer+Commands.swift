@@ -79,9 +79,9 @@ extension FlightComputer {
         try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
     }
 
-    mutating func advance(to t: Double) {
+    mutating func advance(to t: Double, metricsToo: Bool = true) {
         sensors.advance(to: t, counting: phase == .cruise)
-        metrics.advance(to: t, cruising: phase == .cruise)
+        if metricsToo { metrics.advance(to: t, cruising: phase == .cruise) }
         clock.advance(to: t, phase: phase)
     }
 

@@ -87,7 +87,8 @@ public struct FlightComputer: Sendable {
     }
 
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
-        advance(to: t)
+        let wasCruising = phase == .cruise
+        advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
         switch input {
         case .fix(let fix): apply(fix, at: t, &events)
         case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
@@ -96,7 +97,7 @@ public struct FlightComputer: Sendable {
             if phase == .cruise { elevationStage.barometric(alt: metres, at: t, distanceM: distance) }
         case .sample(.power): break   // a metric's (below)
         }
-        metrics.observe(input, at: t, cruising: phase == .cruise)
+        metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise)
         emitFlight(&events)
     }
 

@@ -20,6 +20,16 @@ public protocol Metric: Sendable {
     mutating func endLap() -> [MetricValue]
     /// The value a route point at `t` keeps (NaN: none).
     func routeValue(at t: Double) -> Double
+    /// An input at `t`: the clock moves there (`cruisingBefore`), then the input is observed
+    /// (`cruisingAfter`). One call a metric for each input (the default does both).
+    mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool)
+}
+
+extension Metric {
+    public mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool) {
+        advance(to: t, cruising: cruisingBefore)
+        observe(input, at: t, cruising: cruisingAfter)
+    }
 }
 
 /// One figure: a JSON key and its value (NaN: unknown, written as null).
@@ -50,6 +60,10 @@ public struct Metrics: Sendable {
 
     mutating func advance(to t: Double, cruising: Bool) {
         for i in all.indices { all[i].advance(to: t, cruising: cruising) }
+    }
+
+    mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool) {
+        for i in all.indices { all[i].take(input, at: t, cruisingBefore: cruisingBefore, cruisingAfter: cruisingAfter) }
     }
 
     func snapshot(at t: Double) -> [MetricValue] { all.flatMap { $0.snapshot(at: t) } }
