@@ -14,7 +14,9 @@ final class Session: @unchecked Sendable {
     let idle: Lock.Condition
     let liveClock: Bool
 
-    private var driver: FlightDriver
+    // `driver` and `scratch` are touched only under `lock`, which already makes every access
+    // exclusive: the runtime's dynamic exclusivity check on each (three a push) is redundant.
+    @exclusivity(unchecked) private var driver: FlightDriver
     private var subscriptions: [UInt64: Subscription] = [:]
     private var order: [UInt64] = []
     private var nextID: UInt64 = 1
@@ -23,7 +25,7 @@ final class Session: @unchecked Sendable {
     /// Callback subscriptions ended from inside a callback, whose thread may still be running
     /// it: close must wait for them too.
     private var retiring: [Subscription] = []
-    private var scratch: [Event] = []
+    @exclusivity(unchecked) private var scratch: [Event] = []
 
     /// The journal of this flight, when the session has a store (written ahead of the core:
     /// an input is journaled, then processed).

@@ -50,7 +50,7 @@ public struct ValidatedInput: Sendable, Equatable {
         if f.alt.isInfinite || f.speed.isInfinite || f.course.isInfinite || f.hAcc.isInfinite || f.vAcc.isInfinite {
             throw .input("alt, speed, course, h_acc and v_acc must be finite (or NaN = unknown)")
         }
-        try self.init(.fix(f))
+        input = .fix(try Self.fix(f))
     }
 
     /// The time the input carries (NaN: none).
