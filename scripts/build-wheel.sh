@@ -32,7 +32,7 @@ unpacked="$tmp/unpacked"
 "$PY" -m wheel unpack -d "$unpacked" "$whl" >/dev/null
 pkgdir=$(ls -d "$unpacked"/librunway-*/)
 so="$pkgdir/librunway/librunway.so"
-if patchelf --print-needed "$so" | grep -qx 'libexpat.so.1'; then
+if patchelf --print-needed "$so" | grep -x 'libexpat.so.1' >/dev/null; then
   src=$(ldd "$so" | awk '$1 == "libexpat.so.1" { print $3 }')
   [ -f "$src" ] || { echo "build-wheel.sh: libexpat.so.1 not found for $so" >&2; exit 1; }
   hash=$(sha256sum "$src" | cut -c1-8)

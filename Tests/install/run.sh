@@ -10,6 +10,8 @@
 #      is installed (scripts/install-deps.sh installs it)
 #   5. DESTDIR staging puts the same tree under DESTDIR, naming PREFIX inside
 set -euo pipefail
+# (A pipe into `grep -q` would end early and, under pipefail, fail the writer with SIGPIPE: the
+# checks below pipe into grep with its output discarded instead, so grep reads everything.)
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -46,7 +48,7 @@ if ! cmp -s "$work/exported" "$work/declared"; then
   diff "$work/declared" "$work/exported" | head >&2
   fail "nm -D --defined-only is not exactly the header's functions"
 fi
-if readelf -S "$lib" | grep -qE '\.debug_|\.symtab'; then fail "$lib is not stripped"; fi
+if readelf -S "$lib" | grep -E '\.debug_|\.symtab' >/dev/null; then fail "$lib is not stripped"; fi
 bad="$(ldd "$lib" | grep -E 'libswift|libFoundation|libdispatch|libicu|not found' || true)"
 [[ -z "$bad" ]] || fail "the installed library needs: $bad"
 echo "   $(wc -l <"$work/exported") exports, SONAME $got, $(stat -c %s "$lib") bytes stripped (build/: $(stat -c %s "$root/build/librunway.so"))"
@@ -58,7 +60,7 @@ id="$(readelf -n "$lib" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')"
   || fail "the installed library's build id is not the built one's"
 debug="$prefix/lib/debug/.build-id/${id:0:2}/${id:2}.debug"
 [[ -f "$debug" ]] || fail "no debug file $debug"
-readelf -S "$debug" | grep -q '\.debug_info' || fail "$debug has no .debug_info"
+readelf -S "$debug" | grep '\.debug_info' >/dev/null || fail "$debug has no .debug_info"
 [[ "$(readelf -n "$debug" | sed -n 's/.*Build ID: *\([0-9a-f]*\).*/\1/p')" == "$id" ]] || fail "$debug has another build id"
 objcopy --dump-section .gnu_debuglink="$work/debuglink" "$lib" "$work/scratch.so"
 python3 - "$work/debuglink" "$debug" <<'PY' || fail "gnu-debuglink does not name the debug file"
@@ -80,7 +82,7 @@ python3 "$root/Tests/c/readme_example.py" source "$root/README.md" >"$work/run.c
 cc -std=c99 -Wall -Wextra -Werror -o "$work/run" "$work/run.c" $(pkg-config --cflags --libs runway)
 resolved="$(ldd "$work/run" | awk '$1 == "'"$soname"'" { print $3 }')"
 [[ "$resolved" == "$prefix/lib/$soname" ]] || fail "the example loads $soname from '$resolved', not the prefix"
-if readelf -d "$work/run" | grep -E 'R(UN)?PATH' | grep -qF "$root"; then fail "the example's rpath names the checkout"; fi
+if readelf -d "$work/run" | grep -E 'R(UN)?PATH' | grep -F "$root" >/dev/null; then fail "the example's rpath names the checkout"; fi
 # Run from / and from another folder: nothing relative to the checkout or the build helps it.
 mkdir "$work/elsewhere" && cp "$work/run" "$work/elsewhere/run"
 (cd /; "$work/elsewhere/run") >"$work/run.out"
