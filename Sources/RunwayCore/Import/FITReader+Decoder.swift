@@ -263,7 +263,9 @@ extension FITReader {
         /// The report with sport, activity and device totals, after every file was read.
         mutating func finish() -> ImportedRecording {
             let sportCode = sessions.lazy.compactMap { $0[5] }.first ?? sportFromSportMessage ?? laps.lazy.compactMap { $0[25] }.first
-            report.sport = sportCode.map { FITReader.sportName(Int($0)) }
+            // A sport is an enum byte; a field of another base type can hold any number (a fuzzed
+            // file trapped converting 1e20 to Int): out of range, it names no sport.
+            report.sport = sportCode.flatMap { (0.0...255.0).contains($0) ? FITReader.sportName(Int($0)) : nil }
             if !sessions.isEmpty || !laps.isEmpty {
                 var d = ImportReport.DeviceTotals()
                 // Session fields: total_elapsed_time 7, total_timer_time 8 (ms), total_distance 9 (cm),
