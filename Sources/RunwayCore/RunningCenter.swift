@@ -24,6 +24,7 @@ public actor RunningCenter {
 
     public init(config: EngineConfig = EngineConfig()) {
         driver = FlightDriver(config: config)
+        driver.core.emitsSnapshots = false   // until an events stream asks for flight events
     }
 
     /// The latest snapshot.
@@ -78,6 +79,7 @@ public actor RunningCenter {
         let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .unbounded)
         let id = newID()
         eventStreams[id] = (kinds.reduce(0) { $0 | $1.bit }, continuation)
+        updateSnapshotDemand()
         continuation.onTermination = { [weak self] _ in Task { await self?.removeStream(id) } }
         return stream
     }
@@ -88,6 +90,7 @@ public actor RunningCenter {
         for e in eventStreams.values { e.continuation.finish() }
         snapshotStreams.removeAll()
         eventStreams.removeAll()
+        updateSnapshotDemand()
     }
 
     /// The number of open streams (of both kinds).
@@ -101,10 +104,16 @@ public actor RunningCenter {
     func removeStream(_ id: UInt64) {
         snapshotStreams[id] = nil
         eventStreams[id] = nil
+        updateSnapshotDemand()
+    }
+
+    /// `flight` events are built only while an events stream asks for them (snapshot streams
+    /// read `snapshot` itself); set when streams come and go, not on every request.
+    func updateSnapshotDemand() {
+        driver.core.emitsSnapshots = eventStreams.values.contains { $0.kinds & EventKind.flight.bit != 0 }
     }
 
     func perform(_ request: FlightDriver.Request) throws(RunwayError) -> FlightData {
-        driver.core.emitsSnapshots = eventStreams.values.contains { $0.kinds & EventKind.flight.bit != 0 }
         defer { scratch.removeAll(keepingCapacity: true) }
         do throws(RunwayError) {
             try driver.perform(request, wallClock: WallClock.now(), events: &scratch)

@@ -126,7 +126,7 @@ struct PowerMeterTests {
         #expect(d.snapshotJSON.contains("\"power_w\":610.0"))
         let summary = d.core.summaryJSON(includeRoute: false)
         #expect(summary.contains("\"max_power_w\":220.0"))
-        let avg = field("avg_power_w", in: summary) ?? 0
+        let avg = jsonNumber(summary, "avg_power_w") ?? 0
         #expect(abs(avg - 200) < 0.6, "\(avg)")
         let splits = d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }
         #expect(splits.count >= 2)
@@ -146,17 +146,6 @@ struct PowerMeterTests {
             #expect(error.message.contains("watts"))
         }
     }
-}
-
-/// The value of a top-level number field in a flat JSON text.
-private func field(_ name: String, in json: String) -> Double? {
-    let key = Array("\"\(name)\":".utf8), t = Array(json.utf8)
-    guard t.count >= key.count else { return nil }
-    for i in 0...(t.count - key.count) where Array(t[i..<(i + key.count)]) == key {
-        let rest = t[(i + key.count)...].prefix { "0123456789.-+eE".utf8.contains($0) }
-        return Double(String(decoding: rest, as: UTF8.self))
-    }
-    return nil
 }
 
 @Suite("Power on a real ride")

@@ -38,7 +38,11 @@ CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
 
 mkdir -p "$out" "$out/crashes"
 echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
-(cd "$root" && swift build -c release --product runway --build-path .build-fuzz \
+# Linked as the release library is (lld, the export list): the harnesses see only runway_*.
+lld="$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld"
+printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" >"$out/toolset.json"
+(cd "$root" && swift build -c release --product runway --build-path .build-fuzz --toolset "$out/toolset.json" \
+   -Xlinker --version-script="$root/scripts/librunway.map" \
    -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
    -Xswiftc -DFUZZING -Xswiftc -static-stdlib \
    2>&1 | grep -E "error|warning|Build" || true)

@@ -54,10 +54,6 @@ public struct Metrics: Sendable {
 
     var all: [any Metric] = Metrics.registered
 
-    mutating func observe(_ input: Input, at t: Double, cruising: Bool) {
-        for i in all.indices { all[i].observe(input, at: t, cruising: cruising) }
-    }
-
     mutating func advance(to t: Double, cruising: Bool) {
         for i in all.indices { all[i].advance(to: t, cruising: cruising) }
     }
