@@ -293,6 +293,29 @@ static long sub_events(sub_t *c) {
   return n;
 }
 
+/* The main thread reads a subscriber's counters only under its lock: the delivery thread may be
+   handling a later event (a live tick) while the main thread checks. */
+static double sub_max_seq(sub_t *c) {
+  pthread_mutex_lock(&c->mu);
+  double v = c->max_seq;
+  pthread_mutex_unlock(&c->mu);
+  return v;
+}
+
+static long sub_flights(sub_t *c) {
+  pthread_mutex_lock(&c->mu);
+  long v = c->flights;
+  pthread_mutex_unlock(&c->mu);
+  return v;
+}
+
+static long sub_calls_after_unsub(sub_t *c) {
+  pthread_mutex_lock(&c->mu);
+  long v = c->calls_after_unsub;
+  pthread_mutex_unlock(&c->mu);
+  return v;
+}
+
 /* Unsubscribe from outside any callback and note that it has returned. */
 static runway_status unsubscribe_outside(sub_t *c) {
   runway_status st = runway_unsubscribe(c->s, c->id);
@@ -637,8 +660,9 @@ static void test_run(void) {
   double seq_now = snapshot_num(s, "seq");
   CHECK(wait_for(&a, pred_seq_at_least, seq_now) && wait_for(&b, pred_seq_at_least, seq_now),
         "subscribers did not reach seq %.0f within %.0f s (a at %.0f, b at %.0f)", seq_now,
-        WAIT_S, a.max_seq, b.max_seq);
-  CHECK(a.flights > 0 && b.flights > 0, "flight events a=%ld b=%ld", a.flights, b.flights);
+        WAIT_S, sub_max_seq(&a), sub_max_seq(&b));
+  CHECK(sub_flights(&a) > 0 && sub_flights(&b) > 0, "flight events a=%ld b=%ld", sub_flights(&a),
+        sub_flights(&b));
 
   /* The in-callback behaviours, triggered by the first fix. */
   CHECK(wait_for(&self, pred_self_unsub_done, 0) && self.self_unsub_status == RUNWAY_OK,
@@ -664,9 +688,9 @@ static void test_run(void) {
   CHECK(struct_ok, "a valid struct fix was refused: %s", runway_last_error());
   seq_now = snapshot_num(s, "seq");
   CHECK(wait_for(&b, pred_seq_at_least, seq_now), "b did not reach seq %.0f (at %.0f)", seq_now,
-        b.max_seq);
+        sub_max_seq(&b));
   CHECK(sub_events(&b) > b_before, "b received nothing after a was cancelled");
-  CHECK(sub_events(&a) == a_after && a.calls_after_unsub == 0,
+  CHECK(sub_events(&a) == a_after && sub_calls_after_unsub(&a) == 0,
         "a's callback ran after runway_unsubscribe returned (%ld -> %ld events)", a_after,
         sub_events(&a));
   EXPECT(runway_unsubscribe(s, id_a), RUNWAY_ERR_NOT_FOUND); /* twice is harmless */
@@ -878,8 +902,8 @@ static void test_concurrent_unsubscribe_and_close(void) {
   double seq_now = snapshot_num(s, "seq");
   CHECK(wait_for(&y, pred_seq_at_least, seq_now), "y did not reach seq %.0f", seq_now);
   CHECK(sub_events(&y) > y_before, "y received nothing after x was cancelled");
-  CHECK(sub_events(&x) == x_after && x.calls_after_unsub == 0,
-        "x's callback ran %ld times after runway_unsubscribe returned", x.calls_after_unsub);
+  CHECK(sub_events(&x) == x_after && sub_calls_after_unsub(&x) == 0,
+        "x's callback ran %ld times after runway_unsubscribe returned", sub_calls_after_unsub(&x));
 
   /* Close while a callback is running: close returns only after it finished. */
   EXPECT(runway_subscribe(s, "{\"kinds\":[\"flight\"]}", on_event, &z, &z.id), RUNWAY_OK);
