@@ -97,4 +97,68 @@ struct TrackFilterTests {
         filter.reset(at: Fix(lat: 52, lon: 4, speed: 4, course: 90), t: 200)
         #expect(abs(filter.speedMps - 4) < 1e-9)
     }
+
+    /// The 4×4 filter's covariance algebra as generic matrix loops (x y vx vy, row-major): the
+    /// reference the per-axis closed form must reproduce bit for bit.
+    private struct MatrixFilter {
+        var p: [Double]
+
+        mutating func predict(_ dt: Double, q: Double) {
+            var n = p
+            for r in 0..<2 { for c in 0..<4 { n[r * 4 + c] = p[r * 4 + c] + dt * p[(r + 2) * 4 + c] } }
+            var m = n
+            for r in 0..<4 { for c in 0..<2 { m[r * 4 + c] = n[r * 4 + c] + dt * n[r * 4 + c + 2] } }
+            let dt2 = dt * dt
+            let qpp = q * dt2 * dt2 / 4, qpv = q * dt2 * dt / 2, qvv = q * dt2
+            m[0] += qpp; m[5] += qpp; m[10] += qvv; m[15] += qvv
+            m[2] += qpv; m[8] += qpv; m[7] += qpv; m[13] += qpv
+            p = m
+        }
+
+        /// The scalar update of component `i`; returns the state's change (k·y).
+        mutating func correct(_ i: Int, innovation y: Double, variance r: Double) -> [Double] {
+            let s = p[i * 4 + i] + r
+            guard s > 0, s.isFinite else { return [0, 0, 0, 0] }
+            let k = (0..<4).map { p[$0 * 4 + i] / s }
+            var n = p
+            for a in 0..<4 { for b in 0..<4 { n[a * 4 + b] = p[a * 4 + b] - k[a] * p[i * 4 + b] } }
+            p = n
+            return k.map { $0 * y }
+        }
+    }
+
+    @Test func theClosedFormPerAxisIsTheMatrixFilterBitForBit() {
+        var rng = SeededRandom(seed: 20)
+        for _ in 0..<50 {
+            let sigma = Double.random(in: 1...30, using: &rng), velocityVar = Double.random(in: 0.01...25, using: &rng)
+            var east = TrackFilter.Axis(pp: sigma * sigma, vv: velocityVar), north = east
+            var matrix = MatrixFilter(p: [sigma * sigma, 0, 0, 0, 0, sigma * sigma, 0, 0,
+                                          0, 0, velocityVar, 0, 0, 0, 0, velocityVar])
+            for _ in 0..<200 {
+                let dt = Double.random(in: 0.1...30, using: &rng), q = 0.09, dt2 = dt * dt
+                let qpp = q * dt2 * dt2 / 4, qpv = q * dt2 * dt / 2, qvv = q * dt2
+                east.predict(dt, qpp: qpp, qpv: qpv, qvv: qvv)
+                north.predict(dt, qpp: qpp, qpv: qpv, qvv: qvv)
+                matrix.predict(dt, q: q)
+                let r = Double.random(in: 9...400, using: &rng), rv = Double.random(in: 0.0001...1, using: &rng)
+                let ys = (0..<4).map { _ in Double.random(in: -20...20, using: &rng) }
+                var got = [east.correctPosition(innovation: ys[0], variance: r),
+                           north.correctPosition(innovation: ys[1], variance: r)]
+                var want = [matrix.correct(0, innovation: ys[0], variance: r), matrix.correct(1, innovation: ys[1], variance: r)]
+                if Bool.random(using: &rng) {   // a fix with Doppler speed and course
+                    got += [east.correctVelocity(innovation: ys[2], variance: rv), north.correctVelocity(innovation: ys[3], variance: rv)]
+                    want += [matrix.correct(2, innovation: ys[2], variance: rv), matrix.correct(3, innovation: ys[3], variance: rv)]
+                }
+                for (n, (g, w)) in zip(got, want).enumerated() {
+                    let axis = n % 2   // 0 east (x, vx), 1 north (y, vy)
+                    #expect(g.position == w[axis] && g.velocity == w[axis + 2])
+                    #expect(w[1 - axis] == 0 && w[3 - axis] == 0)   // the other axis is untouched
+                }
+                #expect([east.pp, east.pv, east.vp, east.vv] == [matrix.p[0], matrix.p[2], matrix.p[8], matrix.p[10]])
+                #expect([north.pp, north.pv, north.vp, north.vv] == [matrix.p[5], matrix.p[7], matrix.p[13], matrix.p[15]])
+                // The 4×4 stays block diagonal: nothing couples east and north.
+                #expect([1, 3, 4, 6, 9, 11, 12, 14].allSatisfy { matrix.p[$0] == 0 })
+            }
+        }
+    }
 }

@@ -36,11 +36,13 @@ public struct TrackFilter: Sendable {
 
     public let settings: Settings
 
-    // State: the estimate's position in degrees, its velocity east/north in m/s, and the 4×4
-    // covariance in metres (row-major, order x y vx vy).
+    // State: the estimate's position in degrees, its velocity east/north in m/s, and the
+    // covariance in metres of each axis (x vx east, y vy north). The 4×4 covariance of x y vx vy
+    // is block diagonal (F, Q, the start and every scalar update keep the axes apart), so each
+    // axis is its own 2-state filter, written out in closed form (`Axis`).
     var lat = Double.nan, lon = Double.nan
     var ve = 0.0, vn = 0.0
-    var p = SIMD16<Double>(repeating: 0)   // on the stack: no heap traffic per fix
+    var east = Axis(), north = Axis()
     var lastT = Double.nan
     var lastDoppler = Double.nan
     var lastFixLat = Double.nan, lastFixLon = Double.nan
@@ -70,10 +72,8 @@ public struct TrackFilter: Sendable {
             velocityVar = settings.dopplerSigmaMps * settings.dopplerSigmaMps
         }
         ve = v0; vn = vn0
-        p = SIMD16<Double>(sigma * sigma, 0, 0, 0,
-                           0, sigma * sigma, 0, 0,
-                           0, 0, velocityVar, 0,
-                           0, 0, 0, velocityVar)
+        east = Axis(pp: sigma * sigma, vv: velocityVar)
+        north = Axis(pp: sigma * sigma, vv: velocityVar)
         lastT = t
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
@@ -142,51 +142,34 @@ public struct TrackFilter: Sendable {
         let k = scales()
         lat += vn * dt / k.ky
         lon += ve * dt / k.kx
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        lat = min(90, max(-90, lat))
-        // P = F P Fᵀ + Q, F = [[I, dt·I], [0, I]], Q from white acceleration.
-        var n = p
-        for r in 0..<2 {
-            for c in 0..<4 {
-                n[r * 4 + c] = p[r * 4 + c] + dt * p[(r + 2) * 4 + c]
-            }
-        }
-        var m = n
-        for r in 0..<4 {
-            for c in 0..<2 {
-                m[r * 4 + c] = n[r * 4 + c] + dt * n[r * 4 + c + 2]
-            }
-        }
+        wrapAndClamp()
+        // P = F P Fᵀ + Q per axis, F = [[1, dt], [0, 1]], Q from white acceleration.
         let q = settings.accelerationSigma * settings.accelerationSigma
         let dt2 = dt * dt
         let qpp = q * dt2 * dt2 / 4, qpv = q * dt2 * dt / 2, qvv = q * dt2
-        m[0] += qpp; m[5] += qpp; m[10] += qvv; m[15] += qvv
-        m[2] += qpv; m[8] += qpv; m[7] += qpv; m[13] += qpv
-        p = m
+        east.predict(dt, qpp: qpp, qpv: qpv, qvv: qvv)
+        north.predict(dt, qpp: qpp, qpv: qpv, qvv: qvv)
     }
 
-    /// Scalar update of state component `i` (0 x, 1 y, 2 vx, 3 vy) with innovation `y`, variance `r`.
-    mutating func correct(component i: Int, innovation y: Double, variance r: Double) -> SIMD4<Double> {
-        let s = p[i * 4 + i] + r
-        guard s > 0, s.isFinite else { return SIMD4<Double>(repeating: 0) }
-        let k = SIMD4<Double>(p[i], p[4 + i], p[8 + i], p[12 + i]) / s
-        var n = p
-        for a in 0..<4 {
-            for b in 0..<4 {
-                n[a * 4 + b] = p[a * 4 + b] - k[a] * p[i * 4 + b]
-            }
-        }
-        p = n
-        return k * y
-    }
-
-    mutating func apply(_ dx: SIMD4<Double>) {
+    /// Applies an update of the east axis: `d` metres east and `dv` m/s to the east velocity.
+    mutating func applyEast(_ d: Double, _ dv: Double) {
         let k = scales()
-        lon += dx[0] / k.kx
-        lat += dx[1] / k.ky
+        lon += d / k.kx
+        wrapAndClamp()
+        ve += dv
+    }
+
+    /// Applies an update of the north axis: `d` metres north and `dv` m/s to the north velocity.
+    mutating func applyNorth(_ d: Double, _ dv: Double) {
+        let k = scales()
+        lat += d / k.ky
+        wrapAndClamp()
+        vn += dv
+    }
+
+    mutating func wrapAndClamp() {
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         lat = min(90, max(-90, lat))
-        ve += dx[2]; vn += dx[3]
     }
 
     mutating func correctPosition(_ fix: Fix) {
@@ -195,15 +178,56 @@ public struct TrackFilter: Sendable {
         // Sequential scalar updates (the axes' noises are independent); each innovation is taken
         // against the estimate as the previous update left it.
         let ex = Geodesy.wrappedDeltaLon(lon, fix.lon) * scales().kx
-        apply(correct(component: 0, innovation: ex, variance: r))
+        let de = east.correctPosition(innovation: ex, variance: r)
+        applyEast(de.position, de.velocity)
         let ny = (fix.lat - lat) * scales().ky
-        apply(correct(component: 1, innovation: ny, variance: r))
+        let dn = north.correctPosition(innovation: ny, variance: r)
+        applyNorth(dn.position, dn.velocity)
     }
 
     mutating func correctVelocity(_ fix: Fix) {
         let c = fix.course * Geodesy.degToRad
         let r = settings.dopplerSigmaMps * settings.dopplerSigmaMps
-        apply(correct(component: 2, innovation: fix.speed * sin(c) - ve, variance: r))
-        apply(correct(component: 3, innovation: fix.speed * cos(c) - vn, variance: r))
+        let de = east.correctVelocity(innovation: fix.speed * sin(c) - ve, variance: r)
+        applyEast(de.position, de.velocity)
+        let dn = north.correctVelocity(innovation: fix.speed * cos(c) - vn, variance: r)
+        applyNorth(dn.position, dn.velocity)
+    }
+}
+
+extension TrackFilter {
+    /// One axis's 2-state filter (position in metres, velocity in m/s): its covariance and the
+    /// scalar updates of the 4×4 filter written out for the axis's block, with the same
+    /// operations in the same order. Both off-diagonal entries are kept: the update leaves them
+    /// equal only up to rounding.
+    struct Axis: Sendable, Equatable {
+        var pp = 0.0, pv = 0.0, vp = 0.0, vv = 0.0
+
+        /// P = F P Fᵀ + Q with F = [[1, dt], [0, 1]].
+        mutating func predict(_ dt: Double, qpp: Double, qpv: Double, qvv: Double) {
+            let pv1 = pv + dt * vv
+            pp = (pp + dt * vp) + dt * pv1 + qpp
+            pv = pv1 + qpv
+            vp = (vp + dt * vv) + qpv
+            vv += qvv
+        }
+
+        /// Update by a measured position (innovation `y`, variance `r`); returns the state's change.
+        mutating func correctPosition(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
+            let s = pp + r
+            guard s > 0, s.isFinite else { return (0, 0) }
+            let kp = pp / s, kv = vp / s
+            (pp, pv, vp, vv) = (pp - kp * pp, pv - kp * pv, vp - kv * pp, vv - kv * pv)
+            return (kp * y, kv * y)
+        }
+
+        /// Update by a measured velocity (innovation `y`, variance `r`); returns the state's change.
+        mutating func correctVelocity(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
+            let s = vv + r
+            guard s > 0, s.isFinite else { return (0, 0) }
+            let kp = pv / s, kv = vv / s
+            (pp, pv, vp, vv) = (pp - kp * vp, pv - kp * vv, vp - kv * vp, vv - kv * vv)
+            return (kp * y, kv * y)
+        }
     }
 }
