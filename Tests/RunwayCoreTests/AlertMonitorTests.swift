@@ -245,4 +245,19 @@ struct AlertMonitorTests {
         #expect(AlertMonitor.markText(1500) == "1.50 km")
         #expect(AlertMonitor.sortedMarks([400, .nan, 1000, -5, 400, 0, .infinity]) == [1000, 400])
     }
+
+    @Test func aMonitorWithEveryCallOutOffWatchesNothing() {
+        #expect(!AlertMonitor(settings: Settings()).isWatching)
+        #expect(!AlertMonitor(settings: Settings(goalM: 0)).isWatching)
+        #expect(!AlertMonitor(settings: Settings(goalM: .infinity)).isWatching)
+        for on in [Settings(targetPaceMin: 5), Settings(targetPaceMax: 6), Settings(hrCeiling: 170), Settings(goalM: 5000)] {
+            #expect(AlertMonitor(settings: on).isWatching)
+        }
+        // What the composer skips: off, no values (however far out) raise anything.
+        var m = AlertMonitor(settings: Settings())
+        let samples = (0...60).map { Sample(t: Double($0), pace: 20, hr: 250, d: Double($0) * 100) }
+        #expect(Self.feed(&m, samples).isEmpty)
+        m.settings.hrCeiling = 170   // settings changed later count too
+        #expect(m.isWatching)
+    }
 }

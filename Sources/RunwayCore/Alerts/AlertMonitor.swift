@@ -92,7 +92,10 @@ public struct AlertMonitor: Sendable {
         }
     }
 
-    public var settings: Settings
+    public var settings: Settings { didSet { isWatching = Self.watches(settings) } }
+    /// Whether any call-out is on (a GPWS limit or a goal). With none, `update` returns no alert
+    /// and changes nothing, so the composer skips it and the values it would judge.
+    public private(set) var isWatching: Bool
 
     private var paceSlow = Excursion()
     private var paceFast = Excursion()
@@ -101,7 +104,14 @@ public struct AlertMonitor: Sendable {
     private var pendingMarks: [Double]?
     private var goalDone = false
 
-    public init(settings: Settings) { self.settings = settings }
+    public init(settings: Settings) {
+        self.settings = settings
+        isWatching = Self.watches(settings)
+    }
+
+    static func watches(_ s: Settings) -> Bool {
+        !s.targetPaceMax.isNaN || !s.targetPaceMin.isNaN || !s.hrCeiling.isNaN || (s.goalM.isFinite && s.goalM > 0)
+    }
 
     /// Feeds the current values and returns the alerts they raise (often none, possibly several).
     ///

@@ -212,10 +212,11 @@ public struct FlightComputer: Sendable {
         }
     }
 
-    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts.
+    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on).
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
         if !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+        guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
