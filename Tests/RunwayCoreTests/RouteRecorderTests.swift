@@ -27,6 +27,25 @@ struct RouteRecorderTests {
         #expect(rec.route.count == 3)
     }
 
+    @Test func farEnoughAsksWhatKeepIfFarEnoughWouldKeepAndMeasuresIt() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
+        let first = point(0, t: 0)
+        #expect(rec.farEnough(lat: first.lat, lon: first.lon)?.isNaN == true)   // the leg's first: kept, not measured
+        rec.keep(first)
+        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon) == nil)
+        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon, force: true)?.isNaN == true)
+        let far = point(4, 3, t: 1)
+        let d = rec.farEnough(lat: far.lat, lon: far.lon)
+        #expect(d == Geodesy.distance(lat1: first.lat, lon1: first.lon, lat2: far.lat, lon2: far.lon))
+        #expect(abs((d ?? 0) - 5) < 0.01)
+        // Keeping with the measured distance or without it comes to the same.
+        var other = rec
+        rec.keep(far, fromLastM: d ?? .nan)
+        other.keep(far)
+        #expect(rec.segmentBearing == other.segmentBearing && rec.route.t == other.route.t)
+        #expect(abs(rec.segmentBearing - 36.87) < 0.1)
+    }
+
     @Test func aFullRouteRefusesPointsAndFlagsTheRefusal() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 2)
         rec.keep(point(0, t: 0))

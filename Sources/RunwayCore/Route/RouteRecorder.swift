@@ -35,21 +35,27 @@ public struct RouteRecorder: Sendable {
     /// Keeps the point when it is the leg's first, `force`d, or at least the distance filter from
     /// the last kept point.
     mutating func keepIfFarEnough(_ p: RoutePoint, force: Bool = false) {
-        if let kept = lastKept, !force {
-            let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon)
-            guard d >= distanceFilterM, d > 0 || distanceFilterM == 0 else { return }
-        }
-        keep(p)
+        if let d = farEnough(lat: p.lat, lon: p.lon, force: force) { keep(p, fromLastM: d) }
     }
 
-    /// Adds a route point; on a full route, changes nothing and notes the refusal.
-    mutating func keep(_ p: RoutePoint) {
+    /// Whether a point at `lat`, `lon` is to be kept (the leg's first, `force`d, or at least the
+    /// distance filter from the last kept point), asked before the point is built: nil when it is
+    /// not, else its distance from the last kept point (NaN when not measured), for `keep`.
+    func farEnough(lat: Double, lon: Double, force: Bool = false) -> Double? {
+        guard let kept = lastKept, !force else { return .nan }
+        let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
+        return d >= distanceFilterM && (d > 0 || distanceFilterM == 0) ? d : nil
+    }
+
+    /// Adds a route point; on a full route, changes nothing and notes the refusal. `fromLastM`:
+    /// its distance from the last kept point when already measured (`farEnough`), else NaN.
+    mutating func keep(_ p: RoutePoint, fromLastM: Double = .nan) {
         guard route.count < maxPoints else {
             refusedPoint = true
             return
         }
         if let kept = lastKept {
-            let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon)
+            let d = fromLastM.isNaN ? Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) : fromLastM
             if d > 0 { segmentBearing = Geodesy.bearing(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) }
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
