@@ -84,7 +84,14 @@ public struct ValidatedInput: Sendable, Equatable {
         return f
     }
 
-    static func optionalNonNegative(_ v: Double, _ name: String, max: Double) throws(RunwayError) -> Double {
+    @inline(__always)
+    static func optionalNonNegative(_ v: Double, _ name: StaticString, max: Double) throws(RunwayError) -> Double {
+        if v >= 0 && v <= max { return v }   // the common case (false for NaN)
+        return try outOfRangeNonNegative(v, name, max: max)
+    }
+
+    @inline(never)
+    static func outOfRangeNonNegative(_ v: Double, _ name: StaticString, max: Double) throws(RunwayError) -> Double {
         if v.isNaN { return .nan }
         guard v.isFinite else { throw .input("\(name) must be finite") }
         if v < 0 { return .nan }
