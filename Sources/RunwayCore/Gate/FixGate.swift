@@ -64,11 +64,11 @@ public struct FixGate: Sendable {
         }
         if t == a.t { return .filtered(.repeatedTime) }
         let dt = t - a.t
-        let d = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
         if dt > settings.gapS {
             accept(fix, t)
             return .accept(newSegment: true, reanchored: false)
         }
+        let d = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
         if d > settings.speedCapMps * dt {
             if reanchors(with: fix, at: t) {
                 accept(fix, t)
@@ -92,7 +92,7 @@ public struct FixGate: Sendable {
 
     mutating func accept(_ fix: Fix, _ t: Double) {
         anchor = (fix.lat, fix.lon, t)
-        candidates.removeAll(keepingCapacity: true)
+        if !candidates.isEmpty { candidates.removeAll(keepingCapacity: true) }
     }
 
     /// Adds a fix refused for speed to the candidates; true when enough of them agree with each
