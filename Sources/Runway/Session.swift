@@ -160,7 +160,7 @@ final class Session: @unchecked Sendable {
     /// Queues the new events to the subscribers that want them (as shared payloads that their
     /// consumers serialise once, outside the lock). Called with the lock held.
     private func dispatch() {
-        defer { scratch.removeAll(keepingCapacity: true) }
+        defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
         for event in scratch where wanted & event.kind.bit != 0 {
             let payload = Payload(event)
