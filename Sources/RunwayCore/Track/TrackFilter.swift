@@ -151,17 +151,17 @@ public struct TrackFilter: Sendable {
         north.predict(dt, qpp: qpp, qpv: qpv, qvv: qvv)
     }
 
-    /// Applies an update of the east axis: `d` metres east and `dv` m/s to the east velocity.
-    mutating func applyEast(_ d: Double, _ dv: Double) {
-        let k = scales()
+    /// Applies an update of the east axis: `d` metres east and `dv` m/s to the east velocity, with
+    /// the scales `k` that `scales()` gave at the current latitude.
+    mutating func applyEast(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lon += d / k.kx
         wrapAndClamp()
         ve += dv
     }
 
-    /// Applies an update of the north axis: `d` metres north and `dv` m/s to the north velocity.
-    mutating func applyNorth(_ d: Double, _ dv: Double) {
-        let k = scales()
+    /// Applies an update of the north axis: `d` metres north and `dv` m/s to the north velocity
+    /// (`k` as for `applyEast`, taken before the latitude moves).
+    mutating func applyNorth(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lat += d / k.ky
         wrapAndClamp()
         vn += dv
@@ -176,22 +176,25 @@ public struct TrackFilter: Sendable {
         let sigma = positionSigma(fix)
         let r = sigma * sigma
         // Sequential scalar updates (the axes' noises are independent); each innovation is taken
-        // against the estimate as the previous update left it.
-        let ex = Geodesy.wrappedDeltaLon(lon, fix.lon) * scales().kx
+        // against the estimate as the previous update left it. The east update leaves the
+        // latitude, so the scales hold for both (asking `scales()` again would return the same).
+        let k = scales()
+        let ex = Geodesy.wrappedDeltaLon(lon, fix.lon) * k.kx
         let de = east.correctPosition(innovation: ex, variance: r)
-        applyEast(de.position, de.velocity)
-        let ny = (fix.lat - lat) * scales().ky
+        applyEast(de.position, de.velocity, k)
+        let ny = (fix.lat - lat) * k.ky
         let dn = north.correctPosition(innovation: ny, variance: r)
-        applyNorth(dn.position, dn.velocity)
+        applyNorth(dn.position, dn.velocity, k)
     }
 
     mutating func correctVelocity(_ fix: Fix) {
         let c = fix.course * Geodesy.degToRad
         let r = settings.dopplerSigmaMps * settings.dopplerSigmaMps
+        let k = scales()   // at the latitude the position update left
         let de = east.correctVelocity(innovation: fix.speed * sin(c) - ve, variance: r)
-        applyEast(de.position, de.velocity)
+        applyEast(de.position, de.velocity, k)
         let dn = north.correctVelocity(innovation: fix.speed * cos(c) - vn, variance: r)
-        applyNorth(dn.position, dn.velocity)
+        applyNorth(dn.position, dn.velocity, k)
     }
 }
 
