@@ -45,6 +45,10 @@ public struct ValidatedInput: Sendable, Equatable {
     /// Checks a fix given as a C struct (`runway_fix`), where NaN means unknown (a missing time:
     /// now) and every other value must be finite.
     public init(podFix f: Fix) throws(RunwayError) {
+        if Self.inRange(f) {   // the common case: every value in range or unknown
+            input = .fix(f)
+            return
+        }
         guard f.lat.isFinite, f.lon.isFinite else { throw .input("fix needs finite lat and lon") }
         guard f.t.isNaN || f.t.isFinite else { throw .input("t must be finite (or NaN = now)") }
         if f.alt.isInfinite || f.speed.isInfinite || f.course.isInfinite || f.hAcc.isInfinite || f.vAcc.isInfinite {
@@ -62,6 +66,25 @@ public struct ValidatedInput: Sendable, Equatable {
     private init(checked: Input) { input = checked }
 
     static func fix(_ fix: Fix) throws(RunwayError) -> Fix {
+        if inRange(fix) { return fix }
+        return try checkedFix(fix)
+    }
+
+    /// Whether every value of `f` is in range or NaN (unknown) as it is, so that checking it
+    /// (`checkedFix`) would return it unchanged: lat, lon and alt in range, speed, course and the
+    /// accuracies non-negative and in range (NaN stays NaN), hr, cadence, power and t in range.
+    @inline(__always)
+    static func inRange(_ f: Fix) -> Bool {
+        func within(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v >= lo && v <= hi }
+        func unknownOr(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v.isNaN || (v >= lo && v <= hi) }
+        return within(f.lat, -90, 90) && within(f.lon, -180, 180) && unknownOr(f.alt, -1_000_000, 1_000_000)
+            && unknownOr(f.speed, 0, 1_000_000) && unknownOr(f.course, 0, 360) && unknownOr(f.hAcc, 0, 1e9)
+            && unknownOr(f.vAcc, 0, 1e9) && unknownOr(f.hr, 0, 300) && unknownOr(f.cadence, 0, 400)
+            && unknownOr(f.power, 0, 5000) && (f.t.isNaN || (f.t >= 0 && f.t < 1e11))
+    }
+
+    @inline(never)
+    static func checkedFix(_ fix: Fix) throws(RunwayError) -> Fix {
         var f = fix
         guard f.lat.isFinite, f.lon.isFinite else {
             throw .input(f.lat.isNaN || f.lon.isNaN ? "fix needs lat and lon" : "lat/lon must be finite")

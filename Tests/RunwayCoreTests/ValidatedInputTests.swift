@@ -1,0 +1,46 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("ValidatedInput: the in-range fast path")
+struct ValidatedInputTests {
+    /// Each field's value drawn from its range's edges, just outside them, NaN, ±infinity and -0.
+    private func edgyFix(_ rng: inout SeededRandom) -> Fix {
+        func pick(_ lo: Double, _ hi: Double) -> Double {
+            let values = [lo, hi, (lo + hi) / 2, lo.nextDown, hi.nextUp, -1, -0.0, .nan, .infinity, -.infinity]
+            return Bool.random(using: &rng) ? (lo + hi) / 3 : values[Int.random(in: 0..<values.count, using: &rng)]
+        }
+        var f = Fix(t: pick(0, 1e11.nextDown), lat: pick(-90, 90), lon: pick(-180, 180), alt: pick(-1e6, 1e6),
+                    speed: pick(0, 1e6), course: pick(0, 360), hAcc: pick(0, 1e9), vAcc: pick(0, 1e9))
+        f.hr = pick(0, 300); f.cadence = pick(0, 400); f.power = pick(0, 5000)
+        return f
+    }
+
+    private func same(_ a: Fix, _ b: Fix) -> Bool {
+        let x = [a.t, a.lat, a.lon, a.alt, a.speed, a.course, a.hAcc, a.vAcc, a.hr, a.cadence, a.power]
+        let y = [b.t, b.lat, b.lon, b.alt, b.speed, b.course, b.hAcc, b.vAcc, b.hr, b.cadence, b.power]
+        return zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern || ($0.isNaN && $1.isNaN) }
+    }
+
+    @Test func theFastPathTakesOnlyFixesTheFullCheckReturnsUnchanged() {
+        var rng = SeededRandom(seed: 20)
+        var fast = 0
+        for _ in 0..<20_000 {
+            let f = edgyFix(&rng)
+            let full: Result<Fix, RunwayError>
+            do throws(RunwayError) { full = .success(try ValidatedInput.checkedFix(f)) } catch { full = .failure(error) }
+            let checked: Result<Fix, RunwayError>
+            do throws(RunwayError) { checked = .success(try ValidatedInput.fix(f)) } catch { checked = .failure(error) }
+            if ValidatedInput.inRange(f) {
+                fast += 1
+                guard case .success(let g) = full else { Issue.record("in range but refused: \(f)"); continue }
+                #expect(same(g, f))
+            }
+            switch (full, checked) {
+            case (.success(let a), .success(let b)): #expect(same(a, b))
+            case (.failure(let a), .failure(let b)): #expect(a.status == b.status && a.message == b.message)
+            default: Issue.record("the paths disagree on \(f)")
+            }
+        }
+        #expect(fast > 500 && fast < 19_000)   // both paths were exercised
+    }
+}
