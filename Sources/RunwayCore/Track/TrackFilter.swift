@@ -153,6 +153,7 @@ public struct TrackFilter: Sendable {
 
     /// Applies an update of the east axis: `d` metres east and `dv` m/s to the east velocity, with
     /// the scales `k` that `scales()` gave at the current latitude.
+    @inline(__always)
     mutating func applyEast(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lon += d / k.kx
         wrapAndClamp()
@@ -161,12 +162,14 @@ public struct TrackFilter: Sendable {
 
     /// Applies an update of the north axis: `d` metres north and `dv` m/s to the north velocity
     /// (`k` as for `applyEast`, taken before the latitude moves).
+    @inline(__always)
     mutating func applyNorth(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lat += d / k.ky
         wrapAndClamp()
         vn += dv
     }
 
+    @inline(__always)
     mutating func wrapAndClamp() {
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         lat = min(90, max(-90, lat))
@@ -207,6 +210,7 @@ extension TrackFilter {
         var pp = 0.0, pv = 0.0, vp = 0.0, vv = 0.0
 
         /// P = F P Fᵀ + Q with F = [[1, dt], [0, 1]].
+        @inline(__always)
         mutating func predict(_ dt: Double, qpp: Double, qpv: Double, qvv: Double) {
             let pv1 = pv + dt * vv
             pp = (pp + dt * vp) + dt * pv1 + qpp
@@ -216,6 +220,7 @@ extension TrackFilter {
         }
 
         /// Update by a measured position (innovation `y`, variance `r`); returns the state's change.
+        @inline(__always)
         mutating func correctPosition(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
             let s = pp + r
             guard s > 0, s.isFinite else { return (0, 0) }
@@ -225,6 +230,7 @@ extension TrackFilter {
         }
 
         /// Update by a measured velocity (innovation `y`, variance `r`); returns the state's change.
+        @inline(__always)
         mutating func correctVelocity(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
             let s = vv + r
             guard s > 0, s.isFinite else { return (0, 0) }
