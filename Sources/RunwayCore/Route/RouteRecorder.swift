@@ -41,6 +41,7 @@ public struct RouteRecorder: Sendable {
     /// Whether a point at `lat`, `lon` is to be kept (the leg's first, `force`d, or at least the
     /// distance filter from the last kept point), asked before the point is built: nil when it is
     /// not, else its distance from the last kept point (NaN when not measured), for `keep`.
+    @inline(__always)   // called on the composer's stored recorder: no copy of it
     func farEnough(lat: Double, lon: Double, force: Bool = false) -> Double? {
         guard let kept = lastKept, !force else { return .nan }
         let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
