@@ -43,4 +43,15 @@ struct ValidatedInputTests {
         }
         #expect(fast > 500 && fast < 19_000)   // both paths were exercised
     }
+
+    @Test func aTimeIsInRangeFromZeroToBelow1e11AndNothingElse() {
+        func accepted(_ t: Double) -> Bool {
+            do throws(RunwayError) { try ValidatedInput.time(t); return true } catch { return false }
+        }
+        #expect([0, -0.0, 1, 1_700_000_000, 1e11.nextDown].allSatisfy(accepted))
+        #expect(![-1, (0.0).nextDown, 1e11, .nan, .infinity, -.infinity].contains(where: accepted))
+        do throws(RunwayError) { try ValidatedInput.time(-1); Issue.record("accepted") } catch {
+            #expect(error.status == .input && error.message == "t -1.0 out of range (unix seconds, 0...1e11)")
+        }
+    }
 }

@@ -143,10 +143,15 @@ public struct ValidatedInput: Sendable, Equatable {
     }
 
     /// A time in unix seconds, 0...1e11.
+    @inline(__always)
     static func time(_ t: Double) throws(RunwayError) {
-        guard t.isFinite, t >= 0, t < 1e11 else {
-            throw .input("t \(t) out of range (unix seconds, 0...1e11)")
-        }
+        if t >= 0 && t < 1e11 { return }   // false for NaN and ±infinity
+        try timeOutOfRange(t)
+    }
+
+    @inline(never)
+    static func timeOutOfRange(_ t: Double) throws(RunwayError) {
+        throw .input("t \(t) out of range (unix seconds, 0...1e11)")
     }
 }
 
