@@ -35,21 +35,31 @@ public enum Geodesy {
         return d
     }
 
+    /// The second point's offset from the first in metres, east and north, on the local plane at
+    /// their mid-latitude: what `distance` and `bearing` are made of.
+    @inline(__always)
+    static func offset(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> (dx: Double, dy: Double) {
+        let k = scales(latitude: (lat1 + lat2) / 2)
+        return (wrappedDeltaLon(lon1, lon2) * k.kx, (lat2 - lat1) * k.ky)
+    }
+
     /// Distance in metres between two points given in degrees.
     @inline(__always)
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let k = scales(latitude: (lat1 + lat2) / 2)
-        let dx = wrappedDeltaLon(lon1, lon2) * k.kx
-        let dy = (lat2 - lat1) * k.ky
-        return (dx * dx + dy * dy).squareRoot()
+        length(offset(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2))
     }
+
+    @inline(__always)
+    static func length(_ o: (dx: Double, dy: Double)) -> Double { (o.dx * o.dx + o.dy * o.dy).squareRoot() }
 
     /// Initial bearing in degrees clockwise from true north, 0..<360.
     public static func bearing(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {
-        let k = scales(latitude: (lat1 + lat2) / 2)
-        let dx = wrappedDeltaLon(lon1, lon2) * k.kx
-        let dy = (lat2 - lat1) * k.ky
-        var b = atan2(dx, dy) / degToRad
+        bearing(offset(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2))
+    }
+
+    /// The bearing of an offset (`offset`), degrees clockwise from true north, 0..<360.
+    static func bearing(_ o: (dx: Double, dy: Double)) -> Double {
+        var b = atan2(o.dx, o.dy) / degToRad
         if b < 0 { b += 360 }
         if b >= 360 { b -= 360 }
         return b

@@ -30,19 +30,20 @@ struct RouteRecorderTests {
     @Test func farEnoughAsksWhatKeepIfFarEnoughWouldKeepAndMeasuresIt() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
         let first = point(0, t: 0)
-        #expect(rec.farEnough(lat: first.lat, lon: first.lon)?.isNaN == true)   // the leg's first: kept, not measured
+        #expect(rec.farEnough(lat: first.lat, lon: first.lon)?.dx.isNaN == true)   // the leg's first: kept, not measured
         rec.keep(first)
         #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon) == nil)
-        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon, force: true)?.isNaN == true)
+        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon, force: true)?.dx.isNaN == true)
         let far = point(4, 3, t: 1)
-        let d = rec.farEnough(lat: far.lat, lon: far.lon)
-        #expect(d == Geodesy.distance(lat1: first.lat, lon1: first.lon, lat2: far.lat, lon2: far.lon))
-        #expect(abs((d ?? 0) - 5) < 0.01)
-        // Keeping with the measured distance or without it comes to the same.
+        let o = rec.farEnough(lat: far.lat, lon: far.lon) ?? (.nan, .nan)
+        #expect(Geodesy.length(o) == Geodesy.distance(lat1: first.lat, lon1: first.lon, lat2: far.lat, lon2: far.lon))
+        #expect(abs(o.dx - 3) < 0.01 && abs(o.dy - 4) < 0.01)
+        // Keeping with the measured offset or without it comes to the same.
         var other = rec
-        rec.keep(far, fromLastM: d ?? .nan)
+        rec.keep(far, fromLast: o)
         other.keep(far)
         #expect(rec.segmentBearing == other.segmentBearing && rec.route.t == other.route.t)
+        #expect(rec.segmentBearing == Geodesy.bearing(lat1: first.lat, lon1: first.lon, lat2: far.lat, lon2: far.lon))
         #expect(abs(rec.segmentBearing - 36.87) < 0.1)
     }
 

@@ -130,7 +130,7 @@ public struct FlightComputer: Sendable {
                 odometer.add(step, over: cruiseDt)
                 pause.cruised(movingS: step.moving ? cruiseDt : 0, at: t)
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
-                if let d = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLastM: d) }
+                if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
                 pace.push(t: t, distanceM: distance)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance)
             } else if phases.isAutoHeld {

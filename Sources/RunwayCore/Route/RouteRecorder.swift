@@ -35,29 +35,31 @@ public struct RouteRecorder: Sendable {
     /// Keeps the point when it is the leg's first, `force`d, or at least the distance filter from
     /// the last kept point.
     mutating func keepIfFarEnough(_ p: RoutePoint, force: Bool = false) {
-        if let d = farEnough(lat: p.lat, lon: p.lon, force: force) { keep(p, fromLastM: d) }
+        if let o = farEnough(lat: p.lat, lon: p.lon, force: force) { keep(p, fromLast: o) }
     }
 
     /// Whether a point at `lat`, `lon` is to be kept (the leg's first, `force`d, or at least the
     /// distance filter from the last kept point), asked before the point is built: nil when it is
-    /// not, else its distance from the last kept point (NaN when not measured), for `keep`.
+    /// not, else its offset from the last kept point (`Geodesy.offset`; NaN when not measured),
+    /// for `keep`.
     @inline(__always)   // called on the composer's stored recorder: no copy of it
-    func farEnough(lat: Double, lon: Double, force: Bool = false) -> Double? {
-        guard let kept = lastKept, !force else { return .nan }
-        let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
-        return d >= distanceFilterM && (d > 0 || distanceFilterM == 0) ? d : nil
+    func farEnough(lat: Double, lon: Double, force: Bool = false) -> (dx: Double, dy: Double)? {
+        guard let kept = lastKept, !force else { return (.nan, .nan) }
+        let o = Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
+        let d = Geodesy.length(o)
+        return d >= distanceFilterM && (d > 0 || distanceFilterM == 0) ? o : nil
     }
 
-    /// Adds a route point; on a full route, changes nothing and notes the refusal. `fromLastM`:
-    /// its distance from the last kept point when already measured (`farEnough`), else NaN.
-    mutating func keep(_ p: RoutePoint, fromLastM: Double = .nan) {
+    /// Adds a route point; on a full route, changes nothing and notes the refusal. `fromLast`: its
+    /// offset from the last kept point when already measured (`farEnough`), else NaN.
+    mutating func keep(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
         guard route.count < maxPoints else {
             refusedPoint = true
             return
         }
         if let kept = lastKept {
-            let d = fromLastM.isNaN ? Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) : fromLastM
-            if d > 0 { segmentBearing = Geodesy.bearing(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) }
+            let o = fromLast.dx.isNaN ? Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) : fromLast
+            if Geodesy.length(o) > 0 { segmentBearing = Geodesy.bearing(o) }
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
