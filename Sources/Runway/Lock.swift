@@ -74,12 +74,23 @@ func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
     return true
 }
 
-/// Starts a thread running `body`; the caller must `pthread_join` it exactly once.
+/// The stack reserved for each library thread (delivery threads, the ticker): 256 KiB instead of
+/// glibc's default 8 MiB. The library's own frames on these threads take a few KiB; the rest is
+/// for the host's callback (Tests/c/threads_run.c measures what a callback that parses JSON and
+/// calls back into the library uses, under AddressSanitizer too).
+let threadStackBytes = 256 * 1024
+
+/// Starts a thread running `body` on a `threadStackBytes` stack; the caller must `pthread_join`
+/// it exactly once.
 func spawnJoinableThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
     final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
     let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var attr = pthread_attr_t()
+    pthread_attr_init(&attr)
+    defer { pthread_attr_destroy(&attr) }
+    pthread_attr_setstacksize(&attr, threadStackBytes)
     var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
+    let rc = pthread_create(&thread, &attr, { raw in
         guard let raw else { return nil }
         let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
         box.body()

@@ -7,7 +7,9 @@
  * resume, stop, and check the flight record. Around it: the error contract
  * (NULL arguments, bad JSON, bad input, wrong phase), callbacks that call back
  * into the library (snapshot, unsubscribe itself, a refused session close),
- * poll subscriptions, concurrent unsubscribe and close, and the PFD formatters.
+ * poll subscriptions, concurrent unsubscribe and close, the PFD formatters, and
+ * the delivery thread's stack: its size, and how much of it a callback doing real
+ * work (parsing JSON, calling back into the library) uses.
  *
  * Every wait for another thread is a pthread_cond_timedwait with a deadline;
  * nothing sleeps to wait for an outcome. Prints "N passed, M failed" last and
@@ -17,7 +19,7 @@
  *   gcc -std=c99 -Wall -Wextra -Werror -Iinclude Tests/c/abi_run.c \
  *       -Lbuild -lrunway -Wl,-rpath,$PWD/build -lcjson -lpthread -lm
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* pthread_getattr_np */
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -987,6 +989,116 @@ static void test_unsubscribe_joins_its_thread(void) {
   for (int k = 0; k < 3; k++) sub_destroy(&subs[k]);
 }
 
+/* ---- The delivery thread's stack ------------------------------------------ */
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define NO_ASAN __attribute__((no_sanitize_address))
+#endif
+#endif
+#ifndef NO_ASAN
+#define NO_ASAN
+#endif
+
+#define STACK_PAINT 0xA5
+
+typedef struct stack_probe {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  runway_session *s;
+  size_t size;        /* the delivery thread's stack, as pthread_getattr_np reports it */
+  size_t used;        /* the deepest byte written below the stack's top, after the work */
+  int done, parsed, pushed, snapshot_ok;
+} stack_probe;
+
+/* Fills the unused stack below this frame (from just above the guard) with a pattern. */
+NO_ASAN __attribute__((noinline)) static void paint_below(volatile unsigned char *lo, volatile unsigned char *hi) {
+  for (volatile unsigned char *p = lo; p < hi; p++) *p = STACK_PAINT;
+}
+
+/* The lowest address whose pattern was overwritten, from `lo` up. */
+NO_ASAN __attribute__((noinline)) static const volatile unsigned char *first_touched(const volatile unsigned char *lo,
+                                                                                     const volatile unsigned char *hi) {
+  const volatile unsigned char *p = lo;
+  while (p < hi && *p == STACK_PAINT) p++;
+  return p;
+}
+
+/* Real work on the delivery thread: parse the event, read a snapshot, push a fix, parse it too. */
+__attribute__((noinline)) static int callback_work(stack_probe *p, const char *json) {
+  cJSON *ev = cJSON_Parse(json);
+  int parsed = ev != NULL;
+  cJSON_Delete(ev);
+  char *snap = NULL;
+  if (runway_snapshot_json(p->s, &snap) == RUNWAY_OK && snap) {
+    cJSON *o = cJSON_Parse(snap);
+    p->snapshot_ok = o != NULL && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(o, "fixes"));
+    cJSON_Delete(o);
+    runway_string_free(snap);
+  }
+  char fix[200];
+  fix_json(fix, sizeof fix, 1000.0, 3);
+  p->pushed = runway_push_json(p->s, fix) == RUNWAY_OK;
+  char *summary = NULL;
+  if (runway_summary_json(p->s, &summary) == RUNWAY_OK) runway_string_free(summary);
+  return parsed;
+}
+
+static void on_stack_probe(const char *json, void *user) {
+  stack_probe *p = user;
+  pthread_mutex_lock(&p->mu);
+  int first = !p->done && !p->size;
+  pthread_mutex_unlock(&p->mu);
+  if (!first) return;
+  pthread_attr_t attr;
+  void *addr = NULL;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  volatile unsigned char *lo = (unsigned char *)addr + 4096, *top = (unsigned char *)addr + size;
+  volatile unsigned char *hi = (unsigned char *)__builtin_frame_address(0) - 1024;
+  if (addr && size > 8192 && hi > lo) paint_below(lo, hi);
+  int parsed = callback_work(p, json);
+  size_t used = addr && size > 8192 && hi > lo ? (size_t)(top - first_touched(lo, hi)) : 0;
+  pthread_mutex_lock(&p->mu);
+  p->size = size;
+  p->used = used;
+  p->parsed = parsed;
+  p->done = 1;
+  pthread_cond_broadcast(&p->cv);
+  pthread_mutex_unlock(&p->mu);
+}
+
+/* Delivery threads reserve 256 KiB of stack (not glibc's 8 MiB), and a callback that parses JSON
+   and calls back into the library uses well under it: at most half, so a host has room. The
+   figure is printed (Tests/sanitize/run.sh runs this under AddressSanitizer too). */
+static void test_callback_stack(void) {
+  stack_probe p = {.mu = PTHREAD_MUTEX_INITIALIZER};
+  init_cond_monotonic(&p.cv);
+  CHECK(runway_session_open("{}", &p.s) == RUNWAY_OK, "open: %s", runway_last_error());
+  uint64_t id = 0;
+  CHECK(runway_subscribe(p.s, "{\"kinds\":[\"phase\"]}", on_stack_probe, &p, &id) == RUNWAY_OK, "subscribe: %s",
+        runway_last_error());
+  CHECK(runway_start(p.s, 999.0) == RUNWAY_OK, "start: %s", runway_last_error());
+  struct timespec deadline;
+  deadline_after(&deadline, 10);
+  pthread_mutex_lock(&p.mu);
+  while (!p.done && pthread_cond_timedwait(&p.cv, &p.mu, &deadline) == 0) {}
+  pthread_mutex_unlock(&p.mu);
+  runway_session_close(p.s);
+  CHECK(p.done, "the phase callback never ran");
+  CHECK(p.size > 0 && p.size <= 256 * 1024, "delivery thread stack %zu bytes, want at most 256 KiB", p.size);
+  CHECK(p.parsed && p.snapshot_ok && p.pushed, "callback work: parsed %d, snapshot %d, pushed %d", p.parsed,
+        p.snapshot_ok, p.pushed);
+  CHECK(p.used > 0 && p.used <= p.size / 2, "a callback used %zu of %zu stack bytes, want at most half", p.used,
+        p.size);
+  printf("delivery thread stack: %zu bytes reserved, %zu used by a callback that parses JSON and calls back in\n",
+         p.size, p.used);
+  pthread_cond_destroy(&p.cv);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   test_library_info();
@@ -996,6 +1108,7 @@ int main(void) {
   test_concurrent_unsubscribe_and_close();
   test_no_thread_outlives_its_session();
   test_unsubscribe_joins_its_thread();
+  test_callback_stack();
   printf("%d passed, %d failed\n", g_passed, g_failed);
   return g_failed == 0 ? 0 : 1;
 }
