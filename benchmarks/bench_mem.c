@@ -17,7 +17,8 @@
  *                                    clock, nothing waits for the wall clock); after the last fix
  *                                    has reached every callback, VmSize and VmRSS are read from
  *                                    /proc/self/status, and also before the session was opened
- *                                    (the reference: the same process, library loaded)
+ *                                    (the reference: the same process, library loaded),
+ *                                    after the open and after the subscribes
  *
  * Fixes are generated on the fly (nothing input-sized is allocated). Prints one JSON line:
  *   {"bench":"mem","mode":"run","n":N,"poll":false,"rss0_kb":..,"points":[..],"rss_kb":[..],
@@ -56,11 +57,13 @@ static int host(gen_state *g, long n, int subs) {
   long vm0 = proc_status_kb("VmSize"), rss0 = proc_status_kb("VmRSS");
   runway_session *s = NULL;
   CHECK(runway_session_open(NULL, &s));
+  long vm_open = proc_status_kb("VmSize"), rss_open = proc_status_kb("VmRSS");
   for (int k = 0; k < subs; k++) {
     uint64_t id;
     H.seen[k] = -1;
     CHECK(runway_subscribe(s, NULL, host_event, (void *)(intptr_t)k, &id));
   }
+  long vm_subs = proc_status_kb("VmSize"), rss_subs = proc_status_kb("VmRSS");
   CHECK(runway_start(s, BENCH_T0));
   runway_fix f = {0};
   for (long i = 0; i < n; i++) {
@@ -81,8 +84,9 @@ static int host(gen_state *g, long n, int subs) {
   long bytes = 0;
   for (int k = 0; k < subs; k++) bytes += H.bytes[k];
   printf("{\"bench\":\"mem\",\"mode\":\"host\",\"n\":%ld,\"subs\":%d,\"vm0_kb\":%ld,\"rss0_kb\":%ld,"
+         "\"vm_open_kb\":%ld,\"rss_open_kb\":%ld,\"vm_subs_kb\":%ld,\"rss_subs_kb\":%ld,"
          "\"vm_kb\":%ld,\"rss_kb\":%ld,\"delivered_bytes\":%ld,\"timed_out\":%s}\n",
-         n, subs, vm0, rss0, vm, rss, bytes, timed_out ? "true" : "false");
+         n, subs, vm0, rss0, vm_open, rss_open, vm_subs, rss_subs, vm, rss, bytes, timed_out ? "true" : "false");
   runway_session_close(s);
   return timed_out;
 }

@@ -1099,8 +1099,91 @@ static void test_callback_stack(void) {
   pthread_cond_destroy(&p.cv);
 }
 
+/* ---- Delivery threads leave the process's address space alone -------------- */
+
+static long vm_size_kb(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kb = -1;
+  while (fgets(line, sizeof line, f))
+    if (!strncmp(line, "VmSize:", 7)) kb = strtol(line + 7, NULL, 10);
+  fclose(f);
+  return kb;
+}
+
+typedef struct vm_sub {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  double last_t;
+} vm_sub;
+
+/* Does not allocate: reads the event's "t" in place. */
+static void on_vm_event(const char *json, void *user) {
+  vm_sub *c = user;
+  if (strncmp(json, "{\"kind\":\"flight\"", 16) != 0) return;
+  const char *p = strstr(json, ",\"t\":");
+  if (!p) return;
+  double t = strtod(p + 5, NULL);
+  pthread_mutex_lock(&c->mu);
+  if (t > c->last_t) c->last_t = t;
+  pthread_cond_broadcast(&c->cv);
+  pthread_mutex_unlock(&c->mu);
+}
+
+/* Four callback subscribers whose callbacks allocate nothing, 600 fixes each delivered: the
+   process's virtual memory grows by their 256 KiB stacks, not by 8 MiB stacks nor by a 64 MiB
+   malloc arena per delivery thread (which glibc makes for a thread at its first malloc or free).
+   Run first: glibc reuses the stacks of joined threads and the arenas of earlier ones. */
+static void test_delivery_threads_reserve_little(void) {
+  enum { SUBS = 4, FIXES = 600 };
+  runway_session *s = NULL;
+  CHECK(runway_session_open("{}", &s) == RUNWAY_OK, "open: %s", runway_last_error());
+  CHECK(runway_start(s, 1000.0) == RUNWAY_OK, "start: %s", runway_last_error());
+  long before = vm_size_kb();
+  vm_sub subs[SUBS];
+  for (int k = 0; k < SUBS; k++) {
+    pthread_mutex_init(&subs[k].mu, NULL);
+    init_cond_monotonic(&subs[k].cv);
+    subs[k].last_t = 0;
+    uint64_t id;
+    CHECK(runway_subscribe(s, NULL, on_vm_event, &subs[k], &id) == RUNWAY_OK, "subscribe: %s", runway_last_error());
+  }
+  double t = 1000.0;
+  for (int i = 1; i <= FIXES; i++) {
+    t = 1000.0 + i;
+    runway_fix f = fix_struct(t, i);
+    CHECK(runway_push_fix(s, &f) == RUNWAY_OK, "push %d: %s", i, runway_last_error());
+  }
+  for (int k = 0; k < SUBS; k++) {
+    struct timespec deadline;
+    deadline_after(&deadline, 10);
+    pthread_mutex_lock(&subs[k].mu);
+    while (subs[k].last_t < t && pthread_cond_timedwait(&subs[k].cv, &subs[k].mu, &deadline) == 0) {}
+    CHECK(subs[k].last_t == t, "subscriber %d saw t %.0f, want the last fix's %.0f", k, subs[k].last_t, t);
+    pthread_mutex_unlock(&subs[k].mu);
+  }
+  long after = vm_size_kb();
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define UNDER_SANITIZER 1 /* its own allocator and shadow memory: VmSize says nothing of glibc's arenas */
+#endif
+#endif
+#ifndef UNDER_SANITIZER
+  CHECK(before > 0 && after - before < 16 * 1024, "VmSize grew %ld KiB with %d callback subscribers, want < 16 MiB",
+        after - before, SUBS);
+#endif
+  printf("VmSize: +%ld KiB with %d callback subscribers after %d fixes\n", after - before, SUBS, FIXES);
+  runway_session_close(s);
+  for (int k = 0; k < SUBS; k++) {
+    pthread_mutex_destroy(&subs[k].mu);
+    pthread_cond_destroy(&subs[k].cv);
+  }
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  test_delivery_threads_reserve_little();   /* first: before any thread's stack or arena exists */
   test_library_info();
   test_formatters();
   test_null_arguments();
