@@ -243,7 +243,8 @@ public func runway_snapshot_json_impl(_ handle: SessionHandle?, _ out: StringOut
         let data = s.snapshot()
         var w = JSONWriter(capacity: 1536 + 96 * data.metrics.count)
         data.write(to: &w)
-        out.pointee = try mallocString(w.finishCString())
+        w.terminate()
+        out.pointee = try w.withBytes { (b) throws(RunwayError) in try mallocString(b) }
     }
 }
 
