@@ -2,12 +2,17 @@
  * bench_count — a fixed workload for instruction counting under valgrind --tool=callgrind.
  *
  *   bench_count json|fix GENERATED PUSHED [CONFIG] [poll]
+ *   bench_count snapshot GENERATED SNAPSHOTS
  *
  * Generates GENERATED fixes (always the same ones, and always all of them, so generation costs
  * the same in every run), opens a session with the default config, starts it, pushes the first
  * PUSHED fixes with runway_push_json (json, one call per line) or runway_push_fix (fix), stops
  * and closes. Instructions per fix = (Ir(PUSHED = G) - Ir(PUSHED = 0)) / G: startup, generation,
  * open, start and close cancel out. benchmarks/callgrind.py runs it.
+ *
+ * Mode "snapshot" pushes all GENERATED fixes with runway_push_fix and, after each of the first
+ * SNAPSHOTS of them, serialises the flight snapshot with runway_snapshot_json (and frees it):
+ * instructions per snapshot = (Ir(SNAPSHOTS = G) - Ir(SNAPSHOTS = 0)) / G, the pushes cancel out.
  *
  * For profiles only (benchmarks/run.py): CONFIG is a session config ("-" = default), and "poll"
  * adds one poll subscription that is never drained (every event is then serialised once);
@@ -19,10 +24,12 @@
 #include "bench_common.h"
 
 int main(int argc, char **argv) {
-  if (argc < 4 || argc > 6 || (strcmp(argv[1], "json") && strcmp(argv[1], "fix") && strcmp(argv[1], "floor"))) {
-    fprintf(stderr, "usage: %s json|fix|floor GENERATED PUSHED [CONFIG] [poll]\n", argv[0]);
+  if (argc < 4 || argc > 6 || (strcmp(argv[1], "json") && strcmp(argv[1], "fix") && strcmp(argv[1], "floor") &&
+                                strcmp(argv[1], "snapshot"))) {
+    fprintf(stderr, "usage: %s json|fix|floor|snapshot GENERATED PUSHED [CONFIG] [poll]\n", argv[0]);
     return 1;
   }
+  int snapshot_mode = !strcmp(argv[1], "snapshot");
   int floor_mode = !strcmp(argv[1], "floor");
   int json = floor_mode || !strcmp(argv[1], "json");
   long n = atol(argv[2]), pushed = atol(argv[3]);
@@ -41,6 +48,17 @@ int main(int argc, char **argv) {
     floor_state st = {0};
     for (long i = 0; i < pushed; i++) floor_line(&st, in.jsonl + in.line_start[i], strlen(in.jsonl + in.line_start[i]));
     printf("%.1f\n", st.sum);
+    pushed = 0;
+  }
+  if (snapshot_mode) {
+    for (long i = 0; i < n; i++) {
+      CHECK(runway_push_fix(s, &in.fixes[i]));
+      if (i < pushed) {
+        char *text = NULL;
+        CHECK(runway_snapshot_json(s, &text));
+        runway_string_free(text);
+      }
+    }
     pushed = 0;
   }
   for (long i = 0; i < pushed; i++) {

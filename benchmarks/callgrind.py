@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Instructions per fix of the JSON and struct paths, counted by valgrind's callgrind.
+"""Instructions per fix of the JSON and struct paths, and per flight snapshot serialised,
+counted by valgrind's callgrind.
 
-    callgrind.py measure   print the two figures
-    callgrind.py check     re-measure and fail (exit 1) when either is more than 15% above the
+    callgrind.py measure   print the three figures
+    callgrind.py check     re-measure and fail (exit 1) when any is more than 15% above the
                            figure recorded in benchmarks/BASELINE.md; skip (exit 0) without valgrind
     callgrind.py record    re-measure and rewrite benchmarks/BASELINE.md (a deliberate update)
 
@@ -10,7 +11,10 @@ How a figure is made: build/bench/bench_count generates 20 000 fixes (always the
 all of them), opens a session with the default config, starts it, pushes the first P of them
 (runway_push_json one line at a time, or runway_push_fix), stops and closes. Callgrind counts the
 instructions (Ir) of the whole process for P = 20 000 and for P = 0; the difference over 20 000
-is the cost of one fix with startup, generation, open, start and close removed. Swift's hashing
+is the cost of one fix with startup, generation, open, start and close removed. `snapshot`: the
+same 20 000 fixes are always pushed (runway_push_fix) and runway_snapshot_json is called after
+each of the first P, so the difference over 20 000 is one snapshot's serialisation (read, JSON,
+copy out, free). Swift's hashing
 is made deterministic (SWIFT_DETERMINISTIC_HASHING=1), so repeated runs agree to a few
 instructions in a billion.
 """
@@ -30,7 +34,7 @@ BENCH_COUNT = Path(os.environ.get("BENCH_BIN", ROOT / "build" / "bench")) / "ben
 BASELINE = ROOT / "benchmarks" / "BASELINE.md"
 FIXES = 20000
 TOLERANCE = 0.15
-PATHS = {"json": "runway_push_json", "fix": "runway_push_fix"}
+PATHS = {"json": "runway_push_json", "fix": "runway_push_fix", "snapshot": "runway_snapshot_json"}
 
 
 def valgrind() -> str | None:
@@ -58,7 +62,8 @@ def count(args: list[str], out_file: str, extra: list[str] | None = None,
 
 
 def measure(workdir: str | None = None) -> dict[str, float]:
-    """{"json": Ir per fix, "fix": Ir per fix}. The four runs go two at a time."""
+    """{"json": Ir per fix, "fix": Ir per fix, "snapshot": Ir per snapshot}. The six runs go two
+    at a time."""
     own = workdir is None
     wd = workdir or tempfile.mkdtemp(prefix="runway-callgrind-")
     try:
@@ -77,7 +82,7 @@ def recorded() -> dict[str, float]:
     """The figures in BASELINE.md's table: rows like `| json | runway_push_json | 31633 |`."""
     figures = {}
     for line in BASELINE.read_text().splitlines():
-        m = re.match(r"\|\s*`?(json|fix)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
+        m = re.match(r"\|\s*`?(json|fix|snapshot)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
         if m:
             figures[m.group(1)] = float(m.group(2))
     missing = set(PATHS) - set(figures)
@@ -89,7 +94,7 @@ def recorded() -> dict[str, float]:
 def record(figures: dict[str, float]) -> None:
     text = BASELINE.read_text() if BASELINE.exists() else ""
     rows = "\n".join(f"| {k} | `{PATHS[k]}` | {round(figures[k])} |" for k in PATHS)
-    table = f"| path | call | instructions per fix |\n|---|---|---|\n{rows}\n"
+    table = f"| path | call | instructions per fix (per snapshot for `snapshot`) |\n|---|---|---|\n{rows}\n"
     begin, end = "<!-- figures: begin -->", "<!-- figures: end -->"
     if begin in text and end in text:
         text = text[:text.index(begin) + len(begin)] + "\n" + table + text[text.index(end):]
@@ -193,7 +198,7 @@ def main(argv: list[str]) -> int:
     figures = measure()
     if cmd == "measure":
         for k in PATHS:
-            print(f"{k:5} {PATHS[k]:17} {figures[k]:10.0f} instructions per fix")
+            print(f"{k:8} {PATHS[k]:20} {figures[k]:10.0f} instructions per {'snapshot' if k == 'snapshot' else 'fix'}")
         return 0
     if cmd == "record":
         record(figures)
@@ -205,7 +210,7 @@ def main(argv: list[str]) -> int:
         ratio = figures[k] / base[k]
         verdict = "ok" if ratio <= 1 + TOLERANCE else "FAIL"
         failed |= verdict == "FAIL"
-        print(f"test-callgrind: {PATHS[k]:17} {figures[k]:8.0f} instructions per fix, recorded "
+        print(f"test-callgrind: {PATHS[k]:20} {figures[k]:8.0f} instructions per {'snapshot' if k == 'snapshot' else 'fix'}, recorded "
               f"{base[k]:.0f} ({ratio - 1:+.1%}, limit +{TOLERANCE:.0%}) {verdict}")
     if failed:
         print("test-callgrind: FAILED — a path costs more than 15% above benchmarks/BASELINE.md; "

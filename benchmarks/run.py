@@ -43,6 +43,10 @@ GPX_RUNS = 1 if QUICK else 3
 DICTS_N = 20_000 if QUICK else 100_000
 MEM_RUNS = 1 if QUICK else 3
 DAY, HUNDRED_H = 86_400, 360_000
+HOUR = 3_600
+# Row 5g's reference: the same host's RSS growth measured at d35e492 (before small stacks and the
+# malloc-free delivery threads), 3 runs, median; that build cannot run side by side.
+HOST_RSS_GROWTH_D35E492_KB = 3_740
 STORE_EVERY_N = 500 if QUICK else 3_000
 STORE_BATCHED_N = 10_000 if QUICK else 50_000
 BATCH_COPIES = 10 if QUICK else 60
@@ -318,6 +322,22 @@ def bench_memory(t: Table, ctx: dict) -> None:
               f"{hwm / 1024:.1f} MiB (+{(hwm - bl) / 1024:.1f} MiB over the baseline = {fmt(per)} B/point, "
               "session and all)",
               f"the session-less baseline process: {bl / 1024:.1f} MiB", ratio_cell(peaks), "—", None)
+    hosts = [run_lines([mem, "host", HOUR, 4])[0] for _ in range(MEM_RUNS)]
+    ctx["memory_host"] = hosts
+    vm = statistics.median(h["vm_kb"] for h in hosts)
+    vm0 = statistics.median(h["vm0_kb"] for h in hosts)
+    t.row("5f", "Memory: virtual memory (VmSize) of a host with one session and 4 callback subscribers "
+          "after an hour at 1 Hz (3 600 fixes 1 s apart, replay clock; MALLOC_ARENA_MAX unset)",
+          f"{vm / 1024:.1f} MiB", f"the same process before the session: {vm0 / 1024:.1f} MiB",
+          ratio_cell([h["vm_kb"] / h["vm0_kb"] for h in hosts]), "< 64 MiB",
+          vm < 64 * 1024 and not any(h["timed_out"] for h in hosts))
+    growth = [h["rss_kb"] - h["rss0_kb"] for h in hosts]
+    t.row("5g", "Memory: RSS growth of that host over the hour (VmRSS after − before the session)",
+          f"+{statistics.median(growth) / 1024:.1f} MiB ({statistics.median(h['rss_kb'] for h in hosts) / 1024:.1f} MiB)",
+          f"the same process before the session: {statistics.median(h['rss0_kb'] for h in hosts) / 1024:.1f} MiB",
+          ratio_cell([h["rss_kb"] / h["rss0_kb"] for h in hosts]),
+          f"within 2 MiB of {HOST_RSS_GROWTH_D35E492_KB / 1024:.1f} MiB (the growth measured by this row at d35e492, "
+          "8 MiB delivery stacks)", statistics.median(growth) <= HOST_RSS_GROWTH_D35E492_KB + 2048)
 
 
 def bench_store(t: Table, ctx: dict) -> None:
@@ -346,17 +366,22 @@ def bench_callgrind(t: Table, ctx: dict) -> None:
         t.row("7", "Instructions per fix (callgrind)", "not measured: valgrind is not installed", "—", "—",
               "≤ 1.15× recorded", None)
         return
-    log("callgrind: instructions per fix (4 runs under valgrind)")
+    log("callgrind: instructions per fix and per snapshot (6 runs under valgrind)")
     figures = callgrind.measure()
     ctx["callgrind"] = figures
     base = callgrind.recorded() if callgrind.BASELINE.exists() else {}
     for k, call in callgrind.PATHS.items():
         rec = base.get(k)
         ratio = figures[k] / rec if rec else float("nan")
-        t.row("7", f"Instructions per fix, `{call}` ({callgrind.FIXES} fixes minus 0 fixes, callgrind)",
-              f"{figures[k]:.0f} Ir/fix", f"recorded in BASELINE.md: {rec:.0f} Ir/fix" if rec else "none recorded",
+        unit = "snapshot" if k == "snapshot" else "fix"
+        t.row("7", f"Instructions per {unit}, `{call}` ({callgrind.FIXES} {unit}s minus 0, callgrind)",
+              f"{figures[k]:.0f} Ir/{unit}", f"recorded in BASELINE.md: {rec:.0f} Ir/{unit}" if rec else "none recorded",
               f"**{ratio:.3f}×** (deterministic: 1 run)" if rec else "—", "≤ 1.15× recorded",
               (ratio <= 1.15) if rec else None)
+    snap = figures.get("snapshot")
+    if snap is not None:
+        t.row("7s", "Serialising a flight snapshot (`runway_snapshot_json`, callgrind)", f"{snap:.0f} Ir/snapshot",
+              "the issue's target", f"**{snap / 15000:.2f}×** the target", "≤ 15 000 Ir", snap <= 15000)
 
 
 # ---- profile notes ----------------------------------------------------------------------------

@@ -35,13 +35,15 @@ func session(_ handle: SessionHandle?) throws(RunwayError) -> Session {
 
 /// Copies bytes (NUL-terminated or not) into a malloc'd C string for the caller to free.
 func mallocString(_ bytes: [UInt8]) throws(RunwayError) -> UnsafeMutablePointer<CChar> {
+    try bytes.withUnsafeBufferPointer { (buf) throws(RunwayError) in try mallocString(buf) }
+}
+
+func mallocString(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunwayError) -> UnsafeMutablePointer<CChar> {
     let n = bytes.last == 0 ? bytes.count : bytes.count + 1
     guard let p = malloc(n)?.assumingMemoryBound(to: CChar.self) else {
         throw RunwayError(.internal, "out of memory")
     }
-    bytes.withUnsafeBufferPointer { buf in
-        if let base = buf.baseAddress { memcpy(p, base, buf.count) }
-    }
+    if let base = bytes.baseAddress { memcpy(p, base, bytes.count) }
     p[n - 1] = 0
     return p
 }
@@ -238,9 +240,11 @@ public func runway_snapshot_json_impl(_ handle: SessionHandle?, _ out: StringOut
     withStatus { () throws(RunwayError) in
         let s = try session(handle)
         guard let out else { throw RunwayError(.argument, "out is NULL") }
-        var w = JSONWriter()
-        s.snapshot().write(to: &w)
-        out.pointee = try mallocString(w.finishCString())
+        let data = s.snapshot()
+        var w = JSONWriter(capacity: 1536 + 96 * data.metrics.count)
+        data.write(to: &w)
+        w.terminate()
+        out.pointee = try w.withBytes { (b) throws(RunwayError) in try mallocString(b) }
     }
 }
 
@@ -293,10 +297,8 @@ public func runway_poll_impl(_ handle: SessionHandle?, _ id: UInt64, _ out: Stri
     withStatus { () throws(RunwayError) in
         let s = try session(handle)
         guard let out else { throw RunwayError(.argument, "out is NULL") }
-        if let payload = try s.poll(id) {
-            out.pointee = try mallocString(payload.bytes)
-        } else {
-            out.pointee = nil
+        try s.poll(id) { (buf) throws(RunwayError) in
+            out.pointee = try buf.map { (b) throws(RunwayError) in try mallocString(b) }
         }
     }
 }

@@ -69,24 +69,55 @@ final class Lock: @unchecked Sendable {
 
 /// Starts a detached thread running `body`.
 func spawnThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    guard let thread = spawnJoinableThread(body) else { return false }
+    guard let thread = startThread(body, detached: true) else { return false }
     pthread_detach(thread)
     return true
 }
 
-/// Starts a thread running `body`; the caller must `pthread_join` it exactly once.
-func spawnJoinableThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-    final class Box: @unchecked Sendable { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
-    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+/// The stack reserved for each library thread (delivery threads, the ticker): 256 KiB instead of
+/// glibc's default 8 MiB. The library's own frames on these threads take a few KiB; the rest is
+/// for the host's callback (Tests/c/abi_run.c measures what a callback that parses JSON and
+/// calls back into the library uses, under AddressSanitizer too).
+let threadStackBytes = 256 * 1024
+
+/// Starts a thread running `body` on a `threadStackBytes` stack; the caller must `joinSpawnedThread` it
+/// exactly once.
+func spawnJoinableThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? { startThread(body, detached: false) }
+
+/// Waits for a thread started by `spawnJoinableThread` to exit, and frees its closure here, on
+/// the joining thread: a delivery thread that frees nothing never makes glibc give it a malloc
+/// arena of its own (64 MiB of address space each).
+func joinSpawnedThread(_ thread: pthread_t) {
+    var result: UnsafeMutableRawPointer?
+    pthread_join(thread, &result)
+    if let result { Unmanaged<ThreadBody>.fromOpaque(result).release() }
+}
+
+final class ThreadBody: @unchecked Sendable {
+    let body: @Sendable () -> Void
+    let detached: Bool
+    init(_ body: @escaping @Sendable () -> Void, detached: Bool) { self.body = body; self.detached = detached }
+}
+
+private func startThread(_ body: @escaping @Sendable () -> Void, detached: Bool) -> pthread_t? {
+    let context = Unmanaged.passRetained(ThreadBody(body, detached: detached)).toOpaque()
+    var attr = pthread_attr_t()
+    pthread_attr_init(&attr)
+    defer { pthread_attr_destroy(&attr) }
+    pthread_attr_setstacksize(&attr, threadStackBytes)
     var thread = pthread_t()
-    let rc = pthread_create(&thread, nil, { raw in
+    let rc = pthread_create(&thread, &attr, { raw in
         guard let raw else { return nil }
-        let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+        let box = Unmanaged<ThreadBody>.fromOpaque(raw).takeUnretainedValue()
         box.body()
-        return nil
+        if box.detached {
+            Unmanaged<ThreadBody>.fromOpaque(raw).release()
+            return nil
+        }
+        return raw   // released by joinSpawnedThread
     }, context)
     if rc != 0 {
-        Unmanaged<Box>.fromOpaque(context).release()
+        Unmanaged<ThreadBody>.fromOpaque(context).release()
         return nil
     }
     return thread

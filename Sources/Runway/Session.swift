@@ -5,9 +5,11 @@ import RunwayStore
 /// A session as the C ABI sees it: one flight's `FlightComputer` and its subscribers, under one lock.
 ///
 /// Every call runs the core synchronously under the lock, so a call returns after its input is
-/// processed. Events are serialised once and queued to each interested subscriber; callback
-/// subscribers are served by their own delivery thread, which never holds the lock while it runs
-/// the host's callback.
+/// processed. Each new event is queued (as one shared `Payload`, serialised once by whoever reads
+/// it first) to each subscriber whose kind mask it matches; callback subscribers are served by
+/// their own delivery thread, which never holds the lock while it runs the host's callback. A
+/// delivery thread that is waiting is woken once, after the lock is released (`locked`): a busy
+/// one finds the new events itself when its callback returns.
 final class Session: @unchecked Sendable {
     let lock = Lock()
     /// Broadcast when a delivery thread finishes a callback or exits.
@@ -17,8 +19,8 @@ final class Session: @unchecked Sendable {
     // `driver` and `scratch` are touched only under `lock`, which already makes every access
     // exclusive: the runtime's dynamic exclusivity check on each (three a push) is redundant.
     @exclusivity(unchecked) private var driver: FlightDriver
-    private var subscriptions: [UInt64: Subscription] = [:]
-    private var order: [UInt64] = []
+    /// The subscriptions, in the order they were made (dispatch order).
+    private var subscriptions: [Subscription] = []
     private var nextID: UInt64 = 1
     private var wanted: UInt32 = 0
     private var closed = false
@@ -26,6 +28,12 @@ final class Session: @unchecked Sendable {
     /// it: close must wait for them too.
     private var retiring: [Subscription] = []
     @exclusivity(unchecked) private var scratch: [Event] = []
+    /// Waiting delivery threads that have events queued: `locked` wakes one once the lock is
+    /// released, and each woken thread wakes the next (`deliver`).
+    var pendingWakes: [Subscription] = []
+    /// Payloads whose last reference a delivery thread gave up (`retire`), freed by `locked` on
+    /// the calling thread.
+    var retired: Payload?
 
     /// The journal of this flight, when the session has a store (written ahead of the core:
     /// an input is journaled, then processed).
@@ -70,7 +78,7 @@ final class Session: @unchecked Sendable {
     /// Processes one decoded input; a rejected one is logged and rethrown.
     func process(_ input: ValidatedInput) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
-        try lock.withLock { () throws(RunwayError) in
+        try locked { () throws(RunwayError) in
             do throws(RunwayError) {
                 try perform(.input(input), wallClock: now)
             } catch {
@@ -86,7 +94,7 @@ final class Session: @unchecked Sendable {
     func process(batch: [(line: Int, input: Result<ValidatedInput, RunwayError>)],
                  accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
         let now = liveClock ? WallClock.now() : .nan
-        lock.withLock {
+        locked {
             for item in batch {
                 do throws(RunwayError) {
                     try perform(.input(item.input.get()), wallClock: now)
@@ -102,7 +110,7 @@ final class Session: @unchecked Sendable {
 
     /// Logs an input that failed before reaching the core (bad JSON, bad values).
     func reject(_ error: RunwayError) {
-        lock.withLock {
+        locked {
             driver.core.logRejection(error, events: &scratch)
             dispatch()
         }
@@ -110,7 +118,7 @@ final class Session: @unchecked Sendable {
 
     func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
-        try lock.withLock { () throws(RunwayError) in
+        try locked { () throws(RunwayError) in
             try perform(.command(command, t: t), wallClock: now)
             dispatch()
             if command == .stop, let store, let flightID {
@@ -121,7 +129,7 @@ final class Session: @unchecked Sendable {
 
     func lap(at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
-        try lock.withLock { () throws(RunwayError) in
+        try locked { () throws(RunwayError) in
             try perform(.lap(t: t), wallClock: now)
             dispatch()
         }
@@ -142,7 +150,7 @@ final class Session: @unchecked Sendable {
 
     func tick(at t: Double) throws(RunwayError) {
         let now = WallClock.now()
-        try lock.withLock { () throws(RunwayError) in
+        try locked { () throws(RunwayError) in
             guard !closed else { return }
             try driver.perform(.tick(t: t), wallClock: now, events: &scratch)
             dispatch()
@@ -157,17 +165,37 @@ final class Session: @unchecked Sendable {
     /// A copy of the core (cheap: its arrays are copy-on-write), to serialise outside the lock.
     func coreCopy() -> FlightComputer { lock.withLock { driver.core } }
 
+    /// Runs `body` under the lock; then, with the lock released, wakes the delivery threads that
+    /// `dispatch` found waiting and frees the payloads delivery threads retired.
+    private func locked<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
+        lock.lock()
+        let result: Result<R, E>
+        do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
+        let woken = pendingWakes.popLast()
+        let dead = retired
+        retired = nil
+        lock.unlock()
+        woken?.wake.signal()
+        Session.free(dead)
+        return try result.get()
+    }
+
     /// Queues the new events to the subscribers that want them (as shared payloads that their
-    /// consumers serialise once, outside the lock). Called with the lock held.
+    /// consumers serialise once, outside the lock) and notes the waiting delivery threads to wake.
+    /// Called with the lock held.
     private func dispatch() {
         defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
-        for event in scratch where wanted & event.kind.bit != 0 {
+        for event in scratch {
+            let bit = event.kind.bit
+            guard wanted & bit != 0 else { continue }
             let payload = Payload(event)
-            for id in order {
-                guard let sub = subscriptions[id], sub.wants(event.kind) else { continue }
+            for sub in subscriptions where sub.mask & bit != 0 {
                 sub.enqueue(payload)
-                if sub.target != nil { sub.wake.signal() }
+                if sub.waiting {
+                    sub.waiting = false
+                    pendingWakes.append(sub)
+                }
             }
         }
     }
@@ -175,7 +203,7 @@ final class Session: @unchecked Sendable {
     // MARK: - Subscriptions
 
     func subscribe(options: SubscriptionOptions, target: CallbackTarget?) throws(RunwayError) -> UInt64 {
-        try lock.withLock { () throws(RunwayError) -> UInt64 in
+        try locked { () throws(RunwayError) -> UInt64 in
             guard subscriptions.count < Session.maxSubscribers else {
                 throw RunwayError(.limit, "the session already has \(subscriptions.count) subscriptions, the limit of \(Session.maxSubscribers) (RUNWAY_MAX_SUBSCRIBERS)")
             }
@@ -184,40 +212,50 @@ final class Session: @unchecked Sendable {
             let sub = Subscription(id: id, options: options, target: target, lock: lock)
             if let target {
                 sub.running = true
-                sub.thread = spawnJoinableThread { [lock, idle, token] in
-                    Session.deliver(sub, target: target, lock: lock, idle: idle, token: token)
-                }
+                sub.thread = spawnJoinableThread { [self] in deliver(sub, target: target) }
                 guard sub.thread != nil else {
                     sub.running = false
                     throw RunwayError(.internal, "could not start a delivery thread")
                 }
             }
             nextID += 1
-            subscriptions[id] = sub
-            order.append(id)
-            wanted |= options.kinds
+            subscriptions.append(sub)
+            wanted |= sub.mask
             driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             return id
         }
     }
 
-    func poll(_ id: UInt64) throws(RunwayError) -> Payload? {
-        try lock.withLock { () throws(RunwayError) -> Payload? in
-            guard let sub = subscriptions[id] else { throw RunwayError(.notFound, "no subscription \(id) in this session") }
+    private func subscription(_ id: UInt64) throws(RunwayError) -> Subscription {
+        guard let sub = subscriptions.first(where: { $0.id == id }) else {
+            throw RunwayError(.notFound, "no subscription \(id) in this session")
+        }
+        return sub
+    }
+
+    /// Takes the next event of a poll subscription and calls `body` with its NUL-terminated JSON
+    /// (outside the lock), or with nil when there is none.
+    func poll(_ id: UInt64, _ body: (UnsafeBufferPointer<UInt8>?) throws(RunwayError) -> Void) throws(RunwayError) {
+        let payload = try locked { () throws(RunwayError) -> Payload? in
+            let sub = try subscription(id)
             guard sub.target == nil else {
                 throw RunwayError(.argument, "subscription \(id) delivers by callback; runway_poll is for poll subscriptions")
             }
             return sub.next()
         }
+        guard let payload else { return try body(nil) }
+        defer { lock.withLock { Session.discard(payload) } }
+        try payload.withBytes { (buf) throws(RunwayError) in try body(buf) }
     }
 
     func unsubscribe(_ id: UInt64) throws(RunwayError) {
-        try lock.withLock { () throws(RunwayError) in
-            guard let sub = subscriptions.removeValue(forKey: id) else {
+        try locked { () throws(RunwayError) in
+            guard let index = subscriptions.firstIndex(where: { $0.id == id }) else {
                 throw RunwayError(.notFound, "no subscription \(id) in this session (already ended?)")
             }
-            order.removeAll { $0 == id }
-            wanted = subscriptions.values.reduce(0) { $0 | $1.options.kinds }
+            let sub = subscriptions.remove(at: index)
+            pendingWakes.removeAll { $0 === sub }
+            wanted = subscriptions.reduce(0) { $0 | $1.mask }
             driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
             sub.cancelled = true
             sub.wake.signal()
@@ -247,11 +285,11 @@ final class Session: @unchecked Sendable {
     /// - Returns: false (and closes nothing) when called from one of this session's callbacks.
     func close() -> Bool {
         guard ThreadState.deliveryToken != token else { return false }
-        lock.withLock {
+        locked {
             closed = true
-            let subs = Array(subscriptions.values)
+            let subs = subscriptions
             subscriptions.removeAll()
-            order.removeAll()
+            pendingWakes.removeAll()
             wanted = 0
             for sub in subs {
                 sub.cancelled = true
@@ -266,28 +304,5 @@ final class Session: @unchecked Sendable {
             lease?.release()
         }
         return true
-    }
-
-    /// The delivery loop of one callback subscription, on its own thread.
-    private static func deliver(_ sub: Subscription, target: CallbackTarget, lock: Lock,
-                                idle: Lock.Condition, token: UInt) {
-        ThreadState.markDeliveryThread(token)
-        lock.lock()
-        while !sub.cancelled {
-            guard let payload = sub.next() else {
-                sub.wake.wait()
-                continue
-            }
-            lock.unlock()
-            payload.bytes.withUnsafeBufferPointer { buf in
-                guard let base = buf.baseAddress else { return }
-                target.fn(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), target.user)
-            }
-            lock.lock()
-            idle.broadcast()
-        }
-        sub.running = false
-        idle.broadcast()
-        lock.unlock()
     }
 }

@@ -4,8 +4,15 @@ import RunwayCore
 
 /// One event, shared by every subscriber that wants it and serialised to JSON at most once —
 /// lazily, by the first consumer that needs the text (a delivery thread or a poll, outside the
-/// session's lock). A snapshot that a `latest` subscriber skips is never serialised at all, and
-/// the pushing thread never pays for JSON.
+/// session's lock), into a buffer the pushing thread allocated with the payload. A snapshot that
+/// a `latest` subscriber skips is never serialised at all, and the pushing thread never pays for
+/// JSON.
+///
+/// A delivery thread neither allocates nor frees a payload: the text goes into the buffer made
+/// at `init`, and a payload whose last reference a delivery thread would drop is handed to the
+/// session's retired list (`nextRetired`), which the next call on the session frees on its own
+/// thread. So a delivery thread whose callback does not allocate never touches malloc, and glibc
+/// never gives it an arena of its own (64 MiB of address space each).
 ///
 /// The text is guarded by a pthread mutex (`Lock`), which ThreadSanitizer understands.
 final class Payload: @unchecked Sendable {
@@ -13,31 +20,43 @@ final class Payload: @unchecked Sendable {
     let kind: EventKind
     private let event: Event?
     private let lock = Lock()
-    private var cached: [UInt8]?    // guarded by `lock`
+    // Guarded by `lock` until `written`; read-only after.
+    @exclusivity(unchecked) private var writer: JSONWriter
+    private var written = false
+    /// The session's list of payloads retired by delivery threads (guarded by the session lock).
+    var nextRetired: Payload?
 
     init(_ event: Event) {
         seq = event.seq
         kind = event.kind
         self.event = event
+        writer = JSONWriter(capacity: event.serialisedCapacity)
     }
 
     /// An event made as text already (the overflow notice).
-    init(seq: UInt64, kind: EventKind, bytes: [UInt8]) {
+    init(seq: UInt64, kind: EventKind, text: JSONWriter) {
         self.seq = seq
         self.kind = kind
         event = nil
-        cached = bytes
+        writer = text
+        writer.terminate()
+        written = true
     }
 
-    /// NUL-terminated JSON.
-    var bytes: [UInt8] {
+    /// Calls `body` with the NUL-terminated JSON (valid only during the call), serialising it first
+    /// if no consumer has yet.
+    func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         lock.withLock {
-            if let cached { return cached }
-            let made = event?.cString() ?? [0]
-            cached = made
-            return made
+            guard !written else { return }
+            event?.write(to: &writer)
+            writer.terminate()
+            written = true
         }
+        return try writer.withBytes(body)
     }
+
+    /// The NUL-terminated JSON (a copy).
+    var bytes: [UInt8] { withBytes { Array($0) } }
 }
 
 /// What a subscriber asked for: kinds, buffering policy, capacity.
@@ -107,8 +126,12 @@ final class Subscription: @unchecked Sendable {
     /// Wakes the delivery thread (callback subscriptions).
     let wake: Lock.Condition
 
-    private var queue: [Payload] = []
+    /// A ring of queued events: `queuedCount` of them from `head`. It grows on the pushing thread
+    /// (`enqueue`) and is only read and cleared by the taker, so a delivery thread allocates
+    /// nothing here; a taken slot is nil (the taker owns the reference).
+    private var ring: [Payload?] = []
     private var head = 0
+    private var queuedCount = 0
     private var latestFlight: Payload?
     private var latestTick: Payload?
     private var dropped = 0
@@ -126,7 +149,7 @@ final class Subscription: @unchecked Sendable {
     func joinThread() {
         guard !running, let t = thread else { return }
         thread = nil
-        pthread_join(t, nil)
+        joinSpawnedThread(t)
     }
 
     init(id: UInt64, options: SubscriptionOptions, target: CallbackTarget?, lock: Lock) {
@@ -134,11 +157,32 @@ final class Subscription: @unchecked Sendable {
         self.options = options
         self.target = target
         self.wake = Lock.Condition(lock)
+        mask = options.kinds
     }
 
-    func wants(_ kind: EventKind) -> Bool { options.kinds & kind.bit != 0 }
+    /// The kinds wanted, as bits of `EventKind.bit`.
+    let mask: UInt32
 
-    private var queued: Int { queue.count - head }
+    func wants(_ kind: EventKind) -> Bool { mask & kind.bit != 0 }
+
+    /// The delivery thread is waiting on `wake` with nothing to deliver (set and cleared by it;
+    /// cleared too by the session when it decides to wake it, so it is woken once).
+    var waiting = false
+
+    private var queued: Int { queuedCount }
+    private var queueHeadSeq: UInt64 { ring[head]?.seq ?? 0 }
+
+    private func push(_ p: Payload) {
+        if queuedCount == ring.count {
+            // Full: a ring twice the size, in order from the head (on the pushing thread).
+            var grown = [Payload?](repeating: nil, count: max(8, ring.count * 2))
+            for i in 0..<queuedCount { grown[i] = ring[(head + i) % ring.count].take() }
+            ring = grown
+            head = 0
+        }
+        ring[(head + queuedCount) % ring.count] = p
+        queuedCount += 1
+    }
 
     /// Adds an event: coalesced (latest policy, snapshots), queued, or dropped and counted.
     func enqueue(_ p: Payload) {
@@ -147,14 +191,14 @@ final class Subscription: @unchecked Sendable {
             return
         }
         if dropped > 0 && queued < options.capacity {
-            queue.append(overflowNotice())
+            push(overflowNotice())
         }
         guard queued < options.capacity else {
             dropped += 1
             droppedSeq = p.seq
             return
         }
-        queue.append(p)
+        push(p)
     }
 
     var hasPending: Bool { queued > 0 || latestFlight != nil || latestTick != nil || dropped > 0 }
@@ -165,7 +209,7 @@ final class Subscription: @unchecked Sendable {
     func next() -> Payload? {
         enum Source { case queue, flight, tick, notice }
         var best: (seq: UInt64, from: Source)?
-        if queued > 0 { best = (queue[head].seq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
+        if queued > 0 { best = (queueHeadSeq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
         if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
         if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = (t.seq, .tick) }
         switch best?.from {
@@ -178,10 +222,9 @@ final class Subscription: @unchecked Sendable {
         case .notice?:
             return overflowNotice()
         case .queue?:
-            let p = queue[head]
-            head += 1
-            if head == queue.count { queue.removeAll(keepingCapacity: true); head = 0 }
-            else if head > 1024 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+            let p = ring[head].take()
+            head = (head + 1) % ring.count
+            queuedCount -= 1
             return p
         case nil:
             return nil
@@ -193,7 +236,7 @@ final class Subscription: @unchecked Sendable {
         w.beginObject()
         w.field("kind", "overflow"); w.field("seq", droppedSeq); w.field("dropped", dropped)
         w.endObject()
-        let p = Payload(seq: droppedSeq, kind: .overflow, bytes: w.finishCString())
+        let p = Payload(seq: droppedSeq, kind: .overflow, text: w)
         dropped = 0
         return p
     }

@@ -53,7 +53,7 @@ final class Ticker: @unchecked Sendable {
         // Outside the lock: the thread takes it to see that its generation is over. Never the
         // ticker thread itself (it runs no host code, but a join of itself would wait forever).
         if let ending {
-            if pthread_equal(ending, pthread_self()) != 0 { pthread_detach(ending) } else { pthread_join(ending, nil) }
+            if pthread_equal(ending, pthread_self()) != 0 { pthread_detach(ending) } else { joinSpawnedThread(ending) }
         }
     }
 

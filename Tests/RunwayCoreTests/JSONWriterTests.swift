@@ -42,4 +42,57 @@ struct JSONWriterTests {
         w.endArray()
         #expect(w.text == "[" + expected + "]")
     }
+
+    /// Whole numbers below 10¹⁵ take the writer's own digit path; the text must still be
+    /// `description`'s, on both sides of the boundary and for -0.0.
+    @Test func wholeNumbersMatchDescription() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [-0.0, 0, 1, -1, 10, 1e14, 999_999_999_999_999, 1e15, -1e15, 1e15 + 1, 2e15, 1e16,
+                                1700000000, 4503599627370496, -4503599627370497]
+        for p in 0...15 { values.append(Double(sign: .plus, exponent: 0, significand: 1) * pow10(p)) }
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 1...16, using: &rng)
+            let v = Double(UInt64.random(in: 0...UInt64(pow10(digits)), using: &rng))
+            values.append(Bool.random(using: &rng) ? v : -v)
+        }
+        for v in values {
+            var w = JSONWriter(capacity: 1)
+            w.number(v)
+            #expect(w.text == v.description, "\(v)")
+        }
+    }
+
+    private func pow10(_ p: Int) -> Double { (0..<p).reduce(1.0) { a, _ in a * 10 } }
+
+    @Test func integersMatchString() {
+        let values: [Int] = [0, 1, -1, 9, 10, -10, 99, 100, Int.max, Int.min, 1_234_567_890, -987_654_321]
+        for v in values {
+            var w = JSONWriter(capacity: 1)
+            w.integer(v)
+            #expect(w.text == String(v))
+        }
+        var w = JSONWriter(capacity: 1)
+        w.integer(UInt64.max)
+        #expect(w.text == String(UInt64.max))
+    }
+
+    @Test func stringsAreEscaped() {
+        var w = JSONWriter(capacity: 2)
+        w.beginArray()
+        w.string("plain é")
+        w.string("q\"b\\n\nr\rt\t\u{01}\u{1f}")
+        w.endArray()
+        #expect(w.text == #"["plain é","q\"b\\n\nr\rt\t\u0001\u001f"]"#)
+    }
+
+    /// A copied writer has its own bytes (the buffer is copied on write, as an array's would be).
+    @Test func aCopiedWriterKeepsItsOwnBytes() {
+        var a = JSONWriter(capacity: 64)
+        a.beginArray(); a.integer(1)
+        var b = a
+        b.integer(2); b.endArray()
+        a.integer(3); a.endArray()
+        #expect(a.text == "[1,3]")
+        #expect(b.text == "[1,2]")
+    }
 }

@@ -99,16 +99,17 @@ public struct FlightData: Sendable, Equatable {
         w.fields(metrics)
         w.key("pfd")
         w.beginObject()
-        w.field("pace", PFD.pace(paceMinPerKm))
-        w.key("pace_tape"); w.strings(PFD.paceTape(paceMinPerKm))
-        w.field("direction", PFD.direction(headingDeg))
-        w.key("heading_tape"); w.strings(PFD.headingTape(headingDeg))
-        w.field("time", PFD.time(elapsedS))
-        w.field("distance", PFD.distance(distanceM))
-        w.field("altitude", PFD.altitude(altitudeM))
-        w.field("avg_pace", PFD.averagePace(avgPaceMinPerKm))
-        w.field("hr", PFD.whole(hrBpm))
-        w.field("cadence", PFD.whole(cadenceSpm))
+        let pace = paceMinPerKm, avgPace = avgPaceMinPerKm
+        w.key("pace"); PFD.write(.pace, pace, to: &w)
+        w.key("pace_tape"); PFD.writePaceTape(pace, to: &w)
+        w.key("direction"); PFD.write(.direction, headingDeg, to: &w)
+        w.key("heading_tape"); PFD.writeHeadingTape(headingDeg, to: &w)
+        w.key("time"); PFD.write(.time, elapsedS, to: &w)
+        w.key("distance"); PFD.write(.distance, distanceM, to: &w)
+        w.key("altitude"); PFD.write(.whole, altitudeM, to: &w)
+        w.key("avg_pace"); PFD.write(.averagePace, avgPace, to: &w)
+        w.key("hr"); PFD.write(.whole, hrBpm, to: &w)
+        w.key("cadence"); PFD.write(.whole, cadenceSpm, to: &w)
         w.endObject()
         w.endObject()
     }
@@ -217,7 +218,8 @@ public struct Event: Sendable, Equatable {
             w.field("phase", phase.rawValue)
             w.field("elapsed_s", elapsed); w.field("avg_pace_min_per_km", avg)
             w.key("pfd"); w.beginObject()
-            w.field("time", PFD.time(elapsed)); w.field("avg_pace", PFD.averagePace(avg))
+            w.key("time"); PFD.write(.time, elapsed, to: &w)
+            w.key("avg_pace"); PFD.write(.averagePace, avg, to: &w)
             w.endObject()
             w.endObject()
         case .log(let line):
@@ -225,9 +227,21 @@ public struct Event: Sendable, Equatable {
         }
     }
 
+    /// Room enough for the event's JSON in most cases (a flight snapshot is about 1.1 KB, more
+    /// with metrics), so that writing it allocates once.
+    public var serialisedCapacity: Int {
+        switch body {
+        case .flight(let d): return 1536 + 96 * d.metrics.count
+        case .tick: return 256
+        case .log(let line): return 128 + line.message.utf8.count * 2
+        case .alert(let a): return 256 + a.message.utf8.count * 2 + 64 * a.values.count
+        default: return 512
+        }
+    }
+
     /// NUL-terminated JSON bytes, for handing to C.
     public func cString() -> [UInt8] {
-        var w = JSONWriter()
+        var w = JSONWriter(capacity: serialisedCapacity)
         write(to: &w)
         return w.finishCString()
     }

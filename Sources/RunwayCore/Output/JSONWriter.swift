@@ -1,80 +1,241 @@
-/// Builds compact JSON text. Non-finite numbers are written as `null`, never NaN or Infinity.
+/// Builds compact JSON text into one growable byte buffer. Non-finite numbers are written as
+/// `null`, never NaN or Infinity.
+///
+///     var w = JSONWriter()
+///     w.beginObject(); w.field("seq", 7); w.field("t", 0.5); w.endObject()
+///     w.text   // {"seq":7,"t":0.5}
+///
+/// Every write reserves its room once and stores its bytes through the buffer's pointer: keys,
+/// integers, PFD texts and the digits of numbers go straight into the output, with no `String`
+/// or array made on the way. The buffer is copied on write, like an array's, should a writer be
+/// copied.
 public struct JSONWriter {
-    public private(set) var bytes: [UInt8] = []
+    private var owner: Storage
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
     var needsComma = false
 
-    public init(capacity: Int = 512) { bytes.reserveCapacity(capacity) }
+    /// Owns the allocation (freed with the last writer holding it).
+    private final class Storage {
+        let base: UnsafeMutablePointer<UInt8>
+        init(_ capacity: Int) { base = .allocate(capacity: capacity) }
+        deinit { base.deallocate() }
+    }
 
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public init(capacity: Int = 512) {
+        self.capacity = max(capacity, 16)
+        owner = Storage(self.capacity)
+        base = owner.base
+    }
+
+    /// The text so far (a copy).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    public var text: String { String(decoding: UnsafeBufferPointer(start: base, count: count), as: UTF8.self) }
+
+    /// Calls `body` with the bytes written so far (valid only during the call).
+    public func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Makes room for `n` more bytes (and makes the buffer this writer's own).
+    @inline(__always)
+    mutating func reserve(_ n: Int) {
+        if _slowPath(count &+ n > capacity || !isKnownUniquelyReferenced(&owner)) { regrow(count &+ n) }
+    }
+
+    private mutating func regrow(_ need: Int) {
+        var cap = capacity
+        while cap < need { cap = cap &* 2 }
+        let fresh = Storage(cap)
+        fresh.base.update(from: base, count: count)
+        owner = fresh
+        base = fresh.base
+        capacity = cap
+    }
+
+    /// Stores one byte (room reserved).
+    @inline(__always)
+    mutating func put(_ b: UInt8) { base[count] = b; count &+= 1 }
+
+    @inline(__always)
+    mutating func put(_ buf: UnsafeBufferPointer<UInt8>) {
+        guard let src = buf.baseAddress else { return }
+        (base + count).update(from: src, count: buf.count)
+        count &+= buf.count
+    }
+
+    /// Appends bytes, reserving room.
+    mutating func append(_ buf: UnsafeBufferPointer<UInt8>) { reserve(buf.count); put(buf) }
+
+    @inline(__always)
+    mutating func putSeparator() { if needsComma { put(UInt8(ascii: ",")) } }
+
+    public mutating func beginObject() { reserve(2); putSeparator(); put(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { reserve(1); put(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { reserve(2); putSeparator(); put(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { reserve(1); put(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes `"name":` inside an object.
     public mutating func key(_ name: StaticString) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        reserve(name.utf8CodeUnitCount &+ 4)
+        putKey(name)
+    }
+
+    /// Stores `,"name":` (room reserved: the name and 4).
+    @inline(__always)
+    mutating func putKey(_ name: StaticString) {
+        putSeparator()
+        put(UInt8(ascii: "\""))
+        putSmall(name.utf8Start, name.utf8CodeUnitCount)
+        put(UInt8(ascii: "\""))
+        put(UInt8(ascii: ":"))
         needsComma = false
+    }
+
+    /// Stores `n` bytes from `p` (room reserved); a short run byte by byte, without a call.
+    @inline(__always)
+    mutating func putSmall(_ p: UnsafePointer<UInt8>, _ n: Int) {
+        if n <= 24 {
+            var i = 0
+            while i < n { base[count &+ i] = p[i]; i &+= 1 }
+            count &+= n
+        } else {
+            (base + count).update(from: p, count: n)
+            count &+= n
+        }
     }
 
     /// Writes `"name":` for a key known only at run time (escaped like any string).
     public mutating func key(dynamic name: String) {
         string(name)
-        bytes.append(UInt8(ascii: ":"))
+        reserve(1)
+        put(UInt8(ascii: ":"))
         needsComma = false
     }
 
     public mutating func number(_ v: Double) {
-        separate()
+        reserve(41)
+        putNumber(v)
+    }
+
+    /// Stores a number (room reserved: 41 bytes; a long form reserves more itself).
+    @inline(__always)
+    mutating func putNumber(_ v: Double) {
+        putSeparator()
         if v.isFinite { appendShortest(v) } else { appendNull() }
         needsComma = true
     }
 
-    /// `v`'s shortest round-trip form, the same text as `v.description`, written straight into
-    /// `bytes`: `Double.write(to:)` formats on the stack and hands the digits to `_writeASCII`,
-    /// where `description` allocates a String for every text longer than 15 bytes
-    /// (`1700000012.3456788`), one heap allocation per number of every snapshot and summary.
+    /// `v`'s shortest round-trip form, the same text as `v.description`. A whole number below
+    /// 10¹⁵ in magnitude is written here ("1700000000.0", "-0.0": Swift writes those digits and
+    /// ".0"); any other through `Double.write(to:)`, which formats on the stack and hands the
+    /// digits to `_writeASCII`, straight into the buffer (no String made).
     mutating func appendShortest(_ v: Double) {
-        var sink = ByteSink(bytes: [])
-        swap(&sink.bytes, &bytes)   // moved, not copied: `bytes` stays uniquely referenced
-        v.write(to: &sink)
-        swap(&sink.bytes, &bytes)
+        let m = v.magnitude
+        if m < 1e15, m.rounded(.towardZero) == m {
+            if v.sign == .minus { put(UInt8(ascii: "-")) }
+            putDigits(UInt64(m))
+            put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+            return
+        }
+        withUnsafeMutablePointer(to: &self) { w in
+            var sink = Sink(writer: w)
+            v.write(to: &sink)
+        }
     }
 
     public mutating func integer<I: BinaryInteger>(_ v: I) {
-        separate()
-        bytes.append(contentsOf: String(v).utf8)
+        reserve(21)
+        putInteger(v)
+    }
+
+    /// Stores an integer (room reserved: 21 bytes).
+    @inline(__always)
+    mutating func putInteger<I: BinaryInteger>(_ v: I) {
+        putSeparator()
+        if v < 0 {
+            put(UInt8(ascii: "-"))
+            putDigits(UInt64(v.magnitude))
+        } else {
+            putDigits(UInt64(v))
+        }
         needsComma = true
     }
 
-    public mutating func null() { separate(); appendNull(); needsComma = true }
+    /// The decimal digits of `v` (room reserved: 20 bytes).
+    @inline(__always)
+    mutating func putDigits(_ v: UInt64) {
+        var n = 1
+        var probe = v
+        while probe >= 10 { probe /= 10; n &+= 1 }
+        var rest = v
+        var i = count &+ n
+        repeat {
+            i &-= 1
+            base[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+            rest /= 10
+        } while rest > 0
+        count &+= n
+    }
+
+    /// `v`'s digits with at least two of them ("07"), for the PFD's clock texts.
+    mutating func putPadded2(_ v: UInt64) {
+        if v < 10 { put(UInt8(ascii: "0")) }
+        putDigits(v)
+    }
+
+    public mutating func null() { reserve(5); putSeparator(); appendNull(); needsComma = true }
 
     public mutating func bool(_ v: Bool) {
-        separate()
-        bytes.append(contentsOf: (v ? "true" : "false").utf8)
+        reserve(6)
+        putSeparator()
+        (v ? "true" as StaticString : "false").withUTF8Buffer { put($0) }
         needsComma = true
     }
 
     public mutating func string(_ s: String) {
-        separate()
-        bytes.append(UInt8(ascii: "\""))
-        for b in s.utf8 {
+        var s = s
+        s.withUTF8 { utf8 in
+            reserve(utf8.count &+ 3)
+            putSeparator()
+            put(UInt8(ascii: "\""))
+            var plain = true
+            for b in utf8 where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") { plain = false; break }
+            if plain { put(utf8) } else { putEscaped(utf8) }
+            reserve(1)
+            put(UInt8(ascii: "\""))
+        }
+        needsComma = true
+    }
+
+    private mutating func putEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        let hex: StaticString = "0123456789abcdef"
+        for b in utf8 {
+            reserve(6)
             switch b {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: bytes.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: bytes.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: bytes.append(contentsOf: [0x5C, UInt8(ascii: "t")])
+            case UInt8(ascii: "\""): put(0x5C); put(0x22)
+            case UInt8(ascii: "\\"): put(0x5C); put(0x5C)
+            case 0x0A: put(0x5C); put(UInt8(ascii: "n"))
+            case 0x0D: put(0x5C); put(UInt8(ascii: "r"))
+            case 0x09: put(0x5C); put(UInt8(ascii: "t"))
             case 0..<0x20:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 15)]])
-            default: bytes.append(b)
+                put(0x5C); put(UInt8(ascii: "u")); put(0x30); put(0x30)
+                put(hex.utf8Start[Int(b >> 4)]); put(hex.utf8Start[Int(b & 15)])
+            default: put(b)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Writes a string whose text `body` stores as ASCII that needs no escaping (the PFD's texts),
+    /// with at most `maxBytes` bytes reserved for it.
+    public mutating func asciiString(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
+        reserve(maxBytes &+ 3)
+        putSeparator()
+        put(UInt8(ascii: "\""))
+        body(&self)
+        put(UInt8(ascii: "\""))
         needsComma = true
     }
 
@@ -84,31 +245,32 @@ public struct JSONWriter {
         endArray()
     }
 
-    // Convenience for `"key": value` pairs.
-    public mutating func field(_ k: StaticString, _ v: Double) { key(k); number(v) }
+    // Convenience for `"key": value` pairs, with room reserved once for the pair.
+    public mutating func field(_ k: StaticString, _ v: Double) { reserve(k.utf8CodeUnitCount &+ 45); putKey(k); putNumber(v) }
     public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
-    public mutating func field(_ k: StaticString, _ v: UInt64) { key(k); integer(v) }
-    public mutating func field(_ k: StaticString, _ v: Int) { key(k); integer(v) }
+    public mutating func field(_ k: StaticString, _ v: UInt64) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
+    public mutating func field(_ k: StaticString, _ v: Int) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
+
+    /// Appends the NUL that ends a C string (not counted in `text`'s callers' view once copied).
+    public mutating func terminate() { reserve(1); put(0) }
 
     /// The text, NUL-terminated, for handing to C.
     public mutating func finishCString() -> [UInt8] {
-        bytes.append(0)
+        terminate()
         return bytes
     }
 
-    public var text: String { String(decoding: bytes, as: UTF8.self) }
+    mutating func appendNull() { ("null" as StaticString).withUTF8Buffer { put($0) } }
 
-    @inline(__always)
-    mutating func separate() { if needsComma { bytes.append(UInt8(ascii: ",")) } }
-
-    mutating func appendNull() { ("null" as StaticString).withUTF8Buffer { bytes.append(contentsOf: $0) } }
-}
-
-/// The byte sink `JSONWriter.appendShortest` formats a Double into. `_writeASCII` is the
-/// standard library's customization point for ASCII text formatted in a buffer (numbers); without
-/// it (or should a future standard library stop calling it) `write(_:)` still gets the same text.
-struct ByteSink: TextOutputStream {
-    var bytes: [UInt8]
-    mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
-    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
+    /// Where `Double.write(to:)` hands its digits. `_writeASCII` is the standard library's
+    /// customization point for ASCII text formatted in a buffer (numbers); without it (or should
+    /// a future standard library stop calling it) `write(_:)` still gets the same text.
+    private struct Sink: TextOutputStream {
+        let writer: UnsafeMutablePointer<JSONWriter>
+        mutating func write(_ string: String) {
+            var s = string
+            s.withUTF8 { writer.pointee.append($0) }
+        }
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { writer.pointee.append(buffer) }
+    }
 }

@@ -3,71 +3,136 @@ import Glibc
 #endif
 
 /// The PFD's display strings, with the rules of the RunWay app.
+///
+/// Each text is written by one function straight into a `JSONWriter`'s bytes (the snapshot's
+/// `pfd` object, no String made); the String functions below return the same text.
+///
+///     PFD.pace(4 + 29.0 / 60)       // "4:29"
+///     w.key("pace"); PFD.write(.pace, 4 + 29.0 / 60, to: &w)   // "pace":"4:29"
 public enum PFD {
+    /// Which text of the PFD.
+    public enum Text: Sendable { case pace, averagePace, direction, time, distance, whole }
+
+    /// The longest text any `Text` writes ("AVG " and a pace of 10¹² s: 20 bytes).
+    static let maxTextBytes = 24
+
+    /// Writes the text for `v` as a JSON string.
+    public static func write(_ text: Text, _ v: Double, to w: inout JSONWriter) {
+        w.asciiString(maxBytes: maxTextBytes) { put(text, v, to: &$0) }
+    }
+
+    /// Stores the text for `v` (room reserved: `maxTextBytes`).
+    static func put(_ text: Text, _ v: Double, to w: inout JSONWriter) {
+        switch text {
+        case .pace: putPace(v, to: &w)
+        case .averagePace:
+            ("AVG " as StaticString).withUTF8Buffer { w.put($0) }
+            putPace(v, to: &w)
+        case .direction:
+            guard let h = normalisedHeading(v) else { return putStatic("--", to: &w) }
+            putStatic(points8[Int((h / 45).rounded(.toNearestOrAwayFromZero)) % 8], to: &w)
+        case .time:
+            guard let s = wholeSeconds(v, rounding: .down), s >= 0 else { return putStatic("--:--:--", to: &w) }
+            let u = UInt64(truncatingIfNeeded: s)
+            w.putPadded2(u / 3600); w.put(UInt8(ascii: ":"))
+            w.putPadded2(u / 60 % 60); w.put(UInt8(ascii: ":"))
+            w.putPadded2(u % 60)
+        case .distance:
+            guard let hundredths = wholeSeconds(v / 10, rounding: .toNearestOrAwayFromZero) else { return putStatic("--", to: &w) }
+            if hundredths < 0 { w.put(UInt8(ascii: "-")) }
+            let a = hundredths.magnitude
+            w.putDigits(UInt64(a / 100)); w.put(UInt8(ascii: ".")); w.putPadded2(UInt64(a % 100))
+        case .whole:
+            guard let m = wholeSeconds(v, rounding: .toNearestOrAwayFromZero) else { return putStatic("--", to: &w) }
+            if m < 0 { w.put(UInt8(ascii: "-")) }
+            w.putDigits(UInt64(m.magnitude))
+        }
+    }
+
+    /// The text as a String.
+    static func string(_ text: Text, _ v: Double) -> String {
+        var w = JSONWriter(capacity: maxTextBytes)
+        w.reserve(maxTextBytes)
+        put(text, v, to: &w)
+        return w.text
+    }
+
     /// Pace as `m:ss`, rounded to the nearest second; `--:--` for NaN, ±inf and values ≤ 0.
     ///
     ///     PFD.pace(4 + 29.0 / 60)  // "4:29"
-    public static func pace(_ minPerKm: Double) -> String {
-        guard let seconds = wholeSeconds(minPerKm * 60, rounding: .toNearestOrAwayFromZero), seconds > 0 else {
-            return "--:--"
-        }
-        return minutesSeconds(seconds)
-    }
+    public static func pace(_ minPerKm: Double) -> String { string(.pace, minPerKm) }
 
     /// The pace tape: the pace rounded to the nearest 15 s and two ticks either side.
     ///
     ///     PFD.paceTape(4 + 29.0 / 60)  // ["4:00", "4:15", "4:30", "4:45", "5:00"]
     public static func paceTape(_ minPerKm: Double) -> [String] {
-        guard let s = wholeSeconds(minPerKm * 60 / 15, rounding: .toNearestOrAwayFromZero), s > 0 else { return [] }
-        let centre = s * 15
+        guard let centre = paceTapeCentre(minPerKm) else { return [] }
         return (-2...2).map { k in
-            let v = centre + k * 15
-            return v > 0 ? minutesSeconds(v) : "--:--"
+            var w = JSONWriter(capacity: maxTextBytes)
+            w.reserve(maxTextBytes)
+            putTapeTick(centre + k * 15, to: &w)
+            return w.text
         }
     }
 
-    static let points8 = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
-    static let points4 = ["N", "E", "S", "W"]
+    /// Writes the pace tape as a JSON array of strings.
+    public static func writePaceTape(_ minPerKm: Double, to w: inout JSONWriter) {
+        w.beginArray()
+        if let centre = paceTapeCentre(minPerKm) {
+            for k in -2...2 { w.asciiString(maxBytes: maxTextBytes) { putTapeTick(centre + k * 15, to: &$0) } }
+        }
+        w.endArray()
+    }
+
+    static func paceTapeCentre(_ minPerKm: Double) -> Int? {
+        guard let s = wholeSeconds(minPerKm * 60 / 15, rounding: .toNearestOrAwayFromZero), s > 0 else { return nil }
+        return s * 15
+    }
+
+    static func putTapeTick(_ v: Int, to w: inout JSONWriter) {
+        if v > 0 { putMinutesSeconds(v, to: &w) } else { putStatic("--:--", to: &w) }
+    }
+
+    static let points8: [StaticString] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    static let points4: [StaticString] = ["N", "E", "S", "W"]
 
     /// One of 8 compass points by 45° sectors centred on N (108.19° → "E"); `--` when unknown.
-    public static func direction(_ heading: Double) -> String {
-        guard let h = normalisedHeading(heading) else { return "--" }
-        let sector = Int((h / 45).rounded(.toNearestOrAwayFromZero)) % 8
-        return points8[sector]
-    }
+    public static func direction(_ heading: Double) -> String { string(.direction, heading) }
 
     /// The heading tape: the heading rounded to 90° with the neighbours at ±90° (["N","E","S"]).
     public static func headingTape(_ heading: Double) -> [String] {
-        guard let h = normalisedHeading(heading) else { return [] }
-        let q = Int((h / 90).rounded(.toNearestOrAwayFromZero)) % 4
-        return [points4[(q + 3) % 4], points4[q], points4[(q + 1) % 4]]
+        guard let q = headingQuadrant(heading) else { return [] }
+        return [points4[(q + 3) % 4], points4[q], points4[(q + 1) % 4]].map { $0.description }
+    }
+
+    /// Writes the heading tape as a JSON array of strings.
+    public static func writeHeadingTape(_ heading: Double, to w: inout JSONWriter) {
+        w.beginArray()
+        if let q = headingQuadrant(heading) {
+            for i in [(q + 3) % 4, q, (q + 1) % 4] { w.asciiString(maxBytes: 2) { putStatic(points4[i], to: &$0) } }
+        }
+        w.endArray()
+    }
+
+    static func headingQuadrant(_ heading: Double) -> Int? {
+        guard let h = normalisedHeading(heading) else { return nil }
+        return Int((h / 90).rounded(.toNearestOrAwayFromZero)) % 4
     }
 
     /// Elapsed time as `HH:MM:SS` of whole seconds (floor); `--:--:--` when unknown or negative.
-    public static func time(_ elapsed: Double) -> String {
-        guard let s = wholeSeconds(elapsed, rounding: .down), s >= 0 else { return "--:--:--" }
-        return pad2(s / 3600) + ":" + pad2(s / 60 % 60) + ":" + pad2(s % 60)
-    }
+    public static func time(_ elapsed: Double) -> String { string(.time, elapsed) }
 
     /// Distance in kilometres with two decimals ("5.03"); `--` when unknown.
-    public static func distance(_ metres: Double) -> String {
-        guard let hundredths = wholeSeconds(metres / 10, rounding: .toNearestOrAwayFromZero) else { return "--" }
-        let sign = hundredths < 0 ? "-" : ""
-        let a = abs(hundredths)
-        return sign + String(a / 100) + "." + pad2(a % 100)
-    }
+    public static func distance(_ metres: Double) -> String { string(.distance, metres) }
 
     /// Altitude in whole metres ("123"); `--` when unknown.
-    public static func altitude(_ metres: Double) -> String {
-        guard let m = wholeSeconds(metres, rounding: .toNearestOrAwayFromZero) else { return "--" }
-        return String(m)
-    }
+    public static func altitude(_ metres: Double) -> String { string(.whole, metres) }
 
     /// Average pace with its prefix ("AVG 5:00").
-    public static func averagePace(_ minPerKm: Double) -> String { "AVG " + pace(minPerKm) }
+    public static func averagePace(_ minPerKm: Double) -> String { string(.averagePace, minPerKm) }
 
     /// A whole number for display ("148"); `--` when unknown.
-    public static func whole(_ v: Double) -> String { altitude(v) }
+    public static func whole(_ v: Double) -> String { string(.whole, v) }
 
     /// Rounds to an Int without trapping: nil for NaN, infinities and magnitudes beyond 1e12.
     static func wholeSeconds(_ v: Double, rounding: FloatingPointRoundingRule) -> Int? {
@@ -82,7 +147,17 @@ public enum PFD {
         return x
     }
 
-    static func minutesSeconds(_ seconds: Int) -> String { String(seconds / 60) + ":" + pad2(seconds % 60) }
+    static func putPace(_ minPerKm: Double, to w: inout JSONWriter) {
+        guard let seconds = wholeSeconds(minPerKm * 60, rounding: .toNearestOrAwayFromZero), seconds > 0 else {
+            return putStatic("--:--", to: &w)
+        }
+        putMinutesSeconds(seconds, to: &w)
+    }
 
-    static func pad2(_ v: Int) -> String { v < 10 ? "0" + String(v) : String(v) }
+    static func putMinutesSeconds(_ seconds: Int, to w: inout JSONWriter) {
+        let u = UInt64(truncatingIfNeeded: seconds)
+        w.putDigits(u / 60); w.put(UInt8(ascii: ":")); w.putPadded2(u % 60)
+    }
+
+    static func putStatic(_ s: StaticString, to w: inout JSONWriter) { s.withUTF8Buffer { w.put($0) } }
 }
