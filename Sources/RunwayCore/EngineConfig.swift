@@ -47,6 +47,9 @@ public struct EngineConfig: Sendable, Equatable {
     /// The most points the route keeps (`"max_route_points"`, 1...`maxRoutePointsLimit`): once
     /// the route is full, a fix that would add a point is refused.
     public var maxRoutePoints = EngineConfig.maxRoutePointsLimit
+    /// The standing-still decision's settings (no config key): the same for every activity,
+    /// since standing noise is the receiver's, not the activity's.
+    var stillness = StillnessDetector.Settings()
 
     /// The shortest auto-lap distance, metres (`"auto_lap_m"` is 0 or at least this).
     public static let minAutoLapM = 10.0
@@ -186,6 +189,7 @@ public struct EngineConfig: Sendable, Equatable {
         g.jumpM = jumpM
         return g
     }
+
 
     /// The track filter's settings for this activity.
     var trackSettings: TrackFilter.Settings {

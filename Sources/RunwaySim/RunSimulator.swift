@@ -20,7 +20,9 @@ enum SimStream: UInt64 {
 /// each stop, and stands for `standStillAfterS` at the end. Every `1/hz` seconds the receiver
 /// reports the true position displaced by its error — per axis (east, north) a first-order
 /// Gauss–Markov process plus white noise, applied in metres at the point's latitude — and,
-/// when included, altitude, Doppler speed, course and accuracy. Spikes then replace the
+/// when included, altitude, Doppler speed (the magnitude of the true velocity plus noise per
+/// axis, its own σ while standing when configured, times 1 + the scale error), course and
+/// accuracy. Spikes then replace the
 /// positions of the given fixes.
 ///
 /// The truth distance is measured independently of the construction: the sum of Vincenty
@@ -104,9 +106,11 @@ public func simulate(_ config: SimConfig) -> SimRun {
         let north = errorNorth.value + c.whiteSigmaM * positionRng.gaussian()
         let measured = WGS84.offset(lat: truePos.lat, lon: truePos.lon, east: east, north: north)
         let alt = trueAlt + errorUp.value + c.altitudeWhiteSigmaM * altitudeRng.gaussian()
-        let ve = motion.v * cos(p.heading) + c.dopplerSigmaMps * dopplerRng.gaussian()
-        let vn = motion.v * sin(p.heading) + c.dopplerSigmaMps * dopplerRng.gaussian()
-        let speed = (ve * ve + vn * vn).squareRoot()
+        let dopplerSigma = motion.v == 0 && !c.standingDopplerSigmaMps.isNaN ? c.standingDopplerSigmaMps : c.dopplerSigmaMps
+        let ve = motion.v * cos(p.heading) + dopplerSigma * dopplerRng.gaussian()
+        let vn = motion.v * sin(p.heading) + dopplerSigma * dopplerRng.gaussian()
+        let noisySpeed = (ve * ve + vn * vn).squareRoot()
+        let speed = c.dopplerScaleError == 0 ? noisySpeed : noisySpeed * (1 + c.dopplerScaleError)
         var course = atan2(ve, vn) * 180 / Double.pi + c.courseSigmaDeg * courseRng.gaussian()
         course = fmod(course, 360)
         if course < 0 { course += 360 }
@@ -117,7 +121,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
             t: t, lat: measured.lat, lon: measured.lon,
             alt: c.includeAltitude ? alt : .nan,
             speed: c.includeSpeed ? speed : .nan,
-            course: c.includeCourse && speed >= 0.5 ? course : .nan,
+            course: c.includeCourse && (speed >= 0.5 || c.courseWhenSlow) ? course : .nan,
             hAcc: c.includeAccuracy ? hAcc : .nan,
             trueLat: truePos.lat, trueLon: truePos.lon, trueAlt: trueAlt,
             trueDistanceM: trueDistance, truePathM: motion.s,

@@ -92,7 +92,25 @@ public struct SimConfig: Sendable {
     /// that would run for years.
     public var maxFixes: Int = 2_000_000
 
+    // MARK: Positions and Doppler: standing still, scale error, motion profiles (issue #19)
+
+    /// Doppler speed noise per axis while the receiver stands still (true speed 0), m/s: the
+    /// reported speed is then the magnitude of that noise vector (per-axis σ 0.2 gives 0.06–0.5
+    /// m/s, median 0.24, never exactly 0). NaN: `dopplerSigmaMps`, as when moving.
+    public var standingDopplerSigmaMps: Double = .nan
+    /// Whether the course is reported below 0.5 m/s too: the bearing of the noisy velocity
+    /// vector, which standing still is pure noise (receivers that always fill the field).
+    public var courseWhenSlow = false
+    /// Doppler scale error k: the reported speed is the noisy speed × (1 + k) (-0.5 ... 0.5);
+    /// the course is unaffected.
+    public var dopplerScaleError: Double = 0
+
     public init() {}
+
+    /// A configuration for a motion profile: `SimMotion.run` is the default 5:00 min/km.
+    public init(motion: SimMotion) {
+        paceMinPerKm = motion.paceMinPerKm
+    }
 
     /// The configuration with every value brought into its documented range: NaN takes the
     /// default, out-of-range values are clamped, negative or NaN durations and noise levels
@@ -123,6 +141,8 @@ public struct SimConfig: Sendable {
         c.altitudeWhiteSigmaM = nonNegative(altitudeWhiteSigmaM, max: 1e5)
         c.accuracyVariation = clamp(accuracyVariation, 0, 1, 0)
         c.maxFixes = min(max(maxFixes, 1), 10_000_000)
+        c.standingDopplerSigmaMps = standingDopplerSigmaMps.isNaN ? .nan : nonNegative(standingDopplerSigmaMps, max: 1e5)
+        c.dopplerScaleError = clamp(dopplerScaleError, -0.5, 0.5, 0)
         return c
     }
 }
@@ -135,4 +155,27 @@ func clamp(_ x: Double, _ lo: Double, _ hi: Double, _ fallback: Double) -> Doubl
 /// `x` clamped to 0...hi (durations up to about 30 years, noise levels up to 100 km); NaN gives 0.
 func nonNegative(_ x: Double, max hi: Double = 1e9) -> Double {
     x >= 0 ? min(x, hi) : 0
+}
+
+/// How the simulated person moves: the steady pace of a run, a walk or a ride.
+///
+/// ```swift
+/// var config = SimConfig(motion: .walk)     // 11:00 min/km, 1.5 m/s
+/// config.standStillAfterS = 600
+/// ```
+public enum SimMotion: String, Sendable, CaseIterable {
+    /// 5:00 min/km (3.33 m/s).
+    case run
+    /// 11:00 min/km (1.52 m/s).
+    case walk
+    /// 27 km/h (7.5 m/s), 2:13 min/km.
+    case ride
+
+    public var paceMinPerKm: Double {
+        switch self {
+        case .run: 5
+        case .walk: 11
+        case .ride: 60 / 27
+        }
+    }
 }

@@ -9,6 +9,8 @@ let usage = """
                       [--stop DIST:SECONDS]... [--stand-before S] [--stand-after S] [--hz HZ]
                       [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
                       [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
+                      [--motion run|walk|ride] [--standing-doppler SIGMA] [--course-when-slow]
+                      [--doppler-scale K]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
@@ -31,6 +33,10 @@ let usage = """
       --spike INDEX:null    replace fix INDEX with (0,0); INDEX:OFFSET_M moves it OFFSET_M
                             metres from the true position (repeatable)
       --truth               add the true position and distances to each line
+      --motion M            run (5:00 min/km), walk (11:00) or ride (27 km/h): sets the pace
+      --standing-doppler S  Doppler noise per axis while standing, m/s (default: as moving, 0.1)
+      --course-when-slow    report the course below 0.5 m/s too (standing: noise)
+      --doppler-scale K     Doppler speed x (1 + K), K within -0.5...0.5
 
     """
 
@@ -131,6 +137,17 @@ while let option = args.popFirst() {
             config.spikes.append(SimSpike(atIndex: index, kind: .offsetM(number(k, for: option))))
         }
     case "--truth": includeTruth = true
+    case "--motion":
+        let name = value()
+        guard let motion = SimMotion(rawValue: name) else { fail("--motion must be run, walk or ride, got '\(name)'") }
+        config.paceMinPerKm = motion.paceMinPerKm
+    case "--standing-doppler":
+        config.standingDopplerSigmaMps = number(value(), for: option)
+        guard config.standingDopplerSigmaMps >= 0 else { fail("--standing-doppler must not be negative") }
+    case "--course-when-slow": config.courseWhenSlow = true
+    case "--doppler-scale":
+        config.dopplerScaleError = number(value(), for: option)
+        guard (-0.5...0.5).contains(config.dopplerScaleError) else { fail("--doppler-scale must be within -0.5...0.5") }
     default:
         fail("unknown option '\(option)'")
     }

@@ -25,6 +25,7 @@ extension FlightComputer {
             // The leg starts where the runner is: neither the preflight position nor the walk
             // while holding adds distance, and the stretch to the next fix is not lost.
             startSegment()
+            stillness.reset(still: true)
             recorder.startLeg()
             if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
             if command == .start { lapStage.begin(lapProgress) }

@@ -5,9 +5,9 @@
 /// through them and applies what they return; each method appends the events it causes, with
 /// increasing `seq`, and a method that throws has changed nothing.
 ///
-/// Filters on: `GateStage` → `TrackFilter` (or `GapResolver` at a gap) → a `Step` for `Odometer`,
-/// `RouteRecorder`, `PaceEstimator`, `ElevationStage` and `AutoPauseStage`, then `LapStage` and
-/// `AlertMonitor`. Filters off, the shorter pipeline: `RawTrack` measures the `Step`, with no
+/// Filters on: `GateStage` → `TrackFilter` (or `GapResolver` at a gap) → a `Step` for
+/// `StillnessDetector` (then `Odometer`), `RouteRecorder`, `PaceEstimator`, `ElevationStage` and
+/// `AutoPauseStage`, then `LapStage` and `AlertMonitor`. Filters off, the shorter pipeline: `RawTrack` measures the `Step`, with no
 /// gap stage, elevation or auto-pause. Gaps reach the others as one `GapCredit`.
 ///
 ///     var fc = FlightComputer()
@@ -24,7 +24,7 @@ public struct FlightComputer: Sendable {
 
     var clock = FlightClock(), phases = PhaseMachine(), eventLog = EventLog()
     var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
-    var odometer = Odometer(), pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
+    var odometer = Odometer(), stillness: StillnessDetector, pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
     var metrics = Metrics()
     var shown = ShownFix()
@@ -38,6 +38,7 @@ public struct FlightComputer: Sendable {
         raw = RawTrack(config: config)
         gaps = GapResolver(countGaps: config.countGaps)
         pause = AutoPauseStage(settings: config.autoPause)
+        stillness = StillnessDetector(settings: config.stillness)
         pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)
         recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints)
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM)
@@ -127,8 +128,10 @@ public struct FlightComputer: Sendable {
             measured = step
             shown.show(fix)
             if phase == .cruise {
-                odometer.add(step, over: cruiseDt)
-                pause.cruised(movingS: step.moving ? cruiseDt : 0, at: t)
+                let judged = stillness.judge(step, fix: fix, at: t, dt: cruiseDt)
+                odometer.add(judged.step, over: cruiseDt)
+                creditMovement(judged, before: t)
+                pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
                 pace.push(t: t, distanceM: distance)
@@ -180,6 +183,7 @@ public struct FlightComputer: Sendable {
             if phases.isAutoHeld { pause.takeHeld(c) }
             return
         }
+        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
         if c.distanceM > 0 {
             odometer.credit(distanceM: c.distanceM)
@@ -204,6 +208,7 @@ public struct FlightComputer: Sendable {
             for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
             gaps.resumed(fastHoldSince: since)
             clock.autoResume(since: min(since, t))
+            stillness.reset(still: false)
             pace.reset()
             alerts.resetHolds()
             changePhase(to: .cruise, by: nil, at: t, &events)
@@ -227,18 +232,6 @@ public struct FlightComputer: Sendable {
     mutating func startSegment() {
         recorder.beginSegment()
         elevationStage.breakStretch()
-    }
-
-    func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
-        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
-                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
-    }
-
-    /// A leg ends at the latest accepted fix when the distance filter left it out, so the route's
-    /// last cumulative distance is the flight's (not on a full route).
-    mutating func keepLatestPosition() {
-        guard config.filters, let last = lastAccepted else { return }
-        recorder.keepLast(point(last.lat, last.lon, shown.alt, at: last.t), flightDistanceM: distance)
     }
 
     mutating func emitFlight(_ events: inout [Event]) {

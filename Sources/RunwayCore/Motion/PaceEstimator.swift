@@ -59,6 +59,13 @@ public struct PaceEstimator: Sendable {
         for i in head..<window.count { window[i].d += d }
     }
 
+    /// Steps credited afterwards (movement confirmed after the runner seemed to stand): the
+    /// window's points take the distance covered by their time, so the credit is no burst.
+    mutating func credit(_ steps: CreditedSteps) {
+        guard !steps.isEmpty else { return }
+        for i in head..<window.count { window[i].d += steps.distance(upTo: window[i].t) }
+    }
+
     /// Distance over time across the window; NaN with fewer than two fixes in it.
     func windowSpeed() -> Double {
         guard window.count - head >= 2, let last = window.last else { return .nan }

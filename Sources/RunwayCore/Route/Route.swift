@@ -43,6 +43,12 @@ public struct Route: Sendable {
         dist[count - 1] = Float(distanceM)
     }
 
+    /// Sets point `i`'s cumulative distance (out of range: no-op).
+    public mutating func setDistance(_ distanceM: Double, at i: Int) {
+        guard i >= 0, i < count else { return }
+        dist[i] = Float(distanceM)
+    }
+
     /// Bytes stored per point.
     public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size * 3
         + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2 + MemoryLayout<UInt16>.size

@@ -82,6 +82,18 @@ public struct RouteRecorder: Sendable {
         route.removeLast()
     }
 
+    /// Steps credited afterwards (movement confirmed after the runner seemed to stand): each
+    /// point kept before `before` takes the distance of the credited steps up to its time, so the
+    /// route's distances grow where the runner moved, not in one jump.
+    mutating func credit(_ steps: CreditedSteps, before: Double) {
+        guard let first = steps.times.first else { return }
+        var i = route.count - 1
+        while i >= 0, route.time(i) >= first {
+            if route.time(i) < before { route.setDistance(route.distanceM(i) + steps.distance(upTo: route.time(i)), at: i) }
+            i -= 1
+        }
+    }
+
     /// A gap credited: the point kept at the fix after it (time `at`) takes the credit too.
     mutating func credit(_ d: Double, toPointAt at: Double) {
         if route.count > 0, route.time(route.count - 1) == at { route.setLastDistance(route.distanceM(route.count - 1) + d) }

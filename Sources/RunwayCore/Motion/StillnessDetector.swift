@@ -1,0 +1,290 @@
+/// Whether the runner stands still, decided from what a standing receiver's noise can and
+/// cannot explain, and what that does to the steps the odometer counts.
+///
+/// A standing receiver's position wanders (a Gauss–Markov error of a few metres with a time
+/// constant of about a minute, plus white noise) and its Doppler speed is small noise around
+/// zero (0.05–0.4 m/s, never exactly 0, its course noise). A track filter that counts steps by a
+/// threshold on one fix's speed lets some of that through: tens of metres and minutes of moving
+/// time in ten minutes at a red light. This stage looks at longer stretches instead:
+///
+/// - **Still**, from moving: over the last `windowS` seconds the mean position of the window's
+///   first `endS` seconds and of its last `endS` seconds are within `stillRadiusSigmas` position
+///   σ (the reported accuracy, at least `minSigmaM`) of each other, the track filter's steps
+///   over the window average less than `movingDopplerMps`, and, when the fixes carry Doppler
+///   speed, the window's mean Doppler speed is below `stillDopplerMps`. The still point
+///   is the mean of the last `endS` seconds; while still it follows the fixes near it slowly
+///   (time constant `anchorTauS`), as the receiver's error wanders.
+/// - **Moving**, from still: `confirmFixes` fixes in a row with a Doppler speed of at least
+///   `movingDopplerMps` (a walker's, far above standing noise); or as many fixes in a row more
+///   than `movedRadiusSigmas` σ from the still point (with or without Doppler); or held steps
+///   that moved without a break for `movingRunS` seconds at `movingDopplerMps` or more (laps of
+///   a track too small to leave the radius).
+///
+/// While still, the steps are held: they add no distance and no moving time. When movement is
+/// confirmed (or a gap is crossed at a walker's speed), the held steps since the movement began
+/// — after the last `quietS` seconds of quiet fixes (Doppler below `stillDopplerMps`; without
+/// Doppler, steps the track filter did not move) — are credited, so the start of real running is never lost. A leg starts still
+/// (`reset(still: true)`: the runner may wait at the start), or moving after an auto-resume.
+///
+///     var still = StillnessDetector()
+///     still.reset(still: true)
+///     let fix = Fix(t: 1, lat: 52, lon: 4, speed: 0.2)
+///     let out = still.judge(Step(distanceM: 0.3, moving: true), fix: fix, at: 1, dt: 1)
+///     out.step.distanceM        // 0: held, the runner may be standing
+///     out.credit                // nil until movement is confirmed
+public struct StillnessDetector: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// Off, every step counts as the track filter measured it.
+        public var enabled = true
+        /// The window over which displacement and Doppler level are judged, seconds.
+        public var windowS = 20.0
+        /// Seconds at each end of the window whose positions are averaged.
+        public var endS = 5.0
+        /// Displacement over the window a standing receiver shows, in position σ.
+        public var stillRadiusSigmas = 3.0
+        /// Distance from the still point no standing receiver wanders, in position σ.
+        public var movedRadiusSigmas = 5.0
+        /// The least position σ assumed, metres (also without a reported accuracy).
+        public var minSigmaM = 3.0
+        /// A window's mean Doppler speed below this is standing noise, m/s.
+        public var stillDopplerMps = 0.5
+        /// A Doppler speed at or above this is movement, m/s (a slow walk is ≥ 0.8).
+        public var movingDopplerMps = 0.8
+        /// Fixes in a row that confirm movement.
+        public var confirmFixes = 3
+        /// Held steps that moved without a break for this long confirm movement, seconds.
+        public var movingRunS = 30.0
+        /// Seconds without a moving step that mark where movement began.
+        public var quietS = 3.0
+        /// How slowly the still point follows the fixes, seconds.
+        public var anchorTauS = 30.0
+        public init() {}
+    }
+
+    /// What the odometer counts for one step.
+    public struct Judged: Sendable {
+        /// The step as counted: zero distance and not moving while still.
+        public var step: Step
+        /// Set when movement was just confirmed: the held steps since it began.
+        public var credit: HeldCredit?
+        /// The credited steps, for the distances of the route and pace window since they began.
+        public var steps = CreditedSteps()
+    }
+
+    struct Sample: Sendable {
+        var t: Double, x: Double, y: Double, doppler: Double, sigma: Double
+        /// The track filter's step to this fix, metres.
+        var d = 0.0
+    }
+
+    /// A held step; `quiet` when it did not move (a gap's first step is not: unknown).
+    struct Held: Sendable {
+        var t: Double, d: Double, movingS: Double, quiet: Bool
+    }
+
+    public let settings: Settings
+    /// Whether the runner is judged standing.
+    public private(set) var isStill = true
+    private var samples: [Sample] = []
+    private var held: [Held] = []
+    private var anchor: (x: Double, y: Double)? = nil
+    private var anchorT = Double.nan
+    private var movingFixes = 0, farFixes = 0
+    // The local plane: metres east and north of `origin`, with its metres per degree.
+    private var origin = (lat: Double.nan, lon: Double.nan)
+    private var scale = (kx: 0.0, ky: 0.0)
+
+    public init(settings: Settings = Settings()) { self.settings = settings }
+
+    /// A new leg: still (unconfirmed) or moving; holds and history are forgotten.
+    public mutating func reset(still: Bool) {
+        isStill = still
+        samples.removeAll(keepingCapacity: true)
+        held.removeAll(keepingCapacity: true)
+        anchor = nil
+        movingFixes = 0
+        farFixes = 0
+    }
+
+    /// Judges the step that `fix` (accepted at `t`, `dt` seconds of cruise after the one before)
+    /// ends: what the odometer counts now, and any credit for movement just confirmed.
+    public mutating func judge(_ step: Step, fix: Fix, at t: Double, dt: Double) -> Judged {
+        guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
+        if step.newSegment { samples.removeAll(keepingCapacity: true) }   // no window across a gap
+        var s = sample(fix, at: t)
+        s.d = step.distanceM
+        samples.append(s)
+        if let first = samples.firstIndex(where: { $0.t >= t - settings.windowS }), first > 0 { samples.removeFirst(first) }
+        let doppler = fix.speed
+        movingFixes = doppler >= settings.movingDopplerMps ? movingFixes + 1 : 0
+        guard isStill else {
+            if windowLooksStill(at: t) { enterStill(at: t) }
+            return Judged(step: step, credit: nil)
+        }
+        // Quiet: Doppler at standing noise, or without Doppler a step the filter did not move.
+        let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < settings.stillDopplerMps
+        held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment))
+        guard let a = anchor else {
+            anchor = (s.x, s.y)
+            anchorT = t
+            return Judged(step: still(step), credit: nil)
+        }
+        let dx = s.x - a.x, dy = s.y - a.y
+        let far = (dx * dx + dy * dy).squareRoot() > settings.movedRadiusSigmas * s.sigma
+        farFixes = far ? farFixes + 1 : 0
+        if movingFixes >= settings.confirmFixes || farFixes >= settings.confirmFixes || movedWithoutBreak(at: t) {
+            var judged = confirmMoving()
+            judged.step = still(step)
+            return judged
+        }
+        // The still point follows the receiver's wander, not a runner walking off.
+        if (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * s.sigma {
+            let w = min(1, max(0, t - anchorT) / settings.anchorTauS)
+            anchor = (a.x + w * dx, a.y + w * dy)
+        }
+        anchorT = t
+        trimHeld(at: t)
+        return Judged(step: still(step), credit: nil)
+    }
+
+    private func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
+
+    /// The fix on the local plane (re-centred when it is 20 km from the origin).
+    private mutating func sample(_ fix: Fix, at t: Double) -> Sample {
+        if origin.lat.isNaN { setOrigin(fix.lat, fix.lon) }
+        var x = Geodesy.wrappedDeltaLon(origin.lon, fix.lon) * scale.kx
+        var y = (fix.lat - origin.lat) * scale.ky
+        if abs(x) > 20_000 || abs(y) > 20_000 {
+            for i in samples.indices { samples[i].x -= x; samples[i].y -= y }
+            if let a = anchor { anchor = (a.x - x, a.y - y) }
+            setOrigin(fix.lat, fix.lon)
+            x = 0
+            y = 0
+        }
+        let sigma = fix.hAcc.isNaN ? settings.minSigmaM : max(settings.minSigmaM, fix.hAcc)
+        return Sample(t: t, x: x, y: y, doppler: fix.speed, sigma: sigma)
+    }
+
+    private mutating func setOrigin(_ lat: Double, _ lon: Double) {
+        origin = (lat, lon)
+        scale = Geodesy.scales(latitude: lat)
+    }
+
+    /// Whether the window's ends are within the wander of a standing receiver and its Doppler
+    /// (when every fix has one) is standing noise.
+    private func windowLooksStill(at t: Double) -> Bool {
+        guard let first = samples.first, t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return false }
+        var a = (x: 0.0, y: 0.0, n: 0.0), b = (x: 0.0, y: 0.0, n: 0.0)
+        var sigma = 0.0, doppler = 0.0, withDoppler = 0, stepped = 0.0
+        for s in samples {
+            if s.t > first.t { stepped += s.d }
+            if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.n += 1 }
+            if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.n += 1 }
+            sigma += s.sigma
+            if !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
+        }
+        let n = Double(samples.count)
+        if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
+        if stepped / (t - first.t) >= settings.movingDopplerMps { return false }   // laps of a tiny track
+        let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
+        return (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * sigma / n
+    }
+
+    private mutating func enterStill(at t: Double) {
+        isStill = true
+        held.removeAll(keepingCapacity: true)
+        var x = 0.0, y = 0.0, n = 0.0
+        for s in samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
+        anchor = n > 0 ? (x / n, y / n) : nil
+        anchorT = t
+        farFixes = 0
+    }
+
+    /// A gap credited in cruise: crossed at a walker's speed or more, the runner moves (the
+    /// held steps before it are credited, as at any confirmation). Nil when nothing changes.
+    public mutating func crossed(_ gap: GapCredit) -> Judged? {
+        guard settings.enabled, isStill, !gap.held, gap.speedAcrossMps >= settings.movingDopplerMps else { return nil }
+        return confirmMoving()
+    }
+
+    /// The held steps after the last quiet stretch, credited; the runner is moving from now.
+    private mutating func confirmMoving() -> Judged {
+        let from = onsetIndex()
+        var credit = HeldCredit(distanceM: 0, movingS: 0)
+        var steps = CreditedSteps()
+        for h in held[from...] {
+            credit.distanceM += h.d
+            credit.movingS += h.movingS
+            steps.append(t: h.t, d: h.d)
+        }
+        isStill = false
+        held.removeAll(keepingCapacity: true)
+        anchor = nil
+        farFixes = 0
+        return Judged(step: Step(distanceM: 0, moving: false), credit: credit, steps: steps)
+    }
+
+    /// The first held step after the last `quietS` seconds without a moving step (0 when there
+    /// is none; `held.count` when no step has moved since).
+    private func onsetIndex() -> Int {
+        var lastQuiet = -1   // the latest step of the quiet run being walked back over
+        var i = held.count - 1
+        while i > 0 {
+            if !held[i].quiet {
+                lastQuiet = -1
+            } else {
+                if lastQuiet < 0 { lastQuiet = i }
+                if held[lastQuiet].t - held[i - 1].t >= settings.quietS { return lastQuiet + 1 }
+            }
+            i -= 1
+        }
+        return 0
+    }
+
+    /// Whether the held steps have moved, with no quiet stretch, for `movingRunS`, at a mean
+    /// speed of at least `movingDopplerMps` (noise that passes the track filter's threshold
+    /// now and then is slower).
+    private func movedWithoutBreak(at t: Double) -> Bool {
+        let from = onsetIndex()
+        guard from < held.count, !held.isEmpty else { return false }
+        let span = t - held[max(from - 1, 0)].t
+        guard span >= settings.movingRunS else { return false }
+        var d = 0.0
+        for h in held[from...] { d += h.d }
+        return d / span >= settings.movingDopplerMps
+    }
+
+    /// Held steps more than a quiet stretch and a moving run old can no longer be credited.
+    private mutating func trimHeld(at t: Double) {
+        let keep = settings.quietS + settings.movingRunS + settings.windowS
+        if held.count > 64, let first = held.firstIndex(where: { $0.t >= t - keep }), first > 0 { held.removeFirst(first) }
+    }
+}
+
+/// Steps credited after the fact, oldest first: how much of their distance had been covered by
+/// a time, so the points kept meanwhile (route, pace window) take their share.
+///
+///     var steps = CreditedSteps()
+///     steps.append(t: 10, d: 3)
+///     steps.append(t: 11, d: 3)
+///     steps.distance(upTo: 10.5)   // 3
+public struct CreditedSteps: Sendable, Equatable {
+    public private(set) var times: [Double] = []
+    public private(set) var distances: [Double] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { times.isEmpty }
+
+    mutating func append(t: Double, d: Double) {
+        times.append(t)
+        distances.append(d)
+    }
+
+    /// The distance of the steps that ended at or before `t`.
+    public func distance(upTo t: Double) -> Double {
+        var sum = 0.0
+        for (ti, d) in zip(times, distances) where ti <= t { sum += d }
+        return sum
+    }
+}

@@ -1,0 +1,110 @@
+import Testing
+@testable import RunwayCore
+import RunwaySim
+
+/// Issue #19's standing receiver, replayed through the whole engine for each profile, with
+/// Doppler and positions only, over the tuning and the held-back trials.
+@Suite("Standing still: the honest receiver, every profile, every trial")
+struct StandingStillTests {
+    static let trials = SimTrials.tuning + SimTrials.heldBack
+
+    /// The issue's receiver: position wander GM σ 4 m, τ 60 s + 0.7 m white (the defaults),
+    /// Doppler the magnitude of noise with σ 0.2 m/s per axis and a course that is noise.
+    static func honest(_ trial: SimTrial, motion: SimMotion, doppler: Bool,
+                       _ change: (inout SimConfig) -> Void = { _ in }) -> SimRun {
+        var c = trial.config(SimConfig(motion: motion))
+        c.standingDopplerSigmaMps = 0.2
+        c.courseWhenSlow = true
+        c.includeSpeed = doppler
+        c.includeCourse = doppler
+        change(&c)
+        return simulate(c)
+    }
+
+    static func motion(_ activity: Activity) -> SimMotion {
+        switch activity {
+        case .run: .run
+        case .walk: .walk
+        case .ride: .ride
+        }
+    }
+
+    /// Ten minutes standing: under 5 m and 10 s of moving time, every profile, with Doppler
+    /// and positions only, on every trial (held back too). Rides also with auto-pause off, so
+    /// the figure is the standing decision's and not auto-pause's. The standing Doppler's σ is
+    /// 0.2 m/s per axis and also 0.2 m/s in all (0.141 per axis), both readings of the issue.
+    @Test(arguments: Activity.allCases, [true, false])
+    func standingTenMinutesCountsUnderFiveMetresAndTenSeconds(activity: Activity, doppler: Bool) throws {
+        var configs = [EngineConfig(activity: activity)]
+        if activity == .ride {
+            var off = EngineConfig(activity: .ride)
+            off.autoPause.enabled = false
+            configs.append(off)
+        }
+        let sigmas = doppler ? [0.2, 0.2 / 2.0.squareRoot()] : [0.2]
+        for config in configs {
+            for trial in Self.trials {
+                for sigma in sigmas {
+                    let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler) {
+                        $0.laps = 0
+                        $0.standStillBeforeS = 600
+                        $0.standingDopplerSigmaMps = sigma
+                    }
+                    #expect(run.fixes.count == 601)
+                    let r = try Replay(run, config: config, stopAtEnd: false)
+                    let what = "\(activity) (auto-pause \(config.autoPause.enabled)) doppler \(doppler) σ \(sigma), \(trial)"
+                    #expect(r.distance < 5, "\(what): \(r.distance) m")
+                    #expect(r.core.movingS < 10, "\(what): \(r.core.movingS) s moving")
+                }
+            }
+        }
+    }
+
+    /// Without the standing decision, the same receiver adds metres and moving time: the test
+    /// above measures the mechanism, not a receiver too clean to matter.
+    @Test func withoutTheDecisionTheSameReceiverAddsDistance() throws {
+        var config = EngineConfig(activity: .walk)
+        config.stillness.enabled = false
+        let run = Self.honest(SimTrials.tuning[0], motion: .walk, doppler: true) { $0.laps = 0; $0.standStillBeforeS = 600 }
+        let r = try Replay(run, config: config, stopAtEnd: false)
+        #expect(r.distance > 20 && r.core.movingS > 60, "\(r.distance) m, \(r.core.movingS) s")
+    }
+
+    /// Standing 10 minutes before a lap, or 2 minutes at a crossing, with the honest receiver,
+    /// against the same fixes with the standing decision off: the decision takes away at most
+    /// what the stand itself added there (the start of real movement is credited, nothing of the
+    /// lap is lost) and adds nothing; the moving time counts the stand's seconds only until it
+    /// is judged standing (10 s at most for the stand before the start, which begins still; the
+    /// window's 20 s and the braking at a stop).
+    @Test(arguments: Activity.allCases, [true, false])
+    func standingBeforeOrDuringALapLosesNothing(activity: Activity, doppler: Bool) throws {
+        var off = EngineConfig(activity: activity)
+        off.stillness.enabled = false
+        for trial in Self.trials {
+            let plainRun = Self.honest(trial, motion: Self.motion(activity), doppler: doppler)
+            let plain = try Replay(plainRun, config: EngineConfig(activity: activity))
+            let plainExtra = plain.core.movingS - plainRun.truthMovingS
+            let stands: [(String, Double, (inout SimConfig) -> Void)] = [
+                ("10 min before", 10, { $0.standStillBeforeS = 600 }),
+                ("2 min at 2 km", 30, { $0.stops = [SimStop(atDistanceM: 2000, durationS: 120)] }),
+            ]
+            for (name, bound, change) in stands {
+                let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler, change)
+                let what = "\(activity) doppler \(doppler), \(trial), \(name)"
+                let on = try Replay(run, config: EngineConfig(activity: activity))
+                let without = try Replay(run, config: off)
+                // What the stand added with the decision off: its distance across the standing fixes.
+                let standing = run.fixes.indices.filter {
+                    run.fixes[$0].trueSpeedMps == 0 && $0 < run.fixes.count - 1 && (name.hasPrefix("10") ? run.fixes[$0].truePathM == 0 : run.fixes[$0].truePathM > 1000)
+                }
+                guard let first = standing.first, let last = standing.last, last - first > 100 else { Issue.record("\(what): no stand"); continue }
+                let added = try Replay(run, config: off, stopAtEnd: false, upTo: last + 1).distance
+                    - (first > 0 ? try Replay(run, config: off, stopAtEnd: false, upTo: first + 1).distance : 0)
+                #expect(on.distance <= without.distance + 0.5, "\(what): \(on.distance) m, \(without.distance) m with the decision off")
+                #expect(without.distance - on.distance <= added + 0.5, "\(what): \(on.distance) m, \(without.distance) m off, of which the stand \(added) m")
+                let extra = on.core.movingS - run.truthMovingS
+                #expect(extra - plainExtra < bound, "\(what): \(extra) s more than the truth, \(plainExtra) s without the stand")
+            }
+        }
+    }
+}
