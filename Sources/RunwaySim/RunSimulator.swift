@@ -116,7 +116,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
         fixes.append(SimFix(
             t: t, lat: measured.lat, lon: measured.lon,
             alt: c.includeAltitude ? alt : .nan,
-            speed: c.includeSpeed ? speed : .nan,
+            speed: c.includeSpeed ? speed * c.dopplerScale : .nan,
             course: c.includeCourse && speed >= 0.5 ? course : .nan,
             hAcc: c.includeAccuracy ? hAcc : .nan,
             trueLat: truePos.lat, trueLon: truePos.lon, trueAlt: trueAlt,

@@ -86,6 +86,10 @@ public struct SimConfig: Sendable {
     /// Spread of the reported horizontal accuracy around the true error σ (log-normal, slowly
     /// varying over 30 s): 0.15 reports roughly ±15%.
     public var accuracyVariation: Double = 0.15
+    /// Doppler speed scale error: the reported speed is the noisy speed times this (0.93 reads
+    /// 7% slow, as a badly calibrated source would; 0 ... 10). Positions are unaffected.
+    public var dopplerScale: Double = 1
+
     /// Bad fixes replacing the positions at given indices.
     public var spikes: [SimSpike] = []
     /// The run is cut after this many fixes (1 ... 10 000 000), a guard against configurations
@@ -117,6 +121,7 @@ public struct SimConfig: Sendable {
         c.whiteSigmaM = nonNegative(whiteSigmaM, max: 1e5)
         c.dopplerSigmaMps = nonNegative(dopplerSigmaMps, max: 1e5)
         c.courseSigmaDeg = nonNegative(courseSigmaDeg, max: 360)
+        c.dopplerScale = clamp(dopplerScale, 0, 10, d.dopplerScale)
         c.altitudeAmplitudeM = clamp(altitudeAmplitudeM, 0, 1000, 0)
         c.altitudeGmSigmaM = nonNegative(altitudeGmSigmaM, max: 1e5)
         c.altitudeGmTauS = clamp(altitudeGmTauS, 1e-6, .infinity, d.altitudeGmTauS)
