@@ -28,6 +28,12 @@ extension FlightComputer {
                     hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
     }
 
+    /// A route point at the flight's figures now.
+    func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
+        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
+                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
+    }
+
     /// The lap progress as it will be at `time` (only the clock moves; a waiting gap is credited first).
     func progress(at time: Double) -> LapProgress {
         var p = lapProgress

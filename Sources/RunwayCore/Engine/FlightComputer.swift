@@ -26,7 +26,7 @@ public struct FlightComputer: Sendable {
     var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
     var odometer = Odometer(), pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
-    var metrics = Metrics()
+    var metrics = Metrics(), lag = StartLag(), owed = 0.0
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
     var fixes = 0
@@ -126,7 +126,12 @@ public struct FlightComputer: Sendable {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
             shown.show(fix)
+            // What the filter's step left out (its lag after a start), paid out no faster than the
+            // speed cap allows.
+            owed += lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
             if phase == .cruise {
+                let paid = min(owed, max(0, config.speedCapMps * dt - step.distanceM))
+                if paid > 0 { owed -= paid; odometer.credit(distanceM: paid); pace.shift(by: paid) }
                 odometer.add(step, over: cruiseDt)
                 pause.cruised(movingS: step.moving ? cruiseDt : 0, at: t)
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
@@ -226,11 +231,6 @@ public struct FlightComputer: Sendable {
     mutating func startSegment() {
         recorder.beginSegment()
         elevationStage.breakStretch()
-    }
-
-    func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
-        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
-                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
     }
 
     /// A leg ends at the latest accepted fix when the distance filter left it out, so the route's
