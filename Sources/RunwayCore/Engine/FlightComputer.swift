@@ -26,7 +26,7 @@ public struct FlightComputer: Sendable {
     var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
     var odometer = Odometer(), pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
-    var metrics = Metrics(), lag = StartLag(), owed = 0.0
+    var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
     var fixes = 0
@@ -126,9 +126,10 @@ public struct FlightComputer: Sendable {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
             shown.show(fix)
-            // What the filter's step left out (its lag after a start), paid out no faster than the
-            // speed cap allows.
+            // What the filter's step left out (its lag after a start, a Doppler window's shortfall),
+            // paid out no faster than the speed cap allows.
             owed += lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
+                + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             if phase == .cruise {
                 let paid = min(owed, max(0, config.speedCapMps * dt - step.distanceM))
                 if paid > 0 { owed -= paid; odometer.credit(distanceM: paid); pace.shift(by: paid) }
@@ -163,18 +164,18 @@ public struct FlightComputer: Sendable {
             if phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
             if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
             eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
-            track.reset(at: fix, t: t)
+            track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
                                       waits: phase == .cruise || phases.isAutoHeld, autoHeld: phases.isAutoHeld)
             if let c = start.credit { credit(c, &events) }
             gaps.wait(start)
-            track.reset(at: fix, t: t)
+            track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {
             if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
-            step = track.update(fix, t: t)
+            step = track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
     }
