@@ -7,7 +7,7 @@ import RunwaySim
 let usage = """
     usage: runway-sim [--seed N] [--lat X --lon Y] [--length M] [--laps N] [--pace MIN]
                       [--stop DIST:SECONDS]... [--stand-before S] [--stand-after S] [--hz HZ]
-                      [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
+                      [--doppler-scale F] [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
                       [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
@@ -27,6 +27,7 @@ let usage = """
       --stop DIST:SECONDS   stand still at DIST metres along the path (repeatable)
       --stand-before S      stand S seconds before starting; --stand-after S at the end
       --hz HZ               fixes per second, default 1
+      --doppler-scale F     Doppler speed scale error, 0...10 (0.93 reads 7% slow), default 1
       --no-speed, --no-course, --no-accuracy, --no-altitude   leave that field out
       --spike INDEX:null    replace fix INDEX with (0,0); INDEX:OFFSET_M moves it OFFSET_M
                             metres from the true position (repeatable)
@@ -104,6 +105,9 @@ while let option = args.popFirst() {
     case "--pace-variation":
         config.paceVariation = number(value(), for: option)
         guard (0.0...0.3).contains(config.paceVariation) else { fail("--pace-variation must be within 0...0.3") }
+    case "--doppler-scale":
+        config.dopplerScale = number(value(), for: option)
+        guard (0.0...10.0).contains(config.dopplerScale) else { fail("--doppler-scale must be within 0...10") }
     case "--hz":
         config.hz = number(value(), for: option)
         guard (0.1...100.0).contains(config.hz) else { fail("--hz must be within 0.1...100") }
