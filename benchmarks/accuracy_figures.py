@@ -63,6 +63,18 @@ for label, extra in [("with speed", []), ("positions only", ["--no-speed", "--no
             st.append(sm["distance_m"]); mv.append(sm["moving_s"])
         figures.append(f"{activity} {max(st):.1f} m, {max(mv):.0f} s")
     print(f"{label}: 10 min standing, honest receiver, max: " + "; ".join(figures))
+# Doppler scale check (docs/accuracy.md, "The track filter and distance"): speed x 0.93 over the
+# tuning and held-back trials (SimTrials), against the truth; and whether correct Doppler is kept.
+TRIALS = [(1, "52.37", "4.89"), (2, "52.37", "4.89"), (3, "52.37", "4.89"), (1701, "1.29", "103.85"),
+          (2903, "-33.92", "18.42"), (4417, "64.15", "-21.94"), (5581, "-16.50", "179.99"), (7219, "40.71", "-74.01")]
+scaled, kept = [], 0
+for seed, lat, lon in TRIALS:
+    sm, tr = run(["--seed", str(seed), "--lat", lat, "--lon", lon, "--doppler-scale", "0.93"])
+    scaled.append((err(sm["distance_m"], tr["truth_distance_m"]), sm["doppler_check"] is not None))
+    ok, _ = run(["--seed", str(seed), "--lat", lat, "--lon", lon])
+    kept += ok["doppler_check"] is None
+print(f"Doppler x 0.93, 8 trials: distance {min(e for e, _ in scaled):+.2f}% ... {max(e for e, _ in scaled):+.2f}%, "
+      f"positions preferred on {sum(p for _, p in scaled)}; correct Doppler kept on {kept} of 8")
 def steady_run(seed, extra):
     """The simulator's fixes, with truth fields, of a steady run (no pace variation)."""
     p = subprocess.run([SIM, "--seed", str(seed), "--pace-variation", "0", "--truth"] + extra, capture_output=True, text=True, check=True)
@@ -185,4 +197,21 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
                                     ref["start_t"], ref["end_t"], end) if timer is not None else None
         if sport == "cycling" and ref.get("n_segments", 0) > 1 and within is not None:
             print(f"{ref['file']}: moving {sm['moving_s']:.0f} s against the timer's {within:.0f} s over the fixes ({err(sm['moving_s'], within):+.1f}%)")
+    # The cross-country-ski TCX, imported with its own sport, against its device's distance; the
+    # ride sample-activity.fit pushed as a run (profile mismatch) and with its own sport.
+    from librunway import recording
+    def imported(name, config=None):
+        lines, report = recording.split_report(recording.import_recording(open(os.path.join(TRACKS, name), "rb").read(), name.rsplit(".", 1)[1]))
+        cfg = dict(config or {})
+        if report and report.get("activity"): cfg.setdefault("activity", report["activity"])
+        with librunway.Session(cfg) as s:
+            s.start(); s.push_many(lines); s.stop()
+            return s.summary(), report
+    if recording.import_available():
+        ski, report = imported("tcxreader__cross-country-skiing_activity_1.tcx")
+        device = (report.get("device") or {}).get("distance_m")
+        print(f"cross-country ski: {ski['distance_m']:.1f} m against the device's {device:.1f} m ({err(ski['distance_m'], device):+.2f}%), doppler_check {ski['doppler_check']}")
+        as_run, _ = imported("fitparse__sample-activity.fit", {"activity": "run"})
+        own, _ = imported("fitparse__sample-activity.fit")
+        print(f"sample-activity.fit pushed as a run: profile_mismatch {as_run['profile_mismatch']} of {as_run['filtered']['speed']} refused for speed; with its sport: {own['profile_mismatch']}")
     print(f"real recordings, filters off: {len(raw_off)} against the geodesic sum over their fixes, worst {1000 * max(raw_off):.3f} mm; refused whole: {', '.join(refused)}")

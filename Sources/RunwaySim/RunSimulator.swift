@@ -110,7 +110,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
         let ve = motion.v * cos(p.heading) + dopplerSigma * dopplerRng.gaussian()
         let vn = motion.v * sin(p.heading) + dopplerSigma * dopplerRng.gaussian()
         let noisySpeed = (ve * ve + vn * vn).squareRoot()
-        let speed = c.dopplerScaleError == 0 ? noisySpeed : noisySpeed * (1 + c.dopplerScaleError)
+        let speed = noisySpeed
         var course = atan2(ve, vn) * 180 / Double.pi + c.courseSigmaDeg * courseRng.gaussian()
         course = fmod(course, 360)
         if course < 0 { course += 360 }
@@ -120,7 +120,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
         fixes.append(SimFix(
             t: t, lat: measured.lat, lon: measured.lon,
             alt: c.includeAltitude ? alt : .nan,
-            speed: c.includeSpeed ? speed : .nan,
+            speed: c.includeSpeed ? speed * c.dopplerScale : .nan,
             course: c.includeCourse && (speed >= 0.5 || c.courseWhenSlow) ? course : .nan,
             hAcc: c.includeAccuracy ? hAcc : .nan,
             trueLat: truePos.lat, trueLon: truePos.lon, trueAlt: trueAlt,

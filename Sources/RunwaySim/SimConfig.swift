@@ -86,6 +86,10 @@ public struct SimConfig: Sendable {
     /// Spread of the reported horizontal accuracy around the true error σ (log-normal, slowly
     /// varying over 30 s): 0.15 reports roughly ±15%.
     public var accuracyVariation: Double = 0.15
+    /// Doppler speed scale error: the reported speed is the noisy speed times this (0.93 reads
+    /// 7% slow, as a badly calibrated source would; 0 ... 10). Positions are unaffected.
+    public var dopplerScale: Double = 1
+
     /// Bad fixes replacing the positions at given indices.
     public var spikes: [SimSpike] = []
     /// The run is cut after this many fixes (1 ... 10 000 000), a guard against configurations
@@ -101,9 +105,6 @@ public struct SimConfig: Sendable {
     /// Whether the course is reported below 0.5 m/s too: the bearing of the noisy velocity
     /// vector, which standing still is pure noise (receivers that always fill the field).
     public var courseWhenSlow = false
-    /// Doppler scale error k: the reported speed is the noisy speed × (1 + k) (-0.5 ... 0.5);
-    /// the course is unaffected.
-    public var dopplerScaleError: Double = 0
 
     public init() {}
 
@@ -135,6 +136,7 @@ public struct SimConfig: Sendable {
         c.whiteSigmaM = nonNegative(whiteSigmaM, max: 1e5)
         c.dopplerSigmaMps = nonNegative(dopplerSigmaMps, max: 1e5)
         c.courseSigmaDeg = nonNegative(courseSigmaDeg, max: 360)
+        c.dopplerScale = clamp(dopplerScale, 0, 10, d.dopplerScale)
         c.altitudeAmplitudeM = clamp(altitudeAmplitudeM, 0, 1000, 0)
         c.altitudeGmSigmaM = nonNegative(altitudeGmSigmaM, max: 1e5)
         c.altitudeGmTauS = clamp(altitudeGmTauS, 1e-6, .infinity, d.altitudeGmTauS)
@@ -142,7 +144,6 @@ public struct SimConfig: Sendable {
         c.accuracyVariation = clamp(accuracyVariation, 0, 1, 0)
         c.maxFixes = min(max(maxFixes, 1), 10_000_000)
         c.standingDopplerSigmaMps = standingDopplerSigmaMps.isNaN ? .nan : nonNegative(standingDopplerSigmaMps, max: 1e5)
-        c.dopplerScaleError = clamp(dopplerScaleError, -0.5, 0.5, 0)
         return c
     }
 }

@@ -7,10 +7,9 @@ import RunwaySim
 let usage = """
     usage: runway-sim [--seed N] [--lat X --lon Y] [--length M] [--laps N] [--pace MIN]
                       [--stop DIST:SECONDS]... [--stand-before S] [--stand-after S] [--hz HZ]
-                      [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
+                      [--doppler-scale F] [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
                       [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
                       [--motion run|walk|ride] [--standing-doppler SIGMA] [--course-when-slow]
-                      [--doppler-scale K]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
@@ -29,6 +28,7 @@ let usage = """
       --stop DIST:SECONDS   stand still at DIST metres along the path (repeatable)
       --stand-before S      stand S seconds before starting; --stand-after S at the end
       --hz HZ               fixes per second, default 1
+      --doppler-scale F     Doppler speed scale error, 0...10 (0.93 reads 7% slow), default 1
       --no-speed, --no-course, --no-accuracy, --no-altitude   leave that field out
       --spike INDEX:null    replace fix INDEX with (0,0); INDEX:OFFSET_M moves it OFFSET_M
                             metres from the true position (repeatable)
@@ -36,7 +36,6 @@ let usage = """
       --motion M            run (5:00 min/km), walk (11:00) or ride (27 km/h): sets the pace
       --standing-doppler S  Doppler noise per axis while standing, m/s (default: as moving, 0.1)
       --course-when-slow    report the course below 0.5 m/s too (standing: noise)
-      --doppler-scale K     Doppler speed x (1 + K), K within -0.5...0.5
 
     """
 
@@ -110,6 +109,9 @@ while let option = args.popFirst() {
     case "--pace-variation":
         config.paceVariation = number(value(), for: option)
         guard (0.0...0.3).contains(config.paceVariation) else { fail("--pace-variation must be within 0...0.3") }
+    case "--doppler-scale":
+        config.dopplerScale = number(value(), for: option)
+        guard (0.0...10.0).contains(config.dopplerScale) else { fail("--doppler-scale must be within 0...10") }
     case "--hz":
         config.hz = number(value(), for: option)
         guard (0.1...100.0).contains(config.hz) else { fail("--hz must be within 0.1...100") }
@@ -145,9 +147,6 @@ while let option = args.popFirst() {
         config.standingDopplerSigmaMps = number(value(), for: option)
         guard config.standingDopplerSigmaMps >= 0 else { fail("--standing-doppler must not be negative") }
     case "--course-when-slow": config.courseWhenSlow = true
-    case "--doppler-scale":
-        config.dopplerScaleError = number(value(), for: option)
-        guard (-0.5...0.5).contains(config.dopplerScaleError) else { fail("--doppler-scale must be within -0.5...0.5") }
     default:
         fail("unknown option '\(option)'")
     }

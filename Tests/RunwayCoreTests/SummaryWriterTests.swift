@@ -7,7 +7,7 @@ struct SummaryWriterTests {
                        "distance_m", "avg_pace_min_per_km", "avg_moving_pace_min_per_km", "avg_speed_mps",
                        "max_speed_mps", "gain_m", "loss_m", "min_altitude_m", "max_altitude_m", "avg_hr_bpm",
                        "max_hr_bpm", "hr_max_setting", "hr_zone_s", "avg_cadence_spm", "max_cadence_spm", "fixes",
-                       "filtered", "points", "segments", "laps"]
+                       "filtered", "profile_mismatch", "doppler_check", "points", "segments", "laps"]
 
     /// A 400 m run at 4 m/s with heart rate, 1 Hz, from t 1000.
     private func run(stop: Bool) throws -> Driver {

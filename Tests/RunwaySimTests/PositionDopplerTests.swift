@@ -85,7 +85,7 @@ struct PositionDopplerTests {
     @Test(arguments: [-0.05, 0.03])
     func aDopplerScaleErrorScalesTheSpeedOnly(k: Double) {
         let a = simulate(config { $0.laps = 2 })
-        let b = simulate(config { $0.laps = 2; $0.dopplerScaleError = k })
+        let b = simulate(config { $0.laps = 2; $0.dopplerScale = 1 + k })
         for (p, q) in zip(a.fixes, b.fixes) {
             #expect(p.lat == q.lat && p.lon == q.lon)
             #expect(abs(q.speed - p.speed * (1 + k)) < 1e-12)
@@ -94,9 +94,9 @@ struct PositionDopplerTests {
         var integrated = 0.0
         for (p, q) in zip(b.fixes, b.fixes.dropFirst()) { integrated += (p.speed + q.speed) / 2 * (q.t - p.t) }
         #expect(relative(integrated, to: b.truthDistanceM * (1 + k)) < 0.005, "\(integrated) m")
-        // Clamped to ±50 %.
-        #expect(config { $0.dopplerScaleError = 3 }.sanitised().dopplerScaleError == 0.5)
-        #expect(config { $0.dopplerScaleError = .nan }.sanitised().dopplerScaleError == 0)
+        // Clamped to 0...10; NaN is no scale error.
+        #expect(config { $0.dopplerScale = 30 }.sanitised().dopplerScale == 10)
+        #expect(config { $0.dopplerScale = .nan }.sanitised().dopplerScale == 1)
     }
 
     @Test(arguments: SimMotion.allCases)

@@ -19,7 +19,13 @@
  * input without any fix), 3 a library call failed (ABI mismatch, session
  * config refused, phase change or summary failed).
  *
- * How lines are pushed: every non-blank line goes to the library unchanged
+ * The profile: input written by runway_import ends in an "import_report" line
+ * naming the profile the file's sport calls for ("activity":"ride" for a bike
+ * ride). The host reads the whole input first and, unless -c sets "activity",
+ * opens the session with that one (a ride pushed into a run session would have
+ * its fast fixes refused); the report line itself is not pushed.
+ *
+ * How lines are pushed: every other non-blank line goes to the library unchanged
  * through runway_push_json(); the library is the one validator of inputs
  * (fixes, hr/cadence samples, unknown keys). The host parses each line with
  * cJSON only to read what a host needs for itself: whether it is a fix (an
@@ -182,6 +188,57 @@ static int is_fix(const cJSON *obj, double *t) {
   return 1;
 }
 
+static int is_import_report(const cJSON *obj) {
+  const cJSON *type = cJSON_GetObjectItemCaseSensitive(obj, "type");
+  return cJSON_IsString(type) && strcmp(type->valuestring, "import_report") == 0;
+}
+
+/* The whole input, NUL-terminated (a NUL inside a line is caught line by line later). */
+static char *read_all(FILE *in, size_t *size) {
+  size_t cap = 1 << 16, n = 0;
+  char *buf = malloc(cap);
+  while (buf) {
+    if (n + 1 >= cap) {
+      char *bigger = realloc(buf, cap * 2);
+      if (!bigger) { free(buf); return NULL; }
+      buf = bigger;
+      cap *= 2;
+    }
+    size_t got = fread(buf + n, 1, cap - 1 - n, in);
+    n += got;
+    if (got == 0) break;
+  }
+  if (buf) buf[n] = '\0';
+  *size = n;
+  return buf;
+}
+
+/* The session config: `config` with the import report's "activity" added when the input has a
+   report naming one and `config` sets none. NULL: use `config` as it is. */
+static char *config_with_profile(const char *config, const char *input) {
+  const char *at = strstr(input, "\"import_report\"");
+  if (!at) return NULL;
+  const char *start = at;
+  while (start > input && start[-1] != '\n') start--;
+  const char *end = strchr(at, '\n');
+  size_t len = end ? (size_t)(end - start) : strlen(start);
+  cJSON *report = cJSON_ParseWithLength(start, len);
+  const cJSON *activity = cJSON_GetObjectItemCaseSensitive(report, "activity");
+  char *out = NULL;
+  if (is_import_report(report) && cJSON_IsString(activity)) {
+    cJSON *cfg = config ? cJSON_Parse(config) : cJSON_CreateObject();
+    if (cJSON_IsObject(cfg) && !cJSON_GetObjectItemCaseSensitive(cfg, "activity")) {
+      cJSON_AddStringToObject(cfg, "activity", activity->valuestring);
+      out = cJSON_PrintUnformatted(cfg);
+      fprintf(stderr, "%s: the import report names the profile \"%s\"; the session uses it\n", prog,
+              activity->valuestring);
+    }
+    cJSON_Delete(cfg);
+  }
+  cJSON_Delete(report);
+  return out;
+}
+
 /* Write the summary: the library's text as is with -r, else without "route". */
 static int write_summary(const char *summary, int keep_route, const char *out_path) {
   char *text = NULL;
@@ -269,8 +326,9 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     }
     cJSON *obj = cJSON_Parse(line);
     double t = NAN;
-    int fix = is_fix(obj, &t);
+    int fix = is_fix(obj, &t), report = is_import_report(obj);
     cJSON_Delete(obj);
+    if (report) continue; /* what the import read, not an input */
     if (fix && !started) {
       runway_status st = runway_start(s, t);
       if (st != RUNWAY_OK) {
@@ -318,11 +376,29 @@ int main(int argc, char **argv) {
     return EXIT_FILE;
   }
 
+  size_t size = 0;
+  char *input = read_all(in, &size);
+  int read_failed = !input || ferror(in);
+  if (in != stdin) fclose(in);
+  if (read_failed) {
+    fprintf(stderr, "%s: reading %s: %s\n", prog, in_name, input ? strerror(errno) : "out of memory");
+    free(input);
+    return EXIT_FILE;
+  }
+  char *config = config_with_profile(o.config, input);
   runway_session *s = NULL;
-  runway_status st = runway_session_open(o.config, &s);
+  runway_status st = runway_session_open(config ? config : o.config, &s);
+  cJSON_free(config);
   if (st != RUNWAY_OK) {
-    if (in != stdin) fclose(in);
+    free(input);
     return library_error("session config", st);
+  }
+  in = fmemopen(input, size > 0 ? size : 1, "r");
+  if (!in) {
+    fprintf(stderr, "%s: %s: %s\n", prog, in_name, strerror(errno));
+    free(input);
+    runway_session_close(s);
+    return EXIT_FILE;
   }
 
   printer p;
@@ -348,7 +424,8 @@ int main(int argc, char **argv) {
   double last_fix_t = NAN;
   long fixes = 0, rejected = 0;
   if (rc == 0) rc = replay(s, in, in_name, &last_fix_t, &fixes, &rejected);
-  if (in != stdin) fclose(in);
+  fclose(in);
+  free(input);
 
   if (rc == 0 && fixes == 0) {
     fprintf(stderr, "%s: %s: no fix was accepted\n", prog, in_name);

@@ -140,5 +140,25 @@ else
   echo "== real track: skipped ($tracks not present)"
 fi
 
+ride="$tracks/fitparse__sample-activity.fit"
+lib="$here/../../build/librunway.so"
+if [[ -f "$ride" && -f "$lib" ]]; then
+  echo "== imported ride: fitparse__sample-activity.fit (its import report names the profile)"
+  RUNWAY_LIBRARY="$lib" PYTHONPATH="$here/../../bindings/python" python3 -c '
+import sys, librunway.recording as r
+sys.stdout.write("".join(l + "\n" for l in r.import_recording(open(sys.argv[1], "rb").read(), "fit")))
+' "$ride" >"$work/ride.jsonl"
+  run ride 0 -e 100000 -o "$work/ride.json" "$work/ride.jsonl"
+  check_summary ride "$work/ride.json" "s['activity'] == 'ride'" "s['profile_mismatch'] is None"
+  if grep -q 'names the profile "ride"' "$work/ride.err" && ! grep -q 'rejected' "$work/ride.err"; then ok; else
+    fail "ride: the report's profile is not said, or its line was pushed"; sed 's/^/    /' "$work/ride.err" >&2; fi
+  # -c setting the activity wins; the ride pushed as a run is reported as a mismatch.
+  run ride_as_run 0 -e 100000 -c '{"activity":"run"}' -o "$work/ride_as_run.json" "$work/ride.jsonl"
+  check_summary ride_as_run "$work/ride_as_run.json" "s['activity'] == 'run'" \
+    "s['profile_mismatch']['suggested'] == 'ride'" "s['profile_mismatch']['refused'] > 10"
+else
+  echo "== imported ride: skipped ($ride or $lib not present)"
+fi
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

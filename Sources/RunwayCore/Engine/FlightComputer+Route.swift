@@ -12,6 +12,17 @@ extension FlightComputer {
         pace.credit(judged.steps)
     }
 
+    /// Pays out what the filter's steps left out (`owed`: start lag, a Doppler window's
+    /// shortfall), no faster than the speed cap allows over `dt` on top of this step's metres.
+    mutating func payOwed(over dt: Double, stepM: Double) {
+        let paid = min(owed, max(0, config.speedCapMps * dt - stepM))
+        guard paid > 0 else { return }
+        owed -= paid
+        odometer.credit(distanceM: paid)
+        pace.shift(by: paid)
+    }
+
+    /// A route point at the flight's figures now.
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))

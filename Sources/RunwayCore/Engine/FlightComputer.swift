@@ -26,7 +26,7 @@ public struct FlightComputer: Sendable {
     var gate: GateStage, track: TrackFilter, raw: RawTrack, gaps: GapResolver
     var odometer = Odometer(), stillness: StillnessDetector, pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
-    var metrics = Metrics()
+    var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
     var fixes = 0
@@ -127,8 +127,13 @@ public struct FlightComputer: Sendable {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
             shown.show(fix)
+            // What the filter's step left out (its lag after a start, a Doppler window's shortfall),
+            // paid out no faster than the speed cap allows.
+            owed += lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
+                + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             if phase == .cruise {
                 let judged = stillness.judge(step, fix: fix, at: t, dt: cruiseDt)
+                if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
                 creditMovement(judged, before: t)
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
@@ -161,18 +166,18 @@ public struct FlightComputer: Sendable {
             if phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
             if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
             eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
-            track.reset(at: fix, t: t)
+            track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
                                       waits: phase == .cruise || phases.isAutoHeld, autoHeld: phases.isAutoHeld)
             if let c = start.credit { credit(c, &events) }
             gaps.wait(start)
-            track.reset(at: fix, t: t)
+            track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {
             if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
-            step = track.update(fix, t: t)
+            step = track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
     }

@@ -6,19 +6,22 @@
 ///     var stage = GateStage(config: EngineConfig())
 ///     switch stage.assess(fix, at: t, log: &log) {
 ///     case .accept(let newSegment, let reanchored): ...
-///     case .filtered: break   // counted in stage.filtered
+///     case .filtered: break   // counted in stage.filtered (and in stage.profile when consistent)
 ///     }
 public struct GateStage: Sendable {
     var gate: FixGate
     public private(set) var accuracy: AccuracyWatch
     /// Fixes the gate filtered, by reason.
     public private(set) var filtered = FilterCounts()
+    /// Fixes refused as too fast that agree with each other (a ride pushed as a run).
+    public private(set) var profile: ProfileCheck
     let speedCapMps: Double
 
     public init(config: EngineConfig) {
         gate = FixGate(settings: config.gateSettings)
         accuracy = AccuracyWatch(requiredM: config.requiredAccuracyM, warnAfterS: config.gateSettings.warnAfterS)
         speedCapMps = config.speedCapMps
+        profile = ProfileCheck(activity: config.activity, capMps: config.speedCapMps)
     }
 
     /// Notes a fix's accuracy (every fix, in either mode).
@@ -31,6 +34,7 @@ public struct GateStage: Sendable {
     mutating func assess(_ fix: Fix, at t: Double, log: inout EventLog) -> FixGate.Verdict {
         let verdict = gate.assess(fix, at: t)
         accuracy.filtered(fix, at: t, gate: &gate, log: &log)
+        profile.see(fix, at: t, verdict: verdict, log: &log)
         if case .filtered(let reason) = verdict {
             filtered[reason] += 1
             log.note(.info, "filtered fix at t \(t): \(reason.rawValue)\(detail(reason, fix))")

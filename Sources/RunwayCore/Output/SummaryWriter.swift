@@ -34,6 +34,15 @@ extension FlightComputer {
         w.fields(metrics.summary())
         w.field("fixes", fixes)
         w.key("filtered"); filtered.write(to: &w)
+        w.key("profile_mismatch")
+        if let s = gate.profile.suggested {
+            w.beginObject(); w.field("suggested", s.rawValue); w.field("refused", gate.profile.refused); w.endObject()
+        } else { w.null() }
+        w.key("doppler_check")
+        if let d = dopplerCheck.disagreement {
+            w.beginObject(); w.field("preferred", "positions"); w.field("doppler_m", d.dopplerM)
+            w.field("positions_m", d.positionsM); w.field("at_t", d.t); w.endObject()
+        } else { w.null() }
         w.field("points", route.count)
         w.field("segments", route.segmentStarts.count)
         w.key("laps")

@@ -185,7 +185,7 @@ def test_plot_writes_a_png_with_the_map_and_three_profiles(sample, tmp_path):
     assert len(set(route.get_array().tolist())) > 20                  # coloured by pace
     for ax in axes[1:]:                                               # 4 lap ends marked
         assert sum(1 for line in ax.get_lines() if line.get_linestyle() == ":") == 4
-    assert "4.98 km" in fig._suptitle.get_text()
+    assert "5.00 km" in fig._suptitle.get_text()
 
 
 def test_plot_without_matplotlib_says_how_to_get_it(sample, tmp_path, monkeypatch):

@@ -1,0 +1,130 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import RunwayCore
+import RunwaySim
+
+/// The start lag, the Doppler scale check and the profile check through the whole engine, on
+/// simulated runs over the tuning and the held-back trials, and on real recordings (issue #19).
+@Suite("Start lag, Doppler scale and profile mismatch (issue #19)")
+struct DistanceCheckTests {
+    static let trials = SimTrials.tuning + SimTrials.heldBack
+
+    @Test func aCleanStraightTrackWithoutDopplerMeasuresItsWGS84LengthFromTheFirstFix() throws {
+        // 601 noise-free fixes at 1 Hz, at each trial's place, on a bearing and at a speed of
+        // its own (walk to fast ride): within 0.05% of the sum of the WGS84 geodesics.
+        for (i, trial) in Self.trials.enumerated() {
+            let v = [2.0, 3.3, 5.0, 8.0][i % 4], bearing = Double(i) * 47 * Double.pi / 180
+            var d = Driver(EngineConfig(activity: v > 6 ? .ride : .run))
+            try d.phase(.start, 0)
+            var truth = 0.0, previous: (lat: Double, lon: Double)? = nil
+            for k in 0...600 {
+                let s = v * Double(k)
+                let p = WGS84.offset(lat: trial.lat, lon: trial.lon, east: s * sin(bearing), north: s * cos(bearing))
+                if let q = previous { truth += WGS84.distance(lat1: q.lat, lon1: q.lon, lat2: p.lat, lon2: p.lon) }
+                previous = p
+                try d.fix(Double(k), p.lat, p.lon)
+            }
+            let e = relativeError(d.core.distance, truth)
+            #expect(abs(e) < 0.0005, "\(trial), \(v) m/s: \(d.core.distance) m against \(truth) m (\(e * 100)%)")
+        }
+    }
+
+    @Test func aDopplerThatIsRightKeepsMeasuringTheDistance() throws {
+        for trial in Self.trials {
+            let replay = try Replay(simulate(trial.config()))
+            #expect(replay.core.dopplerCheck.disagreement == nil, "\(trial)")
+            #expect(replay.core.summaryJSON(includeRoute: false).contains("\"doppler_check\":null"))
+        }
+    }
+
+    @Test func aDopplerSevenPercentSlowIsReplacedByThePositions() throws {
+        // Speed × 0.93: the Doppler trapezoid would read 7% short. Once a window disagrees, the
+        // distance is the positions': within the positions-only bound (1.5%).
+        for trial in Self.trials {
+            var c = trial.config()
+            c.dopplerScale = 0.93
+            let run = simulate(c)
+            let replay = try Replay(run)
+            let e = relativeError(replay.distance, run.truthDistanceM)
+            #expect(abs(e) < 0.015, "\(trial): \(e * 100)%")
+            #expect(replay.core.dopplerCheck.disagreement != nil, "\(trial)")
+            #expect(replay.core.log.lines.contains { $0.level == .warning && $0.message.contains("Doppler speed disagrees") })
+            #expect(replay.core.summaryJSON(includeRoute: false).contains("\"doppler_check\":{\"preferred\":\"positions\""))
+        }
+    }
+
+    @Test func aRunWithSpikesIsNoProfileMismatch() throws {
+        for trial in Self.trials {
+            let run = simulate(trial.config(with: { $0.spikes = [SimSpike(atIndex: 300, kind: .offsetM(400)), SimSpike(atIndex: 700, kind: .offsetM(150)), SimSpike(atIndex: 900, kind: .nullIsland)] }))
+            let replay = try Replay(run)
+            #expect(replay.core.filtered[.speed] >= 1)
+            #expect(replay.core.gate.profile.suggested == nil, "\(trial)")
+            #expect(replay.core.summaryJSON(includeRoute: false).contains("\"profile_mismatch\":null"))
+        }
+    }
+
+    /// Replays a recording read with `Importer` (start at the first input, stop at the last).
+    static func replay(_ file: String, activity: Activity?) throws -> (core: FlightComputer, report: ImportReport, warnings: [String])? {
+        guard let dir = SharedTracks.folder, let bytes = SharedTracks.read(dir + "/" + file),
+              let format = ImportFormat(rawValue: String(file.split(separator: ".").last ?? "")) else { return nil }
+        let recording = try bytes.withUnsafeBytes { b throws(RunwayError) in try Importer.recording(b, as: format) }
+        var d = Driver(EngineConfig(activity: activity ?? recording.report.activity ?? .run))
+        for input in recording.inputs {
+            if d.core.phase == .preflight { try d.phase(.start, input.t) }
+            try d.core.process(input, wallClock: .nan, events: &d.events)
+        }
+        try d.phase(.stop)
+        let warnings = d.events.compactMap { e -> String? in
+            if case .log(let line) = e.body, line.level == .warning { return line.message } else { return nil }
+        }
+        return (d.core, recording.report, warnings)
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func theCrossCountrySkiRecordingIsWithinTwoPercentOfItsDevice() throws {
+        // Its speed field integrates to ~6% short of its positions; replayed with the sport it
+        // names, the engine measures from the positions once the first window disagrees.
+        let r = try #require(try Self.replay("tcxreader__cross-country-skiing_activity_1.tcx", activity: nil))
+        let device = try #require(r.report.device?.distanceM)
+        #expect(device.isFinite && device > 5000)
+        let e = relativeError(r.core.distance, device)
+        #expect(abs(e) < 0.02, "\(r.core.distance) m against the device's \(device) m (\(e * 100)%)")
+        #expect(r.core.dopplerCheck.disagreement != nil)
+        #expect(r.warnings.filter { $0.contains("Doppler speed disagrees with the positions") }.count == 1)
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func noRecordingWithItsOwnSportHasItsDopplerReplacedButTheSki() throws {
+        guard let dir = SharedTracks.folder else { return }
+        for file in ["fitparse__2013-02-06-12-11-14.fit", "fitparse__2015-10-13-08-43-15.fit", "fitparse__activity-small-fenix2-run.fit",
+                     "fitparse__sample-activity.fit", "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"] {
+            guard SharedTracks.read(dir + "/" + file) != nil else { Issue.record("\(file) is missing"); continue }
+            let r = try #require(try Self.replay(file, activity: nil))
+            #expect(r.core.dopplerCheck.disagreement == nil, "\(file)")
+        }
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func aRidePushedAsARunIsReportedAsAProfileMismatch() throws {
+        let file = "fitparse__sample-activity.fit"
+        let asRun = try #require(try Self.replay(file, activity: .run))
+        #expect(asRun.report.activity == .ride)
+        #expect(asRun.core.gate.profile.suggested == .ride)
+        #expect(asRun.core.gate.profile.refused > 10 && asRun.core.gate.profile.refused <= asRun.core.filtered[.speed])
+        #expect(asRun.warnings.filter { $0.contains("\"activity\":\"ride\"") }.count == 1)
+        #expect(asRun.core.summaryJSON(includeRoute: false).contains("\"profile_mismatch\":{\"suggested\":\"ride\",\"refused\":\(asRun.core.gate.profile.refused)}"))
+        let asRide = try #require(try Self.replay(file, activity: nil))
+        #expect(asRide.core.gate.profile.suggested == nil && !asRide.warnings.contains { $0.contains("pushed as") })
+        #expect(asRide.core.summaryJSON(includeRoute: false).contains("\"profile_mismatch\":null"))
+    }
+}
+
+extension SimTrial {
+    func config(with tweak: (inout SimConfig) -> Void) -> SimConfig {
+        var c = config()
+        tweak(&c)
+        return c
+    }
+}

@@ -1,0 +1,174 @@
+import Testing
+@testable import RunwayCore
+import RunwaySim
+
+/// Checks, on every flight it drives, what must hold whatever the input: distance never
+/// decreases from one snapshot to the next; no shown speed or pace, no lap pace and no max speed
+/// beyond the profile's cap (filters on: with `"filters":"off"` nothing is capped, by design,
+/// and a jump in a recording shows as the speed it implies); at the end moving time ≤ elapsed
+/// time, the laps add up to the flight's distance and time, and the max speed is at least the
+/// average (issue #19).
+struct InvariantCheck {
+    var core: FlightComputer
+    var events: [Event] = []
+    var problems: [String] = []
+    var lastDistance = 0.0
+    let name: String
+
+    init(_ name: String, config: EngineConfig) {
+        self.name = name
+        core = FlightComputer(config: config)
+    }
+
+    /// The profile's cap, with the filters on (infinite with them off).
+    var cap: Double { core.config.filters ? core.config.speedCapMps : .infinity }
+
+    mutating func note(_ what: String) { if problems.count < 5 { problems.append("\(name): \(what) (t \(core.now))") } }
+
+    /// One input, command or lap; refusals are fine (the input was bad), traps are not.
+    mutating func push(_ input: ValidatedInput) {
+        if core.phase == .preflight { command(.start, at: input.t) }
+        do { try core.process(input, wallClock: .nan, events: &events) } catch {}
+        afterEach()
+    }
+
+    mutating func command(_ c: PhaseCommand, at t: Double) {
+        do { try core.command(c, at: t, wallClock: .nan, events: &events) } catch {}
+        afterEach()
+    }
+
+    mutating func lap(at t: Double) {
+        do { try core.lap(at: t, wallClock: .nan, events: &events) } catch {}
+        afterEach()
+    }
+
+    mutating func afterEach() {
+        for e in events {
+            guard case .flight(let s) = e.body else { continue }
+            if s.distanceM < lastDistance { note("distance fell from \(lastDistance) to \(s.distanceM) m") }
+            lastDistance = s.distanceM
+            if s.groundSpeedMps > cap * (1 + 1e-9) { note("ground speed \(s.groundSpeedMps) m/s above the cap \(cap)") }
+            if s.paceMinPerKm < 1000 / (60 * cap) * (1 - 1e-9) { note("pace \(s.paceMinPerKm) min/km faster than the cap") }
+            if s.movingS > s.elapsedS + 1e-6 { note("snapshot moving \(s.movingS) s > elapsed \(s.elapsedS) s") }
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    /// Stops the flight and checks the record.
+    mutating func finish() -> [String] {
+        if core.phase == .cruise || core.phase == .holding { command(.stop, at: .nan) }
+        let distance = core.distance, elapsed = core.elapsed, moving = core.movingS
+        if moving > elapsed + 1e-6 { note("moving_s \(moving) > elapsed_s \(elapsed)") }
+        if core.maxSpeed > cap * (1 + 1e-9) { note("max speed \(core.maxSpeed) above the cap \(cap)") }
+        if elapsed > 0, distance > 0, core.maxSpeed.isFinite, core.maxSpeed < distance / elapsed * (1 - 1e-9) {
+            note("max speed \(core.maxSpeed) below the average \(distance / elapsed)")
+        }
+        let laps = core.laps.laps
+        if !laps.isEmpty {
+            let lapDistance = laps.reduce(0) { $0 + $1.distanceM }, lapTime = laps.reduce(0) { $0 + $1.elapsedS }
+            if abs(lapDistance - distance) > 1e-6 * max(1, distance) { note("laps add up to \(lapDistance) m, the flight \(distance) m") }
+            if abs(lapTime - elapsed) > 1e-6 * max(1, elapsed) { note("laps add up to \(lapTime) s, the flight \(elapsed) s") }
+            for l in laps where l.paceMinPerKm < 1000 / (60 * cap) * (1 - 1e-9) { note("lap \(l.index) at \(l.paceMinPerKm) min/km") }
+        }
+        return problems
+    }
+}
+
+@Suite("Invariants on every flight: recordings, simulator scenarios, the fuzz corpus (issue #19)")
+struct InvariantTests {
+    static func fixInput(_ f: SimFix) -> ValidatedInput? {
+        try? ValidatedInput(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)))
+    }
+
+    /// A simulated run through the engine, with commands at given fix indices.
+    static func check(_ name: String, _ run: SimRun, config: EngineConfig = EngineConfig(), skip: Range<Int>? = nil,
+                      pauseAt: Int? = nil, resumeAt: Int? = nil, lapAt: Int? = nil) -> [String] {
+        var c = InvariantCheck(name, config: config)
+        for (i, f) in run.fixes.enumerated() {
+            if let skip, skip.contains(i) { continue }
+            if i == pauseAt { c.command(.pause, at: f.t) }
+            if i == resumeAt { c.command(.resume, at: f.t) }
+            if i == lapAt { c.lap(at: f.t) }
+            if let input = fixInput(f) { c.push(input) }
+        }
+        return c.finish()
+    }
+
+    static func scenarios(_ trial: SimTrial) -> [String] {
+        var problems: [String] = []
+        let plain = simulate(trial.config())
+        var positions = trial.config(); positions.includeSpeed = false; positions.includeCourse = false
+        var stops = trial.config(); stops.stops = [SimStop(atDistanceM: 1500, durationS: 120), SimStop(atDistanceM: 4000, durationS: 40)]
+        var ride = trial.config(); ride.paceMinPerKm = 2; ride.laps = 3; ride.stops = stops.stops
+        var autoPause = EngineConfig(); autoPause.autoPause.enabled = true
+        var off = EngineConfig(); off.filters = false
+        var laps = EngineConfig(); laps.autoLapM = 400
+        problems += check("\(trial) plain", plain)
+        problems += check("\(trial) positions only", simulate(positions))
+        problems += check("\(trial) stops, auto-pause", simulate(stops), config: autoPause)
+        problems += check("\(trial) stops, positions only, auto-pause", simulate({ var c = stops; c.includeSpeed = false; c.includeCourse = false; return c }()), config: autoPause)
+        problems += check("\(trial) a 60 s gap", plain, skip: 400..<460)
+        problems += check("\(trial) a manual pause and laps", plain, config: laps, pauseAt: 500, resumeAt: 620, lapAt: 800)
+        problems += check("\(trial) filters off", simulate(stops), config: off, skip: 300..<340, pauseAt: 700, resumeAt: 760, lapAt: 900)
+        problems += check("\(trial) ride, stops, gap", simulate(ride), config: EngineConfig(activity: .ride), skip: 1000..<1100, lapAt: 1500)
+        problems += check("\(trial) spikes", simulate(trial.config(with: { $0.spikes = [SimSpike(atIndex: 0, kind: .offsetM(400)), SimSpike(atIndex: 200, kind: .nullIsland), SimSpike(atIndex: 600, kind: .offsetM(300))] })))
+        return problems
+    }
+
+    @Test func everySimulatorScenarioKeepsTheInvariants() {
+        for trial in SimTrials.tuning + SimTrials.heldBack {
+            let problems = Self.scenarios(trial)
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func everyRecordingKeepsTheInvariants() throws {
+        guard let dir = SharedTracks.folder else { return }
+        let files = ["actparser__garmin-edge-820-bike.fit", "actparser__garmin-fenix-5-bike.fit", "actparser__garmin-fenix-5-run.fit",
+                     "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit", "fitparse__2013-02-06-12-11-14.fit",
+                     "fitparse__2015-10-13-08-43-15.fit", "fitparse__activity-small-fenix2-run.fit", "fitparse__garmin-fenix-5-walk.fit",
+                     "fitparse__sample-activity.fit", "gpxpy__Mojstrovka.gpx", "gpxpy__cerknicko-jezero.gpx",
+                     "tcxreader__cross-country-skiing_activity_1.tcx", "togeojson__Friday-Evening-Run.gpx",
+                     "togeojson__apple_watch_route.gpx", "togeojson__tour_hr.tcx"]
+        var read = 0
+        for file in files {
+            guard let bytes = SharedTracks.read(dir + "/" + file),
+                  let format = ImportFormat(rawValue: String(file.split(separator: ".").last ?? "")) else { continue }
+            guard let recording = try? bytes.withUnsafeBytes({ b throws(RunwayError) in try Importer.recording(b, as: format) }) else { continue }
+            read += 1
+            let own = recording.report.activity ?? .run
+            for (label, config) in [("its sport", EngineConfig(activity: own)), ("run", EngineConfig()),
+                                    ("auto-pause", { var c = EngineConfig(activity: own); c.autoPause.enabled = true; return c }()),
+                                    ("filters off", { var c = EngineConfig(activity: own); c.filters = false; return c }())] {
+                var c = InvariantCheck("\(file) (\(label))", config: config)
+                for input in recording.inputs { if let v = try? ValidatedInput(input) { c.push(v) } }
+                let problems = c.finish()
+                #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+            }
+        }
+        #expect(read >= 10)
+    }
+
+    @Test func theFuzzCorpusInputsKeepTheInvariants() throws {
+        // The JSON inputs of the fuzz corpus (one object a file), pushed in turn into one flight,
+        // then each after a short clean run.
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(2)
+        let dir = parts.joined(separator: "/") + "/fuzz/seeds/push_json/"
+        let names = ["altimeter.json", "bad_accuracy.json", "cadence.json", "fix_full.json", "fix_nulls.json", "hr.json", "huge.json", "ill_typed.json", "placeholder_time.json", "unicode.json", "zero_fix.json"]
+        var lines: [[UInt8]] = []
+        for n in names { if let b = SharedTracks.read(dir + n) { lines += b.split(separator: 0x0A).map(Array.init) } }
+        #expect(lines.count >= 6)
+        for activity in Activity.allCases {
+            var c = InvariantCheck("fuzz corpus (\(activity))", config: EngineConfig(activity: activity))
+            for i in 0..<30 { if let v = try? ValidatedInput(.fix(Fix(t: 1_700_000_000 + Double(i), lat: 52 + degreesNorth(3 * Double(i)), lon: 4))) { c.push(v) } }
+            for line in lines {
+                let decoded: ValidatedInput? = line.withUnsafeBytes { buf in try? InputDecoder.decode(buf) }
+                if let v = decoded { c.push(v) }
+            }
+            let problems = c.finish()
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("StartLag: the distance the positions-only filter misses while it converges")
+struct StartLagTests {
+    /// Feeds `fixes` through a TrackFilter and the StartLag stage; returns (steps' total, credit).
+    func run(_ fixes: [Fix], cruising: Bool = true) -> (steps: Double, credit: Double, credits: Int) {
+        var filter = TrackFilter(), lag = StartLag()
+        var steps = 0.0, credit = 0.0, credits = 0
+        for f in fixes {
+            let step = filter.update(f, t: f.t)
+            steps += step.distanceM
+            let c = lag.take(step, fix: f, at: f.t, filter: filter, cruising: cruising)
+            if c > 0 { credit += c; credits += 1 }
+        }
+        return (steps, credit, credits)
+    }
+
+    func straight(_ v: Double, n: Int = 120, speed: Bool = false) -> [Fix] {
+        (0..<n).map { i in
+            Fix(t: Double(i), lat: 52 + degreesNorth(v * Double(i)), lon: 4, speed: speed ? v : .nan, course: speed ? 0 : .nan)
+        }
+    }
+
+    @Test(arguments: [2.0, 3.3, 8.0])
+    func aCleanStraightTrackIsCreditedWhatTheFilterMissedOnce(_ v: Double) {
+        let fixes = straight(v)
+        let truth = Geodesy.distance(lat1: fixes[0].lat, lon1: 4, lat2: fixes[fixes.count - 1].lat, lon2: 4)
+        let r = run(fixes)
+        #expect(truth - r.steps > 0.5 * v, "the filter misses about 0.9 s of running: \(truth - r.steps) m")
+        #expect(r.credits == 1)
+        #expect(abs(r.steps + r.credit - truth) < 0.05, "\(r.steps) + \(r.credit) m against \(truth) m")
+    }
+
+    @Test func withDopplerSpeedNothingIsCredited() {
+        #expect(run(straight(3.3, speed: true)).credit == 0)
+    }
+
+    @Test func outsideCruiseNothingIsCredited() {
+        #expect(run(straight(3.3), cruising: false).credit == 0)
+    }
+
+    @Test func aReceiverStandingStillIsCreditedNothing() {
+        // Scatter of a few metres around one point: the filter does not move when it has converged.
+        var rng = SeededRandom(seed: 3)
+        let fixes = (0..<120).map { i in
+            Fix(t: Double(i), lat: 52 + degreesNorth(Double.random(in: -3...3, using: &rng)),
+                lon: 4 + degreesEast(Double.random(in: -3...3, using: &rng)))
+        }
+        #expect(run(fixes).credit == 0)
+    }
+
+    @Test func theCreditIsBoundedByWhatALagCanBe() {
+        // A first fix 40 m behind the runner: the chord from it is 40 m too long, the credit is
+        // at most 5 s at the filtered speed.
+        var fixes = straight(3)
+        fixes[0].lat = 52 - degreesNorth(40)
+        let r = run(fixes)
+        #expect(r.credit <= 5 * 3 * 1.01)
+    }
+
+    @Test func aNewSegmentIsANewOrigin() {
+        var lag = StartLag(), filter = TrackFilter()
+        let a = Fix(t: 0, lat: 52, lon: 4)
+        _ = lag.take(filter.update(a, t: 0), fix: a, at: 0, filter: filter, cruising: true)
+        #expect(lag.origin?.t == 0 && lag.open)
+        let b = Fix(t: 40, lat: 52.01, lon: 4)
+        filter.reset(at: b, t: 40)
+        _ = lag.take(.segmentStart, fix: b, at: 40, filter: filter, cruising: true)
+        #expect(lag.origin?.t == 40 && lag.steps == 0)
+    }
+}
