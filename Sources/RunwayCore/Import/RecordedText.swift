@@ -26,7 +26,12 @@ enum RecordedText {
     ///
     ///     RecordedText.unixTime("2020-12-27T15:59:36.250+01:00")  // 1609081176.25
     static func unixTime(_ text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { unixTime(bytes: $0) }
+    }
+
+    /// `unixTime` of UTF-8 bytes.
+    static func unixTime(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
@@ -86,6 +91,20 @@ enum RecordedText {
         let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
+    }
+
+    /// `number` of UTF-8 bytes (an element's text as `XMLStream` gives it).
+    static func number(bytes: UnsafeBufferPointer<UInt8>?) -> Double? {
+        guard let bytes, !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        return number(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The text of `bytes` without surrounding white space.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var lo = 0, hi = bytes.count
+        while lo < hi, JSONInput.isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, JSONInput.isSpace(bytes[hi - 1]) { hi -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }
