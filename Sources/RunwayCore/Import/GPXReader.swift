@@ -68,6 +68,8 @@ final class GPXReader: XMLStreamHandler {
         var lat: Double, lon: Double
         var error: String?
         var sawTime = false
+        /// The first `time` child's time, or NaN; its text when it is not a time ("" when empty).
+        var t = Double.nan
         var timeText: String? = nil
         var fix = Fix(t: .nan, lat: .nan, lon: .nan)
         /// The depth of the open `extensions` child, or -1.
@@ -102,8 +104,8 @@ final class GPXReader: XMLStreamHandler {
             index += 1
             var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, lat: .nan, lon: .nan)
             do throws(RunwayError) {
-                p.lat = try GPXReader.required(attributes.value("lat"), "lat", index)
-                p.lon = try GPXReader.required(attributes.value("lon"), "lon", index)
+                p.lat = try GPXReader.required(attributes.bytes("lat"), "lat", index)
+                p.lon = try GPXReader.required(attributes.bytes("lon"), "lon", index)
             } catch {
                 p.error = error.message
             }
@@ -156,7 +158,11 @@ final class GPXReader: XMLStreamHandler {
             switch name {
             case .time where !points[last].sawTime:
                 points[last].sawTime = true
-                points[last].timeText = text.map(RecordedText.trimmed) ?? ""
+                if let text, !text.isEmpty, let t = RecordedText.unixTime(bytes: text) {
+                    points[last].t = t
+                } else {
+                    points[last].timeText = text.map(RecordedText.trimmed) ?? ""
+                }
             case .ele: points[last].fix.alt = RecordedText.number(bytes: text) ?? .nan
             case .speed: points[last].fix.speed = RecordedText.number(bytes: text) ?? .nan
             case .course: points[last].fix.course = RecordedText.number(bytes: text) ?? .nan
@@ -171,31 +177,22 @@ final class GPXReader: XMLStreamHandler {
 
     /// A `trkpt` ended: its fix, nil when it has no time, or its error.
     func finish(_ p: OpenPoint) {
-        var fix: Fix? = nil
-        if p.error == nil, let timeText = p.timeText, !timeText.isEmpty {
-            if let t = RecordedText.unixTime(timeText) {
-                var f = p.fix
-                f.t = t
-                f.lat = p.lat
-                f.lon = p.lon
-                fix = f
-            } else {
-                collector.fail(p.index, "trkpt \(p.index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
-            }
-        } else if let error = p.error {
-            collector.fail(p.index, error)
+        defer { if points.isEmpty { collector.flush() } }
+        if let error = p.error { return collector.fail(p.index, error) }
+        let k = p.track
+        if !p.t.isNaN {
+            var f = p.fix
+            f.t = p.t
+            f.lat = p.lat
+            f.lon = p.lon
+            if k >= 0 { report.tracks[k].points += 1 }
+            collector.add(p.index, .fix(f), nested: !points.isEmpty)
+        } else if let timeText = p.timeText, !timeText.isEmpty {
+            collector.fail(p.index, "trkpt \(p.index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
+        } else {
+            report.untimed += 1
+            if k >= 0 { report.tracks[k].untimed += 1 }
         }
-        if p.error == nil {
-            let k = p.track
-            if let fix {
-                if k >= 0 { report.tracks[k].points += 1 }
-                collector.add(p.index, .fix(fix), nested: !points.isEmpty)
-            } else if p.timeText?.isEmpty ?? true {
-                report.untimed += 1
-                if k >= 0 { report.tracks[k].untimed += 1 }
-            }
-        }
-        if points.isEmpty { collector.flush() }
     }
 
     func finish() throws(RunwayError) -> ImportedRecording {
@@ -212,10 +209,10 @@ final class GPXReader: XMLStreamHandler {
         return ImportedRecording(inputs: inputs, report: report)
     }
 
-    static func required(_ text: String?, _ name: String, _ index: Int) throws(RunwayError) -> Double {
+    static func required(_ text: UnsafeBufferPointer<UInt8>?, _ name: String, _ index: Int) throws(RunwayError) -> Double {
         guard let text else { throw .input("trkpt \(index) has no \(name)") }
-        guard let v = RecordedText.number(text) else {
-            throw .input("trkpt \(index): \(name) \"\(text.prefix(40))\" is not a number")
+        guard let v = RecordedText.number(bytes: text) else {
+            throw .input("trkpt \(index): \(name) \"\(String(decoding: text, as: UTF8.self).prefix(40))\" is not a number")
         }
         return v
     }

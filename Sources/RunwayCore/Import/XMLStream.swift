@@ -174,6 +174,11 @@ struct XMLAttributes {
     /// The value of the first attribute whose local name is `name`, without surrounding white
     /// space; nil when absent.
     func value(_ name: StaticString) -> String? {
+        bytes(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `value` as the bytes expat holds (valid during the `start` call only).
+    func bytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
         guard let pairs else { return nil }
         var i = 0
         while let key = pairs[i], let value = pairs[i + 1] {
@@ -181,7 +186,10 @@ struct XMLAttributes {
                 return value.withMemoryRebound(to: UInt8.self, capacity: 1) { v in
                     var n = 0
                     while v[n] != 0 { n += 1 }
-                    return RecordedText.trimmed(UnsafeBufferPointer(start: v, count: n))
+                    var lo = 0
+                    while lo < n, JSONInput.isSpace(v[lo]) { lo += 1 }
+                    while n > lo, JSONInput.isSpace(v[n - 1]) { n -= 1 }
+                    return UnsafeBufferPointer(start: v + lo, count: n - lo)
                 }
             }
             i += 2
