@@ -21,6 +21,7 @@
 final class GPXReader: XMLStreamHandler {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
         let reader = GPXReader()
+        reader.collector = PointCollector(bytes: bytes.count)
         try XMLStream.parse(bytes, what: "GPX", into: reader)
         return try reader.finish()
     }

@@ -14,7 +14,9 @@ struct PointCollector {
     /// The error of the point with the lowest index (the first a reader in order would meet).
     private(set) var error: (index: Int, message: String)? = nil
 
-    init() { inputs.reserveCapacity(4096) }
+    /// - Parameter bytes: the file's size: a point takes 60 bytes of XML or more, so room for
+    ///   one input every 100 bytes spares most of the array's regrowth.
+    init(bytes: Int = 0) { inputs.reserveCapacity(max(256, min(bytes / 100, 1 << 20))) }
 
     mutating func add(_ index: Int, _ new: [Input], nested: Bool) {
         if nested || !pending.isEmpty {

@@ -18,6 +18,7 @@
 final class TCXReader: XMLStreamHandler {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
         let reader = TCXReader()
+        reader.collector = PointCollector(bytes: bytes.count)
         try XMLStream.parse(bytes, what: "TCX", into: reader)
         return try reader.finish()
     }

@@ -1,4 +1,7 @@
 import CExpat
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What an `XMLStream` calls as it reads a document: element starts and ends in document order,
 /// with the text of the elements the handler asked for.
@@ -158,7 +161,9 @@ struct XMLName {
     }
 
     static func == (name: XMLName, literal: StaticString) -> Bool {
-        literal.withUTF8Buffer { $0.elementsEqual(name.bytes) }
+        let n = literal.utf8CodeUnitCount
+        guard name.bytes.count == n, let a = name.bytes.baseAddress else { return n == 0 && name.bytes.isEmpty }
+        return memcmp(a, literal.utf8Start, n) == 0
     }
 
     /// The name as text, for messages.
