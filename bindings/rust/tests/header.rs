@@ -83,13 +83,18 @@ fn sys_declares_every_header_function_with_its_arity() {
     if let Some(start) = sys_text.find("pub type runway_import_fn") {
         let body = &sys_text[start..];
         let params = &body[body.find('(').unwrap() + 1..body.find(')').unwrap()];
-        rust.insert("runway_import".into(), params.trim().trim_end_matches(',').matches(',').count() + 1);
+        let count = params.trim().trim_end_matches(',').matches(',').count() + 1;
+        rust.insert("runway_import".into(), count);
+        // runway_analyse, looked up the same way, has the same C parameter types.
+        if sys_text.contains("pub type runway_analyse_fn = runway_import_fn;") {
+            rust.insert("runway_analyse".into(), count);
+        }
     }
     for (name, count) in &c {
         assert_eq!(rust.get(name), Some(count), "{name}: sys.rs vs runway.h");
     }
     let extra: Vec<_> =
-        rust.keys().filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import").collect();
+        rust.keys().filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import" && n.as_str() != "runway_analyse").collect();
     assert!(extra.is_empty(), "in sys.rs but not in runway.h: {extra:?}");
 }
 
