@@ -1,8 +1,8 @@
 //! Recordings made elsewhere (GPX, TCX, FIT files) as librunway inputs.
 
 use crate::error::{Error, Result, Status};
-use crate::session::{cstring, take_bytes};
 use crate::json;
+use crate::session::{cstring, take_bytes};
 use crate::sys;
 
 /// Whether the loaded librunway can import recordings (it exports `runway_import`; libraries
@@ -100,7 +100,10 @@ pub fn analyse(data: &[u8], options: Option<&str>) -> Result<Analysis> {
     let count = |key: &str| json::f64_field(&text, key).map(|v| v as usize).ok_or_else(bad);
     let first_rejection = match json::raw_field(&text, "first_rejection") {
         Some("null") | None => None,
-        Some(r) => Some((json::f64_field(r, "index").map_or(0, |v| v as usize), json::str_field(r, "message").unwrap_or_default())),
+        Some(r) => Some((
+            json::f64_field(r, "index").map_or(0, |v| v as usize),
+            json::str_field(r, "message").unwrap_or_default(),
+        )),
     };
     Ok(Analysis {
         summary: json::raw_field(&text, "summary").ok_or_else(bad)?.to_string(),

@@ -240,7 +240,8 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         return;
     };
     let mut checked = 0;
-    for name in ["gpxpy__cerknicko-jezero.gpx", "togeojson__tour_hr.tcx", "fitparse__garmin-fenix-5-walk.fit"] {
+    for name in ["gpxpy__cerknicko-jezero.gpx", "togeojson__tour_hr.tcx", "fitparse__garmin-fenix-5-walk.fit"]
+    {
         let data = std::fs::read(tracks.join(name)).unwrap();
         let ext = name.rsplit('.').next().unwrap();
         let jsonl = runway::import_recording(&data, ext).unwrap();
@@ -264,7 +265,8 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
 
 #[test]
 fn analyse_refuses_bad_options_and_files() {
-    if skip_without_import("analyse_refuses_bad_options_and_files") || runway::sys::runway_analyse().is_none() {
+    if skip_without_import("analyse_refuses_bad_options_and_files") || runway::sys::runway_analyse().is_none()
+    {
         return;
     }
     assert_eq!(runway::analyse(b"<gpx/>", Some(r#"{"format":"kml"}"#)).unwrap_err().status, Status::Argument);
