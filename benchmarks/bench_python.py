@@ -3,6 +3,10 @@
 
     bench_python.py gpx  RUNS [POINTS]   (a) from a GPX file to figures, runway vs gpxpy
     bench_python.py dicts RUNS [N]       (b) Session.push_many(dicts) vs json.dumps of the dicts
+    bench_python.py gpx1 RUNS [POINTS]   (c) one GPX file (default 100 000 points) to figures in one
+                                         call, librunway.analyse vs gpxpy
+    bench_python.py fit RUNS FILE        (d) a FIT file to figures, librunway.analyse vs fitdecode
+                                         reading its records
     bench_python.py write POINTS DIR     write the repeated run as DIR/city_run_xPOINTS.gpx only
 
 (a) The real 1 Hz run examples/data/city_run.gpx (1 628 points) is repeated, each lap shifted
@@ -19,7 +23,14 @@ clock starts, so GPX parsing is not counted on the runway side: the row says so)
 (b) N dicts (the same run, default 100 000): push_many into a started session vs
 [json.dumps(d) for d in dicts], the floor of anything that hands dicts to a JSON engine.
 
-The two sides alternate which goes first. One JSON line per run on stdout.
+(c) The repeated run as one GPX file of POINTS points (≤ 64 MiB). runway: librunway.analyse(path)
+(one runway_analyse call: the file straight into a flight, the summary with its route parsed
+into a Flight), and, as a second figure, librunway.analyse_recording(bytes, route=False) (the
+figures without the route). gpxpy as in (a).
+(d) runway: librunway.analyse(path) as in (c) (and analyse_recording without the route);
+fitdecode: FitReader over the file, every frame read, the `record` messages counted.
+Both sides run in this process after their imports; the two sides alternate which goes first.
+One JSON line per run on stdout.
 """
 from __future__ import annotations
 
@@ -177,6 +188,71 @@ def run_runway_dicts(dicts: list[dict]) -> tuple[float, dict]:
     return time.perf_counter() - t0, figures
 
 
+def run_runway_analyse(path: Path) -> tuple[float, float, dict]:
+    """librunway.analyse(path), then analyse_recording without the route: (seconds, seconds,
+    figures)."""
+    gc.collect()
+    t0 = time.perf_counter()
+    flight = librunway.analyse(path)
+    t1 = time.perf_counter()
+    s = flight.summary
+    gc.collect()
+    t2 = time.perf_counter()
+    bare = librunway.analyse_recording(path.read_bytes(), route=False)
+    t3 = time.perf_counter()
+    assert bare["summary"]["distance_m"] == s["distance_m"]
+    return t1 - t0, t3 - t2, {"distance_m": s["distance_m"], "moving_s": s["moving_s"],
+                              "gain_m": s["gain_m"], "loss_m": s["loss_m"], "points": s["fixes"],
+                              "route": len(flight.route)}
+
+
+def run_fitdecode(path: Path) -> tuple[float, dict]:
+    import fitdecode
+    gc.collect()
+    t0 = time.perf_counter()
+    records = frames = 0
+    with fitdecode.FitReader(str(path)) as reader:
+        for frame in reader:
+            frames += 1
+            if isinstance(frame, fitdecode.FitDataMessage) and frame.name == "record":
+                records += 1
+    return time.perf_counter() - t0, {"records": records, "frames": frames}
+
+
+def bench_gpx1(runs: int, points: int) -> None:
+    TMP.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix="gpx1-", dir=TMP))
+    try:
+        path = folder / f"city_run_x{points}.gpx"
+        with open(path, "w") as f:
+            f.write(GPX_HEAD)
+            for pt in repeated(points):
+                f.write(trkpt(*pt))
+            f.write(GPX_TAIL)
+        for r in range(runs):
+            res = {}
+            for k in range(2):
+                if (k == 0) == (r % 2 == 0):
+                    res["engine_s"], res["bare_s"], res["engine"] = run_runway_analyse(path)
+                else:
+                    res["base_s"], res["base"] = run_gpxpy(path)
+            emit({"bench": "gpx1", "run": r, "points": points, "file_bytes": path.stat().st_size, **res})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def bench_fit(runs: int, path: Path) -> None:
+    librunway.analyse(path)   # warm-up: the library loaded, the file cached
+    for r in range(runs):
+        res = {}
+        for k in range(2):
+            if (k == 0) == (r % 2 == 0):
+                res["engine_s"], res["bare_s"], res["engine"] = run_runway_analyse(path)
+            else:
+                res["base_s"], res["base"] = run_fitdecode(path)
+        emit({"bench": "fit", "run": r, "file": path.name, "file_bytes": path.stat().st_size, **res})
+
+
 def emit(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
 
@@ -231,11 +307,15 @@ def main(argv: list[str]) -> int:
     if len(argv) == 4 and argv[1] == "write":   # write POINTS DIR: the GPX file alone (profiles)
         print(million_gpx(int(argv[2]), Path(argv[3]))[0])
         return 0
-    if len(argv) < 3 or argv[1] not in ("gpx", "dicts"):
+    if len(argv) < 3 or argv[1] not in ("gpx", "dicts", "gpx1", "fit"):
         print(__doc__, file=sys.stderr)
         return 2
     runs = int(argv[2])
-    if argv[1] == "gpx":
+    if argv[1] == "gpx1":
+        bench_gpx1(runs, int(argv[3]) if len(argv) > 3 else 100_000)
+    elif argv[1] == "fit":
+        bench_fit(runs, Path(argv[3]))
+    elif argv[1] == "gpx":
         bench_gpx(runs, int(argv[3]) if len(argv) > 3 else 1_000_000)
     else:
         bench_dicts(runs, int(argv[3]) if len(argv) > 3 else 100_000)

@@ -40,6 +40,8 @@ INGEST_N = 20_000 if QUICK else 100_000
 FANOUT_N = 5_000 if QUICK else 20_000
 GPX_POINTS = 100_000 if QUICK else 1_000_000
 GPX_RUNS = 1 if QUICK else 3
+ONE_CALL_POINTS = 100_000
+FIT_FILE = ROOT.parent / "shared" / "tracks" / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"
 DICTS_N = 20_000 if QUICK else 100_000
 MEM_RUNS = 1 if QUICK else 3
 DAY, HUNDRED_H = 86_400, 360_000
@@ -161,6 +163,12 @@ def bench_ingest(t: Table, ctx: dict) -> None:
     ctx["distances"] = (d, raw)
 
 
+def librunway_has(name: str) -> bool:
+    """Whether the library under test exports `name`."""
+    code = f"import ctypes; ctypes.CDLL({str(LIB)!r}).{name}"
+    return subprocess.run([sys.executable, "-c", code], capture_output=True).returncode == 0
+
+
 def bench_python(t: Table, ctx: dict) -> None:
     try:
         import gpxpy  # noqa: F401
@@ -198,6 +206,45 @@ def bench_python(t: Table, ctx: dict) -> None:
           f"{per_s(DICTS_N, e)} ({fmt(e / DICTS_N * 1e6)} µs/dict)",
           f"`json.dumps` of the same dicts: {per_s(DICTS_N, b)} ({fmt(b / DICTS_N * 1e6)} µs/dict)",
           ratio_cell(ratios), "≥ 0.7", spread(ratios)[0] >= 0.7)
+
+
+def bench_one_call(t: Table, ctx: dict) -> None:
+    """Rows 3c and 3d: a recording to its figures in one call (runway_analyse) from Python."""
+    have_gpxpy = subprocess.run([sys.executable, "-c", "import gpxpy"], capture_output=True).returncode == 0
+    env = python_env()
+    if have_gpxpy and librunway_has("runway_analyse"):
+        rs = run_lines([sys.executable, ROOT / "benchmarks" / "bench_python.py", "gpx1", GPX_RUNS, ONE_CALL_POINTS], env)
+        ctx["gpx1"] = rs
+        ratios = [r["base_s"] / r["engine_s"] for r in rs]
+        bare = [r["base_s"] / r["bare_s"] for r in rs]
+        e = statistics.median(r["engine_s"] for r in rs)
+        b = statistics.median(r["base_s"] for r in rs)
+        t.row("3c", f"Python, one GPX file of {fmt(ONE_CALL_POINTS)} points → figures, one call: "
+              f"`librunway.analyse(path)` (runway_analyse; a Flight with its route) — points/s; without "
+              f"the route (`analyse_recording(bytes, route=False)`): {ratio_cell(bare)}",
+              per_s(ONE_CALL_POINTS, e),
+              f"gpxpy {gpxpy_version()} (parse, `length_2d`, `get_moving_data`, `get_uphill_downhill`): "
+              f"{per_s(ONE_CALL_POINTS, b)}",
+              ratio_cell(ratios), "≥ 10×", spread(ratios)[0] >= 10)
+    if FIT_FILE.exists() and librunway_has("runway_analyse"):
+        if subprocess.run([sys.executable, "-c", "import fitdecode"], capture_output=True).returncode != 0:
+            log("fitdecode is missing: pip install fitdecode==0.11.0")
+            subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "fitdecode==0.11.0"], check=False)
+        if subprocess.run([sys.executable, "-c", "import fitdecode"], capture_output=True).returncode == 0:
+            rs = run_lines([sys.executable, ROOT / "benchmarks" / "bench_python.py", "fit", RUNS, FIT_FILE], env)
+            ctx["fit"] = rs
+            ratios = [r["base_s"] / r["engine_s"] for r in rs]
+            bare = [r["base_s"] / r["bare_s"] for r in rs]
+            e = statistics.median(r["engine_s"] for r in rs)
+            b = statistics.median(r["base_s"] for r in rs)
+            n = rs[0]["base"]["records"]
+            t.row("3d", f"Python, a FIT file → figures ({FIT_FILE.name}, {n} records): "
+                  f"`librunway.analyse(path)` — seconds; without the route: {ratio_cell(bare)}",
+                  f"{fmt(e * 1000)} ms",
+                  f"fitdecode 0.11 reading its records (`FitReader`, every frame): {fmt(b * 1000)} ms",
+                  ratio_cell(ratios), "≥ 40×", spread(ratios)[0] >= 40)
+        else:
+            t.row("3d", "Python, a FIT file → figures", "not run", "fitdecode could not be installed", "—", "≥ 40×", None)
 
 
 def bench_batch(t: Table, ctx: dict) -> None:
@@ -526,7 +573,7 @@ def main() -> int:
     t = Table()
     ctx: dict = {}
     for step in (bench_ingest, bench_fanout, bench_memory, bench_store, bench_callgrind, bench_python,
-                 bench_batch):
+                 bench_one_call, bench_batch):
         step(t, ctx)
     log("profiles for the notes")
     note_list = notes(t, ctx)

@@ -429,6 +429,37 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
 runway_status runway_import(const char *format, const char *bytes, size_t len,
                             char **jsonl_out, size_t *out_len);
 
+/** Analyses a recording in one call: imports it (as runway_import does, with no
+ *  JSON in between), replays it through a flight of its own and gives that
+ *  flight's summary with the import report. The flight is the one these calls
+ *  give: runway_import; runway_session_open with the report's "activity"
+ *  unless the config names one; runway_start at the first input's time;
+ *  runway_push_jsonl of every input (a refused input is logged and counted,
+ *  the rest go on); runway_stop(NaN) (the latest time seen);
+ *  runway_summary_json. No session handle, thread or event is involved.
+ *  options: NULL or a JSON object, every key optional:
+ *    {"format":"auto",      "auto" (default: by the first bytes: a FIT header,
+ *                           or XML naming TrainingCenterDatabase or <gpx),
+ *                           "gpx", "tcx" or "fit"
+ *     "salvage":false,      as runway_import's ";salvage" (FIT)
+ *     "route":true,         false: the summary without its "route"
+ *     "config":{...}}       a session config (clock "replay" only; no store)
+ *  *result_out (free with runway_string_free; NUL-terminated, *out_len bytes
+ *  when out_len is not NULL) is one JSON object:
+ *    {"summary":{...runway_summary_json...},
+ *     "report":{...the import report line of runway_import...},
+ *     "inputs":N,"accepted":N,"rejected":N,
+ *     "first_rejection":null | {"index":I,"message":"..."}}
+ *  (index: the input's place, 1-based; message: why the engine refused it).
+ *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, wrong
+ *  type, a store or a live clock) or a NULL bytes/result_out;
+ *  RUNWAY_ERR_LIMIT for options over RUNWAY_MAX_INPUT_BYTES; RUNWAY_ERR_INPUT
+ *  for a file runway_import refuses (same message), one with no timed point
+ *  ("no timed points"), or whose first time cannot start a flight. On an
+ *  error *result_out is left unchanged. Thread-safe: touches no session. */
+runway_status runway_analyse(const char *options, const char *bytes, size_t len,
+                             char **result_out, size_t *out_len);
+
 /* ---- PFD formatting ------------------------------------------------------ */
 /* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with
  * buf NULL) like snprintf, and returns the length the full string needs

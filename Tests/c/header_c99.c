@@ -31,6 +31,7 @@ typedef runway_status (*subscribe_t)(runway_session *, const char *, runway_even
 typedef runway_status (*poll_t)(runway_session *, uint64_t, char **);
 typedef runway_status (*unsubscribe_t)(runway_session *, uint64_t);
 typedef size_t (*format_t)(double, char *, size_t);
+typedef runway_status (*recording_t)(const char *, const char *, size_t, char **, size_t *);
 
 struct api {
   abi_version_t abi_version;
@@ -50,6 +51,7 @@ struct api {
   unsubscribe_t unsubscribe;
   format_t format_pace, format_pace_tape, format_direction, format_heading_tape, format_time,
       format_distance, format_altitude;
+  recording_t import, analyse;
 };
 
 /* Every function of the header, by address. */
@@ -82,6 +84,8 @@ static const struct api the_api = {
     runway_format_time,
     runway_format_distance,
     runway_format_altitude,
+    runway_import,
+    runway_analyse,
 };
 
 /* The callback typedef must be exactly void(const char *, void *). */

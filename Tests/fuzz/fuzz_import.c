@@ -1,6 +1,9 @@
 /* fuzz_import — runway_import of any bytes; the first byte picks the format (gpx, tcx, fit; its
  * high bit adds ";salvage", which keeps what a damaged FIT file gave before the damage).
- * Accepted output must be JSON Lines of objects, and pushing it into a session must not trap. */
+ * Accepted output must be JSON Lines of objects, and pushing it into a session must not trap.
+ * runway_analyse of the same bytes must refuse what runway_import refuses, with the same status,
+ * and otherwise give one JSON object (or refuse a file without a timed point or a time that
+ * cannot start a flight: RUNWAY_ERR_INPUT). */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -11,6 +14,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *out = NULL;
   size_t len = (size_t)-1;
   runway_status st = checked(runway_import(format, (const char *)data + 1, size - 1, &out, &len), "import");
+  static const char *options[] = {"{\"format\":\"gpx\"}", "{\"format\":\"tcx\"}", "{\"format\":\"fit\"}"};
+  static const char *salvage_options[] = {"{\"format\":\"gpx\",\"salvage\":true}",
+                                          "{\"format\":\"tcx\",\"salvage\":true}",
+                                          "{\"format\":\"fit\",\"salvage\":true}"};
+  char *analysed = NULL;
+  size_t analysed_len = (size_t)-1;
+  runway_status sa = checked(runway_analyse((data[0] & 0x80 ? salvage_options : options)[data[0] % 3],
+                                            (const char *)data + 1, size - 1, &analysed, &analysed_len),
+                             "analyse");
+  if (st != RUNWAY_OK && sa != st) fail("analyse and import disagree on refusing the file", NULL);
+  if (sa == RUNWAY_OK) {
+    if (!analysed || strlen(analysed) != analysed_len) fail("analyse output length", NULL);
+    if (!json_check(analysed, 0, 0)) fail("analyse output is not a valid JSON object", analysed);
+  } else {
+    if (analysed) fail("analyse wrote its output on failure", NULL);
+    if (sa != RUNWAY_ERR_INPUT) fail("analyse refused an importable file with a status other than INPUT", NULL);
+  }
+  runway_string_free(analysed);
   if (st != RUNWAY_OK) {
     if (out) fail("import wrote its output on failure", NULL);
     return 0;

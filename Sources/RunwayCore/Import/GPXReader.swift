@@ -15,78 +15,240 @@
 /// - A point without a readable `lat`/`lon`, or with a `time` that is not ISO 8601, is an error.
 /// - An optional value that is not a number (`<ele>n/a</ele>`) counts as absent.
 /// - `hdop`/`vdop` are not read: they are dilutions, not metres.
-enum GPXReader {
-    static func read(_ tree: XMLTree) throws(RunwayError) -> ImportedRecording {
-        guard tree.root.isNamed("gpx") else {
-            throw .input("not a GPX file: the root element is <\(tree.root.name.prefix(40))>, expected <gpx>")
-        }
-        var inputs: [Input] = []
-        var report = ImportReport(format: .gpx)
-        var index = 0
-        try tree.root.forEachDescendant { (e) throws(RunwayError) in
-            if e.isNamed("trk") {
-                let name = e.child("name")?.text
-                report.tracks.append(ImportReport.Track(index: report.tracks.count, name: name?.isEmpty == false ? name : nil))
-                if report.sport == nil, let type = e.child("type")?.text, !type.isEmpty { report.sport = type }
-                return
+///
+/// Read as a stream (`XMLStream`): each point's values go straight into its fix as expat reports
+/// them, with no tree; an error is the first point's in document order, as if read in order.
+final class GPXReader: XMLStreamHandler {
+    static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
+        let reader = GPXReader()
+        reader.collector = PointCollector(bytes: bytes.count)
+        try XMLStream.parse(bytes, what: "GPX", into: reader)
+        return try reader.finish()
+    }
+
+    /// The elements the reader acts on (by local name).
+    enum Name: UInt8 {
+        case other, trk, trkpt, name, type, time, ele, speed, course, extensions, hr, cadence, hAcc, vAcc, power
+
+        init(_ n: XMLName) {
+            switch n.bytes.count {
+            case 2 where n == "hr": self = .hr
+            case 3 where n == "trk": self = .trk
+            case 3 where n == "ele": self = .ele
+            case 3 where n == "cad": self = .cadence
+            case 4 where n == "name": self = .name
+            case 4 where n == "type": self = .type
+            case 4 where n == "time": self = .time
+            case 4 where n == "hAcc": self = .hAcc
+            case 4 where n == "vAcc": self = .vAcc
+            case 5 where n == "trkpt": self = .trkpt
+            case 5 where n == "speed": self = .speed
+            case 5 where n == "power": self = .power
+            case 6 where n == "course": self = .course
+            case 7 where n == "cadence": self = .cadence
+            case 9 where n == "heartrate": self = .hr
+            case 10 where n == "extensions": self = .extensions
+            case 12 where n == "PowerInWatts": self = .power
+            default: self = .other
             }
-            guard e.isNamed("trkpt") else { return }
+        }
+    }
+
+    /// An open `trk`: its depth, its track, and whether its first `name`/`type` child was seen.
+    struct OpenTrack {
+        var depth: Int
+        var index: Int
+        var sawName = false, sawType = false
+    }
+
+    /// An open `trkpt` and what its children gave so far.
+    struct OpenPoint {
+        var depth: Int
+        var index: Int
+        var track: Int
+        var lat: Double, lon: Double
+        var error: String?
+        var sawTime = false
+        /// The first `time` child's time, or NaN; its text when it is not a time ("" when empty).
+        var t = Double.nan
+        var timeText: String? = nil
+        var fix = Fix(t: .nan, lat: .nan, lon: .nan)
+        /// The depth of the open `extensions` child, or -1.
+        var extensionsDepth = -1
+        var extensions = ExtensionValues()
+    }
+
+    // Touched only from `XMLStream`'s callbacks, on one thread.
+    @exclusivity(unchecked) var rootName: String? = nil
+    @exclusivity(unchecked) var report = ImportReport(format: .gpx)
+    @exclusivity(unchecked) var trackTypes: [String?] = []
+    @exclusivity(unchecked) var tracks: [OpenTrack] = []
+    @exclusivity(unchecked) var points: [OpenPoint] = []
+    @exclusivity(unchecked) var open: [(name: Name, seq: Int)] = []
+    @exclusivity(unchecked) var collector = PointCollector()
+    @exclusivity(unchecked) var seq = 0
+    @exclusivity(unchecked) var index = 0
+
+    func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
+        if depth == 0 { rootName = n.string }
+        guard rootName == "gpx", depth > 0 else { return false }
+        seq += 1
+        let name = Name(n)
+        open.append((name, seq))
+        switch name {
+        case .trk:
+            tracks.append(OpenTrack(depth: depth, index: report.tracks.count))
+            report.tracks.append(ImportReport.Track(index: report.tracks.count, name: nil))
+            trackTypes.append(nil)
+            return false
+        case .trkpt:
             index += 1
-            let k = report.tracks.count - 1
-            if let fix = try point(e, index: index) {
-                inputs.append(.fix(fix))
-                if k >= 0 { report.tracks[k].points += 1 }
-            } else {
-                report.untimed += 1
-                if k >= 0 { report.tracks[k].untimed += 1 }
+            var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, lat: .nan, lon: .nan)
+            do throws(RunwayError) {
+                p.lat = try GPXReader.required(attributes.bytes("lat"), "lat", index)
+                p.lon = try GPXReader.required(attributes.bytes("lon"), "lon", index)
+            } catch {
+                p.error = error.message
+            }
+            points.append(p)
+            return false
+        case .extensions:
+            if let k = points.indices.last, points[k].depth + 1 == depth, points[k].extensionsDepth < 0 {
+                points[k].extensionsDepth = depth
+            }
+            return false
+        case .other:
+            return false
+        default:
+            return !tracks.isEmpty || !points.isEmpty
+        }
+    }
+
+    func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
+        guard rootName == "gpx", depth > 0, let (name, seq) = open.popLast() else { return }
+        switch name {
+        case .trk:
+            if let t = tracks.last, t.depth == depth { tracks.removeLast() }
+            return
+        case .trkpt:
+            if let p = points.last, p.depth == depth { finish(points.removeLast()) }
+            return
+        case .extensions:
+            if let k = points.indices.last, points[k].extensionsDepth == depth {
+                points[k].extensions.fill(&points[k].fix)
+                points[k].extensionsDepth = -1
+                points[k].extensions = ExtensionValues()
+            }
+            return
+        default: break
+        }
+        if let k = tracks.indices.last, tracks[k].depth + 1 == depth {
+            let text = text.map(RecordedText.trimmed) ?? ""
+            let i = tracks[k].index
+            if name == .name, !tracks[k].sawName {
+                tracks[k].sawName = true
+                report.tracks[i].name = text.isEmpty ? nil : text
+            } else if name == .type, !tracks[k].sawType {
+                tracks[k].sawType = true
+                trackTypes[i] = text
             }
         }
+        guard !points.isEmpty else { return }
+        let last = points.count - 1
+        if points[last].depth + 1 == depth {
+            switch name {
+            case .time where !points[last].sawTime:
+                points[last].sawTime = true
+                if let text, !text.isEmpty, let t = RecordedText.unixTime(bytes: text) {
+                    points[last].t = t
+                } else {
+                    points[last].timeText = text.map(RecordedText.trimmed) ?? ""
+                }
+            case .ele: points[last].fix.alt = RecordedText.number(bytes: text) ?? .nan
+            case .speed: points[last].fix.speed = RecordedText.number(bytes: text) ?? .nan
+            case .course: points[last].fix.course = RecordedText.number(bytes: text) ?? .nan
+            default: break
+            }
+        }
+        // A value inside a point's `extensions` (of every open point: one may hold another).
+        for k in points.indices where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
+            points[k].extensions.offer(name, RecordedText.number(bytes: text), seq: seq)
+        }
+    }
+
+    /// A `trkpt` ended: its fix, nil when it has no time, or its error.
+    func finish(_ p: OpenPoint) {
+        defer { if points.isEmpty { collector.flush() } }
+        if let error = p.error { return collector.fail(p.index, error) }
+        let k = p.track
+        if !p.t.isNaN {
+            var f = p.fix
+            f.t = p.t
+            f.lat = p.lat
+            f.lon = p.lon
+            if k >= 0 { report.tracks[k].points += 1 }
+            collector.add(p.index, .fix(f), nested: !points.isEmpty)
+        } else if let timeText = p.timeText, !timeText.isEmpty {
+            collector.fail(p.index, "trkpt \(p.index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
+        } else {
+            report.untimed += 1
+            if k >= 0 { report.tracks[k].untimed += 1 }
+        }
+    }
+
+    func finish() throws(RunwayError) -> ImportedRecording {
+        guard rootName == "gpx" else {
+            throw .input("not a GPX file: the root element is <\((rootName ?? "").prefix(40))>, expected <gpx>")
+        }
+        if let error = collector.error { throw .input(error.message) }
+        report.sport = trackTypes.lazy.compactMap { $0 }.first { !$0.isEmpty }
+        var inputs = collector.inputs
+        collector.inputs = []
         report.cadenceToStepsPerMinute(&inputs)
         report.inputs = inputs.count
         report.warnAboutLeftOut()
         return ImportedRecording(inputs: inputs, report: report)
     }
 
-    /// One `trkpt` as a fix, or nil when it has no time.
-    static func point(_ e: XMLElement, index: Int) throws(RunwayError) -> Fix? {
-        let lat = try required(e.attribute("lat"), "lat", index)
-        let lon = try required(e.attribute("lon"), "lon", index)
-        guard let timeText = e.child("time")?.text, !timeText.isEmpty else { return nil }
-        guard let t = RecordedText.unixTime(timeText) else {
-            throw .input("trkpt \(index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
-        }
-        var fix = Fix(t: t, lat: lat, lon: lon)
-        for c in e.children {
-            if c.isNamed("ele") { fix.alt = optional(c) }
-            else if c.isNamed("speed") { fix.speed = optional(c) }
-            else if c.isNamed("course") { fix.course = optional(c) }
-            else if c.isNamed("extensions") {
-                try c.forEachDescendant { (x) throws(RunwayError) in
-                    if x.isNamed("hr") || x.isNamed("heartrate") { fill(&fix.hr, x) }
-                    else if x.isNamed("cad") || x.isNamed("cadence") { fill(&fix.cadence, x) }
-                    else if x.isNamed("speed") { fill(&fix.speed, x) }
-                    else if x.isNamed("course") { fill(&fix.course, x) }
-                    else if x.isNamed("hAcc") { fill(&fix.hAcc, x) }
-                    else if x.isNamed("vAcc") { fill(&fix.vAcc, x) }
-                    else if x.isNamed("power") || x.isNamed("PowerInWatts") { fill(&fix.power, x) }
-                }
-            }
-        }
-        return fix
-    }
-
-    static func required(_ text: String?, _ name: String, _ index: Int) throws(RunwayError) -> Double {
+    static func required(_ text: UnsafeBufferPointer<UInt8>?, _ name: String, _ index: Int) throws(RunwayError) -> Double {
         guard let text else { throw .input("trkpt \(index) has no \(name)") }
-        guard let v = RecordedText.number(text) else {
-            throw .input("trkpt \(index): \(name) \"\(text.prefix(40))\" is not a number")
+        guard let v = RecordedText.number(bytes: text) else {
+            throw .input("trkpt \(index): \(name) \"\(String(decoding: text, as: UTF8.self).prefix(40))\" is not a number")
         }
         return v
     }
 
-    static func optional(_ e: XMLElement) -> Double { RecordedText.number(e.text) ?? .nan }
+    /// The values of one `extensions` element: for each, the first in document order that is a
+    /// number (`seq`: its element's start), filled into the fix where it has none yet.
+    struct ExtensionValues {
+        var values = SIMD8<Double>(repeating: .nan)
+        var seqs = SIMD8<Int>(repeating: .max)
 
-    /// Sets `value` from `e` unless an earlier element already gave it.
-    static func fill(_ value: inout Double, _ e: XMLElement) {
-        if value.isNaN { value = optional(e) }
+        mutating func offer(_ name: Name, _ v: Double?, seq: Int) {
+            let slot: Int
+            switch name {
+            case .hr: slot = 0
+            case .cadence: slot = 1
+            case .speed: slot = 2
+            case .course: slot = 3
+            case .hAcc: slot = 4
+            case .vAcc: slot = 5
+            case .power: slot = 6
+            default: return
+            }
+            guard let v, seq < seqs[slot] else { return }
+            values[slot] = v
+            seqs[slot] = seq
+        }
+
+        func fill(_ fix: inout Fix) {
+            if fix.hr.isNaN { fix.hr = values[0] }
+            if fix.cadence.isNaN { fix.cadence = values[1] }
+            if fix.speed.isNaN { fix.speed = values[2] }
+            if fix.course.isNaN { fix.course = values[3] }
+            if fix.hAcc.isNaN { fix.hAcc = values[4] }
+            if fix.vAcc.isNaN { fix.vAcc = values[5] }
+            if fix.power.isNaN { fix.power = values[6] }
+        }
     }
 }

@@ -24,12 +24,12 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 ///     let inputs = try Importer.read(bytes, as: .gpx)
 ///     let text = try Importer.jsonLines(bytes, as: .fit)  // for runway_push_jsonl
 ///
-/// XML is parsed by libxml2 without network access or external entities; FIT is decoded here
+/// XML is read as a stream by expat (`XMLStream`: no tree, no DTD, so no entities); FIT is decoded here
 /// with every read bounds-checked. Anything that is not a readable file of the format is an
 /// `.input` error naming what is wrong.
 public enum Importer {
     /// The largest file accepted (64 MiB, about a week of 1 Hz GPX with extensions): larger input
-    /// is refused before parsing, so a hostile file cannot make the XML tree exhaust memory.
+    /// is refused before parsing, so a hostile file cannot make the inputs exhaust memory.
     public static let maxBytes = 64 << 20
 
     /// Reads a recording into librunway inputs, in time order as recorded.
@@ -56,8 +56,8 @@ public enum Importer {
             throw .input("\(format.rawValue.uppercased()) file of \(bytes.count) bytes exceeds the import limit of \(maxBytes) bytes")
         }
         switch format {
-        case .gpx: return try GPXReader.read(XMLTree(bytes, what: "GPX"))
-        case .tcx: return try TCXReader.read(XMLTree(bytes, what: "TCX"))
+        case .gpx: return try GPXReader.read(bytes)
+        case .tcx: return try TCXReader.read(bytes)
         case .fit: return try FITReader.read(bytes, options: options)
         }
     }

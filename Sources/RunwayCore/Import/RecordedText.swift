@@ -26,7 +26,12 @@ enum RecordedText {
     ///
     ///     RecordedText.unixTime("2020-12-27T15:59:36.250+01:00")  // 1609081176.25
     static func unixTime(_ text: String) -> Double? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { unixTime(bytes: $0) }
+    }
+
+    /// `unixTime` of UTF-8 bytes.
+    static func unixTime(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
         var i = 0
         func digits(_ n: Int) -> Int? {
             guard i + n <= b.count else { return nil }
@@ -86,6 +91,61 @@ enum RecordedText {
         let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
+    }
+
+    /// `number` of UTF-8 bytes (an element's text as `XMLStream` gives it): the same value.
+    ///
+    /// Plain decimals of up to 15 significant digits and 22 decimals (`52.3456789`, `-3`, `+4`)
+    /// are converted here, exactly: the digits are an integer below 2^53 and the power of ten
+    /// is exact in a Double, so one correctly rounded division is the correctly rounded value,
+    /// what `strtod` gives (Clinger's fast path). Anything else goes through `number(String)`.
+    static func number(bytes: UnsafeBufferPointer<UInt8>?) -> Double? {
+        guard let bytes, !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        var i = 0
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            i = 1
+        }
+        var mantissa: Int64 = 0, digits = 0, decimals = 0, significant = 0
+        var dot = false
+        while i < bytes.count {
+            let b = bytes[i]
+            if b >= 0x30 && b <= 0x39 {
+                digits += 1
+                if significant > 0 || b != 0x30 { significant += 1 }
+                guard significant <= 15 else { return slowNumber(bytes) }
+                mantissa = mantissa * 10 + Int64(b - 0x30)
+                if dot { decimals += 1 }
+            } else if b == UInt8(ascii: "."), !dot {
+                dot = true
+            } else {
+                return slowNumber(bytes)
+            }
+            i += 1
+        }
+        guard digits > 0, decimals <= 22 else { return slowNumber(bytes) }
+        let v = Double(mantissa) / powersOfTen[decimals]
+        return negative ? -v : v
+    }
+
+    private static func slowNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        number(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// 1e0 ... 1e22, each exact in a Double.
+    private static let powersOfTen: [Double] = {
+        var p: [Double] = [1]
+        for _ in 1...22 { p.append(p[p.count - 1] * 10) }
+        return p
+    }()
+
+    /// The text of `bytes` without surrounding white space.
+    static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var lo = 0, hi = bytes.count
+        while lo < hi, JSONInput.isSpace(bytes[lo]) { lo += 1 }
+        while hi > lo, JSONInput.isSpace(bytes[hi - 1]) { hi -= 1 }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[lo..<hi]), as: UTF8.self)
     }
 
     static func isLeap(_ y: Int) -> Bool { (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 }

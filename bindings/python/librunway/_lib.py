@@ -109,6 +109,7 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
     "runway_export": ([_session, c_char_p, _out_str, _out_len], _status, True),
     "runway_flight_export": ([c_char_p, c_char_p, c_char_p, _out_str, _out_len], _status, True),
     "runway_import": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
+    "runway_analyse": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
     # PFD formatting
     "runway_format_pace": (*_fmt, False),
     "runway_format_pace_tape": (*_fmt, False),
@@ -122,7 +123,7 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
 
 #: Functions newer than some libraries this package accepts: declared when the library has
 #: them, else left out (see :func:`has`) instead of refusing the whole library.
-OPTIONAL: frozenset[str] = frozenset({"runway_import"})
+OPTIONAL: frozenset[str] = frozenset({"runway_import", "runway_analyse"})
 
 
 def _package_dir() -> str:

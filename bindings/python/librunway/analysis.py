@@ -11,10 +11,13 @@
     flight.laps_frame()                             # pandas: one row per lap
     flight.plot("ride.png")                         # matplotlib: map by pace, profiles by distance
 
-The file is imported with :func:`librunway.import_recording`, the session is opened with the
+The file is imported (as :func:`librunway.import_recording` does), a flight is opened with the
 profile (``activity``) the file names (its import report's ``activity``: a FIT or TCX cycling
 sport is ``ride``, walking or hiking ``walk``; otherwise the default, ``run``), started at the
-first input's time, fed every input and stopped at the latest input's time.
+first input's time, fed every input and stopped at the latest time it saw: one library call
+(``runway_analyse``, :func:`librunway.analyse_recording`) that reads the file straight into the
+engine. The events and snapshots (:attr:`Flight.events`, :attr:`Flight.snapshots`, used by
+:meth:`Flight.route_rows`) are replayed from the file the first time they are asked for.
 """
 
 from __future__ import annotations
@@ -28,7 +31,8 @@ from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from .errors import InputError, RunwayError
-from .recording import IMPORT_FORMATS, import_recording, split_report
+from .recording import (IMPORT_FORMATS, analyse_available, analyse_recording, import_recording,
+                        split_report)
 from .session import Session
 
 __all__ = ["analyse", "Flight", "detect_format", "file_activity", "ROUTE_COLUMNS",
@@ -129,15 +133,46 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
         raise InputError("analyse() replays a recording: config 'clock' must be 'replay'")
     if "store" in cfg:
         raise InputError("analyse() does not journal: no 'store' in its config")
-    lines, report = split_report(import_recording(data, fmt))
+    if not analyse_available():
+        return _analyse_by_lines(data, fmt, name, cfg)
+    try:
+        result = analyse_recording(data, fmt, cfg)
+    except InputError as e:
+        if str(e) == "no timed points":
+            raise InputError(f"{name or 'the recording'}: no timed points") from None
+        raise
+    report = result.get("report")
     activity = file_activity(report, data, fmt)
-    del data
     if activity is not None:
         cfg.setdefault("activity", activity)
-    times = [t for t in (json.loads(line).get("t") for line in lines)
-             if isinstance(t, (int, float)) and not isinstance(t, bool)]
-    if not times:
+    return Flight(result["summary"], None, None, report=report, format=fmt, name=name,
+                  inputs=result["inputs"], rejected=result["rejected"], config=cfg,
+                  _data=data)
+
+
+def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict) -> Flight:
+    """:func:`analyse` with a library that has no ``runway_analyse``: import, then replay the
+    lines with the events and snapshots."""
+    lines, report = split_report(import_recording(data, fmt))
+    activity = file_activity(report, data, fmt)
+    if activity is not None:
+        cfg.setdefault("activity", activity)
+    if not _times(lines):
         raise InputError(f"{name or 'the recording'}: no timed points")
+    summary, events, snapshots, rejected = _replay(lines, cfg)
+    return Flight(summary, events, snapshots, report=report, format=fmt, name=name,
+                  inputs=len(lines), rejected=rejected, config=cfg, _lines=lines)
+
+
+def _times(lines: list[str]) -> list[float]:
+    return [t for t in (json.loads(line).get("t") for line in lines)
+            if isinstance(t, (int, float)) and not isinstance(t, bool)]
+
+
+def _replay(lines: list[str], cfg: dict) -> tuple[dict, list[dict], list[dict], int]:
+    """Replays the lines through a session as ``runway_analyse`` does (start at the first
+    input's time, stop at the latest time seen), keeping its events and snapshots."""
+    times = _times(lines)
     snapshots: list[dict] = []
     events: list[dict] = []
     rejected = 0
@@ -155,11 +190,10 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
             for i in range(0, len(lines), _POLL_EVERY):
                 rejected += s.push_many(lines[i:i + _POLL_EVERY])[1]
                 drain(True)
-            s.stop(max(times))
+            s.stop()
             drain(False)
         summary = s.summary()
-    return Flight(summary, events, snapshots, report=report, format=fmt, name=name,
-                  inputs=len(lines), rejected=rejected, config=cfg, _lines=lines)
+    return summary, events, snapshots, rejected
 
 
 def _iso(t: Optional[float]) -> Optional[str]:
@@ -200,14 +234,16 @@ class Flight:
         inputs, rejected: inputs pushed, and how many of them the engine refused.
     """
 
-    def __init__(self, summary: dict, events: list[dict], snapshots: list[dict], *,
-                 report: Optional[dict], format: str, name: Optional[str], inputs: int,
-                 rejected: int, config: dict, _lines: Optional[list[str]] = None) -> None:
+    def __init__(self, summary: dict, events: Optional[list[dict]],
+                 snapshots: Optional[list[dict]], *, report: Optional[dict], format: str,
+                 name: Optional[str], inputs: int, rejected: int, config: dict,
+                 _lines: Optional[list[str]] = None, _data: Optional[bytes] = None) -> None:
         self.summary = summary
         self.laps: list[dict] = list(summary.get("laps") or [])
         self.route: list[list[Any]] = list(summary.get("route") or [])
-        self.events = events
-        self.snapshots = snapshots
+        self._events = events
+        self._snapshots = snapshots
+        self._data = _data
         self.report = report
         self.activity: Optional[str] = summary.get("activity")
         self.format = format
@@ -217,6 +253,31 @@ class Flight:
         self.config = config
         self._lines = _lines
         self._exports: dict[str, bytes] = {}
+
+    @property
+    def events(self) -> list[dict]:
+        """The session's discrete events (replayed on first use: :func:`analyse` reads the
+        figures in one call, without them)."""
+        if self._events is None:
+            self._replay()
+        return self._events or []
+
+    @property
+    def snapshots(self) -> list[dict]:
+        """The ``flight`` events of the inputs (replayed on first use, as :attr:`events`)."""
+        if self._snapshots is None:
+            self._replay()
+        return self._snapshots or []
+
+    def _inputs(self) -> list[str]:
+        if self._lines is None:
+            if self._data is None:
+                raise RunwayError("this Flight keeps no inputs to replay")
+            self._lines = split_report(import_recording(self._data, self.format))[0]
+        return self._lines
+
+    def _replay(self) -> None:
+        _, self._events, self._snapshots, _ = _replay(self._inputs(), self.config)
 
     def __repr__(self) -> str:
         d = self.summary.get("distance_m")
@@ -232,14 +293,11 @@ class Flight:
         replay clock makes that the same flight), once per format."""
         fmt = str(format).lower()
         if fmt not in self._exports:
-            if self._lines is None:
-                raise RunwayError("this Flight keeps no inputs to export from")
-            times = [json.loads(line).get("t") for line in self._lines]
-            times = [t for t in times if isinstance(t, (int, float)) and not isinstance(t, bool)]
+            lines = self._inputs()
             with Session(self.config) as s:
-                s.start(times[0])
-                s.push_many(self._lines)
-                s.stop(max(times))
+                s.start(_times(lines)[0])
+                s.push_many(lines)
+                s.stop()
                 self._exports[fmt] = s.export(fmt)
         return self._exports[fmt]
 

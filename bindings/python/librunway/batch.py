@@ -1,8 +1,10 @@
 """Figures for whole archives of recordings, in parallel on Dask.
 
-Each recording (``.gpx``, ``.tcx``, ``.fit``) is read with
-:func:`librunway.import_recording` and replayed through its own
-:class:`librunway.Session` — started at its first input, stopped at its last —
+Each recording (``.gpx``, ``.tcx``, ``.fit``) is analysed in one library call
+(:func:`librunway.analyse_recording`, ``runway_analyse``: the file read straight
+into a flight of its own, started at its first input, stopped at the latest time
+it saw; with an older library, :func:`librunway.import_recording` and a
+:class:`librunway.Session`) —
 with the activity profile the file names (FIT sport, TCX ``Sport``, GPX
 ``<type>``; ``run`` when it names none). The result is one row per recording::
 
@@ -73,8 +75,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Optional, Union
 
 from . import _lib
-from .errors import LibraryError, RunwayError
-from .recording import import_recording, split_report
+from .errors import InputError, LibraryError, RunwayError
+from .recording import analyse_available, analyse_recording, import_recording, split_report
 from .session import Session
 
 __all__ = ["analyse", "analyse_file", "find_recordings", "local_cluster", "sniff_sport",
@@ -370,10 +372,10 @@ class RecordingError(Exception):
 
 def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
                  name: Optional[str] = None) -> dict:
-    """Import one recording, replay it through its own session, return its row.
+    """Analyse one recording in its own flight, return its row.
 
-    The session starts at the first input's time and stops at the latest
-    input's; ``config`` (a session config) applies to it, with ``activity``
+    The flight starts at the first input's time and stops at the latest time it
+    saw; ``config`` (a session config) applies to it, with ``activity``
     from the file's sport unless ``config`` sets one. ``name`` is the row's
     ``file`` (default: ``path``). Never raises for a bad file: the row's
     ``error`` says what went wrong. Raises only :class:`librunway.LibraryError`
@@ -390,33 +392,10 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         row["format"] = fmt
         with open(path, "rb") as f:
             data = f.read()
-        lines, report = split_report(import_recording(data, fmt))
-        if report is not None:
-            sport, activity = report.get("sport"), report.get("activity") or "run"
-        else:                       # a library whose import writes no report
-            sport = sniff_sport(data, fmt)
-            activity = activity_for(sport)
-        del data
-        row["sport"] = sport.strip().lower() if isinstance(sport, str) and sport.strip() else None
-        cfg = dict(config or {})
-        cfg.setdefault("activity", activity)
-        row["activity"] = cfg["activity"]
-        if not lines:
-            raise RecordingError("no timed points")
-        with Session(cfg) as s:
-            s.start(json.loads(lines[0]).get("t"))
-            try:
-                accepted, rejected = s.push_many(lines, strict=True)
-            except RunwayError as e:
-                accepted = getattr(e, "accepted", None)
-                rejected = getattr(e, "rejected", None)
-                if accepted is None:        # not about an input: re-raise
-                    raise
-                if accepted == 0:
-                    raise RecordingError(f"no input accepted ({rejected} rejected; the first: "
-                                         f"{type(e).__name__}: {e})") from e
-            s.stop()
-            summary = s.summary()
+        if analyse_available():
+            summary, report, rejected = _analyse_one(data, fmt, config, row)
+        else:
+            summary, report, rejected = _analyse_by_lines(data, fmt, config, row)
     except LibraryError:
         raise
     except Exception as e:  # noqa: BLE001 - any failure on a file is that file's row
@@ -439,6 +418,61 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
                untimed=(report or {}).get("untimed"), rejected=rejected,
                device_distance_m=device.get("distance_m"), device_ascent_m=device.get("ascent_m"))
     return _rounded(row)
+
+
+def _analyse_one(data: bytes, fmt: str, config: Optional[Mapping[str, Any]],
+                 row: dict) -> tuple[dict, Optional[dict], int]:
+    """One ``runway_analyse`` call: the file straight into the engine."""
+    cfg = dict(config or {})
+    try:
+        result = analyse_recording(data, fmt, cfg, route=False)
+    except InputError as e:
+        if str(e) == "no timed points":
+            raise RecordingError("no timed points") from None
+        raise
+    report = result.get("report")
+    sport = (report or {}).get("sport")
+    row["sport"] = sport.strip().lower() if isinstance(sport, str) and sport.strip() else None
+    row["activity"] = cfg.get("activity") or (report or {}).get("activity") or "run"
+    accepted, rejected = result["accepted"], result["rejected"]
+    if accepted == 0:
+        first = result.get("first_rejection") or {}
+        raise RecordingError(f"no input accepted ({rejected} rejected; the first: InputError: "
+                             f"line {first.get('index')}: {first.get('message')} "
+                             f"({rejected} of {result['inputs']} lines rejected))")
+    return result["summary"], report, rejected
+
+
+def _analyse_by_lines(data: bytes, fmt: str, config: Optional[Mapping[str, Any]],
+                      row: dict) -> tuple[dict, Optional[dict], int]:
+    """With a library that has no ``runway_analyse``: import, then replay the lines."""
+    lines, report = split_report(import_recording(data, fmt))
+    if report is not None:
+        sport, activity = report.get("sport"), report.get("activity") or "run"
+    else:                       # a library whose import writes no report
+        sport = sniff_sport(data, fmt)
+        activity = activity_for(sport)
+    row["sport"] = sport.strip().lower() if isinstance(sport, str) and sport.strip() else None
+    cfg = dict(config or {})
+    cfg.setdefault("activity", activity)
+    row["activity"] = cfg["activity"]
+    if not lines:
+        raise RecordingError("no timed points")
+    with Session(cfg) as s:
+        s.start(json.loads(lines[0]).get("t"))
+        try:
+            accepted, rejected = s.push_many(lines, strict=True)
+        except RunwayError as e:
+            accepted = getattr(e, "accepted", None)
+            rejected = getattr(e, "rejected", None)
+            if accepted is None:        # not about an input: re-raise
+                raise
+            if accepted == 0:
+                raise RecordingError(f"no input accepted ({rejected} rejected; the first: "
+                                     f"{type(e).__name__}: {e})") from e
+        s.stop()
+        summary = s.summary()
+    return summary, report, rejected
 
 
 def _rounded(row: dict) -> dict:

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 from ctypes import byref, c_size_t, c_void_p
+from collections.abc import Mapping
 from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import ArgumentError, LibraryError
 from .session import _c_string
 
-__all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS"]
+__all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS",
+           "analyse_recording", "analyse_available"]
 
 #: The formats :func:`import_recording` reads.
 IMPORT_FORMATS = ("gpx", "tcx", "fit")
@@ -23,6 +25,54 @@ def import_available() -> bool:
     """Whether the loaded librunway can import recordings (it exports
     ``runway_import``; libraries built before it was added do not)."""
     return _lib.has("runway_import")
+
+
+def analyse_available() -> bool:
+    """Whether the loaded librunway analyses a recording in one call (it exports
+    ``runway_analyse``)."""
+    return _lib.has("runway_analyse")
+
+
+def analyse_recording(data: RecordingData, format: str = "auto",
+                      config: Optional[Mapping[str, Any]] = None, *, route: bool = True,
+                      salvage: bool = False) -> dict[str, Any]:
+    """A recording's flight in one library call (``runway_analyse``): the file is read
+    straight into the engine (no JSON Lines), replayed with the file's sport unless
+    ``config`` names an ``activity``, started at its first input and stopped at the latest.
+
+    Returns:
+        ``{"summary": ..., "report": ..., "inputs": N, "accepted": N, "rejected": N,
+        "first_rejection": None | {"index": i, "message": "..."}}``: the summary is
+        ``Session.summary()``'s (without ``route`` when ``route`` is false), the report
+        :func:`import_recording`'s last line.
+
+    Raises:
+        InputError: not a readable recording, no timed point, or a first time that cannot
+            start a flight.
+        ArgumentError: an unknown format or a bad config (a ``store`` or a live clock too).
+        LibraryError: the loaded librunway has no ``runway_analyse``.
+    """
+    if not analyse_available():
+        raise LibraryError(f"{_lib.path()} has no runway_analyse (rebuild it)")
+    if isinstance(data, str):
+        raw = data.encode("utf-8", "surrogatepass")
+    elif isinstance(data, (bytes, bytearray, memoryview)):
+        raw = bytes(data)
+    else:
+        raise TypeError(f"data must be bytes or str, not {type(data).__name__}")
+    options: dict[str, Any] = {"format": str(format).lower(), "route": bool(route),
+                               "salvage": bool(salvage)}
+    if config is not None:
+        options["config"] = dict(config)
+    try:
+        text = json.dumps(options, allow_nan=False)
+    except (TypeError, ValueError) as e:
+        raise ArgumentError(f"config is not JSON: {e}") from e
+    opts = _c_string(text.encode("utf-8"), "options", ArgumentError)
+    out, length = c_void_p(), c_size_t(0)
+    _lib.lib().runway_analyse(opts, raw, len(raw), byref(out), byref(length))
+    result: dict[str, Any] = json.loads(_lib.take_bytes(out, length))
+    return result
 
 
 def import_recording(data: RecordingData, format: str) -> list[str]:

@@ -285,16 +285,22 @@ def test_a_worker_without_the_library_fails_the_job(archive, client):
     """No usable librunway on a worker is not a file's fault: LibraryError, not error rows."""
     def break_library() -> None:
         import librunway.batch as b
-        real = b.import_recording
+        real, real_analyse = b.import_recording, b.analyse_recording
 
         def import_recording(data, fmt):
             raise librunway.LibraryError("librunway.so not found (test)")
+
+        def analyse_recording(data, fmt, config=None, **options):
+            raise librunway.LibraryError("librunway.so not found (test)")
         import_recording.real = real
+        analyse_recording.real = real_analyse
         b.import_recording = import_recording
+        b.analyse_recording = analyse_recording
 
     def heal() -> None:
         import librunway.batch as b
         b.import_recording = getattr(b.import_recording, "real", b.import_recording)
+        b.analyse_recording = getattr(b.analyse_recording, "real", b.analyse_recording)
 
     client.run(break_library)
     try:

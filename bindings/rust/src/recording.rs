@@ -1,6 +1,7 @@
 //! Recordings made elsewhere (GPX, TCX, FIT files) as librunway inputs.
 
 use crate::error::{Error, Result, Status};
+use crate::json;
 use crate::session::{cstring, take_bytes};
 use crate::sys;
 
@@ -47,4 +48,69 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
     })?;
     String::from_utf8(bytes)
         .map_err(|e| Error::new(Status::Internal, format!("runway_import returned invalid UTF-8: {e}")))
+}
+
+/// A recording analysed in one call ([`analyse`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Analysis {
+    /// The flight record, as [`crate::Session::summary`] gives it (JSON).
+    pub summary: String,
+    /// The import report (JSON), the last line of [`import_recording`].
+    pub report: String,
+    /// Inputs read from the file.
+    pub inputs: usize,
+    /// Inputs the engine accepted.
+    pub accepted: usize,
+    /// Inputs the engine refused (logged; the rest went on).
+    pub rejected: usize,
+    /// The first refused input: its place among the inputs (1-based) and why.
+    pub first_rejection: Option<(usize, String)>,
+}
+
+/// A recording's flight in one library call (`runway_analyse`): the file read straight into a
+/// flight of its own with the file's sport (unless `options`' config names an `activity`),
+/// started at its first input and stopped at the latest time it saw.
+///
+/// `options`: `None` or `{"format":"auto","salvage":false,"route":true,"config":{...}}`
+/// (runway.h).
+///
+/// ```no_run
+/// # fn main() -> runway::Result<()> {
+/// let a = runway::analyse(&std::fs::read("ride.fit").unwrap(), None)?;
+/// let km = runway::json::f64_field(&a.summary, "distance_m").unwrap_or(0.0) / 1000.0;
+/// # Ok(()) }
+/// ```
+///
+/// Errors: [`Status::Argument`] bad options or config; [`Status::Input`] not a readable
+/// recording, no timed point, or a first time that cannot start a flight; [`Status::Internal`]
+/// when the loaded library has no `runway_analyse`.
+pub fn analyse(data: &[u8], options: Option<&str>) -> Result<Analysis> {
+    crate::load()?;
+    let Some(call) = sys::runway_analyse() else {
+        return Err(Error::new(Status::Internal, "the loaded librunway has no runway_analyse (rebuild it)"));
+    };
+    let options = options.map(|o| cstring(o, Status::Argument)).transpose()?;
+    let ptr = options.as_ref().map_or(std::ptr::null(), |o| o.as_ptr());
+    // SAFETY: `call` is the library's runway_analyse; options is NULL or NUL-terminated and data
+    // is valid for data.len() bytes during the call.
+    let bytes = take_bytes(|out, len| unsafe { call(ptr, data.as_ptr().cast(), data.len(), out, len) })?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Error::new(Status::Internal, format!("runway_analyse returned invalid UTF-8: {e}")))?;
+    let bad = || Error::new(Status::Internal, "runway_analyse returned an unexpected result");
+    let count = |key: &str| json::f64_field(&text, key).map(|v| v as usize).ok_or_else(bad);
+    let first_rejection = match json::raw_field(&text, "first_rejection") {
+        Some("null") | None => None,
+        Some(r) => Some((
+            json::f64_field(r, "index").map_or(0, |v| v as usize),
+            json::str_field(r, "message").unwrap_or_default(),
+        )),
+    };
+    Ok(Analysis {
+        summary: json::raw_field(&text, "summary").ok_or_else(bad)?.to_string(),
+        report: json::raw_field(&text, "report").ok_or_else(bad)?.to_string(),
+        inputs: count("inputs")?,
+        accepted: count("accepted")?,
+        rejected: count("rejected")?,
+        first_rejection,
+    })
 }

@@ -224,6 +224,20 @@ pub fn runway_import() -> Option<runway_import_fn> {
     Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_import_fn>(symbol) })
 }
 
+/// `runway_status runway_analyse(const char *options, const char *bytes, size_t len,
+/// char **result_out, size_t *out_len)`: a recording's flight in one call (runway.h);
+/// `*result_out` (`*out_len` bytes) is freed with [`runway_string_free`].
+pub type runway_analyse_fn = runway_import_fn;
+
+/// `runway_analyse` of the loaded librunway, or `None` when the library predates it (looked up
+/// at run time, as [`runway_import`]).
+pub fn runway_analyse() -> Option<runway_analyse_fn> {
+    let symbol = crate::library::loaded().ok()?.symbol(c"runway_analyse")?;
+    // SAFETY: the address is that of the library's `runway_analyse`, whose C signature
+    // (options, bytes, len, result_out, out_len) has the same types as runway_import's (runway.h).
+    Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_analyse_fn>(symbol) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -227,3 +227,51 @@ fn import_refuses_what_it_cannot_read() {
         assert_eq!(err.status, Status::Input, "{fmt} {data:?}: {err}"); // runway.h: not a valid recording
     }
 }
+
+// ---- analyse ------------------------------------------------------------------------------
+
+#[test]
+fn analyse_gives_the_summary_of_import_and_a_session() {
+    if skip_without_import("analyse_gives_the_summary_of_import_and_a_session") {
+        return;
+    }
+    let Some(tracks) = tracks_dir() else {
+        eprintln!("skipped: no ../shared/tracks");
+        return;
+    };
+    let mut checked = 0;
+    for name in ["gpxpy__cerknicko-jezero.gpx", "togeojson__tour_hr.tcx", "fitparse__garmin-fenix-5-walk.fit"]
+    {
+        let data = std::fs::read(tracks.join(name)).unwrap();
+        let ext = name.rsplit('.').next().unwrap();
+        let jsonl = runway::import_recording(&data, ext).unwrap();
+        let report = jsonl.lines().last().unwrap();
+        let activity = runway::json::str_field(report, "activity");
+        let config = activity.map(|a| format!(r#"{{"activity":"{a}"}}"#));
+        let s = Session::open(config.as_deref()).unwrap();
+        s.start(runway::json::f64_field(jsonl.lines().next().unwrap(), "t")).unwrap();
+        let pushed = s.push_jsonl(&jsonl);
+        s.stop(None).unwrap();
+        let a = runway::analyse(&data, None).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(a.summary, s.summary_json().unwrap(), "{name}");
+        assert_eq!(a.report, report, "{name}");
+        assert_eq!(a.inputs, jsonl.lines().count() - 1, "{name}");
+        assert_eq!(a.accepted + a.rejected, a.inputs, "{name}");
+        assert_eq!(a.rejected, pushed.rejected, "{name}");
+        checked += 1;
+    }
+    assert_eq!(checked, 3);
+}
+
+#[test]
+fn analyse_refuses_bad_options_and_files() {
+    if skip_without_import("analyse_refuses_bad_options_and_files") || runway::sys::runway_analyse().is_none()
+    {
+        return;
+    }
+    assert_eq!(runway::analyse(b"<gpx/>", Some(r#"{"format":"kml"}"#)).unwrap_err().status, Status::Argument);
+    assert_eq!(runway::analyse(b"hello", None).unwrap_err().status, Status::Input);
+    let untimed = br#"<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>"#;
+    let err = runway::analyse(untimed, None).unwrap_err();
+    assert_eq!((err.status, err.message.as_str()), (Status::Input, "no timed points"));
+}

@@ -83,13 +83,20 @@ fn sys_declares_every_header_function_with_its_arity() {
     if let Some(start) = sys_text.find("pub type runway_import_fn") {
         let body = &sys_text[start..];
         let params = &body[body.find('(').unwrap() + 1..body.find(')').unwrap()];
-        rust.insert("runway_import".into(), params.trim().trim_end_matches(',').matches(',').count() + 1);
+        let count = params.trim().trim_end_matches(',').matches(',').count() + 1;
+        rust.insert("runway_import".into(), count);
+        // runway_analyse, looked up the same way, has the same C parameter types.
+        if sys_text.contains("pub type runway_analyse_fn = runway_import_fn;") {
+            rust.insert("runway_analyse".into(), count);
+        }
     }
     for (name, count) in &c {
         assert_eq!(rust.get(name), Some(count), "{name}: sys.rs vs runway.h");
     }
-    let extra: Vec<_> =
-        rust.keys().filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import").collect();
+    let extra: Vec<_> = rust
+        .keys()
+        .filter(|n| !c.contains_key(*n) && n.as_str() != "runway_import" && n.as_str() != "runway_analyse")
+        .collect();
     assert!(extra.is_empty(), "in sys.rs but not in runway.h: {extra:?}");
 }
 
@@ -103,7 +110,8 @@ fn integer_defines(header: &str) -> BTreeMap<String, u64> {
             continue;
         }
         let Some(name) = words.next().filter(|n| n.starts_with("RUNWAY_")) else { continue };
-        let expr: String = words.collect::<Vec<_>>().join("").trim_matches(|c| c == '(' || c == ')').to_owned();
+        let expr: String =
+            words.collect::<Vec<_>>().join("").trim_matches(|c| c == '(' || c == ')').to_owned();
         let factors: Option<Vec<u64>> = expr.split('*').map(|f| f.parse::<u64>().ok()).collect();
         if let Some(factors) = factors.filter(|f| !f.is_empty()) {
             found.insert(name.to_owned(), factors.iter().product());

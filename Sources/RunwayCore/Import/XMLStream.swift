@@ -1,0 +1,204 @@
+import CExpat
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What an `XMLStream` calls as it reads a document: element starts and ends in document order,
+/// with the text of the elements the handler asked for.
+protocol XMLStreamHandler: AnyObject {
+    /// An element starts at `depth` (the root is 0). Returns whether its text is wanted at its end.
+    func start(_ name: XMLName, depth: Int, attributes: XMLAttributes) -> Bool
+    /// The element that started last and is still open ends; `text` is its character data (its
+    /// own, not its children's), without surrounding white space, when `start` asked for it.
+    func end(depth: Int, text: UnsafeBufferPointer<UInt8>?)
+}
+
+/// Reads an XML document with expat and calls a handler for each element as it goes: no tree is
+/// built, and only the text the handler asks for is kept (one buffer per open element that wants
+/// it, reused).
+///
+/// Safe for untrusted files: a document with a DTD (`<!DOCTYPE …>`) is refused outright, so no
+/// entity, internal or external, is ever declared, expanded or loaded; nesting deeper than
+/// `maxDepth` is refused; `Importer` limits the size before parsing. Once the document is refused
+/// the handler hears nothing more.
+///
+///     final class Counter: XMLStreamHandler {
+///         var points = 0
+///         func start(_ name: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
+///             if name == "trkpt" { points += 1 }
+///             return false
+///         }
+///         func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {}
+///     }
+///     let counter = Counter()
+///     try XMLStream.parse(bytes, what: "GPX", into: counter)   // counter.points
+final class XMLStream {
+    static let maxDepth = 256
+
+    // Touched only from expat's callbacks during one `parse`, on one thread: the runtime's
+    // dynamic exclusivity checks on every access would be redundant.
+    @exclusivity(unchecked) private var depth = 0
+    @exclusivity(unchecked) private var failure: String? = nil
+    @exclusivity(unchecked) private var sawRoot = false
+    /// For each open element, the index of its text buffer in `texts`, or -1 when not kept.
+    @exclusivity(unchecked) private var slots: [Int] = []
+    @exclusivity(unchecked) private var texts: [[UInt8]] = []
+    @exclusivity(unchecked) private var used = 0
+    private unowned let handler: any XMLStreamHandler
+
+    private init(handler: any XMLStreamHandler) {
+        self.handler = handler
+        slots.reserveCapacity(16)
+    }
+
+    /// Parses `bytes` as one XML document, calling `handler` as elements start and end.
+    ///
+    /// - Parameter what: the kind of file, for messages ("GPX").
+    /// - Throws: `.input` with expat's message and line when the text is not well-formed XML, has
+    ///   a DTD, or nests too deep, or has no root element.
+    static func parse(_ bytes: UnsafeRawBufferPointer, what: String, into handler: any XMLStreamHandler) throws(RunwayError) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .input("empty \(what) file") }
+        guard let size = Int32(exactly: bytes.count) else { throw .input("\(what) file too large") }
+        guard let parser = XML_ParserCreate(nil) else { throw RunwayError(.internal, "expat: no parser") }
+        defer { XML_ParserFree(parser) }
+        let stream = XMLStream(handler: handler)
+        XML_SetUserData(parser, Unmanaged.passUnretained(stream).toOpaque())
+        XML_SetElementHandler(parser, { user, name, attrs in
+            guard let user else { return }
+            XMLStream.from(user).start(name, attrs)
+        }, { user, _ in
+            guard let user else { return }
+            XMLStream.from(user).end()
+        })
+        XML_SetCharacterDataHandler(parser, { user, s, len in
+            guard let user, let s, len > 0 else { return }
+            XMLStream.from(user).characters(s, Int(len))
+        })
+        XML_SetStartDoctypeDeclHandler(parser, { user, _, _, _, _ in
+            guard let user else { return }
+            XMLStream.from(user).failure = "a DTD (<!DOCTYPE>) is not allowed in a recording"
+        })
+        let ok = withExtendedLifetime(stream) {
+            XML_Parse(parser, base.assumingMemoryBound(to: CChar.self), size, 1)
+        }
+        if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
+        guard ok == XML_STATUS_OK else {
+            let message = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "XML parse error"
+            throw .input("not a well-formed \(what) file: \(message) (line \(XML_GetCurrentLineNumber(parser)))")
+        }
+        guard stream.sawRoot else { throw .input("not a \(what) file: no root element") }
+    }
+
+    private static func from(_ user: UnsafeMutableRawPointer) -> XMLStream {
+        Unmanaged<XMLStream>.fromOpaque(user).takeUnretainedValue()
+    }
+
+    private func start(_ name: UnsafePointer<XML_Char>?, _ attrs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
+        guard failure == nil else { return }
+        guard depth < XMLStream.maxDepth else {
+            failure = "elements nested deeper than \(XMLStream.maxDepth)"
+            return
+        }
+        if depth == 0 {
+            if sawRoot {
+                failure = "more than one root element"
+                return
+            }
+            sawRoot = true
+        }
+        let wants = handler.start(XMLName(name), depth: depth, attributes: XMLAttributes(attrs))
+        var slot = -1
+        if wants {
+            slot = used
+            if used == texts.count { texts.append([]) } else { texts[used].removeAll(keepingCapacity: true) }
+            used += 1
+        }
+        slots.append(slot)
+        depth += 1
+    }
+
+    private func end() {
+        guard failure == nil, let slot = slots.popLast() else { return }
+        depth -= 1
+        guard slot >= 0 else {
+            handler.end(depth: depth, text: nil)
+            return
+        }
+        used -= 1
+        texts[slot].withUnsafeBufferPointer { all in
+            var lo = 0, hi = all.count
+            while lo < hi, JSONInput.isSpace(all[lo]) { lo += 1 }
+            while hi > lo, JSONInput.isSpace(all[hi - 1]) { hi -= 1 }
+            handler.end(depth: depth, text: UnsafeBufferPointer(rebasing: all[lo..<hi]))
+        }
+    }
+
+    private func characters(_ s: UnsafePointer<XML_Char>, _ len: Int) {
+        guard failure == nil, let slot = slots.last, slot >= 0 else { return }
+        s.withMemoryRebound(to: UInt8.self, capacity: len) { p in
+            texts[slot].append(contentsOf: UnsafeBufferPointer(start: p, count: len))
+        }
+    }
+}
+
+/// An element's name as an `XMLStream` reports it: the local part (after any namespace prefix).
+struct XMLName {
+    let bytes: UnsafeBufferPointer<UInt8>
+
+    init(_ p: UnsafePointer<XML_Char>?) { bytes = XMLName.local(p) }
+
+    /// The part of a NUL-terminated qualified name after its last ':'.
+    static func local(_ p: UnsafePointer<XML_Char>?) -> UnsafeBufferPointer<UInt8> {
+        guard let p else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return p.withMemoryRebound(to: UInt8.self, capacity: 1) { u in
+            var start = 0, i = 0
+            while u[i] != 0 {
+                if u[i] == UInt8(ascii: ":") { start = i + 1 }
+                i += 1
+            }
+            return UnsafeBufferPointer(start: u + start, count: i - start)
+        }
+    }
+
+    static func == (name: XMLName, literal: StaticString) -> Bool {
+        let n = literal.utf8CodeUnitCount
+        guard name.bytes.count == n, let a = name.bytes.baseAddress else { return n == 0 && name.bytes.isEmpty }
+        return memcmp(a, literal.utf8Start, n) == 0
+    }
+
+    /// The name as text, for messages.
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// An element's attributes as expat gives them (name, value pairs ending in NULL).
+struct XMLAttributes {
+    let pairs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?
+
+    init(_ pairs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) { self.pairs = pairs }
+
+    /// The value of the first attribute whose local name is `name`, without surrounding white
+    /// space; nil when absent.
+    func value(_ name: StaticString) -> String? {
+        bytes(name).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `value` as the bytes expat holds (valid during the `start` call only).
+    func bytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+        guard let pairs else { return nil }
+        var i = 0
+        while let key = pairs[i], let value = pairs[i + 1] {
+            if XMLName(key) == name {
+                return value.withMemoryRebound(to: UInt8.self, capacity: 1) { v in
+                    var n = 0
+                    while v[n] != 0 { n += 1 }
+                    var lo = 0
+                    while lo < n, JSONInput.isSpace(v[lo]) { lo += 1 }
+                    while n > lo, JSONInput.isSpace(v[n - 1]) { n -= 1 }
+                    return UnsafeBufferPointer(start: v + lo, count: n - lo)
+                }
+            }
+            i += 2
+        }
+        return nil
+    }
+}

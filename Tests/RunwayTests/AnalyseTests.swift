@@ -1,0 +1,132 @@
+import Testing
+import RunwaySim
+import CRunwayABI
+@testable import Runway
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `runway_analyse` against the separate calls it stands for, on every real recording.
+@Suite("runway_analyse")
+struct AnalyseTests {
+    static let recordings: [String] = {
+        guard let dir = SharedTracks.folder, let d = opendir(dir) else { return [] }
+        defer { closedir(d) }
+        var names: [String] = []
+        while let e = readdir(d) {
+            let name = withUnsafeBytes(of: e.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasSuffix(".gpx") || name.hasSuffix(".tcx") || name.hasSuffix(".fit") { names.append(name) }
+        }
+        return names.sorted()
+    }()
+
+    /// A C call that gives a malloc'd buffer: its bytes, or the status and message.
+    static func call(_ body: (StringOut, UnsafeMutablePointer<Int>) -> runway_status) -> Result<[UInt8], RunwayError> {
+        var p: UnsafeMutablePointer<CChar>? = nil
+        var n = 0
+        let st = body(&p, &n)
+        guard st == RUNWAY_OK, let p else {
+            return .failure(RunwayError(RunwayStatus(rawValue: st.rawValue) ?? .internal, lastError()))
+        }
+        defer { free(p) }
+        return .success(Array(UnsafeRawBufferPointer(start: p, count: n)))
+    }
+
+    /// Today's path: import, a session with the file's activity, start at the first input's
+    /// time, push_jsonl, stop, summary.
+    static func separateCalls(_ bytes: [UInt8], _ format: String) throws -> Result<String, RunwayError> {
+        let jsonl = try bytes.withUnsafeBufferPointer { b in
+            try call { out, n in
+                b.withMemoryRebound(to: CChar.self) { runway_import_impl(format, $0.baseAddress, b.count, out, n) }
+            }.get()
+        }
+        let lines = jsonl.split(separator: 0x0A)
+        let report = String(decoding: lines.last ?? [], as: UTF8.self)
+        let activity = after("\"activity\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
+        let config = activity.map { "{\"activity\":\"\($0)\"}" }
+        let s = try CSession(config)
+        let first = String(decoding: lines.first ?? [], as: UTF8.self)
+        guard s.start(field("t", in: first) ?? .nan) == RUNWAY_OK else {
+            return .failure(RunwayError(.input, lastError()))   // the 1901 placeholder times
+        }
+        var accepted = 0, rejected = 0
+        _ = jsonl.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { runway_push_jsonl_impl(s.handle, $0.baseAddress, b.count, &accepted, &rejected) }
+        }
+        #expect(s.stop() == RUNWAY_OK)
+        return .success(s.summary())
+    }
+
+    static func analyse(_ bytes: [UInt8], _ options: String?) -> Result<[UInt8], RunwayError> {
+        bytes.withUnsafeBufferPointer { b in
+            call { out, n in
+                b.withMemoryRebound(to: CChar.self) { runway_analyse_impl(options, $0.baseAddress, b.count, out, n) }
+            }
+        }
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"), arguments: recordings)
+    func theSummaryIsTheSeparateCallsOne(_ file: String) throws {
+        let dir = try #require(SharedTracks.folder)
+        let bytes = try #require(SharedTracks.read(dir + "/" + file))
+        let format = String(file.split(separator: ".").last ?? "")
+        let expected: String
+        switch try AnalyseTests.separateCalls(bytes, format) {
+        case .success(let summary): expected = summary
+        case .failure(let startError):
+            // A file whose first time cannot start a flight is refused with runway_start's message.
+            guard case .failure(let e) = AnalyseTests.analyse(bytes, nil) else {
+                Issue.record("\(file): runway_start refused it, runway_analyse did not")
+                return
+            }
+            #expect(e == startError)
+            return
+        }
+        // By the file's first bytes, and with the format named.
+        for options in [nil, "{\"format\":\"\(format)\"}"] {
+            let text = String(decoding: try AnalyseTests.analyse(bytes, options).get(), as: UTF8.self)
+            let prefix = "{\"summary\":"
+            #expect(text.hasPrefix(prefix + expected + ",\"report\":{\"type\":\"import_report\""), "\(file)")
+        }
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"), arguments: recordings)
+    func theReportIsRunwayImportsAndTheCountsAddUp(_ file: String) throws {
+        let dir = try #require(SharedTracks.folder)
+        let bytes = try #require(SharedTracks.read(dir + "/" + file))
+        let format = String(file.split(separator: ".").last ?? "")
+        let jsonl = try bytes.withUnsafeBufferPointer { b in
+            try AnalyseTests.call { out, n in
+                b.withMemoryRebound(to: CChar.self) { runway_import_impl(format, $0.baseAddress, b.count, out, n) }
+            }.get()
+        }
+        let lines = jsonl.split(separator: 0x0A)
+        let report = String(decoding: lines.last ?? [], as: UTF8.self)
+        guard case .success(let out) = AnalyseTests.analyse(bytes, "{\"route\":false}") else { return }  // see above
+        let text = String(decoding: out, as: UTF8.self)
+        #expect(text.has(",\"report\":" + report + ",\"inputs\":\(lines.count - 1),"), "\(file)")
+        let accepted = field("accepted", in: text) ?? -1, rejected = field("rejected", in: text) ?? -1
+        #expect(accepted + rejected == Double(lines.count - 1))
+        #expect(!text.has("\"route\":["))
+    }
+
+    @Test func optionsAreCheckedBeforeTheFileIsRead() {
+        let junk = Array("not a recording".utf8)
+        let cases: [(String, RunwayStatus, String)] = [
+            ("{\"format\":\"kml\"}", .argument, "options: unknown format \"kml\" (expected auto, gpx, tcx or fit)"),
+            ("{\"route\":1}", .argument, "options: \"route\" must be true or false"),
+            ("{\"config\":{\"clock\":\"live\"}}", .argument, "options: a recording is replayed: config \"clock\" must be \"replay\""),
+                        ("[1]", .argument, "options: expected a JSON object, got an array"),
+            ("{}", .input, "not a GPX, TCX or FIT recording (by its first bytes)"),
+        ]
+        for (options, status, message) in cases {
+            guard case .failure(let e) = AnalyseTests.analyse(junk, options) else {
+                Issue.record("\(options) succeeded")
+                continue
+            }
+            #expect(e.status == status, "\(options)")
+            #expect(e.message == message, "\(options)")
+        }
+    }
+}

@@ -1,0 +1,85 @@
+"""The one-call path (runway_analyse via librunway.analyse_recording) against the separate
+calls it replaces, and analyse()/Flight built on it."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import librunway
+from conftest import TRACKS  # noqa: E402
+
+SHARED = sorted(p for p in TRACKS.glob("*") if p.suffix in (".gpx", ".tcx", ".fit")) if TRACKS.is_dir() else []
+
+GPX = (b'<?xml version="1.0"?><gpx version="1.1"><trk><type>cycling</type><trkseg>'
+       + b"".join(f'<trkpt lat="52.{k:04d}" lon="4.{2 * k:04d}"><ele>{k}</ele>'
+                  f'<time>2024-05-01T10:00:{2 * k:02d}Z</time></trkpt>'.encode() for k in range(20))
+       + b"</trkseg></trk></gpx>")
+
+
+def separate_calls(data: bytes, fmt: str, config=None) -> tuple[dict, dict, int]:
+    lines, report = librunway.split_report(librunway.import_recording(data, fmt))
+    cfg = dict(config or {})
+    if report.get("activity"):
+        cfg.setdefault("activity", report["activity"])
+    with librunway.Session(cfg) as s:
+        s.start(json.loads(lines[0])["t"])
+        rejected = s.push_many(lines)[1]
+        s.stop()
+        return s.summary(), report, rejected
+
+
+@pytest.mark.skipif(not SHARED, reason="../shared/tracks is not here")
+@pytest.mark.parametrize("path", SHARED, ids=lambda p: p.name)
+def test_one_call_gives_the_separate_calls_summary_and_report(path):
+    data = path.read_bytes()
+    fmt = path.suffix[1:]
+    try:
+        summary, report, rejected = separate_calls(data, fmt)
+    except librunway.InputError as e:        # the 1901 placeholder times: start refuses them
+        with pytest.raises(librunway.InputError) as one:
+            librunway.analyse_recording(data)
+        assert str(one.value) == str(e)
+        return
+    result = librunway.analyse_recording(data)   # format by the first bytes
+    assert result["summary"] == summary
+    assert result["report"] == report
+    assert result["rejected"] == rejected
+    assert result["accepted"] + result["rejected"] == result["inputs"] == report["inputs"]
+    flight = librunway.analyse(path)
+    assert flight.summary == summary and flight.report == report and flight.rejected == rejected
+
+
+def test_the_config_is_applied_and_its_activity_wins():
+    result = librunway.analyse_recording(GPX, "gpx", {"hr_max": 180}, route=False)
+    assert result["summary"]["activity"] == "ride" and result["summary"]["hr_max_setting"] == 180
+    assert "route" not in result["summary"]
+    walk = librunway.analyse_recording(GPX, config={"activity": "walk"})
+    assert walk["summary"]["activity"] == "walk"
+    assert walk["summary"] == separate_calls(GPX, "gpx", {"activity": "walk"})[0]
+
+
+def test_bad_options_and_files_are_refused():
+    with pytest.raises(librunway.ArgumentError, match="unknown format"):
+        librunway.analyse_recording(GPX, "kml")
+    with pytest.raises(librunway.ArgumentError, match="store"):
+        librunway.analyse_recording(GPX, config={"store": "/tmp/x.db"})
+    with pytest.raises(librunway.ArgumentError):
+        librunway.analyse_recording(GPX, config={"hr_max": "high"})
+    with pytest.raises(librunway.InputError, match="by its first bytes"):
+        librunway.analyse_recording(b"hello")
+    with pytest.raises(librunway.InputError, match="^no timed points$"):
+        librunway.analyse_recording(b'<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>')
+    with pytest.raises(librunway.InputError, match="the recording: no timed points"):
+        librunway.analyse(b'<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>')
+
+
+def test_a_flights_events_and_snapshots_are_replayed_when_asked_for():
+    flight = librunway.analyse(GPX)
+    assert flight._events is None                      # not computed by analyse()
+    phases = [e["to"] for e in flight.events if e["kind"] == "phase"]
+    assert phases == ["cruise", "touchdown"]
+    assert len(flight.snapshots) == 20
+    assert flight.snapshots[-1]["distance_m"] == pytest.approx(flight.summary["distance_m"])
+    assert len(flight.route_rows()) == len(flight.route)
+    assert flight.export("gpx").startswith(b"<?xml")
