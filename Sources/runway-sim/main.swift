@@ -9,6 +9,8 @@ let usage = """
                       [--stop DIST:SECONDS]... [--stand-before S] [--stand-after S] [--hz HZ]
                       [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
                       [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
+                      [--hills harmonics|sine|ramp|stepped] [--hill-m A]
+                      [--altitude-error clean|gps|barometric] [--barometer] [--v-acc]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
@@ -31,6 +33,12 @@ let usage = """
       --spike INDEX:null    replace fix INDEX with (0,0); INDEX:OFFSET_M moves it OFFSET_M
                             metres from the true position (repeatable)
       --truth               add the true position and distances to each line
+      --hills SHAPE         hill shape (default harmonics); sine, ramp, stepped climb 2A a lap
+      --hill-m A            hill amplitude A in metres (default 15)
+      --altitude-error M    altitude error model: clean, gps (Gauss-Markov 3 m, 60 s, plus
+                            0.5 m white), barometric (0.2 m white plus 1 m/sqrt(h) drift)
+      --barometer           altitude as {"type":"altimeter"} lines, not on the fixes
+      --v-acc               fixes carry v_acc (the altitude error's sigma)
 
     """
 
@@ -131,6 +139,19 @@ while let option = args.popFirst() {
             config.spikes.append(SimSpike(atIndex: index, kind: .offsetM(number(k, for: option))))
         }
     case "--truth": includeTruth = true
+    case "--hills":
+        let name = value()
+        guard let shape = SimHillShape(rawValue: name) else { fail("--hills must be harmonics, sine, ramp or stepped") }
+        config.hillShape = shape
+    case "--hill-m":
+        config.altitudeAmplitudeM = number(value(), for: option)
+        guard (0.0...1000.0).contains(config.altitudeAmplitudeM) else { fail("--hill-m must be within 0...1000") }
+    case "--altitude-error":
+        let name = value()
+        guard let model = SimAltitudeError(rawValue: name) else { fail("--altitude-error must be clean, gps or barometric") }
+        config.altitudeError = model
+    case "--barometer": config.altitudeSource = .barometric
+    case "--v-acc": config.includeVerticalAccuracy = true
     default:
         fail("unknown option '\(option)'")
     }

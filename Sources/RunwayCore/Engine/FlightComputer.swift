@@ -40,7 +40,7 @@ public struct FlightComputer: Sendable {
         pause = AutoPauseStage(settings: config.autoPause)
         pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)
         recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints)
-        elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM)
+        elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
@@ -132,7 +132,7 @@ public struct FlightComputer: Sendable {
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 recorder.keepIfFarEnough(point(fix.lat, fix.lon, fix.alt, at: t), force: step.newSegment)
                 pace.push(t: t, distanceM: distance)
-                elevationStage.gps(alt: fix.alt, at: t, distanceM: distance)
+                elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
             }
