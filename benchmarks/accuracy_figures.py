@@ -146,7 +146,7 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
         with open(os.path.join(TRACKS, "fixes", ref["file"] + ".jsonl")) as f:
             lines = [l for l in f.read().splitlines() if l.strip()]
         # Filters off against the reference's geodesic (GeographicLib) sum over the same fixes.
-        with runway.Session({"filters": "off"}) as s:
+        with librunway.Session({"filters": "off"}) as s:
             s.start()
             accepted, _ = s.push_many(lines)
             s.stop()
@@ -157,7 +157,7 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
             refused.append(ref["file"])
         if sport not in ("running", "cycling"):
             continue
-        with runway.Session({"activity": "ride" if sport == "cycling" else "run"}) as s:
+        with librunway.Session({"activity": "ride" if sport == "cycling" else "run"}) as s:
             s.start()
             s.push_many(lines)
             s.stop()
