@@ -215,3 +215,36 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
         own, _ = imported("fitparse__sample-activity.fit")
         print(f"sample-activity.fit pushed as a run: profile_mismatch {as_run['profile_mismatch']} of {as_run['filtered']['speed']} refused for speed; with its sport: {own['profile_mismatch']}")
     print(f"real recordings, filters off: {len(raw_off)} against the geodesic sum over their fixes, worst {1000 * max(raw_off):.3f} mm; refused whole: {', '.join(refused)}")
+# Elevation gain (docs/accuracy.md, "Elevation"): the 5.5 km loop with 30 m hills (sine,
+# ramp, stepped), over the tuning seeds (1-3, Amsterdam) and the held-back trials of
+# Sources/RunwaySim/SimTrials.swift, as Tests/RunwayCoreTests/ElevationAccuracyTests.swift replays
+# them; then the four barometric FIT recordings against the device's total_ascent, imported and
+# replayed with the sport and altitude source the import report names.
+TRIALS = [(1, "52.37", "4.89"), (2, "52.37", "4.89"), (3, "52.37", "4.89"), (1701, "1.29", "103.85"),
+          (2903, "-33.92", "18.42"), (4417, "64.15", "-21.94"), (5581, "-16.50", "179.99"), (7219, "40.71", "-74.01")]
+for label, extra, laps in [("clean on fixes (v_acc 0)", ["--altitude-error", "clean", "--v-acc"], "1"),
+                           ("clean barometer", ["--altitude-error", "clean", "--barometer"], "1"),
+                           ("barometric error", ["--altitude-error", "barometric", "--barometer"], "1"),
+                           ("GPS-like error, 3 laps", ["--altitude-error", "gps"], "3")]:
+    tune, held = [], []
+    for seed, lat, lon in TRIALS:
+        for shape in ("sine", "ramp", "stepped"):
+            sm, tr = run(["--seed", str(seed), "--lat", lat, "--lon", lon, "--hills", shape, "--hill-m", "15",
+                          "--laps", laps] + extra)
+            (tune if seed <= 3 else held).append(err(sm["gain_m"], tr["gain_m"]))
+    print(f"gain, {label}: tuning worst {max(map(abs, tune)):.1f}% mean {sum(tune) / len(tune):+.1f}%; "
+          f"held back worst {max(map(abs, held)):.1f}% mean {sum(held) / len(held):+.1f}%")
+if os.path.isdir(os.path.join(TRACKS, "fixes")) and librunway.import_available():
+    from librunway.recording import split_report
+    for name in ("fitparse__2013-02-06-12-11-14.fit", "fitparse__2015-10-13-08-43-15.fit",
+                 "fitparse__activity-small-fenix2-run.fit", "fitparse__sample-activity.fit",
+                 "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"):
+        lines, report = split_report(librunway.import_recording(open(os.path.join(TRACKS, name), "rb").read(), "fit"))
+        config = {"activity": report.get("activity") or "run", "fix_altitude": report.get("altitude_source") or "gps"}
+        with librunway.Session(config) as s:
+            s.start()
+            s.push_many(lines)
+            s.stop()
+            gain = s.summary()["gain_m"]
+        device = report["device"]["ascent_m"]
+        print(f"{name}: gain {gain:.1f} m against the device's total_ascent {device:.0f} m ({err(gain, device):+.1f}%)")

@@ -161,7 +161,9 @@ const char *runway_status_string(runway_status status);
  *    "required_accuracy_m": 50, "speed_cap_mps": per activity, "gap_s": 30,
  *    "jump_m": 200, "count_gaps": true, "distance_filter_m": 5,
  *    "pace_window_s": 10, "auto_pause": per activity, "auto_lap_m": 1000,
- *    "hr_max": 190, "elevation_hysteresis_m": 3,
+ *    "hr_max": 190, "elevation_hysteresis_m": 3 (GPS; a third for a barometer),
+ *    "fix_altitude": "gps" (default) | "barometric" (fixes' alt is the
+ *             device's barometric altitude, as in a watch's recording),
  *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,
  *    "minimums_m": [1000, 400],
  *    "max_route_points": 1..RUNWAY_MAX_ROUTE_POINTS (default
@@ -390,6 +392,7 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
+ *     "altitude_source":"barometric",
  *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,
  *     "tracks":[{"index":0,"name":null,"points":4700,"untimed":0}],
  *     "warnings":["..."],
@@ -401,7 +404,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  sport: the file's own (FIT sport name as Garmin's SDK names it, TCX
  *  Activity Sport lower-cased, GPX first trk/type) or null; activity: the
  *  profile to replay with ("ride" for cycling/biking, "walk" for
- *  walking/hiking, "run" for running, else null). inputs: lines before the
+ *  walking/hiking, "run" for running, else null). altitude_source: the
+ *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
+ *  device's own altitude; null for GPX and TCX, which do not say). inputs: lines before the
  *  report; untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX

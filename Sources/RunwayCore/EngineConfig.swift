@@ -32,8 +32,13 @@ public struct EngineConfig: Sendable, Equatable {
     public var autoLapM: Double = 1000
     /// Maximum heart rate for the zones.
     public var hrMax: Double = 190
-    /// Hysteresis of elevation gain and loss (metres).
+    /// The smallest climb or descent of GPS altitude that counts (metres; a third of it for a
+    /// barometric altitude).
     public var elevationHysteresisM: Double = 3
+    /// Where fixes' `alt` comes from: GPS (the default) or the device's barometric altimeter
+    /// (`"fix_altitude":"barometric"`, as watch recordings carry it; see the import report's
+    /// `altitude_source`).
+    public var fixAltitude: ElevationTracker.Source = .gps
     /// GPWS and MINIMUMS.
     public var alerts = AlertMonitor.Settings()
     /// Tolerance of the simplified route in the summary (Ramer–Douglas–Peucker, metres).
@@ -137,6 +142,11 @@ public struct EngineConfig: Sendable, Equatable {
                 }
                 config.maxRoutePoints = Int(n)
             case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
+            case "fix_altitude":
+                guard case .string(let s) = value, let source = ElevationTracker.Source(rawValue: s) else {
+                    throw .argument("config: \"fix_altitude\" must be \"gps\" or \"barometric\"")
+                }
+                config.fixAltitude = source
             case "target_pace":
                 guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),
                       let lo = o["min"]?.finiteNumber, let hi = o["max"]?.finiteNumber, lo > 0, hi >= lo, hi <= 100 else {

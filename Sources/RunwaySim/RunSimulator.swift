@@ -5,7 +5,7 @@ import Glibc
 /// Random streams, one per concern, so turning one concern on or off leaves the others' numbers
 /// as they were (a spike or a missing speed field never changes another fix's position).
 enum SimStream: UInt64 {
-    case geometry = 1, pace, position, altitude, doppler, course, accuracy
+    case geometry = 1, pace, position, altitude, doppler, course, accuracy, altitudeDrift
     /// Spikes use `spikeBase + index`, so each spike's direction depends only on its index.
     static let spikeBase: UInt64 = 0x5350_494B_0000_0000
 }
@@ -44,7 +44,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
     let c = config.sanitised()
     var geometryRng = SimRandom(seed: c.seed, stream: SimStream.geometry.rawValue)
     let path = LoopPath(length: c.loopLengthM, rng: &geometryRng)
-    let hills = HillProfile(amplitude: c.altitudeAmplitudeM, loopLength: path.length, rng: &geometryRng)
+    let hills = HillProfile(amplitude: c.altitudeAmplitudeM, loopLength: path.length, shape: c.hillShape, rng: &geometryRng)
     let total = path.length * c.laps
     let steadySpeed = 1000 / (c.paceMinPerKm * 60)
 
@@ -62,6 +62,10 @@ public func simulate(_ config: SimConfig) -> SimRun {
     var dopplerRng = SimRandom(seed: c.seed, stream: SimStream.doppler.rawValue)
     var courseRng = SimRandom(seed: c.seed, stream: SimStream.course.rawValue)
     var accuracyRng = SimRandom(seed: c.seed, stream: SimStream.accuracy.rawValue)
+    var driftRng = SimRandom(seed: c.seed, stream: SimStream.altitudeDrift.rawValue)
+    var drift = 0.0
+    let driftPerStep = c.altitudeDriftMPerSqrtH * (1 / c.hz / 3600).squareRoot()
+    let sigmaV = (c.altitudeGmSigmaM * c.altitudeGmSigmaM + c.altitudeWhiteSigmaM * c.altitudeWhiteSigmaM).squareRoot()
     var errorEast = GaussMarkov(sigma: c.gmSigmaM, tau: c.gmTauS, rng: &positionRng)
     var errorNorth = GaussMarkov(sigma: c.gmSigmaM, tau: c.gmTauS, rng: &positionRng)
     var errorUp = GaussMarkov(sigma: c.altitudeGmSigmaM, tau: c.altitudeGmTauS, rng: &altitudeRng)
@@ -85,6 +89,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
             errorNorth.step(dt: interval, rng: &positionRng)
             errorUp.step(dt: interval, rng: &altitudeRng)
             accuracyWander.step(dt: interval, rng: &accuracyRng)
+            if driftPerStep > 0 { drift += driftPerStep * driftRng.gaussian() }
         }
         let t = c.startT + Double(index) * interval
 
@@ -105,12 +110,11 @@ public func simulate(_ config: SimConfig) -> SimRun {
         let east = errorEast.value + c.whiteSigmaM * positionRng.gaussian()
         let north = errorNorth.value + c.whiteSigmaM * positionRng.gaussian()
         let measured = WGS84.offset(lat: truePos.lat, lon: truePos.lon, east: east, north: north)
-        let alt = trueAlt + errorUp.value + c.altitudeWhiteSigmaM * altitudeRng.gaussian()
+        let alt = trueAlt + errorUp.value + c.altitudeWhiteSigmaM * altitudeRng.gaussian() + drift
         let dopplerSigma = motion.v == 0 && !c.standingDopplerSigmaMps.isNaN ? c.standingDopplerSigmaMps : c.dopplerSigmaMps
         let ve = motion.v * cos(p.heading) + dopplerSigma * dopplerRng.gaussian()
         let vn = motion.v * sin(p.heading) + dopplerSigma * dopplerRng.gaussian()
-        let noisySpeed = (ve * ve + vn * vn).squareRoot()
-        let speed = noisySpeed
+        let speed = (ve * ve + vn * vn).squareRoot()
         var course = atan2(ve, vn) * 180 / Double.pi + c.courseSigmaDeg * courseRng.gaussian()
         course = fmod(course, 360)
         if course < 0 { course += 360 }
@@ -123,6 +127,7 @@ public func simulate(_ config: SimConfig) -> SimRun {
             speed: c.includeSpeed ? speed * c.dopplerScale : .nan,
             course: c.includeCourse && (speed >= 0.5 || c.courseWhenSlow) ? course : .nan,
             hAcc: c.includeAccuracy ? hAcc : .nan,
+            vAcc: c.includeVerticalAccuracy && c.includeAltitude ? sigmaV : .nan,
             trueLat: truePos.lat, trueLon: truePos.lon, trueAlt: trueAlt,
             trueDistanceM: trueDistance, truePathM: motion.s,
             trueSpeedMps: motion.v, isMoving: motion.isMoving))

@@ -106,6 +106,22 @@ public struct SimConfig: Sendable {
     /// vector, which standing still is pure noise (receivers that always fill the field).
     public var courseWhenSlow = false
 
+    // MARK: - Altitude: hill shapes, error models, source (issue #19)
+
+    /// The shape of the hills (`altitudeAmplitudeM` sets their height).
+    public var hillShape: SimHillShape = .harmonics
+    /// An altitude error model; nil keeps the Gauss–Markov settings above as they are. A model
+    /// sets them (and the drift) when the configuration is sanitised.
+    public var altitudeError: SimAltitudeError? = nil
+    /// A slow drift added to the altitude: a random walk whose spread grows by this many metres
+    /// per √hour (a barometer following the weather), metres/√h (0 ... 1000).
+    public var altitudeDriftMPerSqrtH: Double = 0
+    /// Where the altitude is reported: on the fixes (`alt`, GPS) or as barometric samples
+    /// (`{"type":"altimeter"}` lines before each fix, whose `alt` is then left out).
+    public var altitudeSource: SimAltitudeSource = .gps
+    /// Whether fixes carry `v_acc`: the altitude error's σ (√(σ_GM² + σ_white²)).
+    public var includeVerticalAccuracy = false
+
     public init() {}
 
     /// A configuration for a motion profile: `SimMotion.run` is the default 5:00 min/km.
@@ -141,6 +157,8 @@ public struct SimConfig: Sendable {
         c.altitudeGmSigmaM = nonNegative(altitudeGmSigmaM, max: 1e5)
         c.altitudeGmTauS = clamp(altitudeGmTauS, 1e-6, .infinity, d.altitudeGmTauS)
         c.altitudeWhiteSigmaM = nonNegative(altitudeWhiteSigmaM, max: 1e5)
+        c.altitudeDriftMPerSqrtH = nonNegative(altitudeDriftMPerSqrtH, max: 1000)
+        if let model = altitudeError { model.apply(to: &c) }
         c.accuracyVariation = clamp(accuracyVariation, 0, 1, 0)
         c.maxFixes = min(max(maxFixes, 1), 10_000_000)
         c.standingDopplerSigmaMps = standingDopplerSigmaMps.isNaN ? .nan : nonNegative(standingDopplerSigmaMps, max: 1e5)
@@ -179,4 +197,33 @@ public enum SimMotion: String, Sendable, CaseIterable {
         case .ride: 60 / 27
         }
     }
+}
+
+/// Altitude error models of the accuracy issue (#19).
+public enum SimAltitudeError: String, Sendable, CaseIterable {
+    /// No error at all: the true altitude.
+    case clean
+    /// GPS-like: Gauss–Markov σ 3 m, τ 60 s, plus 0.5 m white noise.
+    case gps
+    /// Barometric: 0.2 m white noise plus a slow drift (a random walk of 1 m per √hour).
+    case barometric
+
+    func apply(to c: inout SimConfig) {
+        switch self {
+        case .clean:
+            c.altitudeGmSigmaM = 0; c.altitudeWhiteSigmaM = 0; c.altitudeDriftMPerSqrtH = 0
+        case .gps:
+            c.altitudeGmSigmaM = 3; c.altitudeGmTauS = 60; c.altitudeWhiteSigmaM = 0.5; c.altitudeDriftMPerSqrtH = 0
+        case .barometric:
+            c.altitudeGmSigmaM = 0; c.altitudeWhiteSigmaM = 0.2; c.altitudeDriftMPerSqrtH = 1
+        }
+    }
+}
+
+/// Where a simulated run reports its altitude.
+public enum SimAltitudeSource: String, Sendable {
+    /// On each fix (`alt`), as a GPS receiver does.
+    case gps
+    /// As a barometric altimeter sample (`{"type":"altimeter","alt":…,"t":…}`) before each fix.
+    case barometric
 }

@@ -15,6 +15,9 @@ public struct SimFix: Sendable {
     public var course: Double
     /// Reported horizontal accuracy, metres: about the error's σ per axis (NaN when excluded).
     public var hAcc: Double
+    /// Reported vertical accuracy, metres: the altitude error's σ (NaN unless
+    /// `SimConfig.includeVerticalAccuracy`).
+    public var vAcc: Double = .nan
     /// The true position and altitude.
     public var trueLat: Double, trueLon: Double, trueAlt: Double
     /// Cumulative geodesic distance along the true path up to this fix, metres: the sum of

@@ -23,7 +23,9 @@ public struct SimRun: Sendable {
 
     /// The fixes as JSON Lines, one librunway fix object per line (each line ends in `\n`).
     ///
-    /// Keys `t`, `lat`, `lon`, `alt`, `speed`, `course`, `h_acc`; a NaN value's key is left out.
+    /// Keys `t`, `lat`, `lon`, `alt`, `speed`, `course`, `h_acc`, `v_acc`; a NaN value's key is
+    /// left out. With `SimConfig.altitudeSource` barometric, each fix's altitude comes instead as
+    /// an `{"type":"altimeter","t":…,"alt":…}` line before it.
     /// Numbers are written in Swift's shortest round-trip form, so parsing them gives back the
     /// very same doubles. With `includeTruth`, each line also carries `true_lat`, `true_lon`,
     /// `true_d` (the fix's `trueDistanceM`) and `true_path` (its `truePathM`, the distance the
@@ -35,14 +37,17 @@ public struct SimRun: Sendable {
     public func jsonLines(includeTruth: Bool = false) -> String {
         var out = ""
         out.reserveCapacity(fixes.count * (includeTruth ? 230 : 150))
+        let barometric = config.altitudeSource == .barometric
         for f in fixes {
+            if barometric && f.alt.isFinite { out += "{\"type\":\"altimeter\",\"t\":\(f.t),\"alt\":\(f.alt)}\n" }
             out += "{\"t\":\(f.t)"
             appendField(&out, "lat", f.lat)
             appendField(&out, "lon", f.lon)
-            appendField(&out, "alt", f.alt)
+            if !barometric { appendField(&out, "alt", f.alt) }
             appendField(&out, "speed", f.speed)
             appendField(&out, "course", f.course)
             appendField(&out, "h_acc", f.hAcc)
+            appendField(&out, "v_acc", f.vAcc)
             if includeTruth {
                 appendField(&out, "true_lat", f.trueLat)
                 appendField(&out, "true_lon", f.trueLon)

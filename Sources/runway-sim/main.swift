@@ -10,6 +10,8 @@ let usage = """
                       [--doppler-scale F] [--no-speed] [--no-course] [--no-accuracy] [--no-altitude]
                       [--spike INDEX:null|INDEX:OFFSET_M]... [--truth]
                       [--motion run|walk|ride] [--standing-doppler SIGMA] [--course-when-slow]
+                      [--hills harmonics|sine|ramp|stepped] [--hill-m A]
+                      [--altitude-error clean|gps|barometric] [--barometer] [--v-acc]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
@@ -36,6 +38,12 @@ let usage = """
       --motion M            run (5:00 min/km), walk (11:00) or ride (27 km/h): sets the pace
       --standing-doppler S  Doppler noise per axis while standing, m/s (default: as moving, 0.1)
       --course-when-slow    report the course below 0.5 m/s too (standing: noise)
+      --hills SHAPE         hill shape (default harmonics); sine, ramp, stepped climb 2A a lap
+      --hill-m A            hill amplitude A in metres (default 15)
+      --altitude-error M    altitude error model: clean, gps (Gauss-Markov 3 m, 60 s, plus
+                            0.5 m white), barometric (0.2 m white plus 1 m/sqrt(h) drift)
+      --barometer           altitude as {"type":"altimeter"} lines, not on the fixes
+      --v-acc               fixes carry v_acc (the altitude error's sigma)
 
     """
 
@@ -147,6 +155,19 @@ while let option = args.popFirst() {
         config.standingDopplerSigmaMps = number(value(), for: option)
         guard config.standingDopplerSigmaMps >= 0 else { fail("--standing-doppler must not be negative") }
     case "--course-when-slow": config.courseWhenSlow = true
+    case "--hills":
+        let name = value()
+        guard let shape = SimHillShape(rawValue: name) else { fail("--hills must be harmonics, sine, ramp or stepped") }
+        config.hillShape = shape
+    case "--hill-m":
+        config.altitudeAmplitudeM = number(value(), for: option)
+        guard (0.0...1000.0).contains(config.altitudeAmplitudeM) else { fail("--hill-m must be within 0...1000") }
+    case "--altitude-error":
+        let name = value()
+        guard let model = SimAltitudeError(rawValue: name) else { fail("--altitude-error must be clean, gps or barometric") }
+        config.altitudeError = model
+    case "--barometer": config.altitudeSource = .barometric
+    case "--v-acc": config.includeVerticalAccuracy = true
     default:
         fail("unknown option '\(option)'")
     }

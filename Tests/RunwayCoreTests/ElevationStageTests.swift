@@ -46,7 +46,8 @@ struct ElevationStageTests {
         for s in 0...60 { stage.gps(alt: 100 + 0.3 * Double(s), at: Double(s), distanceM: 3 * Double(s)) }
         #expect(abs(stage.tracker.gradePct - 10) < 1)
         let gain = stage.tracker.gainM
-        #expect(gain > 10)
+        // Some gain before the break (live, the 300 s GPS window's mean has risen 9 of the 18 m).
+        #expect(gain > 5)
         stage.breakStretch()
         #expect(stage.tracker.gradePct.isNaN)
         #expect(stage.tracker.verticalSpeedMps.isNaN)

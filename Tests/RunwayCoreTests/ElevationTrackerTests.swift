@@ -37,21 +37,42 @@ struct ElevationTrackerTests {
         #expect(e.gainM == 0 && e.lossM == 0)
     }
 
-    @Test func hysteresisIsThreeMetresByDefault() {
+    @Test func theThresholdIsThreeMetresByDefaultScaledByHowFarTheSourceIsTrusted() {
         #expect(ElevationTracker().hysteresisM == 3)
-        var e = ElevationTracker(smoothingWindowS: 0)  // unsmoothed, to see the threshold exactly
+        // A barometer: a third of it (1 m). Samples 100 m apart: the 60 m window holds one.
+        var b = ElevationTracker(smoothingWindowS: 0)
+        var d = 0.0
+        func baro(_ alt: Double) { b.addBarometric(alt: alt, t: d, distanceM: d); d += 100 }
+        baro(100)
+        baro(100.9)
+        #expect(b.gainM == 0)
+        baro(101.1)
+        #expect(abs(b.gainM - 1.1) < 1e-9)
+        baro(100.2)                       // 0.9 below the peak
+        #expect(b.lossM == 0)
+        baro(100.0)                       // 1.1 below it
+        #expect(abs(b.lossM - 1.1) < 1e-9)
+        #expect(abs(b.gainM - 1.1) < 1e-9)
+        // GPS at 3 m vertical accuracy: twice it (6 m). Samples 301 s apart: the 300 s window holds one.
+        var g = ElevationTracker(smoothingWindowS: 0)
         var t = 0.0
-        func feed(_ alt: Double) { e.addGPS(alt: alt, t: t, distanceM: t); t += 1 }
-        feed(100)
-        feed(102.9)
-        #expect(e.gainM == 0)
-        feed(103.1)
-        #expect(abs(e.gainM - 3.1) < 1e-9)
-        feed(100.2)                       // 2.9 below the new reference
-        #expect(e.lossM == 0)
-        feed(100.0)                       // 3.1 below it
-        #expect(abs(e.lossM - 3.1) < 1e-9)
-        #expect(abs(e.gainM - 3.1) < 1e-9)
+        func gps(_ alt: Double) { g.addGPS(alt: alt, t: t, distanceM: t, vAcc: 3); t += 301 }
+        gps(100)
+        gps(105.9)
+        #expect(g.gainM == 0)
+        gps(106.1)
+        #expect(abs(g.gainM - 6.1) < 1e-9)
+    }
+
+    @Test func aClimbCountsWholeFromValleyToPeakNotInSteps() {
+        // The failure: a reference moving in 3 m steps lost up to 3 m at every turn.
+        var e = ElevationTracker(smoothingWindowS: 0)
+        var t = 0.0
+        for alt in [100.0, 102, 101.5, 104, 105, 104, 103, 99, 100, 104.9] {
+            e.addGPS(alt: alt, t: t, distanceM: t, vAcc: 0); t += 1    // exact: no window, 1 m
+        }
+        #expect(abs(e.gainM - (5 + 5.9)) < 1e-9, "gain \(e.gainM): 100 → 105, then 99 → 104.9")
+        #expect(abs(e.lossM - 6) < 1e-9, "loss \(e.lossM): 105 → 99")
     }
 
     @Test func aNoisyFlatRoadGainsAFewMetresWhereRawSumsGainHundreds() {
@@ -83,6 +104,7 @@ struct ElevationTrackerTests {
             let alt = 20 + 0.1 * Double(min(i, 1000))
             e.addGPS(alt: alt, t: Double(i), distanceM: 2 * Double(i))
         }
+        e.settle()   // the flight ends: the climb in progress counts to the latest altitude
         #expect(abs(e.gainM - 100) <= 5, "gain \(e.gainM)")
         #expect(e.lossM == 0)
         #expect(abs(e.maxAltitudeM - 120) < 0.1 && e.minAltitudeM == 20)
@@ -97,6 +119,7 @@ struct ElevationTrackerTests {
                 let alt = 20 + 0.1 * Double(min(i, 1000)) + 3 * gaussian(&rng)
                 e.addGPS(alt: alt, t: Double(i), distanceM: 2 * Double(i))
             }
+            e.settle()
             gains.append(e.gainM)
             losses.append(e.lossM)
         }
@@ -111,6 +134,7 @@ struct ElevationTrackerTests {
         for i in 0...1060 {                 // 100 m down at 0.1 m/s, then 60 s at the bottom
             e.addGPS(alt: 130 - 0.1 * Double(min(i, 1000)), t: Double(i), distanceM: 3 * Double(i))
         }
+        e.settle()
         #expect(abs(e.lossM - 100) <= 5, "loss \(e.lossM)")
         #expect(e.gainM == 0)
     }

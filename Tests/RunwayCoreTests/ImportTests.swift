@@ -673,6 +673,7 @@ struct ImportTests {
                              ImportReport.Track(index: 1, name: nil, points: 2, untimed: 0)])
         #expect(r.warnings == [#"track 0 "Planned": 3 points without a time left out"#])
         #expect(r.sport == "running" && r.activity == .run && r.device == nil)
+        #expect(r.altitudeSource == nil, "a GPX file does not say where its altitudes come from")
         guard case .fix(let powered) = imported.inputs[1] else { Issue.record("not a fix"); return }
         #expect(powered.power == 245)
         let line = try reportLine(gpx, as: .gpx)
@@ -708,6 +709,7 @@ struct ImportTests {
         let imported = try report(tcx, as: .tcx)
         let r = imported.report
         #expect(r.sport == "biking" && r.activity == .ride)
+        #expect(r.altitudeSource == nil)
         #expect(r.untimed == 1 && r.noPosition == 1 && r.inputs == 2)
         guard case .fix(let f)? = imported.inputs.first else { Issue.record("no fix"); return }
         #expect(f.power == 210)
@@ -897,5 +899,45 @@ enum FITFile {
             for _ in 0..<8 { c = c & 1 != 0 ? (c >> 1) ^ 0xA001 : c >> 1 }
         }
         return c
+    }
+}
+
+@Suite("Import report: where altitudes come from")
+struct ImportAltitudeSourceTests {
+    @Test func aFITFileSaysItsAltitudesAreTheDevicesBarometricOnesAndTheSessionTakesThat() throws {
+        let imported = try FITFile.sample().withUnsafeBytes { buf throws(RunwayError) in try Importer.recording(buf, as: .fit) }
+        #expect(imported.report.altitudeSource == .barometric)
+        var w = JSONWriter(capacity: 512)
+        imported.report.write(to: &w)
+        let text = String(decoding: w.bytes, as: UTF8.self)
+        #expect(text.contains(#""altitude_source":"barometric""#), "\(text)")
+        // The session's config names it; anything else is a config error.
+        #expect(try EngineConfig.parse(#"{"fix_altitude":"barometric"}"#).fixAltitude == .barometric)
+        #expect(try EngineConfig.parse(nil).fixAltitude == .gps)
+        do {
+            _ = try EngineConfig.parse(#"{"fix_altitude":"baro"}"#)
+            Issue.record("a misspelt source was accepted")
+        } catch {
+            #expect(error.message.contains("fix_altitude"), "\(error.message)")
+        }
+    }
+
+    @Test func fixesMarkedBarometricAreCountedAsABarometerWithItsLowThreshold() throws {
+        // A 2 m rise and fall: under the 6 m GPS threshold, over the barometer's 1 m.
+        for (source, expected) in [(ElevationTracker.Source.gps, 0.0), (.barometric, 2.0)] {
+            var config = EngineConfig()
+            config.fixAltitude = source
+            var core = FlightComputer(config: config)
+            var events: [Event] = []
+            try core.command(.start, at: 0, wallClock: .nan, events: &events)
+            for k in 0...400 {
+                let alt = 100 + (k < 100 ? 0 : k < 200 ? 2 * Double(k - 100) / 100 : k < 300 ? 2 - 2 * Double(k - 200) / 100 : 0)
+                try core.process(.fix(Fix(t: Double(k), lat: 52 + degreesNorth(3 * Double(k)), lon: 4, alt: alt, speed: 3)),
+                                 wallClock: .nan, events: &events)
+            }
+            try core.command(.stop, at: .nan, wallClock: .nan, events: &events)
+            #expect(abs(core.elevation.gainM - expected) < 0.25, "\(source): gain \(core.elevation.gainM)")
+            #expect(core.elevation.source == source)
+        }
     }
 }

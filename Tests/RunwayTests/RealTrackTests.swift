@@ -277,3 +277,95 @@ struct RealTrackFilteredTests {
         #expect(message.contains("out of range") && message.contains("-2147483647"), "\(message)")
     }
 }
+
+/// Elevation gain on the real recordings against the device's own `total_ascent` (issue #19).
+@Suite("Real recordings: elevation gain against the device's total ascent")
+struct RealTrackElevationTests {
+    struct Gain: CustomStringConvertible {
+        let file: String, sport: String?, device: Double, engine: Double
+        var error: Double { (engine - device) / device }
+        var description: String {
+            "\(file) (\(sport ?? "no sport")): engine \((engine * 10).rounded() / 10) m, device \(device) m, \((error * 1000).rounded() / 10) %"
+        }
+    }
+
+    /// Imports a FIT file, replays it with the sport and altitude source its report names, and
+    /// returns the engine's gain beside the session's total_ascent (nil when the file has none).
+    static func gain(_ file: String) throws -> Gain? {
+        guard let dir = RealTrackTests.tracks, let bytes = RealTrackTests.readFile(dir + "/" + file) else { return nil }
+        let imported = try bytes.withUnsafeBytes { buf throws(RunwayError) in try Importer.recording(buf, as: .fit) }
+        guard let ascent = imported.report.device?.ascentM, ascent.isFinite, ascent > 0 else { return nil }
+        var config = EngineConfig(activity: imported.report.activity ?? .run)
+        config.fixAltitude = imported.report.altitudeSource ?? .gps
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        var started = false
+        for input in imported.inputs {
+            guard let validated = try? ValidatedInput(input) else { continue }
+            if !started {
+                guard (try? core.command(.start, at: input.t, wallClock: .nan, events: &events)) != nil else { continue }
+                started = true
+            }
+            try? core.process(validated, wallClock: .nan, events: &events)
+            events.removeAll(keepingCapacity: true)
+        }
+        if started { try? core.command(.stop, at: .nan, wallClock: .nan, events: &events) }
+        return Gain(file: file, sport: imported.report.sport, device: ascent, engine: core.elevation.gainM)
+    }
+
+    static let barometric = ["fitparse__2013-02-06-12-11-14.fit", "fitparse__2015-10-13-08-43-15.fit",
+                             "fitparse__activity-small-fenix2-run.fit", "fitparse__sample-activity.fit"]
+
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func fourBarometricRecordingsGainWithinTenPercentOfTheDevice() throws {
+        var rows: [Gain] = []
+        for file in RealTrackElevationTests.barometric {
+            guard let g = try RealTrackElevationTests.gain(file) else { Issue.record("\(file): no total_ascent"); continue }
+            rows.append(g)
+        }
+        let table = rows.map(\.description).joined(separator: "\n")
+        #expect(rows.count == 4, "\(table)")
+        for g in rows { #expect(abs(g.error) <= 0.10, "\(g)\n\(table)") }
+    }
+
+    /// The raw profile's own climb (`elevation_raw.uphill_m` of reference.jsonl, every rise of
+    /// the recorded altitudes summed by an independent tool), nil when not listed.
+    static func rawUphill(_ file: String) -> Double? {
+        guard let dir = RealTrackTests.tracks, let bytes = RealTrackTests.readFile(dir + "/reference.jsonl") else { return nil }
+        for line in bytes.split(separator: 0x0A) where !line.isEmpty {
+            guard let fields = try? JSONInput.object(String(decoding: line, as: UTF8.self)) else { continue }
+            var name = "", uphill: Double? = nil
+            for (k, v) in fields {
+                if k == "file", case .string(let s) = v { name = s }
+                if k == "elevation_raw", case .object(let o) = v { uphill = o["uphill_m"]?.finiteNumber }
+            }
+            if name == file { return uphill }
+        }
+        return nil
+    }
+
+    /// Every other FIT recording with a device ascent. The small ones (a few metres) within 3 m.
+    /// The ELEMNT ride's device counts 185 m where its own barometric profile climbs far more
+    /// (354 m of rises; 258 m from extreme to extreme at 3 m): the engine stays between the
+    /// device's figure and the profile's raw climb.
+    @Test(.enabled(if: RealTrackTests.tracks != nil, "../shared/tracks is not here"))
+    func theOtherRecordingsWithADeviceAscentStayNearIt() throws {
+        guard let dir = RealTrackTests.tracks else { return }
+        var rows: [Gain] = []
+        for file in ["actparser__garmin-edge-820-bike.fit", "actparser__garmin-fenix-5-bike.fit",
+                     "actparser__garmin-fenix-5-run.fit", "fitparse__garmin-fenix-5-walk.fit",
+                     "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"] where access(dir + "/" + file, R_OK) == 0 {
+            if let g = try RealTrackElevationTests.gain(file) { rows.append(g) }
+        }
+        let table = rows.map(\.description).joined(separator: "\n")
+        #expect(rows.count >= 3, "\(table)")
+        for g in rows {
+            if g.device < 20 {
+                #expect(abs(g.engine - g.device) <= 3, "\(g)\n\(table)")
+            } else {
+                let raw = try #require(RealTrackElevationTests.rawUphill(g.file), "\(g.file) has no raw uphill")
+                #expect(g.engine >= g.device && g.engine < raw, "\(g), raw profile \(raw) m\n\(table)")
+            }
+        }
+    }
+}

@@ -13,14 +13,22 @@ import Glibc
 ///    sample `Δt` seconds old weighs `exp(−Δt/window)`, normalised by the sum of the weights, so
 ///    the first samples are simply averaged (no start-up bias toward the first, noisy one) and
 ///    irregular intervals are handled by time, not by count;
-/// 3. counts **gain and loss with hysteresis**: it keeps a reference altitude; when the smoothed
-///    altitude is `hysteresisM` or more above the reference, the difference is added to the gain
-///    and the reference moves there; likewise below it for the loss.
+///    (this smoothed altitude is the one shown, and behind grade and vertical speed);
+/// 3. counts **gain and loss from extreme to extreme** (`ClimbCounter`) on a trailing box mean of
+///    the altitude whose length is set by how far the source is trusted: a climb from the last
+///    valley to the next peak counts whole once it exceeds the threshold. GPS altitude wanders
+///    (σ 3 m over a minute or more), so it is averaged over `gpsWindowS` (300 s) scaled by the
+///    fix's stated vertical accuracy against 3 m (`v_acc`; 3 m when absent, at most twice
+///    that), with a threshold of twice `hysteresisM` scaled alike (6 m at 3 m; never under a
+///    third of `hysteresisM`); a barometric altitude is averaged over 60 m of distance or 60 s,
+///    whichever is shorter, with a third of `hysteresisM` (1 m). The mean lags by half its
+///    window, and so does the gain of a climb in progress; `settle()` (at the stop)
+///    measures it to the smoothed altitude below, which lags less.
 ///
 /// A missing altitude (NaN) is skipped entirely: it is never read as 0 m and changes nothing.
 /// When the source changes (barometer appears, or falls silent for longer than
 /// `baroPreferenceS`), the two sources' offset must not count as a climb: the smoothing,
-/// the hysteresis reference and the grade and vertical-speed histories restart from the new
+/// the climb counter's window and climb in progress, and the grade and vertical-speed histories restart from the new
 /// source's first sample. `altitudeM` then reports the new source. `minAltitudeM` and
 /// `maxAltitudeM` never mix the sources' levels: they are the barometric extremes once any
 /// barometric altitude was used, the GPS extremes before.
@@ -41,7 +49,8 @@ public struct ElevationTracker: Sendable {
         case barometric
     }
 
-    /// The smallest rise or fall of the smoothed altitude, in metres, that counts as gain or loss.
+    /// The smallest climb or descent of GPS altitude, in metres, that counts as gain or loss (a
+    /// third of it for a barometric altitude).
     public let hysteresisM: Double
     /// The time constant of the smoothing, in seconds (0: no smoothing).
     ///
@@ -56,10 +65,17 @@ public struct ElevationTracker: Sendable {
     /// The span, in seconds, of the altitude change behind `verticalSpeedMps` (10 s by default).
     public let verticalSpeedWindowS: Double
 
-    /// Total climb of the smoothed altitude, metres (counted with hysteresis).
-    public private(set) var gainM = 0.0
-    /// Total descent of the smoothed altitude, metres (counted with hysteresis).
-    public private(set) var lossM = 0.0
+    /// The GPS altitude's averaging window for gain and loss, seconds, at a vertical accuracy of 3 m.
+    public static let gpsWindowS = 300.0
+    /// The vertical accuracy (m) that `gpsWindowS` is for, assumed when a fix states none.
+    public static let gpsVerticalAccuracyM = 3.0
+    /// A barometric altitude's averaging window for gain and loss: metres of distance, seconds.
+    public static let barometricWindowM = 60.0, barometricWindowS = 60.0
+
+    /// Total climb, metres: from valley to peak, each climb that exceeded the threshold.
+    public var gainM: Double { climbs.gainM }
+    /// Total descent, metres: from peak to valley, likewise.
+    public var lossM: Double { climbs.lossM }
     /// The smoothed current altitude, metres; NaN before any altitude.
     public private(set) var altitudeM = Double.nan
     /// The lowest smoothed altitude so far, metres, of the barometer when it was used, else of
@@ -74,7 +90,7 @@ public struct ElevationTracker: Sendable {
     /// Exponentially decayed sums of altitude·weight and of weight since the source began.
     private var weightedSum = 0.0
     private var weight = 0.0
-    private var reference = Double.nan
+    private var climbs = ClimbCounter()
     private var gpsExtremes = Extremes()
     private var baroExtremes = Extremes()
     private var lastBaroT = -Double.infinity
@@ -116,10 +132,15 @@ public struct ElevationTracker: Sendable {
     ///   - t: the fix's time, seconds.
     ///   - distanceM: cumulative horizontal distance at `t`, metres (for the grade).
     ///
+    ///   - vAcc: the fix's vertical accuracy, metres (NaN: unknown, taken as 3 m).
+    ///
     /// Ignored while a barometric sample is at most `baroPreferenceS` old.
-    public mutating func addGPS(alt: Double, t: Double, distanceM: Double) {
+    public mutating func addGPS(alt: Double, t: Double, distanceM: Double, vAcc: Double = .nan) {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         if t - lastBaroT <= baroPreferenceS { return }
+        let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
+        climbs.configure(windowS: Self.gpsWindowS * trust, windowM: .infinity,
+                         thresholdM: max(hysteresisM / 3, 2 * hysteresisM * trust))
         ingest(alt: alt, t: t, distanceM: distanceM, from: .gps)
     }
 
@@ -132,6 +153,7 @@ public struct ElevationTracker: Sendable {
     public mutating func addBarometric(alt: Double, t: Double, distanceM: Double) {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         lastBaroT = t
+        climbs.configure(windowS: Self.barometricWindowS, windowM: Self.barometricWindowM, thresholdM: hysteresisM / 3)
         ingest(alt: alt, t: t, distanceM: distanceM, from: .barometric)
     }
 
@@ -147,6 +169,13 @@ public struct ElevationTracker: Sendable {
         case .barometric: baroExtremes = Extremes()
         }
     }
+
+    /// Measures the climb or descent in progress to the latest smoothed altitude (`altitudeM`)
+    /// when that is further than the window's mean has reached: the mean lags by half its window
+    /// (150 s for GPS), so at the stop the last part of a climb still under way would be missing.
+    /// Gain and loss only grow. For the end of a flight: a later sample could turn the climb on
+    /// the lagging mean.
+    public mutating func settle() { climbs.settle() }
 
     /// Ends the stretch of track that grade and vertical speed are measured over: the next
     /// altitude starts their histories anew, while the smoothing and the gain and loss go on.
@@ -196,15 +225,7 @@ public struct ElevationTracker: Sendable {
         case .barometric: baroExtremes.add(smoothed)
         }
 
-        if reference.isNaN {
-            reference = smoothed
-        } else if smoothed - reference >= hysteresisM {
-            gainM += smoothed - reference
-            reference = smoothed
-        } else if reference - smoothed >= hysteresisM {
-            lossM += reference - smoothed
-            reference = smoothed
-        }
+        climbs.add(alt: alt, t: t, distanceM: distanceM, latest: smoothed)
 
         byTime.push(x: t, y: smoothed, keepingSpan: verticalSpeedWindowS)
         if distanceM.isFinite {
@@ -226,7 +247,7 @@ public struct ElevationTracker: Sendable {
         source = newSource
         weightedSum = 0
         weight = 0
-        reference = .nan
+        climbs.restart()
         byTime.clear()
         byDistance.clear()
     }

@@ -16,6 +16,7 @@ extension FlightComputer {
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         if phase == .cruise && (command == .pause || command == .stop) { keepLatestPosition() }
+        if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)

@@ -41,7 +41,7 @@ public struct FlightComputer: Sendable {
         stillness = StillnessDetector(settings: config.stillness)
         pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)
         recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints)
-        elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM)
+        elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
@@ -140,7 +140,7 @@ public struct FlightComputer: Sendable {
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
                 pace.push(t: t, distanceM: distance)
-                elevationStage.gps(alt: fix.alt, at: t, distanceM: distance)
+                elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
             }

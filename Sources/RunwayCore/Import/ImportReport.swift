@@ -1,7 +1,7 @@
 /// What an import read, left out and found in the file beside the points: the trailing
 /// `{"type":"import_report",...}` line of `Importer.jsonLines` (and `runway_import`).
 ///
-///     {"type":"import_report","format":"gpx","sport":"running","activity":"run",
+///     {"type":"import_report","format":"gpx","sport":"running","activity":"run","altitude_source":null,
 ///      "inputs":513,"untimed":358,"no_position":0,"unreadable":0,
 ///      "tracks":[{"index":0,"name":"Morning","points":0,"untimed":358},
 ///                {"index":1,"name":null,"points":513,"untimed":0}],
@@ -62,6 +62,12 @@ public struct ImportReport: Sendable, Equatable {
     /// walking/hiking, run for running; nil for anything else (callers use the default profile).
     public var activity: Activity? { ImportReport.activity(forSport: sport) }
 
+    /// Where the file's altitudes come from, for the session's `fix_altitude`: a FIT file's are the
+    /// device's own altitude (its barometric altimeter's on the watches and bike computers that
+    /// have one, and filtered by the device on the others; FIT records do not say which), so
+    /// barometric; GPX and TCX do not say (nil: the session's default, GPS).
+    public var altitudeSource: ElevationTracker.Source? { format == .fit ? .barometric : nil }
+
     public static func activity(forSport sport: String?) -> Activity? {
         switch sport?.lowercased() {
         case "cycling", "biking": return .ride
@@ -78,6 +84,7 @@ public struct ImportReport: Sendable, Equatable {
         w.field("format", format.rawValue)
         w.key("sport"); if let sport { w.string(sport) } else { w.null() }
         w.key("activity"); if let activity { w.string(activity.rawValue) } else { w.null() }
+        w.key("altitude_source"); if let altitudeSource { w.string(altitudeSource.rawValue) } else { w.null() }
         w.field("inputs", inputs)
         w.field("untimed", untimed)
         w.field("no_position", noPosition)

@@ -1,0 +1,95 @@
+import Testing
+@testable import RunwayCore
+
+@Suite("ClimbCounter: extreme to extreme over a trailing window")
+struct ClimbCounterTests {
+    static func counter(windowS: Double = 0, windowM: Double = .infinity, threshold: Double = 3) -> ClimbCounter {
+        var c = ClimbCounter()
+        c.configure(windowS: windowS, windowM: windowM, thresholdM: threshold)
+        return c
+    }
+
+    @Test func theDocExample() {
+        var c = ClimbCounterTests.counter()
+        for alt in [10.0, 12, 11, 20, 18, 8] { c.add(alt: alt, t: 0, distanceM: 0) }
+        #expect(c.gainM == 10 && c.lossM == 12)
+    }
+
+    @Test func aClimbCountsWholeOnceOverTheThresholdAndNeverInSteps() {
+        var c = ClimbCounterTests.counter()
+        var t = 0.0
+        for alt in stride(from: 0.0, through: 30, by: 0.5) { c.add(alt: alt, t: t, distanceM: t); t += 1 }
+        #expect(c.gainM == 30, "the whole 30 m, not the part above a step")
+        for alt in stride(from: 30.0, through: 0, by: -0.5) { c.add(alt: alt, t: t, distanceM: t); t += 1 }
+        #expect(c.gainM == 30 && c.lossM == 30)
+    }
+
+    @Test func wiggleUnderTheThresholdCountsNothing() {
+        var c = ClimbCounterTests.counter()
+        for (k, alt) in [5.0, 7.9, 5.1, 7.8, 5.0, 7.99].enumerated() { c.add(alt: alt, t: Double(k), distanceM: 0) }
+        #expect(c.gainM == 0 && c.lossM == 0)
+    }
+
+    @Test func theWindowAveragesByTimeAndByDistanceWhicheverIsShorter() {
+        // Alternating ±4 m around 100 every second: a 10 s window's mean stays within 0.4 m once
+        // full (within 4 m from the first sample), under a 5 m threshold that the swings pass.
+        var byTime = ClimbCounterTests.counter(windowS: 10, threshold: 5)
+        for k in 0..<600 { byTime.add(alt: 100 + (k % 2 == 0 ? 4 : -4), t: Double(k), distanceM: 3 * Double(k)) }
+        #expect(byTime.gainM == 0 && byTime.lossM == 0)
+        #expect(abs(byTime.meanM - 100) <= 0.4 + 1e-9)
+        // The same with a 1 m distance window (3 m a sample): one sample, so the swings count.
+        var byDistance = ClimbCounterTests.counter(windowS: 10, windowM: 1, threshold: 5)
+        for k in 0..<10 { byDistance.add(alt: 100 + (k % 2 == 0 ? 4 : -4), t: Double(k), distanceM: 3 * Double(k)) }
+        #expect(byDistance.gainM >= 3 * 8 && byDistance.lossM >= 3 * 8)
+    }
+
+    @Test func settlingMeasuresTheClimbInProgressToTheLatestQuickAltitude() {
+        // A 300 s window lags a steady climb by 150 s; the quick altitude does not.
+        var c = ClimbCounterTests.counter(windowS: 300)
+        var shown: [Double] = []
+        for k in 0...1000 {
+            let alt = 0.1 * Double(k)
+            c.add(alt: alt, t: Double(k), distanceM: 0, latest: alt)
+            shown.append(c.gainM)
+        }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 <= $1 }, "the gain never goes down")
+        // Live: the mean lags by half the window (15 m), the count runs ahead of it by at most
+        // the threshold (3 m).
+        #expect(abs(c.gainM - 88) < 0.1, "live: \(c.gainM)")
+        c.settle()
+        #expect(abs(c.gainM - 100) < 1e-9, "settled: \(c.gainM)")
+        c.settle()
+        #expect(abs(c.gainM - 100) < 1e-9)
+    }
+
+    @Test func aClimbAheadOfTheMeanThatTurnsKeepsWhatWasShown() {
+        // The quick altitude reaches 20, the 3-sample mean only about 17: the shown gain stays.
+        var c = ClimbCounterTests.counter(windowS: 3)
+        var shown: [Double] = []
+        for (k, alt) in [0.0, 0, 0, 10, 20, 20, 20, 10, 0, 0, 0].enumerated() {
+            c.add(alt: alt, t: Double(k), distanceM: 0, latest: alt)
+            shown.append(c.gainM)
+        }
+        #expect(zip(shown, shown.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(c.gainM == 20, "\(shown)")
+        #expect(c.lossM == 20)
+    }
+
+    @Test func restartKeepsWhatWasCountedAndDropsTheWindow() {
+        var c = ClimbCounterTests.counter()
+        for (k, alt) in [0.0, 10, 5].enumerated() { c.add(alt: alt, t: Double(k), distanceM: 0) }
+        #expect(c.gainM == 10 && c.lossM == 5)
+        c.restart()
+        #expect(c.gainM == 10 && c.lossM == 5 && c.meanM.isNaN)
+        c.add(alt: 50, t: 4, distanceM: 0)     // a new source's level: no climb from 5 to 50
+        #expect(c.gainM == 10)
+    }
+
+    @Test func missingAltitudesAndAZeroThresholdAreHarmless() {
+        var c = ClimbCounterTests.counter(threshold: 0)
+        c.add(alt: .nan, t: 0, distanceM: 0)
+        #expect(c.meanM.isNaN && c.gainM == 0)
+        for (k, alt) in [1.0, 1, 1, 2, 2, 1].enumerated() { c.add(alt: alt, t: Double(k), distanceM: .nan) }
+        #expect(c.gainM == 1 && c.lossM == 1)
+    }
+}
