@@ -438,7 +438,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  JSON in between), replays it through a flight of its own and gives that
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
- *  unless the config names one; runway_start at the first input's time;
+ *  and its "altitude_source" as "fix_altitude" (FIT: "barometric") unless
+ *  the config names them; runway_start at the first input's time;
  *  runway_push_jsonl of every input (a refused input is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.

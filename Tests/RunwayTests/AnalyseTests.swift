@@ -33,7 +33,7 @@ struct AnalyseTests {
         return .success(Array(UnsafeRawBufferPointer(start: p, count: n)))
     }
 
-    /// Today's path: import, a session with the file's activity, start at the first input's
+    /// Today's path: import, a session with the file's activity and altitude source, start at the first input's
     /// time, push_jsonl, stop, summary.
     static func separateCalls(_ bytes: [UInt8], _ format: String) throws -> Result<String, RunwayError> {
         let jsonl = try bytes.withUnsafeBufferPointer { b in
@@ -44,7 +44,9 @@ struct AnalyseTests {
         let lines = jsonl.split(separator: 0x0A)
         let report = String(decoding: lines.last ?? [], as: UTF8.self)
         let activity = after("\"activity\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
-        let config = activity.map { "{\"activity\":\"\($0)\"}" }
+        let source = after("\"altitude_source\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
+        let entries = [activity.map { "\"activity\":\"\($0)\"" }, source.map { "\"fix_altitude\":\"\($0)\"" }].compactMap { $0 }
+        let config = entries.isEmpty ? nil : "{" + entries.joined(separator: ",") + "}"
         let s = try CSession(config)
         let first = String(decoding: lines.first ?? [], as: UTF8.self)
         guard s.start(field("t", in: first) ?? .nan) == RUNWAY_OK else {

@@ -4,7 +4,8 @@ import CJSON
 /// own with the file's sport, and stopped, with no JSON between the reader and the engine.
 ///
 /// The flight is the one today's separate calls give: `runway_import`, a session opened with the
-/// import report's `activity` unless the config names one, started at the first input's time, fed
+/// import report's `activity` (and its `altitude_source` as `fix_altitude`) unless the config
+/// names them, started at the first input's time, fed
 /// every input (`runway_push_jsonl`: a refused input is logged and the rest go on), stopped at
 /// the latest time it saw; the summary is `runway_summary_json`'s.
 ///
@@ -31,7 +32,7 @@ public struct RecordingAnalysis: Sendable {
         let format: ImportFormat
         if let f = options.format { format = f } else { format = try AnalysisOptions.detect(bytes) }
         let imported = try Importer.recording(bytes, as: format, options: options.importOptions)
-        let config = try EngineConfig.parse(options.configText(activity: imported.report.activity))
+        let config = try EngineConfig.parse(options.configText(for: imported.report))
         return try run(imported, config: config)
     }
 
@@ -98,6 +99,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var configText: String? = nil
     /// Whether the config names an activity (then the file's sport does not pick it).
     public var configHasActivity = false
+    /// Whether the config names `fix_altitude` (then the report's `altitude_source` does not).
+    public var configHasFixAltitude = false
 
     public init() {}
 
@@ -148,6 +151,7 @@ public struct AnalysisOptions: Sendable, Equatable {
                 o.configText = String(cString: printed)
                 cJSON_free(printed)
                 o.configHasActivity = cJSON_GetObjectItemCaseSensitive(c, "activity") != nil
+                o.configHasFixAltitude = cJSON_GetObjectItemCaseSensitive(c, "fix_altitude") != nil
                 if cJSON_GetObjectItemCaseSensitive(c, "store") != nil {
                     throw .argument("a recording is replayed, not journaled: no \"store\" in its config")
                 }
@@ -162,12 +166,16 @@ public struct AnalysisOptions: Sendable, Equatable {
         return o
     }
 
-    /// The config text with `activity` added when the config names none.
-    func configText(activity: Activity?) -> String? {
-        guard let activity, !configHasActivity else { return configText }
-        let entry = "\"activity\":\"\(activity.rawValue)\""
-        guard let text = configText, text != "{}" else { return "{\(entry)}" }
-        return "{\(entry)," + text.dropFirst()
+    /// The config text with what the file says added where the config is silent: the report's
+    /// `activity`, and its `altitude_source` as `fix_altitude`.
+    func configText(for report: ImportReport) -> String? {
+        var entries: [String] = []
+        if let activity = report.activity, !configHasActivity { entries.append("\"activity\":\"\(activity.rawValue)\"") }
+        if let source = report.altitudeSource, !configHasFixAltitude { entries.append("\"fix_altitude\":\"\(source.rawValue)\"") }
+        guard !entries.isEmpty else { return configText }
+        let added = entries.joined(separator: ",")
+        guard let text = configText, text != "{}" else { return "{\(added)}" }
+        return "{\(added)," + text.dropFirst()
     }
 
     /// The format of a recording by its first bytes: a FIT header names ".FIT"; XML with a
