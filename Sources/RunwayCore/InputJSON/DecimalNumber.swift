@@ -47,28 +47,29 @@ struct DecimalNumber {
         if first == 0x30 {                                     // 0: no more integer digits
             i += 1
         } else if first >= 0x31, first <= 0x39 {
-            while i < end, case let d = b[i] &- 0x30, d < 10 {
-                guard significant < 19 else { return nil }
+            let digitsStart = i
+            let stop = min(end, i + 19)
+            while i < stop, case let d = b[i] &- 0x30, d < 10 {
                 mantissa = mantissa &* 10 &+ UInt64(d)
-                significant += 1
                 i += 1
             }
+            if i < end, b[i] &- 0x30 < 10 { return nil }      // a 20th significant digit
+            significant = i - digitsStart
         } else {
             return nil
         }
         if i < end, b[i] == 0x2E {                             // .
             i += 1
             let fracStart = i
-            while i < end, case let d = b[i] &- 0x30, d < 10 {
-                if mantissa != 0 || d != 0 {
-                    guard significant < 19 else { return nil }
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    significant += 1
-                }
-                exponent -= 1
+            if mantissa == 0 { while i < end, b[i] == 0x30 { i += 1 } }   // not significant
+            let stop = min(end, i + (19 - significant))
+            while i < stop, case let d = b[i] &- 0x30, d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
                 i += 1
             }
+            if i < end, b[i] &- 0x30 < 10 { return nil }      // a 20th significant digit
             guard i > fracStart else { return nil }            // "1." is not JSON
+            exponent = fracStart - i
         }
         if i < end, b[i] | 0x20 == 0x65 {                      // e E
             i += 1

@@ -31,7 +31,7 @@ enum FlatInputParser {
             i += 1
         } else {
             while true {
-                guard let key = packedString(b, &i), let slot = slot(of: key) else { return nil }
+                guard let key = keyCode(b, &i), let slot = slot(of: key) else { return nil }
                 let bit: UInt16 = 1 << UInt16(slot)
                 guard seen & bit == 0 else { return nil }
                 seen |= bit
@@ -72,8 +72,8 @@ enum FlatInputParser {
         while i < b.count, JSONInput.isSpace(b[i]) { i += 1 }
     }
 
-    /// A string of 1...8 printable ASCII bytes without escapes at `i`, packed little-endian (the
-    /// first byte lowest), advancing past its closing quote; nil for anything else.
+    /// A string of 1...8 printable ASCII bytes without escapes at `i` (a `"type"` value), packed
+    /// little-endian (the first byte lowest), advancing past its closing quote; nil otherwise.
     @inline(__always)
     static func packedString(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
         let n = b.count
@@ -92,25 +92,51 @@ enum FlatInputParser {
         return nil
     }
 
-    /// The slot of a known key packed by `packedString`, `typeSlot` for "type", nil otherwise.
+    /// A key of 1...7 bytes at `i` as its bytes little-endian (the first lowest) with its length
+    /// in the top byte, advancing past the closing quote; nil for a longer key or a text that
+    /// ends first. Its bytes are not checked: only a known key's code (which holds no quote,
+    /// backslash, control or non-ASCII byte) finds a slot.
+    @inline(__always)
+    static func keyCode(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
+        let n = b.count
+        guard i < n, b[i] == 0x22 else { return nil }
+        let start = i + 1
+        var k = start
+        let stop = min(n, start + 8)
+        while k < stop, b[k] != 0x22 { k += 1 }
+        let length = k - start
+        guard k < n, b[k] == 0x22, length < 8 else { return nil }
+        i = k + 1
+        var code: UInt64
+        if start + 8 <= n {
+            let mask: UInt64 = (1 << UInt64(length * 8)) &- 1
+            code = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian & mask
+        } else {
+            code = 0
+            for j in 0..<length { code |= UInt64(b[start + j]) << UInt64(j * 8) }
+        }
+        return code | UInt64(length) << 56
+    }
+
+    /// The slot of a known key coded by `keyCode`, `typeSlot` for "type", nil otherwise.
     @inline(__always)
     static func slot(of key: UInt64) -> Int? {
         switch key {
-        case 0x74_61_6C: return InputFields.lat                 // "lat"
-        case 0x6E_6F_6C: return InputFields.lon                 // "lon"
-        case 0x74: return InputFields.t                         // "t"
-        case 0x74_6C_61: return InputFields.alt                 // "alt"
-        case 0x64_65_65_70_73: return InputFields.speed         // "speed"
-        case 0x65_73_72_75_6F_63: return InputFields.course     // "course"
-        case 0x63_63_61_5F_68: return InputFields.hAcc          // "h_acc"
-        case 0x63_63_61_5F_76: return InputFields.vAcc          // "v_acc"
-        case 0x72_68: return InputFields.hr                     // "hr"
-        case 0x65_63_6E_65_64_61_63: return InputFields.cadence // "cadence"
-        case 0x6D_70_62: return InputFields.bpm                 // "bpm"
-        case 0x6D_70_73: return InputFields.spm                 // "spm"
-        case 0x72_65_77_6F_70: return InputFields.power         // "power"
-        case 0x73_74_74_61_77: return InputFields.watts         // "watts"
-        case 0x65_70_79_74: return typeSlot                     // "type"
+        case 0x0300_0000_0074_616C: return InputFields.lat      // "lat"
+        case 0x0300_0000_006E_6F6C: return InputFields.lon      // "lon"
+        case 0x0100_0000_0000_0074: return InputFields.t        // "t"
+        case 0x0300_0000_0074_6C61: return InputFields.alt      // "alt"
+        case 0x0500_0064_6565_7073: return InputFields.speed    // "speed"
+        case 0x0600_6573_7275_6F63: return InputFields.course   // "course"
+        case 0x0500_0063_6361_5F68: return InputFields.hAcc     // "h_acc"
+        case 0x0500_0063_6361_5F76: return InputFields.vAcc     // "v_acc"
+        case 0x0200_0000_0000_7268: return InputFields.hr       // "hr"
+        case 0x0765_636E_6564_6163: return InputFields.cadence  // "cadence"
+        case 0x0300_0000_006D_7062: return InputFields.bpm      // "bpm"
+        case 0x0300_0000_006D_7073: return InputFields.spm      // "spm"
+        case 0x0500_0072_6577_6F70: return InputFields.power    // "power"
+        case 0x0500_0073_7474_6177: return InputFields.watts    // "watts"
+        case 0x0400_0000_6570_7974: return typeSlot             // "type"
         default: return nil
         }
     }
