@@ -34,7 +34,10 @@ struct DecimalNumber {
 
     /// Reads the digits of a number at `i`; nil for anything outside the strict grammar and the
     /// limits above.
-    static func scan(_ b: UnsafeRawBufferPointer, at i: inout Int) -> DecimalNumber? {
+    @inline(__always)
+    static func scan(_ b: UnsafeRawBufferPointer, at index: inout Int) -> DecimalNumber? {
+        var i = index   // a local index: the loops keep it in a register
+        defer { index = i }
         let end = b.count
         let start = i
         var negative = false
@@ -100,6 +103,7 @@ struct DecimalNumber {
                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// The correctly rounded double, or nil when the fast methods cannot tell it.
+    @inline(__always)
     var double: Double? {
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         if mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
@@ -107,6 +111,12 @@ struct DecimalNumber {
             let v = exponent < 0 ? m / Self.exactPowers[-exponent] : m * Self.exactPowers[exponent]
             return negative ? -v : v
         }
+        return slowPaths()
+    }
+
+    /// Whole numbers beyond 2^53 and Eisel–Lemire: out of line, as they are rare.
+    @inline(never)
+    func slowPaths() -> Double? {
         if exponent >= 0, exponent <= 19 {
             // A whole number that fits 64 bits: the conversion of an integer rounds correctly.
             let (whole, overflow) = mantissa.multipliedReportingOverflow(by: Self.exactIntegerPowers[exponent])

@@ -97,8 +97,9 @@ enum FlatInputParser {
     /// ends first. Its bytes are not checked: only a known key's code (which holds no quote,
     /// backslash, control or non-ASCII byte) finds a slot.
     @inline(__always)
-    static func keyCode(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> UInt64? {
+    static func keyCode(_ b: UnsafeRawBufferPointer, _ index: inout Int) -> UInt64? {
         let n = b.count
+        let i = index
         guard i < n, b[i] == 0x22 else { return nil }
         let start = i + 1
         var k = start
@@ -106,7 +107,7 @@ enum FlatInputParser {
         while k < stop, b[k] != 0x22 { k += 1 }
         let length = k - start
         guard k < n, b[k] == 0x22, length < 8 else { return nil }
-        i = k + 1
+        index = k + 1
         var code: UInt64
         if start + 8 <= n {
             let mask: UInt64 = (1 << UInt64(length * 8)) &- 1
