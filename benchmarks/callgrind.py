@@ -30,7 +30,7 @@ BENCH_COUNT = Path(os.environ.get("BENCH_BIN", ROOT / "build" / "bench")) / "ben
 BASELINE = ROOT / "benchmarks" / "BASELINE.md"
 FIXES = 20000
 TOLERANCE = 0.15
-PATHS = {"json": "runway_push_json", "fix": "runway_push_fix"}
+PATHS = {"json": "runway_push_json", "jsonl": "runway_push_jsonl", "fix": "runway_push_fix"}
 
 
 def valgrind() -> str | None:
@@ -58,7 +58,7 @@ def count(args: list[str], out_file: str, extra: list[str] | None = None,
 
 
 def measure(workdir: str | None = None) -> dict[str, float]:
-    """{"json": Ir per fix, "fix": Ir per fix}. The four runs go two at a time."""
+    """{"json": Ir per fix, "jsonl": Ir per fix, "fix": Ir per fix}. The six runs go two at a time."""
     own = workdir is None
     wd = workdir or tempfile.mkdtemp(prefix="runway-callgrind-")
     try:
@@ -77,7 +77,7 @@ def recorded() -> dict[str, float]:
     """The figures in BASELINE.md's table: rows like `| json | runway_push_json | 31633 |`."""
     figures = {}
     for line in BASELINE.read_text().splitlines():
-        m = re.match(r"\|\s*`?(json|fix)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
+        m = re.match(r"\|\s*`?(jsonl|json|fix)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
         if m:
             figures[m.group(1)] = float(m.group(2))
     missing = set(PATHS) - set(figures)

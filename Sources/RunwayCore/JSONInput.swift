@@ -106,8 +106,41 @@ public enum JSONInput {
         return try body(root)
     }
 
-    /// Parses `text` as one JSON object and converts it to a dictionary of Swift values.
+    /// Parses `text` as one JSON object and converts it to a dictionary of Swift values: a flat
+    /// object in one pass (`FlatObjectParser`), anything else through cJSON, with the same result.
     public static func object(_ text: String) throws(RunwayError) -> [(key: String, value: JSONValue)] {
+        var copy = text
+        let flat = copy.withUTF8 { buf in
+            buf.count <= maxInputBytes ? FlatObjectParser.fields(UnsafeRawBufferPointer(buf)) : nil
+        }
+        if let flat { return flat }
+        return try objectWithCJSON(text)
+    }
+
+    /// How `object` and `objectWithCJSON` differ on `text`, or nil when they agree: the same
+    /// fields in the same order (numbers bit for bit), or the same status and message.
+    public static func objectDifference(_ text: String) -> String? {
+        let reference = Result { () throws(RunwayError) in try objectWithCJSON(text) }
+        let parsed = Result { () throws(RunwayError) in try object(text) }
+        switch (reference, parsed) {
+        case (.success(let a), .success(let b)):
+            let same = a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.sameBits($1.value) }
+            return same ? nil : "cJSON: \(a), fast path: \(b)"
+        case (.failure(let a), .failure(let b)):
+            return a.status == b.status && a.message == b.message ? nil : "cJSON: \(a.message), fast path: \(b.message)"
+        case (.success(let a), .failure(let b)): return "cJSON: \(a), fast path: \(b.message)"
+        case (.failure(let a), .success(let b)): return "cJSON: \(a.message), fast path: \(b)"
+        }
+    }
+
+    /// Whether `object` reads `text` in one pass (rather than handing it to cJSON).
+    public static func takesFastPath(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { $0.count <= maxInputBytes && FlatObjectParser.fields(UnsafeRawBufferPointer($0)) != nil }
+    }
+
+    /// `object` through cJSON alone: the reference the single pass must agree with.
+    public static func objectWithCJSON(_ text: String) throws(RunwayError) -> [(key: String, value: JSONValue)] {
         var copy = text
         var result: Result<[(key: String, value: JSONValue)], RunwayError> = .success([])
         copy.withUTF8 { buf in
