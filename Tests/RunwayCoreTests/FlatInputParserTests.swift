@@ -68,28 +68,34 @@ struct FlatInputParserTests {
                      #"{"type":"power","watts":250,"t":1}"#, #"{"type":"altimeter","alt":12.5,"t":3}"#]
         let numbers = ["-0", "1e-400", "1e400", "4.9e-324", "2.2250738585072014e-308", "1.7976931348623157e308",
                        "9007199254740993", "0.1e1", "1E+2", "123456789012345678901", "1e23", "null", "true", "\"x\""]
-        let alphabet = Array(#"{}[],:"\ 0123456789.eE+-nulltruefalse"#.utf8) + [0x09, 0x0A, 0x0D, 0x00, 0xC3, 0xA9, 0x0B]
         var fastCount = 0
         for _ in 0..<40_000 {
-            var b = Array(bases[Int(rng.next() % UInt64(bases.count))].utf8)
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(b.count))
-                switch rng.next() % 4 {
-                case 0: b[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
-                case 2: b.remove(at: at)
-                default:
-                    // Replace the number after the colon at or after `at`.
-                    if let colon = b[at...].firstIndex(of: 0x3A) {
-                        let end = b[(colon + 1)...].firstIndex { $0 == 0x2C || $0 == 0x7D } ?? b.count
-                        b.replaceSubrange((colon + 1)..<end, with: Array(numbers[Int(rng.next() % UInt64(numbers.count))].utf8))
-                    }
-                }
-                if b.isEmpty { b = [0x7B] }
-            }
+            let b = mutated(Array(bases[Int(rng.next() % UInt64(bases.count))].utf8), &rng, numbers: numbers)
             if b.withUnsafeBytes({ InputDecoder.takesFastPath($0) }) { fastCount += 1 }
             #expect(difference(b) == nil, "\(b)")
         }
         #expect(fastCount > 1_000, "the mutations should exercise the fast path too")
     }
+}
+
+/// `base` with one to three random edits: a byte replaced, inserted or deleted, or (given
+/// `numbers`) the value after a colon replaced by one of them.
+func mutated(_ base: [UInt8], _ rng: inout SimRandom, numbers: [String] = []) -> [UInt8] {
+    let alphabet = Array(#"{}[],:"\ 0123456789.eE+-nulltruefalse"#.utf8) + [0x09, 0x0A, 0x0D, 0x00, 0xC3, 0xA9, 0x0B]
+    var b = base
+    for _ in 0..<(1 + Int(rng.next() % 3)) {
+        let at = Int(rng.next() % UInt64(b.count))
+        switch rng.next() % (numbers.isEmpty ? 3 : 4) {
+        case 0: b[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+        case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+        case 2: b.remove(at: at)
+        default:
+            if let colon = b[at...].firstIndex(of: 0x3A) {
+                let end = b[(colon + 1)...].firstIndex { $0 == 0x2C || $0 == 0x7D } ?? b.count
+                b.replaceSubrange((colon + 1)..<end, with: Array(numbers[Int(rng.next() % UInt64(numbers.count))].utf8))
+            }
+        }
+        if b.isEmpty { b = [0x7B] }
+    }
+    return b
 }

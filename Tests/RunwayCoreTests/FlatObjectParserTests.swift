@@ -34,19 +34,9 @@ struct FlatObjectParserTests {
         let bases = [#"{"clock":"replay","activity":"run","auto_pause":false,"goal_m":5000}"#,
                      #"{"kinds":["flight","lap"],"policy":"queue","capacity":64}"#,
                      #"{"activity":"walk","filters":"off","pace_window_s":20.5,"distance_filter_m":null}"#]
-        let alphabet = Array(#"{}[],:"\ 0123456789.eE+-nulltruefalse"#.utf8) + [0x09, 0x0A, 0x0D, 0x00, 0xC3, 0xA9, 0x0B]
         var fast = 0
         for _ in 0..<20_000 {
-            var b = Array(bases[Int(rng.next() % UInt64(bases.count))].utf8)
-            for _ in 0..<(1 + Int(rng.next() % 3)) {
-                let at = Int(rng.next() % UInt64(b.count))
-                switch rng.next() % 3 {
-                case 0: b[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
-                case 1: b.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
-                default: b.remove(at: at)
-                }
-                if b.isEmpty { b = [0x7B] }
-            }
+            let b = mutated(Array(bases[Int(rng.next() % UInt64(bases.count))].utf8), &rng)
             let text = String(decoding: b, as: UTF8.self)
             if JSONInput.takesFastPath(text) { fast += 1 }
             #expect(JSONInput.objectDifference(text) == nil, "\(text)")

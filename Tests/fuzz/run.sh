@@ -103,6 +103,7 @@ run_one() {
   [[ -n "$runs" ]] && limit=(-runs="$runs")
   local max_len=4096   # JSON inputs: far beyond any real one, small enough to stay fast
   [[ "$h" == push_jsonl ]] && max_len=2048
+  [[ "$h" == json_diff ]] && max_len=1024   # a few lines: ~4 times the executions of 4096
   [[ "$h" == import ]] && max_len=16384
   # A unit running longer than this is a finding. The stateful harness gets longer: it may build
   # a flight of up to RUNWAY_MAX_LAPS laps (raw mode cuts up to 100 a fix when fixes jump
