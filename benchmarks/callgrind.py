@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Instructions per fix of the JSON and struct paths, counted by valgrind's callgrind.
 
-    callgrind.py measure   print the two figures
-    callgrind.py check     re-measure and fail (exit 1) when either is more than 15% above the
+    callgrind.py measure   print the three figures
+    callgrind.py check     re-measure and fail (exit 1) when any is more than 15% above the
                            figure recorded in benchmarks/BASELINE.md; skip (exit 0) without valgrind
     callgrind.py record    re-measure and rewrite benchmarks/BASELINE.md (a deliberate update)
 
 How a figure is made: build/bench/bench_count generates 20 000 fixes (always the same, always
 all of them), opens a session with the default config, starts it, pushes the first P of them
-(runway_push_json one line at a time, or runway_push_fix), stops and closes. Callgrind counts the
+(runway_push_json one line at a time, runway_push_jsonl all in one call, or runway_push_fix),
+stops and closes. Callgrind counts the
 instructions (Ir) of the whole process for P = 20 000 and for P = 0; the difference over 20 000
 is the cost of one fix with startup, generation, open, start and close removed. Swift's hashing
 is made deterministic (SWIFT_DETERMINISTIC_HASHING=1), so repeated runs agree to a few
