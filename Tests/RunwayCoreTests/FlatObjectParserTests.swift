@@ -29,6 +29,16 @@ struct FlatObjectParserTests {
         }
     }
 
+    /// A large object goes to cJSON (the single pass's repeat check is quadratic).
+    @Test func manyMembersFallBack() {
+        let members = (0..<FlatObjectParser.maxMembers).map { "\"k\($0)\":\($0)" }
+        let atLimit = "{" + members.joined(separator: ",") + "}"
+        let over = "{" + (members + ["\"last\":1"]).joined(separator: ",") + "}"
+        #expect(JSONInput.takesFastPath(atLimit))
+        #expect(!JSONInput.takesFastPath(over))
+        #expect(JSONInput.objectDifference(atLimit) == nil && JSONInput.objectDifference(over) == nil)
+    }
+
     @Test func mutatedConfigsAgree() {
         var rng = SimRandom(seed: 20, stream: 4)
         let bases = [#"{"clock":"replay","activity":"run","auto_pause":false,"goal_m":5000}"#,

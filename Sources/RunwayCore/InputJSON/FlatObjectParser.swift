@@ -4,12 +4,16 @@
 /// It takes `{`, members, `}` with spaces, tabs, CR or LF between tokens and nothing after; keys
 /// and string values of printable ASCII without escapes; numbers `DecimalNumber` converts
 /// exactly; `true`, `false`, `null`; each key at most once. Anything else (arrays, nested objects,
-/// escapes, non-ASCII, a repeated key, a number it cannot settle, malformed text) returns nil, and
-/// cJSON reads the text, so the result (fields, or status and message) is cJSON's.
+/// escapes, non-ASCII, a repeated key, more than `maxMembers` members, a number it cannot settle,
+/// malformed text) returns nil, and cJSON reads the text, so the result (fields, or status and
+/// message) is cJSON's.
 ///
 ///     Array(#"{"activity":"ride","filter_m":5}"#.utf8).withUnsafeBytes { FlatObjectParser.fields($0) }
 ///     // [("activity", .string("ride")), ("filter_m", .number(5))]
 enum FlatObjectParser {
+    /// The most members the single pass takes; a larger object goes to cJSON.
+    static let maxMembers = 64
+
     static func fields(_ b: UnsafeRawBufferPointer) -> [(key: String, value: JSONValue)]? {
         let n = b.count
         var i = 0
@@ -22,7 +26,10 @@ enum FlatObjectParser {
             i += 1
         } else {
             while true {
-                guard let key = plainString(b, &i), !out.contains(where: { $0.key == key }) else { return nil }
+                // At most `maxMembers` (the repeat check is quadratic); a config has about 20.
+                guard out.count < maxMembers, let key = plainString(b, &i), !out.contains(where: { $0.key == key }) else {
+                    return nil
+                }
                 FlatInputParser.skipSpace(b, &i)
                 guard i < n, b[i] == 0x3A else { return nil }             // :
                 i += 1
