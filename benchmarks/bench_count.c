@@ -1,12 +1,13 @@
 /*
  * bench_count — a fixed workload for instruction counting under valgrind --tool=callgrind.
  *
- *   bench_count json|fix GENERATED PUSHED [CONFIG] [poll]
+ *   bench_count json|jsonl|fix GENERATED PUSHED [CONFIG] [poll]
  *   bench_count snapshot GENERATED SNAPSHOTS
  *
  * Generates GENERATED fixes (always the same ones, and always all of them, so generation costs
  * the same in every run), opens a session with the default config, starts it, pushes the first
- * PUSHED fixes with runway_push_json (json, one call per line) or runway_push_fix (fix), stops
+ * PUSHED fixes with runway_push_json (json, one call per line), runway_push_jsonl (jsonl, one
+ * call for all PUSHED lines) or runway_push_fix (fix), stops
  * and closes. Instructions per fix = (Ir(PUSHED = G) - Ir(PUSHED = 0)) / G: startup, generation,
  * open, start and close cancel out. benchmarks/callgrind.py runs it.
  *
@@ -24,19 +25,21 @@
 #include "bench_common.h"
 
 int main(int argc, char **argv) {
-  if (argc < 4 || argc > 6 || (strcmp(argv[1], "json") && strcmp(argv[1], "fix") && strcmp(argv[1], "floor") &&
-                                strcmp(argv[1], "snapshot"))) {
-    fprintf(stderr, "usage: %s json|fix|floor|snapshot GENERATED PUSHED [CONFIG] [poll]\n", argv[0]);
+  if (argc < 4 || argc > 6 ||
+      (strcmp(argv[1], "json") && strcmp(argv[1], "jsonl") && strcmp(argv[1], "fix") && strcmp(argv[1], "floor") &&
+       strcmp(argv[1], "snapshot"))) {
+    fprintf(stderr, "usage: %s json|jsonl|fix|floor|snapshot GENERATED PUSHED [CONFIG] [poll]\n", argv[0]);
     return 1;
   }
   int snapshot_mode = !strcmp(argv[1], "snapshot");
   int floor_mode = !strcmp(argv[1], "floor");
-  int json = floor_mode || !strcmp(argv[1], "json");
+  int lines = !strcmp(argv[1], "jsonl");
+  int json = floor_mode || lines || !strcmp(argv[1], "json");
   long n = atol(argv[2]), pushed = atol(argv[3]);
   if (pushed > n || pushed < 0) return 1;
   bench_input in;
   bench_input_make(&in, n, json);
-  if (json)
+  if (json && !lines)
     for (long i = 0; i < n; i++) in.jsonl[in.line_start[i + 1] - 1] = 0;
   const char *config = argc > 4 && strcmp(argv[4], "-") ? argv[4] : NULL;
   runway_session *s = NULL;
@@ -59,6 +62,13 @@ int main(int argc, char **argv) {
         runway_string_free(text);
       }
     }
+    pushed = 0;
+  }
+  if (lines) {
+    size_t accepted = 0, rejected = 0;
+    if (runway_push_jsonl(s, in.jsonl, in.line_start[pushed], &accepted, &rejected) != RUNWAY_OK ||
+        accepted != (size_t)pushed)
+      die_status("runway_push_jsonl", RUNWAY_ERR_INPUT);
     pushed = 0;
   }
   for (long i = 0; i < pushed; i++) {

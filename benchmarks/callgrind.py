@@ -9,7 +9,8 @@ counted by valgrind's callgrind.
 
 How a figure is made: build/bench/bench_count generates 20 000 fixes (always the same, always
 all of them), opens a session with the default config, starts it, pushes the first P of them
-(runway_push_json one line at a time, or runway_push_fix), stops and closes. Callgrind counts the
+(runway_push_json one line at a time, runway_push_jsonl all in one call, or runway_push_fix),
+stops and closes. Callgrind counts the
 instructions (Ir) of the whole process for P = 20 000 and for P = 0; the difference over 20 000
 is the cost of one fix with startup, generation, open, start and close removed. `snapshot`: the
 same 20 000 fixes are always pushed (runway_push_fix) and runway_snapshot_json is called after
@@ -34,7 +35,8 @@ BENCH_COUNT = Path(os.environ.get("BENCH_BIN", ROOT / "build" / "bench")) / "ben
 BASELINE = ROOT / "benchmarks" / "BASELINE.md"
 FIXES = 20000
 TOLERANCE = 0.15
-PATHS = {"json": "runway_push_json", "fix": "runway_push_fix", "snapshot": "runway_snapshot_json"}
+PATHS = {"json": "runway_push_json", "jsonl": "runway_push_jsonl", "fix": "runway_push_fix",
+         "snapshot": "runway_snapshot_json"}
 
 
 def valgrind() -> str | None:
@@ -62,8 +64,8 @@ def count(args: list[str], out_file: str, extra: list[str] | None = None,
 
 
 def measure(workdir: str | None = None) -> dict[str, float]:
-    """{"json": Ir per fix, "fix": Ir per fix, "snapshot": Ir per snapshot}. The six runs go two
-    at a time."""
+    """{"json": Ir per fix, "jsonl": Ir per fix, "fix": Ir per fix, "snapshot": Ir per snapshot}.
+    The runs go two at a time."""
     own = workdir is None
     wd = workdir or tempfile.mkdtemp(prefix="runway-callgrind-")
     try:
@@ -82,7 +84,7 @@ def recorded() -> dict[str, float]:
     """The figures in BASELINE.md's table: rows like `| json | runway_push_json | 31633 |`."""
     figures = {}
     for line in BASELINE.read_text().splitlines():
-        m = re.match(r"\|\s*`?(json|fix|snapshot)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
+        m = re.match(r"\|\s*`?(jsonl|json|fix|snapshot)`?\s*\|[^|]*\|\s*(\d+)\s*\|", line)
         if m:
             figures[m.group(1)] = float(m.group(2))
     missing = set(PATHS) - set(figures)

@@ -139,7 +139,7 @@ class Table:
 def bench_ingest(t: Table, ctx: dict) -> None:
     res = {m: run_lines([BIN / "bench_ingest", m, INGEST_N, RUNS]) for m in ("json", "jsonl", "fix")}
     ctx["ingest"] = res
-    for key, m, target in (("1a", "json", 0.9), ("1b", "jsonl", 1.0)):
+    for key, m, target in (("1a", "json", 1.5), ("1b", "jsonl", 1.5)):
         rs = res[m]
         ratios = [r["base_s"] / r["engine_s"] for r in rs]
         e = statistics.median(r["engine_s"] for r in rs)
@@ -476,7 +476,7 @@ def notes(t: Table, ctx: dict) -> list[str]:
         d, raw = ctx["distances"]
         out.append(f"**1, 2 — where an ingested fix goes.** `runway_push_json` costs {j:.2f} µs a line: "
                    f"the pipeline after decoding (the struct path) {f:.2f} µs, so decoding the line "
-                   f"(UTF-8 check, cJSON parse, field checks) about {j - f:.2f} µs — against {fl:.2f} µs for the "
+                   f"(the single pass over a flat line, cJSON for anything else; field checks) about {j - f:.2f} µs — against {fl:.2f} µs for the "
                    f"whole floor (cJSON parse + fields + distance). `runway_push_jsonl` saves the per-call "
                    f"lock and dispatch: {jl:.2f} µs a line. The floor sums raw distances ({raw / 1000:.1f} km); "
                    f"the engine's filtered distance over the same fixes is {d['json'] / 1000:.1f} km.")

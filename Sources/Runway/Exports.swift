@@ -144,8 +144,8 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
         var lineNo = 0
         var start = 0
         while start < len {
-            var end = start
-            while end < len && all[end] != 0x0A { end += 1 }
+            // The line's end: memchr is vectorised (a byte loop cost ~4 instructions a byte).
+            let end = memchr(buf + start, 0x0A, len - start).map { UnsafePointer<CChar>(OpaquePointer($0)) - buf } ?? len
             lineNo += 1
             var stop = end
             if stop > start && all[stop - 1] == 0x0D { stop -= 1 }

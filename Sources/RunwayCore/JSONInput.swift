@@ -106,8 +106,41 @@ public enum JSONInput {
         return try body(root)
     }
 
-    /// Parses `text` as one JSON object and converts it to a dictionary of Swift values.
+    /// Parses `text` as one JSON object and converts it to a dictionary of Swift values: a flat
+    /// object in one pass (`FlatObjectParser`), anything else through cJSON, with the same result.
     public static func object(_ text: String) throws(RunwayError) -> [(key: String, value: JSONValue)] {
+        var copy = text
+        let flat = copy.withUTF8 { buf in
+            buf.count <= maxInputBytes ? FlatObjectParser.fields(UnsafeRawBufferPointer(buf)) : nil
+        }
+        if let flat { return flat }
+        return try objectWithCJSON(text)
+    }
+
+    /// How `object` and `objectWithCJSON` differ on `text`, or nil when they agree: the same
+    /// fields in the same order (numbers bit for bit), or the same status and message.
+    public static func objectDifference(_ text: String) -> String? {
+        let reference = Result { () throws(RunwayError) in try objectWithCJSON(text) }
+        let parsed = Result { () throws(RunwayError) in try object(text) }
+        switch (reference, parsed) {
+        case (.success(let a), .success(let b)):
+            let same = a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value.sameBits($1.value) }
+            return same ? nil : "cJSON: \(a), fast path: \(b)"
+        case (.failure(let a), .failure(let b)):
+            return a.status == b.status && a.message == b.message ? nil : "cJSON: \(a.message), fast path: \(b.message)"
+        case (.success(let a), .failure(let b)): return "cJSON: \(a), fast path: \(b.message)"
+        case (.failure(let a), .success(let b)): return "cJSON: \(a.message), fast path: \(b)"
+        }
+    }
+
+    /// Whether `object` reads `text` in one pass (rather than handing it to cJSON).
+    public static func takesFastPath(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { $0.count <= maxInputBytes && FlatObjectParser.fields(UnsafeRawBufferPointer($0)) != nil }
+    }
+
+    /// `object` through cJSON alone: the reference the single pass must agree with.
+    public static func objectWithCJSON(_ text: String) throws(RunwayError) -> [(key: String, value: JSONValue)] {
         var copy = text
         var result: Result<[(key: String, value: JSONValue)], RunwayError> = .success([])
         copy.withUTF8 { buf in
@@ -226,100 +259,5 @@ public enum JSONValue: Sendable, Equatable {
     public var finiteNumber: Double? {
         if case .number(let d) = self, d.isFinite { return d }
         return nil
-    }
-}
-
-/// Decoding inputs (fixes and samples) straight from cJSON, the hot path.
-public enum InputDecoder {
-    /// Decodes one input from JSON text bytes.
-    ///
-    /// - Throws: `.input` for an import report line too (it is not an input; see `decodeLine`).
-    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
-        guard let input = try decodeLine(bytes) else {
-            throw .input("an \"import_report\" line is a summary, not an input")
-        }
-        return input
-    }
-
-    /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
-    /// the line `runway_import` ends with), which the push paths accept and ignore.
-    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
-        try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
-    }
-
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput? {
-        var fix = Fix(lat: .nan, lon: .nan)
-        var type: String? = nil
-        var bpm = Double.nan, spm = Double.nan, watts = Double.nan
-        var sawLat = false, sawLon = false
-        var child = root.pointee.child
-        while let c = child {
-            child = c.pointee.next
-            guard let key = c.pointee.string, key[0] != 0 else { continue }
-            let slot: Int
-            switch (key[0], key[1]) {
-            case (0x6C, 0x61) where strcmp(key, "lat") == 0: slot = 0  // la
-            case (0x6C, 0x6F) where strcmp(key, "lon") == 0: slot = 1  // lo
-            case (0x74, 0) : slot = 2                                    // t
-            case (0x61, 0x6C) where strcmp(key, "alt") == 0: slot = 3
-            case (0x73, 0x70) where strcmp(key, "speed") == 0: slot = 4
-            case (0x73, 0x70) where strcmp(key, "spm") == 0: slot = 11
-            case (0x63, 0x6F) where strcmp(key, "course") == 0: slot = 5
-            case (0x68, 0x5F) where strcmp(key, "h_acc") == 0: slot = 6
-            case (0x76, 0x5F) where strcmp(key, "v_acc") == 0: slot = 7
-            case (0x68, 0x72) where key[2] == 0: slot = 8               // hr
-            case (0x63, 0x61) where strcmp(key, "cadence") == 0: slot = 9
-            case (0x62, 0x70) where strcmp(key, "bpm") == 0: slot = 10
-            case (0x70, 0x6F) where strcmp(key, "power") == 0: slot = 12
-            case (0x77, 0x61) where strcmp(key, "watts") == 0: slot = 13
-            case (0x74, 0x79) where strcmp(key, "type") == 0:
-                guard cJSON_IsString(c) != 0, let s = c.pointee.valuestring else {
-                    throw .input("\"type\" must be a string")
-                }
-                type = String(cString: s)
-                continue
-            default: continue  // unknown keys are ignored (forward compatibility)
-            }
-            let v: Double
-            if cJSON_IsNumber(c) != 0 {
-                v = c.pointee.valuedouble
-                guard v.isFinite else { throw .input("\"\(String(cString: key))\" must be a finite number") }
-            } else if cJSON_IsNull(c) != 0 {
-                v = .nan  // null = unknown
-            } else {
-                throw .input("\"\(String(cString: key))\" must be a number, got \(JSONInput.typeName(c))")
-            }
-            switch slot {
-            case 0: fix.lat = v; sawLat = true
-            case 1: fix.lon = v; sawLon = true
-            case 2: fix.t = v
-            case 3: fix.alt = v
-            case 4: fix.speed = v
-            case 5: fix.course = v
-            case 6: fix.hAcc = v
-            case 7: fix.vAcc = v
-            case 8: fix.hr = v
-            case 9: fix.cadence = v
-            case 10: bpm = v
-            case 11: spm = v
-            case 12: fix.power = v
-            default: watts = v
-            }
-        }
-        switch type {
-        case nil, "fix", "location":
-            guard sawLat, sawLon, !fix.lat.isNaN, !fix.lon.isNaN else {
-                throw .input(sawLat || sawLon ? "fix needs both lat and lon" : "fix needs lat and lon (or a \"type\")")
-            }
-            return try ValidatedInput(.fix(fix))
-        case "hr": return try ValidatedInput(.sample(.heartRate(bpm: bpm, t: fix.t)))
-        case "cadence": return try ValidatedInput(.sample(.cadence(spm: spm, t: fix.t)))
-        case "altimeter": return try ValidatedInput(.sample(.altimeter(alt: fix.alt, t: fix.t)))
-        case "power": return try ValidatedInput(.sample(.power(watts: watts, t: fix.t)))
-        case "import_report":
-            return nil
-        case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter or power)")
-        }
     }
 }

@@ -13,7 +13,9 @@
 # a crash leaves its input in build/fuzz/crashes/ and fails the run. One line of figures a
 # harness goes to stdout and to build/fuzz/figures.tsv (time, commit, harness, executions,
 # exec/s, coverage, exit status).
-# Harnesses: push_json push_jsonl config options import stateful (default: all).
+# Harnesses: push_json push_jsonl config options import stateful json_diff (default: all).
+# json_diff is differential: the JSON fast path against cJSON, through an entry point only the
+# fuzzing build has (runway_fuzz_json_difference); any difference is a crash.
 # Stop a long campaign by its --seconds or --runs, not by SIGINT: interrupted in the middle of a
 # unit, libFuzzer's exit can deadlock in AddressSanitizer's allocator (RELIABILITY.md).
 set -euo pipefail
@@ -27,11 +29,11 @@ while [[ $# -gt 0 ]]; do
     --seconds) seconds="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --parallel) parallel="$2"; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) harnesses+=("$1"); shift ;;
   esac
 done
-[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(push_json push_jsonl config options import stateful)
+[[ ${#harnesses[@]} -gt 0 ]] || harnesses=(push_json push_jsonl config options import stateful json_diff)
 
 CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
 [[ -x "$CLANG" ]] || CLANG=clang   # the toolchain's own clang: its sanitizer runtime matches swiftc's
@@ -67,8 +69,9 @@ seed() { # harness corpus-dir
   mkdir -p "$dir"
   case "$h" in
     push_json|config|options|stateful) cp "$here/seeds/$h/"* "$dir/" ;;
-    push_jsonl)
+    push_jsonl|json_diff)
       cp "$here/seeds/push_json/"* "$dir/"
+      [[ "$h" == json_diff ]] && cp "$here/seeds/json_diff/"* "$dir/"
       if [[ -d "$tracks/fixes" ]]; then
         for f in "$tracks"/fixes/*.jsonl; do head -c 4096 "$f" >"$dir/$(basename "$f")"; done
       fi ;;
@@ -100,6 +103,7 @@ run_one() {
   [[ -n "$runs" ]] && limit=(-runs="$runs")
   local max_len=4096   # JSON inputs: far beyond any real one, small enough to stay fast
   [[ "$h" == push_jsonl ]] && max_len=2048
+  [[ "$h" == json_diff ]] && max_len=1024   # a few lines: ~4 times the executions of 4096
   [[ "$h" == import ]] && max_len=16384
   # A unit running longer than this is a finding. The stateful harness gets longer: it may build
   # a flight of up to RUNWAY_MAX_LAPS laps (raw mode cuts up to 100 a fix when fixes jump

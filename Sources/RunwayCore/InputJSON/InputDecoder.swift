@@ -1,0 +1,122 @@
+import CJSON
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Decoding inputs (fixes and samples) from JSON text, the hot path of `runway_push_json` and
+/// `runway_push_jsonl`.
+///
+/// A flat object of known keys takes `FlatInputParser`'s single pass; anything else (and
+/// anything that pass is not certain of) goes through cJSON, the parser of record. Both fill
+/// `InputFields`, which validates, so the result — input, or status and message — is the same
+/// whichever path read the bytes (`InputDecoder.difference` checks that; the differential fuzz
+/// harness runs it).
+///
+///     let line = Array(#"{"lat":52.1,"lon":4.3,"t":1700000000}"#.utf8)
+///     try line.withUnsafeBytes { try InputDecoder.decode($0) }   // a validated fix
+public enum InputDecoder {
+    /// Decodes one input from JSON text bytes.
+    ///
+    /// - Throws: `.input` for an import report line too (it is not an input; see `decodeLine`).
+    public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
+        guard let input = try decodeLine(bytes) else {
+            throw .input("an \"import_report\" line is a summary, not an input")
+        }
+        return input
+    }
+
+    /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
+    /// the line `runway_import` ends with), which the push paths accept and ignore.
+    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
+        if bytes.count <= JSONInput.maxInputBytes, let flat = FlatInputParser.parse(bytes) {
+            return try flat.fields.finish(flat.kind)
+        }
+        return try decodeLineWithCJSON(bytes)
+    }
+
+    /// `decodeLine` through cJSON alone: the reference the single pass must agree with.
+    public static func decodeLineWithCJSON(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
+        try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
+    }
+
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput? {
+        var fields = InputFields()
+        var type: String? = nil
+        var child = root.pointee.child
+        while let c = child {
+            child = c.pointee.next
+            guard let key = c.pointee.string, key[0] != 0 else { continue }
+            let slot: Int
+            switch (key[0], key[1]) {
+            case (0x6C, 0x61) where strcmp(key, "lat") == 0: slot = InputFields.lat  // la
+            case (0x6C, 0x6F) where strcmp(key, "lon") == 0: slot = InputFields.lon  // lo
+            case (0x74, 0) : slot = InputFields.t                                    // t
+            case (0x61, 0x6C) where strcmp(key, "alt") == 0: slot = InputFields.alt
+            case (0x73, 0x70) where strcmp(key, "speed") == 0: slot = InputFields.speed
+            case (0x73, 0x70) where strcmp(key, "spm") == 0: slot = InputFields.spm
+            case (0x63, 0x6F) where strcmp(key, "course") == 0: slot = InputFields.course
+            case (0x68, 0x5F) where strcmp(key, "h_acc") == 0: slot = InputFields.hAcc
+            case (0x76, 0x5F) where strcmp(key, "v_acc") == 0: slot = InputFields.vAcc
+            case (0x68, 0x72) where key[2] == 0: slot = InputFields.hr              // hr
+            case (0x63, 0x61) where strcmp(key, "cadence") == 0: slot = InputFields.cadence
+            case (0x62, 0x70) where strcmp(key, "bpm") == 0: slot = InputFields.bpm
+            case (0x70, 0x6F) where strcmp(key, "power") == 0: slot = InputFields.power
+            case (0x77, 0x61) where strcmp(key, "watts") == 0: slot = InputFields.watts
+            case (0x74, 0x79) where strcmp(key, "type") == 0:
+                guard cJSON_IsString(c) != 0, let s = c.pointee.valuestring else {
+                    throw .input("\"type\" must be a string")
+                }
+                type = String(cString: s)
+                continue
+            default: continue  // unknown keys are ignored (forward compatibility)
+            }
+            let v: Double
+            if cJSON_IsNumber(c) != 0 {
+                v = c.pointee.valuedouble
+                guard v.isFinite else { throw .input("\"\(String(cString: key))\" must be a finite number") }
+            } else if cJSON_IsNull(c) != 0 {
+                v = .nan  // null = unknown
+            } else {
+                throw .input("\"\(String(cString: key))\" must be a number, got \(JSONInput.typeName(c))")
+            }
+            fields.set(slot, v)
+        }
+        return try fields.finish(InputKind(type: type))
+    }
+
+    /// How the two paths differ on `bytes`, or nil when they agree: the same input bit for bit
+    /// (NaN payloads and the sign of zero included), or the same status and message.
+    public static func difference(_ bytes: UnsafeRawBufferPointer) -> String? {
+        let reference = Result { () throws(RunwayError) in try decodeLineWithCJSON(bytes) }
+        let decoded = Result { () throws(RunwayError) in try decodeLine(bytes) }
+        switch (reference, decoded) {
+        case (.success(let a), .success(let b)):
+            return a?.input.bits == b?.input.bits ? nil : "cJSON: \(String(describing: a?.input)), fast path: \(String(describing: b?.input))"
+        case (.failure(let a), .failure(let b)):
+            return a.status == b.status && a.message == b.message ? nil : "cJSON: \(a.status) \(a.message), fast path: \(b.status) \(b.message)"
+        case (.success(let a), .failure(let b)):
+            return "cJSON: \(String(describing: a?.input)), fast path: \(b.status) \(b.message)"
+        case (.failure(let a), .success(let b)):
+            return "cJSON: \(a.status) \(a.message), fast path: \(String(describing: b?.input))"
+        }
+    }
+
+    /// Whether the single pass takes `bytes` (rather than handing them to cJSON).
+    public static func takesFastPath(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        bytes.count <= JSONInput.maxInputBytes && FlatInputParser.parse(bytes) != nil
+    }
+}
+
+extension Input {
+    /// The input's kind and every value's bit pattern, for comparing inputs exactly.
+    var bits: [UInt64] {
+        switch self {
+        case .fix(let f):
+            return [0] + [f.t, f.lat, f.lon, f.alt, f.speed, f.course, f.hAcc, f.vAcc, f.hr, f.cadence, f.power].map(\.bitPattern)
+        case .sample(.heartRate(let bpm, let t)): return [1, bpm.bitPattern, t.bitPattern]
+        case .sample(.cadence(let spm, let t)): return [2, spm.bitPattern, t.bitPattern]
+        case .sample(.altimeter(let alt, let t)): return [3, alt.bitPattern, t.bitPattern]
+        case .sample(.power(let watts, let t)): return [4, watts.bitPattern, t.bitPattern]
+        }
+    }
+}
