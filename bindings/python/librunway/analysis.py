@@ -142,9 +142,7 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
             raise InputError(f"{name or 'the recording'}: no timed points") from None
         raise
     report = result.get("report")
-    activity = file_activity(report, data, fmt)
-    if activity is not None:
-        cfg.setdefault("activity", activity)
+    _add_file_settings(cfg, report, data, fmt)
     return Flight(result["summary"], None, None, report=report, format=fmt, name=name,
                   inputs=result["inputs"], rejected=result["rejected"], config=cfg,
                   _data=data)
@@ -154,14 +152,24 @@ def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict) -> 
     """:func:`analyse` with a library that has no ``runway_analyse``: import, then replay the
     lines with the events and snapshots."""
     lines, report = split_report(import_recording(data, fmt))
-    activity = file_activity(report, data, fmt)
-    if activity is not None:
-        cfg.setdefault("activity", activity)
+    _add_file_settings(cfg, report, data, fmt)
     if not _times(lines):
         raise InputError(f"{name or 'the recording'}: no timed points")
     summary, events, snapshots, rejected = _replay(lines, cfg)
     return Flight(summary, events, snapshots, report=report, format=fmt, name=name,
                   inputs=len(lines), rejected=rejected, config=cfg, _lines=lines)
+
+
+def _add_file_settings(cfg: dict, report: Optional[Mapping[str, Any]], data: bytes, fmt: str) -> None:
+    """What the file says, where ``cfg`` is silent (as ``runway_analyse`` does): the profile
+    (``activity``) and the altitude source (the report's ``altitude_source`` as
+    ``fix_altitude``: ``"barometric"`` for FIT)."""
+    activity = file_activity(report, data, fmt)
+    if activity is not None:
+        cfg.setdefault("activity", activity)
+    source = (report or {}).get("altitude_source")
+    if source in ("gps", "barometric"):
+        cfg.setdefault("fix_altitude", source)
 
 
 def _times(lines: list[str]) -> list[float]:

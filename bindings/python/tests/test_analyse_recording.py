@@ -22,6 +22,8 @@ def separate_calls(data: bytes, fmt: str, config=None) -> tuple[dict, dict, int]
     cfg = dict(config or {})
     if report.get("activity"):
         cfg.setdefault("activity", report["activity"])
+    if report.get("altitude_source"):
+        cfg.setdefault("fix_altitude", report["altitude_source"])
     with librunway.Session(cfg) as s:
         s.start(json.loads(lines[0])["t"])
         rejected = s.push_many(lines)[1]
