@@ -246,8 +246,15 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         let ext = name.rsplit('.').next().unwrap();
         let jsonl = runway::import_recording(&data, ext).unwrap();
         let report = jsonl.lines().last().unwrap();
-        let activity = runway::json::str_field(report, "activity");
-        let config = activity.map(|a| format!(r#"{{"activity":"{a}"}}"#));
+        // What the file says, as runway_analyse takes it: the profile and the altitude source.
+        let mut entries = Vec::new();
+        if let Some(a) = runway::json::str_field(report, "activity") {
+            entries.push(format!(r#""activity":"{a}""#));
+        }
+        if let Some(source) = runway::json::str_field(report, "altitude_source") {
+            entries.push(format!(r#""fix_altitude":"{source}""#));
+        }
+        let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
         let s = Session::open(config.as_deref()).unwrap();
         s.start(runway::json::f64_field(jsonl.lines().next().unwrap(), "t")).unwrap();
         let pushed = s.push_jsonl(&jsonl);
