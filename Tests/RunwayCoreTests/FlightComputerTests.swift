@@ -24,6 +24,25 @@ struct FlightPhaseTests {
         #expect(d.core.now == 100)
     }
 
+    @Test(arguments: [PhaseCommand.stop, .pause])
+    func aFlightEndedSecondsAfterSettingOffKeepsItsMetres(_ end: PhaseCommand) throws {
+        // Two fixes 10 s apart at 3.3 m/s, then stop (or pause): fewer fixes than the standing
+        // decision needs to confirm movement, and still they count (0.0003° N = 33.39 m).
+        for speed in [3.3, Double.nan] {
+            var d = Driver()
+            try d.phase(.start, 0)
+            try d.fix(0, 52.0, 4.0, speed: speed)
+            try d.fix(10, 52.0003, 4.0, speed: speed)
+            try d.phase(end, 10)
+            // Not lost (it was 0 m). With Doppler the one 10 s step measures 33.0 m; without,
+            // the track filter's single step overshoots (35.9 m): that is the filter's, not this
+            // decision's, so the bound there is looser.
+            let (low, high) = speed.isNaN ? (0.9, 1.1) : (0.98, 1.005)
+            #expect(d.core.distance > low * 33.39 && d.core.distance < high * 33.39, "speed \(speed): \(d.core.distance) m")
+            #expect(d.core.movingS <= 10)
+        }
+    }
+
     @Test func aSessionIsOneFlight() throws {
         var d = Driver()
         try d.phase(.start, 0)

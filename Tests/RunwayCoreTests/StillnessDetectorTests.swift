@@ -35,6 +35,30 @@ struct StillnessDetectorTests {
         }
     }
 
+    @Test func aLegEndedBeforeMovementIsConfirmedKeepsTheMetresItMoved() {
+        // Set off and stopped after two fixes, 10 s apart at 3.3 m/s: fewer than confirm.
+        var d = StillnessDetector()
+        d.reset(still: true)
+        _ = d.judge(Step(distanceM: 0, moving: false), fix: Self.fix(0, east: 0, north: 0, speed: 3.2), at: 0, dt: 0)
+        let j = d.judge(Step(distanceM: 33, moving: true), fix: Self.fix(10, east: 0, north: 33, speed: 3.3), at: 10, dt: 10)
+        #expect(j.step.distanceM == 0 && j.credit == nil)   // still held
+        let end = d.endLeg()
+        #expect(end?.credit?.distanceM == 33 && end?.credit?.movingS == 10)
+        #expect(d.endLeg() == nil)                          // credited once
+    }
+
+    @Test func aLegEndedWhileStandingCreditsNoNoise() {
+        var d = StillnessDetector()
+        d.reset(still: true)
+        // Two minutes standing: Doppler noise 0.2-0.45 m/s, 0.3 m filter steps now and then.
+        for t in 0..<120 {
+            let tt = Double(t)
+            let fix = Self.fix(tt, east: 2 * sin(tt / 20), north: 2 * cos(tt / 17), speed: 0.2 + 0.25 * Double(t % 3) / 2)
+            _ = d.judge(Step(distanceM: t % 4 == 0 ? 0.3 : 0, moving: t % 4 == 0), fix: fix, at: tt, dt: 1)
+        }
+        #expect(d.endLeg() == nil)
+    }
+
     @Test func standingWithNoisyDopplerIsHeldAndNeverCounted() {
         var feed = Feed(still: true)
         // The receiver wanders a few metres; Doppler 0.2-0.45; the track filter lets 0.3 m steps through.

@@ -213,8 +213,9 @@ static char *read_all(FILE *in, size_t *size) {
   return buf;
 }
 
-/* The session config: `config` with the import report's "activity" added when the input has a
-   report naming one and `config` sets none. NULL: use `config` as it is. */
+/* The session config: `config` with what the input's import report says added where `config` is
+   silent: its "activity" (the profile) and its "altitude_source" as "fix_altitude". NULL: use
+   `config` as it is. */
 static char *config_with_profile(const char *config, const char *input) {
   const char *at = strstr(input, "\"import_report\"");
   if (!at) return NULL;
@@ -223,16 +224,20 @@ static char *config_with_profile(const char *config, const char *input) {
   const char *end = strchr(at, '\n');
   size_t len = end ? (size_t)(end - start) : strlen(start);
   cJSON *report = cJSON_ParseWithLength(start, len);
-  const cJSON *activity = cJSON_GetObjectItemCaseSensitive(report, "activity");
   char *out = NULL;
-  if (is_import_report(report) && cJSON_IsString(activity)) {
+  if (is_import_report(report)) {
     cJSON *cfg = config ? cJSON_Parse(config) : cJSON_CreateObject();
-    if (cJSON_IsObject(cfg) && !cJSON_GetObjectItemCaseSensitive(cfg, "activity")) {
-      cJSON_AddStringToObject(cfg, "activity", activity->valuestring);
-      out = cJSON_PrintUnformatted(cfg);
-      fprintf(stderr, "%s: the import report names the profile \"%s\"; the session uses it\n", prog,
-              activity->valuestring);
+    const char *keys[2][2] = {{"activity", "activity"}, {"altitude_source", "fix_altitude"}};
+    int added = 0;
+    for (int k = 0; k < 2 && cJSON_IsObject(cfg); k++) {
+      const cJSON *v = cJSON_GetObjectItemCaseSensitive(report, keys[k][0]);
+      if (!cJSON_IsString(v) || cJSON_GetObjectItemCaseSensitive(cfg, keys[k][1])) continue;
+      cJSON_AddStringToObject(cfg, keys[k][1], v->valuestring);
+      fprintf(stderr, "%s: the import report names the %s \"%s\"; the session uses it\n", prog,
+              k == 0 ? "profile" : "altitude source", v->valuestring);
+      added++;
     }
+    if (added) out = cJSON_PrintUnformatted(cfg);
     cJSON_Delete(cfg);
   }
   cJSON_Delete(report);

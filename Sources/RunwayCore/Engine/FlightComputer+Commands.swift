@@ -15,7 +15,10 @@ extension FlightComputer {
         let time = resolved.t, next = resolved.next
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
-        if phase == .cruise && (command == .pause || command == .stop) { keepLatestPosition() }
+        if phase == .cruise && (command == .pause || command == .stop) {
+            if let moved = stillness.endLeg() { creditMovement(moved, before: time.isNaN ? now : time) }
+            keepLatestPosition()
+        }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }

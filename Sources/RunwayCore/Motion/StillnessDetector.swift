@@ -207,6 +207,21 @@ public struct StillnessDetector: Sendable {
         return confirmMoving()
     }
 
+    /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
+    /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
+    /// more on average — a flight stopped seconds after its runner set off keeps its metres;
+    /// standing noise, far slower, is not credited. Nil when nothing is credited.
+    public mutating func endLeg() -> Judged? {
+        guard settings.enabled, isStill, let last = held.last else { return nil }
+        let from = onsetIndex()
+        guard from < held.count else { return nil }
+        let span = last.t - held[max(from - 1, 0)].t
+        var d = 0.0
+        for h in held[from...] { d += h.d }
+        guard span > 0, d / span >= settings.movingDopplerMps else { return nil }
+        return confirmMoving()
+    }
+
     /// The held steps after the last quiet stretch, credited; the runner is moving from now.
     private mutating func confirmMoving() -> Judged {
         let from = onsetIndex()

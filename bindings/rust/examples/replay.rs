@@ -52,17 +52,23 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         runway::load()?.display()
     );
 
-    // The import's report (its last line), when it has one: the activity the file names.
-    let (mut lines, mut activity) = (String::with_capacity(text.len()), None);
+    // The import's report (its last line), when it has one: the activity the file names and
+    // the source of its altitude (FIT: "barometric", as fix_altitude).
+    let (mut lines, mut activity, mut altitude) = (String::with_capacity(text.len()), None, None);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         if json::str_field(line, "type").as_deref() == Some("import_report") {
             activity = json::str_field(line, "activity");
+            altitude = json::str_field(line, "altitude_source");
         } else {
             lines.push_str(line);
             lines.push('\n');
         }
     }
-    let config = activity.as_ref().map(|a| format!(r#"{{"activity":"{a}"}}"#));
+    let entries: Vec<String> = [("activity", &activity), ("fix_altitude", &altitude)]
+        .iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| format!(r#""{k}":"{v}""#)))
+        .collect();
+    let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
     let session = Session::open(config.as_deref())?;
     // Polled after the run (a callback subscription would print from a library thread).
     let phases =
