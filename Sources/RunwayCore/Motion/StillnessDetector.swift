@@ -174,18 +174,21 @@ public struct StillnessDetector: Sendable {
     /// (when every fix has one) is standing noise.
     private func windowLooksStill(at t: Double) -> Bool {
         guard let first = samples.first, t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return false }
+        // The cheap tests first, each its own pass (a runner fails them at once).
+        let n = Double(samples.count)
+        var doppler = 0.0, withDoppler = 0
+        for s in samples where !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
+        if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
+        var stepped = 0.0
+        for s in samples where s.t > first.t { stepped += s.d }
+        if stepped / (t - first.t) >= settings.movingDopplerMps { return false }   // laps of a tiny track
         var a = (x: 0.0, y: 0.0, n: 0.0), b = (x: 0.0, y: 0.0, n: 0.0)
-        var sigma = 0.0, doppler = 0.0, withDoppler = 0, stepped = 0.0
+        var sigma = 0.0
         for s in samples {
-            if s.t > first.t { stepped += s.d }
             if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.n += 1 }
             if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.n += 1 }
             sigma += s.sigma
-            if !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
         }
-        let n = Double(samples.count)
-        if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
-        if stepped / (t - first.t) >= settings.movingDopplerMps { return false }   // laps of a tiny track
         let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
         return (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * sigma / n
     }
