@@ -31,11 +31,20 @@ echo "== sanitize $san: librunway.so"
 # The Swift runtime is linked statically, as in the release, except under ThreadSanitizer: a
 # static runtime hides its lazy-initialisation locks (swift_once) from TSan's interceptors, which
 # then reports every lazy global as a race. That build is a test tool, never shipped.
+# That build cannot be loaded by a host without the toolchain's runtime libraries.
+# Both are linked as the release library is otherwise (lld, the export list): hosts see only runway_*.
 static=(-Xswiftc -static-stdlib)
 [[ "$san" == thread ]] && static=()
-(cd "$root" && swift build -c release --product runway --build-path ".build-$san" -Xswiftc -sanitize="$san" "${static[@]}" 2>&1 \
+lld="$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld"
+printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" >"$out/toolset.json"
+(cd "$root" && swift build -c release --product runway --build-path ".build-$san" --toolset "$out/toolset.json" \
+   -Xlinker --version-script="$root/scripts/librunway.map" -Xswiftc -sanitize="$san" "${static[@]}" 2>&1 \
    | grep -E "error|warning|Build" || true)
 cp "$root/.build-$san/release/librunway.so" "$out/librunway.so"
+leaked="$(nm -D --defined-only "$out/librunway.so" | awk '$2 ~ /[TDBRVW]/ && $3 !~ /^runway_/' | wc -l)"
+if [[ "$leaked" != 0 ]]; then
+  echo "sanitize $san: librunway.so exports $leaked symbols besides runway_*"; exit 1
+fi
 
 swiftlib="$(dirname "$(readlink -f "$(command -v swiftc)")")/../lib/swift/linux"
 extra=()   # ThreadSanitizer's runtime intercepts libdispatch, which the Swift toolchain carries

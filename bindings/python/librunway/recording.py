@@ -21,6 +21,15 @@ IMPORT_FORMATS = ("gpx", "tcx", "fit")
 RecordingData = Union[bytes, bytearray, memoryview, str]
 
 
+
+def _as_bytes(data: Any) -> bytes:
+    """A recording's bytes: bytes-like as they are, text as UTF-8."""
+    if isinstance(data, str):
+        return data.encode("utf-8", "surrogatepass")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(f"data must be bytes or str, not {type(data).__name__}")
+
 def import_available() -> bool:
     """Whether the loaded librunway can import recordings (it exports
     ``runway_import``; libraries built before it was added do not)."""
@@ -54,12 +63,7 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     """
     if not analyse_available():
         raise LibraryError(f"{_lib.path()} has no runway_analyse (rebuild it)")
-    if isinstance(data, str):
-        raw = data.encode("utf-8", "surrogatepass")
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
-    else:
-        raise TypeError(f"data must be bytes or str, not {type(data).__name__}")
+    raw = _as_bytes(data)
     options: dict[str, Any] = {"format": str(format).lower(), "route": bool(route),
                                "salvage": bool(salvage)}
     if config is not None:
@@ -109,12 +113,7 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
         raise LibraryError(
             f"{_lib.path()} cannot import recordings: it has no runway_import "
             "(a librunway built before import was added; rebuild it)")
-    if isinstance(data, str):
-        raw = data.encode("utf-8", "surrogatepass")
-    elif isinstance(data, (bytes, bytearray, memoryview)):
-        raw = bytes(data)
-    else:
-        raise TypeError(f"data must be bytes or str, not {type(data).__name__}")
+    raw = _as_bytes(data)
     fmt = _c_string(str(format).encode("utf-8"), "format", ArgumentError)
     out, length = c_void_p(), c_size_t(0)
     _lib.lib().runway_import(fmt, raw, len(raw), byref(out), byref(length))
