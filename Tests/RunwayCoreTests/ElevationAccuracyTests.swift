@@ -79,19 +79,18 @@ struct ElevationAccuracyTests {
 
     /// GPS-like error (Gauss–Markov σ 3 m, τ 60 s, plus 0.5 m white) on fixes without `v_acc`.
     /// Over one lap the error of a single climb's two ends is itself σ ≈ 4 m (14 % of 30 m), so
-    /// the figure is over three laps (90 m of climbing, six turns). The 300 s window was chosen on
-    /// the tuning trials (worst 13 %, mean +4.7 %); on the held-back trials three of fifteen runs
-    /// are 16–23 % off (mean −5.8 %): the issue's 15 % does not hold there yet, a known issue.
+    /// the figure is over three laps (90 m of climbing, six turns). Each run ends 409 s past its
+    /// last valley: the end of the flight must be counted (`ClimbCounter.settle`), or the last
+    /// climb, still under the threshold on the lagging 300 s mean, is lost whole (it was: −23 %
+    /// held back). Measured: worst −13.2 % held back, 12.8 % tuning, mean −0.7 %. On 30 more seeds
+    /// per shape (not in this suite) 3 of 90 runs were 15–18 % off, all ramps (the max of a
+    /// 300 s mean over a 330 s plateau picks the wander up: +4 % on average).
     @Test func aGPSAltitudeGainsWithinFifteenPercentOverThreeLaps() throws {
         let outcomes = try ElevationAccuracyTests.outcomes(.gps, source: .gps, vAcc: false, laps: 3)
         let table = outcomes.map(\.description).joined(separator: "\n")
-        withKnownIssue("GPS-like altitude: 15 % holds on the tuning trials, not on all held-back ones") {
-            for o in outcomes { #expect(abs(o.gainError) <= 0.15, "\(o)\n\(table)") }
-            let mean = outcomes.reduce(0) { $0 + $1.gainError } / Double(outcomes.count)
-            #expect(abs(mean) <= 0.05, "mean error \(mean * 100) %: the wander must not bias the gain")
-        }
-        // What holds: the wander no longer doubles the climb (the issue's loop read +43 %).
-        for o in outcomes { #expect(o.gainError < 0.43, "\(o)") }
+        for o in outcomes { #expect(abs(o.gainError) <= 0.15, "\(o)\n\(table)") }
+        let mean = outcomes.reduce(0) { $0 + $1.gainError } / Double(outcomes.count)
+        #expect(abs(mean) <= 0.05, "mean error \(mean * 100) %: the wander must not bias the gain\n\(table)")
     }
 
     /// A flat loop with GPS-like altitude error: its wander is not read as climbing.

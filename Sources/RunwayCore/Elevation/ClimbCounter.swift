@@ -17,7 +17,9 @@
 /// A climb in progress counts as soon as the mean is `thresholdM` above its valley, measured
 /// ahead of the lagging mean to the latest quickly smoothed altitude by at most the threshold
 /// (so the live gain and a lap's lag less, and noise adds at most the threshold); `gainM` never
-/// goes down. `settle()` measures it to the latest quick altitude at the end of the flight. A plain value: samples in time (and distance) order.
+/// goes down. `settle()` ends the count at the end of the flight: the last half window, which the
+/// lagging mean has not reached, is counted on shorter and shorter means (see there). A plain
+/// value: samples in time (and distance) order.
 struct ClimbCounter: Sendable {
     /// The window and threshold in use (set by the source's trust, see ElevationTracker).
     private(set) var windowS = 0.0, windowM = Double.infinity, thresholdM = 3.0
@@ -53,13 +55,40 @@ struct ClimbCounter: Sendable {
         return doneLoss + lastExtreme - running + (lead.isNaN ? 0 : min(max(running - lead, 0), thresholdM))
     }
 
-    /// Measures the climb (or descent) in progress to the latest quick altitude when it is
-    /// further than the mean reached (at the end of the flight: the mean lags by half its window).
+    /// The share of the window that the end of the flight is still averaged over (see `settle`).
+    static let tailShare = 0.1
+
+    /// Ends the flight's count: the trailing mean lags by half its window, so the altitude of the
+    /// last half window has not been measured yet (the last climb of a run that ends 4 minutes
+    /// past a valley is still under the threshold on a 300 s mean, and was lost whole).
+    ///
+    /// The window is first let go of from its oldest sample on, down to the last `tailShare` of
+    /// it (30 s of a 300 s window): each shorter mean is counted as the full ones were, so a
+    /// climb under way turns and counts up to where the runner stopped, averaged over the last
+    /// 30 s. The climb (or descent) in progress is then measured to the latest quick altitude
+    /// when that is further. Gain and loss only grow; settling twice changes nothing, and a
+    /// later sample is counted on the full window as before (the settled state is a copy).
     mutating func settle() {
-        guard lead.isFinite else { return }
-        if direction == 1 && lead > running { running = lead }
-        if direction == -1 && lead < running { running = lead }
-        publish()
+        var tail = self
+        tail.releaseWindow()
+        if tail.lead.isFinite {
+            if tail.direction == 1 && tail.lead > tail.running { tail.running = tail.lead }
+            if tail.direction == -1 && tail.lead < tail.running { tail.running = tail.lead }
+        }
+        tail.publish()
+        gainM = max(gainM, tail.gainM)
+        lossM = max(lossM, tail.lossM)
+    }
+
+    /// Counts the means of the window's newer and newer samples, down to `tailShare` of it.
+    private mutating func releaseWindow() {
+        guard let newest = samples.last?.t else { return }
+        let keep = windowS * Self.tailShare
+        while samples.count - head > 1, newest - samples[head + 1].t >= keep {
+            sum -= samples[head].alt
+            head += 1
+            count(sum / Double(samples.count - head))
+        }
     }
     /// The window's mean, metres (NaN before any sample).
     var meanM: Double { samples.count > head ? sum / Double(samples.count - head) : .nan }

@@ -22,8 +22,9 @@ import Glibc
 ///    that), with a threshold of twice `hysteresisM` scaled alike (6 m at 3 m; never under a
 ///    third of `hysteresisM`); a barometric altitude is averaged over 60 m of distance or 60 s,
 ///    whichever is shorter, with a third of `hysteresisM` (1 m). The mean lags by half its
-///    window, and so does the gain of a climb in progress; `settle()` (at the stop)
-///    measures it to the smoothed altitude below, which lags less.
+///    window, and so does the gain of a climb in progress; `settle()` (at the stop) counts
+///    the last half window on shorter and shorter means, down to the last tenth of the window,
+///    and then measures the climb in progress to the smoothed altitude below, which lags less.
 ///
 /// A missing altitude (NaN) is skipped entirely: it is never read as 0 m and changes nothing.
 /// When the source changes (barometer appears, or falls silent for longer than
@@ -170,11 +171,12 @@ public struct ElevationTracker: Sendable {
         }
     }
 
-    /// Measures the climb or descent in progress to the latest smoothed altitude (`altitudeM`)
-    /// when that is further than the window's mean has reached: the mean lags by half its window
-    /// (150 s for GPS), so at the stop the last part of a climb still under way would be missing.
-    /// Gain and loss only grow. For the end of a flight: a later sample could turn the climb on
-    /// the lagging mean.
+    /// Counts the end of the flight, which the window's mean has not reached: it lags by half its
+    /// window (150 s for GPS), so at the stop the last climb under way, or its last part, would
+    /// be missing. The last half window is counted on means over fewer and fewer of its newest
+    /// samples (down to a tenth of the window), then the climb or descent in progress is
+    /// measured to the latest smoothed altitude (`altitudeM`) when that is further. Gain and loss
+    /// only grow. For the end of a flight: a later sample is counted on the full window again.
     public mutating func settle() { climbs.settle() }
 
     /// Ends the stretch of track that grade and vertical speed are measured over: the next
