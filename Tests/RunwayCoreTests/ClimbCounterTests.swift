@@ -62,6 +62,28 @@ struct ClimbCounterTests {
         #expect(abs(c.gainM - 100) < 1e-9)
     }
 
+    @Test func settlingCountsALastClimbThatTheLaggingMeanHasNotTurnedYet() {
+        // Down from 20 m to a valley at 0, flat for 10 minutes, then 250 s up at 0.05 m/s to
+        // 12.5 m when the runner stops: the 300 s mean is then only about 5 m above the valley,
+        // under the 6 m threshold, so the climb has not turned on it.
+        var c = ClimbCounterTests.counter(windowS: 300, threshold: 6)
+        var t = 0.0
+        func add(_ alt: Double) { c.add(alt: alt, t: t, distanceM: 3 * t, latest: alt); t += 1 }
+        for k in 0..<200 { add(20 - 0.1 * Double(k)) }
+        for _ in 0..<600 { add(0) }
+        for k in 1...250 { add(0.05 * Double(k)) }
+        #expect(c.gainM == 0 && abs(c.lossM - 20) < 1, "before settling: \(c.gainM) \(c.lossM)")
+        c.settle()
+        // The last 30 s averaged (11.75 m), then measured to the latest altitude: the whole 12.5 m.
+        #expect(abs(c.gainM - 12.5) < 1e-9, "settled: \(c.gainM)")
+        let settled = (c.gainM, c.lossM)
+        c.settle()
+        #expect(c.gainM == settled.0 && c.lossM == settled.1, "settling twice changes nothing")
+        // A later sample is counted on the full window: the figures never go down.
+        add(12.5)
+        #expect(c.gainM >= settled.0 && c.lossM >= settled.1)
+    }
+
     @Test func aClimbAheadOfTheMeanThatTurnsKeepsWhatWasShown() {
         // The quick altitude reaches 20, the 3-sample mean only about 17: the shown gain stays.
         var c = ClimbCounterTests.counter(windowS: 3)
