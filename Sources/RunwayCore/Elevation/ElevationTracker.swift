@@ -96,6 +96,8 @@ public struct ElevationTracker: Sendable {
     private var baroExtremes = Extremes()
     private var lastBaroT = -Double.infinity
     private var lastT = -Double.infinity
+    /// The smoothing's weight of the last interval between samples, and that interval (s).
+    private var decayDt = Double.nan, decayForDt = 0.0
     private var byDistance: Trail
     private var byTime: Trail
 
@@ -215,7 +217,17 @@ public struct ElevationTracker: Sendable {
 
     private mutating func ingest(alt: Double, t: Double, distanceM: Double, from newSource: Source) {
         if source != newSource { restart(with: newSource) }
-        let decay = weight > 0 && smoothingWindowS > 0 ? exp(-(t - lastT) / smoothingWindowS) : 0
+        var decay = 0.0
+        if weight > 0 && smoothingWindowS > 0 {
+            // Fixes mostly come at one interval: the weight of that interval is kept, not
+            // recomputed (the same exp of the same argument).
+            let dt = t - lastT
+            if dt != decayDt {
+                decayDt = dt
+                decayForDt = exp(-dt / smoothingWindowS)
+            }
+            decay = decayForDt
+        }
         lastT = t
         weightedSum = weightedSum * decay + alt
         weight = weight * decay + 1

@@ -85,7 +85,7 @@ public struct StillnessDetector: Sendable {
     public let settings: Settings
     /// Whether the runner is judged standing.
     public private(set) var isStill = true
-    private var samples: [Sample] = []
+    private var window = Window()
     private var held: [Held] = []
     private var anchor: (x: Double, y: Double)? = nil
     private var anchorT = Double.nan
@@ -99,7 +99,7 @@ public struct StillnessDetector: Sendable {
     /// A new leg: still (unconfirmed) or moving; holds and history are forgotten.
     public mutating func reset(still: Bool) {
         isStill = still
-        samples.removeAll(keepingCapacity: true)
+        window.removeAll()
         held.removeAll(keepingCapacity: true)
         anchor = nil
         movingFixes = 0
@@ -110,11 +110,11 @@ public struct StillnessDetector: Sendable {
     /// ends: what the odometer counts now, and any credit for movement just confirmed.
     public mutating func judge(_ step: Step, fix: Fix, at t: Double, dt: Double) -> Judged {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
-        if step.newSegment { samples.removeAll(keepingCapacity: true) }   // no window across a gap
+        if step.newSegment { window.removeAll() }   // no window across a gap
         var s = sample(fix, at: t)
         s.d = step.distanceM
-        samples.append(s)
-        if let first = samples.firstIndex(where: { $0.t >= t - settings.windowS }), first > 0 { samples.removeFirst(first) }
+        window.append(s)
+        window.drop(before: t - settings.windowS)
         let doppler = fix.speed
         movingFixes = doppler >= settings.movingDopplerMps ? movingFixes + 1 : 0
         guard isStill else {
@@ -155,7 +155,7 @@ public struct StillnessDetector: Sendable {
         var x = Geodesy.wrappedDeltaLon(origin.lon, fix.lon) * scale.kx
         var y = (fix.lat - origin.lat) * scale.ky
         if abs(x) > 20_000 || abs(y) > 20_000 {
-            for i in samples.indices { samples[i].x -= x; samples[i].y -= y }
+            window.shift(x: x, y: y)
             if let a = anchor { anchor = (a.x - x, a.y - y) }
             setOrigin(fix.lat, fix.lon)
             x = 0
@@ -173,12 +173,23 @@ public struct StillnessDetector: Sendable {
     /// Whether the window's ends are within the wander of a standing receiver and its Doppler
     /// (when every fix has one) is standing noise.
     private func windowLooksStill(at t: Double) -> Bool {
-        guard let first = samples.first, t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return false }
+        guard let first = window.first, t - first.t >= settings.windowS * 0.9, window.count >= 3 else { return false }
+        let samples = window.samples
         // The cheap tests first, each its own pass (a runner fails them at once).
         let n = Double(samples.count)
-        var doppler = 0.0, withDoppler = 0
-        for s in samples where !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
-        if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
+        if window.withoutDoppler == 0 {
+            // Every sample has a Doppler speed and none is negative, so the running sum only
+            // grows: once it reaches a mean that is not standing noise, the whole window's does.
+            var doppler = 0.0
+            for s in samples {
+                doppler += s.doppler
+                if doppler / n >= settings.stillDopplerMps { return false }
+            }
+        } else {
+            var doppler = 0.0, withDoppler = 0
+            for s in samples where !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
+            if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
+        }
         var stepped = 0.0
         for s in samples where s.t > first.t { stepped += s.d }
         if stepped / (t - first.t) >= settings.movingDopplerMps { return false }   // laps of a tiny track
@@ -197,7 +208,7 @@ public struct StillnessDetector: Sendable {
         isStill = true
         held.removeAll(keepingCapacity: true)
         var x = 0.0, y = 0.0, n = 0.0
-        for s in samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
+        for s in window.samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
         anchor = n > 0 ? (x / n, y / n) : nil
         anchorT = t
         farFixes = 0
