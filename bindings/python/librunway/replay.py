@@ -55,7 +55,7 @@ from datetime import datetime, timezone
 
 import librunway
 from ._args import ArgumentParser
-from .analysis import file_activity
+from .analysis import _add_file_settings as add_file_settings
 from .recording import split_report
 
 PROG = "librunway replay"
@@ -85,6 +85,7 @@ class Track:
     true_distance_m: float | None = None   # from a GPX <desc> "true distance: N m"
     skipped_untimed: int = 0
     activity: str | None = None            # the profile the file names (import report)
+    fix_altitude: str | None = None        # what its altitudes are (the report's altitude_source)
 
 
 # ---- Reading the input ------------------------------------------------------
@@ -251,18 +252,22 @@ def load_imported(path: str, fmt: str) -> Track:
     return Track(points, None, untimed)
 
 
-def file_profile(path: str, fmt: str) -> str | None:
-    """The profile a GPX, TCX or FIT file names (its import report's activity), or None
-    (JSON Lines, a file the importer cannot read, a library without import)."""
+def file_settings(path: str, fmt: str) -> dict:
+    """The session settings a GPX, TCX or FIT file names, as ``librunway.analyse`` takes them:
+    the profile (``activity``, from its import report's activity or sport) and what its
+    altitudes are (``fix_altitude``, the report's ``altitude_source``: ``"barometric"`` for FIT);
+    empty for a file the importer cannot read or a library without import."""
     if not librunway.import_available():
-        return None
+        return {}
     try:
         with open(path, "rb") as f:
             data = f.read()
         _, report = split_report(librunway.import_recording(data, fmt))
-        return file_activity(report, data, fmt)
     except (OSError, librunway.RunwayError):
-        return None
+        return {}
+    settings: dict = {}
+    add_file_settings(settings, report, data, fmt)
+    return settings
 
 
 def load_track(path: str) -> Track:
@@ -275,7 +280,9 @@ def load_track(path: str) -> Track:
            "tcx" if b"TrainingCenterDatabase" in raw else
            "gpx" if raw.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"<") else None)
     if fmt is not None:
-        track.activity = file_profile(path, fmt)
+        settings = file_settings(path, fmt)
+        track.activity = settings.get("activity")
+        track.fix_altitude = settings.get("fix_altitude")
     return track
 
 
@@ -504,7 +511,7 @@ def _nan(value) -> float:
 
 
 def print_summary(summary: dict, track: Track, rejected: int, out,
-                  chosen: bool = False) -> None:
+                  chosen: bool = False, fix_altitude: str | None = None) -> None:
     distance = summary.get("distance_m")
     lines = ["", "flight summary"]
     if summary.get("activity"):
@@ -521,6 +528,10 @@ def print_summary(summary: dict, track: Track, rejected: int, out,
     lines.append(f"  flight time   {librunway.format_time(_nan(summary.get('elapsed_s')))}")
     avg_pace = librunway.format_pace(_nan(summary.get("avg_pace_min_per_km")))
     lines.append(f"  average pace  {avg_pace} /km")
+    gain, loss = summary.get("gain_m"), summary.get("loss_m")
+    if _is_number(gain) and _is_number(loss):
+        source = f" ({fix_altitude} altitude)" if fix_altitude else ""
+        lines.append(f"  climb         +{gain:.1f} m, -{loss:.1f} m{source}")
     avg_hr, max_hr = summary.get("avg_hr_bpm"), summary.get("max_hr_bpm")
     if _is_number(avg_hr) or _is_number(max_hr):
         lines.append("  heart rate    avg "
@@ -626,7 +637,8 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
             display.close(final)
         print_summary(session.summary(), track, rejected, out,
                       chosen=bool(config) and "activity" in config and
-                      config.get("activity") != track.activity)
+                      config.get("activity") != track.activity,
+                      fix_altitude=(config or {}).get("fix_altitude"))
         if outputs is not None:
             save_outputs(session, outputs, out)
     return 130 if interrupted else 0
@@ -704,8 +716,11 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except InputFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2
+    # What the file names, where --config is silent (as librunway.analyse does).
     if track.activity is not None and not (config and "activity" in config):
         config = dict(config or {}, activity=track.activity)
+    if track.fix_altitude is not None and not (config and "fix_altitude" in config):
+        config = dict(config or {}, fix_altitude=track.fix_altitude)
     if track.skipped_untimed:
         print(f"{PROG}: {track.skipped_untimed} track points without a time skipped",
               file=sys.stderr)

@@ -134,6 +134,23 @@ def test_replay_of_a_ride_uses_the_ride_profile():
     assert re.search(r"^  profile +run \(--config\)$", run_profile.stdout, re.M)
 
 
+@needs_tracks
+def test_replay_counts_a_fit_files_altitude_as_the_file_says():
+    # A FIT file's altitude is the device's barometric one (its import report's
+    # altitude_source): the replay opens its session with it, as analyse() does, so the two
+    # agree on the climb (GPS altitude would be averaged over 5 minutes and read less).
+    name = "fitparse__2013-02-06-12-11-14.fit"
+    p = run("replay", TRACKS / name, "--speed", "0")
+    assert p.returncode == 0, p.stderr
+    m = re.search(r"^  climb +\+([\d.]+) m, -([\d.]+) m \(barometric altitude\)$", p.stdout, re.M)
+    assert m, p.stdout
+    summary = librunway.analyse(TRACKS / name).summary
+    assert (float(m.group(1)), float(m.group(2))) == (round(summary["gain_m"], 1), round(summary["loss_m"], 1))
+    as_gps = run("replay", TRACKS / name, "--speed", "0", "--config", '{"fix_altitude":"gps"}')
+    g = re.search(r"^  climb +\+([\d.]+) m, -[\d.]+ m \(gps altitude\)$", as_gps.stdout, re.M)
+    assert g and float(g.group(1)) != float(m.group(1)), as_gps.stdout
+
+
 def test_replay_errors_are_one_line(tmp_path):
     one_line_error(run("replay", tmp_path / "nope.gpx"), "librunway replay: ")
     one_line_error(run("replay", SAMPLE, "--speed", "-1"), "librunway replay: ")
