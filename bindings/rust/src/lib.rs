@@ -100,7 +100,9 @@ pub use library::{candidates as library_candidates, library_path, load, load_fro
 pub use recording::{analyse, import_available, import_recording, Analysis};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
-pub use types::{EventBody, Filtered, Flight, Lap, Pfd, RoutePoint, Snapshot, Summary};
+pub use types::{
+    DopplerCheck, EventBody, Filtered, Flight, Lap, Pfd, ProfileMismatch, RoutePoint, Snapshot, Summary,
+};
 
 /// The loaded library's version, e.g. `"0.1.0"` (loads the library; panics when none loads:
 /// see "Loading").

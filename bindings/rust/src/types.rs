@@ -223,6 +223,61 @@ impl Filtered {
     }
 }
 
+/// Fixes refused as too fast for the session's profile that agreed with each other at a faster
+/// profile's speed (a ride pushed as a run): the summary's `profile_mismatch`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfileMismatch {
+    /// The profile the refused fixes fit, e.g. `"ride"`.
+    pub suggested: String,
+    /// Fixes refused as too fast.
+    pub refused: u64,
+}
+
+impl ProfileMismatch {
+    fn from_value(v: Option<&Value>) -> Result<Option<ProfileMismatch>> {
+        const WHAT: &str = "summary profile_mismatch";
+        match v {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => {
+                let o = Obj::new(WHAT, v)?;
+                Ok(Some(ProfileMismatch { suggested: o.string("suggested")?, refused: o.u64("refused")? }))
+            }
+        }
+    }
+}
+
+/// A Doppler speed that disagreed with the positions over a long window, so the distance is
+/// measured from the positions since: the summary's `doppler_check`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DopplerCheck {
+    /// What measures the distance now: `"positions"`.
+    pub preferred: String,
+    /// Metres the Doppler speed integrated to over the window.
+    pub doppler_m: f64,
+    /// Metres the positions measured over the same window.
+    pub positions_m: f64,
+    /// Unix seconds when the disagreement was found.
+    pub at_t: f64,
+}
+
+impl DopplerCheck {
+    fn from_value(v: Option<&Value>) -> Result<Option<DopplerCheck>> {
+        const WHAT: &str = "summary doppler_check";
+        match v {
+            None | Some(Value::Null) => Ok(None),
+            Some(v) => {
+                let o = Obj::new(WHAT, v)?;
+                Ok(Some(DopplerCheck {
+                    preferred: o.string("preferred")?,
+                    doppler_m: o.f64("doppler_m")?,
+                    positions_m: o.f64("positions_m")?,
+                    at_t: o.f64("at_t")?,
+                }))
+            }
+        }
+    }
+}
+
 /// The flight record ([`crate::Session::summary`], [`crate::store::flight`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
@@ -276,6 +331,10 @@ pub struct Summary {
     pub fixes: u64,
     /// Fixes refused, by reason.
     pub filtered: Filtered,
+    /// Set when fixes refused as too fast fit a faster profile (`None` otherwise).
+    pub profile_mismatch: Option<ProfileMismatch>,
+    /// Set once the Doppler speed disagreed with the positions (`None` while it measures).
+    pub doppler_check: Option<DopplerCheck>,
     /// Route points.
     pub points: u64,
     /// Route segments (a new one after a gap).
@@ -337,6 +396,8 @@ impl Summary {
             max_cadence_spm: o.opt_f64("max_cadence_spm")?,
             fixes: o.u64("fixes")?,
             filtered: Filtered::from_value("summary filtered", o.get("filtered"))?,
+            profile_mismatch: ProfileMismatch::from_value(o.get("profile_mismatch"))?,
+            doppler_check: DopplerCheck::from_value(o.get("doppler_check"))?,
             points: o.u64("points")?,
             segments: o.u64("segments")?,
             laps: o.array("laps")?.iter().map(Lap::from_value).collect::<Result<_>>()?,

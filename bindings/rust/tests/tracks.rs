@@ -71,3 +71,42 @@ fn a_track_with_time_going_backwards_is_rejected_line_by_line() {
     assert_eq!(batch.first_error.as_ref().map(|e| e.status), Some(Status::Input), "{:?}", batch.first_error);
     assert_eq!(num(&sum, "fixes") as usize, batch.accepted);
 }
+
+#[test]
+fn a_ride_pushed_as_a_run_is_reported_as_a_profile_mismatch_in_the_typed_summary() {
+    let Some(dir) = tracks_dir() else {
+        eprintln!("skipped: no shared/tracks folder");
+        return;
+    };
+    let name = "fitparse__2015-10-13-08-43-15.fit";
+    let lines = fs::read_to_string(dir.join("fixes").join(format!("{name}.jsonl"))).unwrap();
+    let (_, as_run) = replay(None, &lines);
+    let summary = runway::Summary::from_json(&as_run).unwrap();
+    let mismatch = summary.profile_mismatch.expect("a ride pushed as a run is a profile mismatch");
+    assert_eq!(mismatch.suggested, "ride");
+    // The refused fixes that agreed with each other at a ride's speed: some of those refused.
+    assert!(mismatch.refused > 0 && mismatch.refused <= summary.filtered.speed, "{as_run}");
+    assert!(summary.doppler_check.is_none(), "the ride's Doppler agrees with its positions");
+
+    let (_, as_ride) = replay(Some(r#"{"activity":"ride"}"#), &lines);
+    let summary = runway::Summary::from_json(&as_ride).unwrap();
+    assert!(summary.profile_mismatch.is_none() && summary.doppler_check.is_none(), "{as_ride}");
+}
+
+#[test]
+fn a_doppler_check_in_the_summary_is_typed() {
+    // The cross-country ski TCX's speed field reads 6 % short of its positions: the distance
+    // is measured from the positions, and the summary says so.
+    let Some(dir) = tracks_dir() else {
+        eprintln!("skipped: no shared/tracks folder");
+        return;
+    };
+    let name = "tcxreader__cross-country-skiing_activity_1.tcx";
+    let lines = fs::read_to_string(dir.join("fixes").join(format!("{name}.jsonl"))).unwrap();
+    let (_, sum) = replay(None, &lines);
+    let summary = runway::Summary::from_json(&sum).unwrap();
+    let check = summary.doppler_check.expect("the ski's Doppler disagrees with its positions");
+    assert_eq!(check.preferred, "positions");
+    assert!(check.doppler_m < 0.97 * check.positions_m, "{check:?}");
+    assert!(check.at_t >= summary.start_t.unwrap() && check.at_t <= summary.end_t.unwrap());
+}
