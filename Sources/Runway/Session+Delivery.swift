@@ -4,7 +4,7 @@ import RunwayCore
 /// retired list through which that thread hands back the payloads it is done with.
 ///
 ///     // on the delivery thread, lock held:
-///     guard let p = sub.next() else { sub.waiting = true; sub.wake.wait(); ... }
+///     guard let p = sub.next(flight: flightSlot) else { sub.waiting = true; sub.wake.wait(); ... }
 ///     // lock released: p's text is serialised (once, for every subscriber) and the callback runs
 ///     // lock held again: retire(p), then the next event
 extension Session {
@@ -20,7 +20,7 @@ extension Session {
         var passOn: Subscription?
         lock.lock()
         while !sub.cancelled {
-            guard let payload = sub.next() else {
+            guard let payload = sub.next(flight: flightSlot) else {
                 passOn?.wake.signal()   // woken with nothing to deliver: pass it on at once
                 sub.waiting = true
                 sub.wake.wait()

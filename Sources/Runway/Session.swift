@@ -5,11 +5,14 @@ import RunwayStore
 /// A session as the C ABI sees it: one flight's `FlightComputer` and its subscribers, under one lock.
 ///
 /// Every call runs the core synchronously under the lock, so a call returns after its input is
-/// processed. Each new event is queued (as one shared `Payload`, serialised once by whoever reads
-/// it first) to each subscriber whose kind mask it matches; callback subscribers are served by
-/// their own delivery thread, which never holds the lock while it runs the host's callback. A
-/// delivery thread that is waiting is woken once, after the lock is released (`locked`): a busy
-/// one finds the new events itself when its callback returns.
+/// processed. Each new discrete event is queued (as one shared `Payload`, serialised once by
+/// whoever reads it first) to each subscriber whose kind mask it matches. Flight snapshots for
+/// `latest` subscribers are not queued: the session keeps the newest one (`flightSlot`, built
+/// once at the end of the call, refilled in place while no consumer holds it) and each such
+/// subscriber notes only that it has one pending. Callback subscribers are served by their own
+/// delivery thread, which never holds the lock while it runs the host's callback. A delivery
+/// thread that is waiting is woken once, after the lock is released (`locked`): a busy one finds
+/// the new events itself when its callback returns.
 final class Session: @unchecked Sendable {
     let lock = Lock()
     /// Broadcast when a delivery thread finishes a callback or exits.
@@ -32,8 +35,21 @@ final class Session: @unchecked Sendable {
     /// released, and each woken thread wakes the next (`deliver`).
     var pendingWakes: [Subscription] = []
     /// Payloads whose last reference a delivery thread gave up (`retire`), freed by `locked` on
-    /// the calling thread.
+    /// the calling thread (or kept as `spareFlights`).
     var retired: Payload?
+    /// The newest flight snapshot, for every `latest` subscriber that wants flight events (each
+    /// has `flightPending` set until it takes it): one payload, serialised at most once, however
+    /// many subscribers take it; none is built while no such subscriber exists.
+    var flightSlot: Payload?
+    /// Flight payloads no one references any more, kept (linked by `nextRetired`, at most
+    /// `maxSpareFlights`) to be refilled instead of allocating.
+    private var spareFlights: Payload?
+    private var spareFlightCount = 0
+    private static let maxSpareFlights = 2
+    /// The `latest` subscribers that want flight snapshots (served from `flightSlot`).
+    private var latestFlightSubs: [Subscription] = []
+    /// The core's flight seq when `flightSlot` was last brought up to date.
+    private var lastFlightSeq: UInt64 = 0
 
     /// The journal of this flight, when the session has a store (written ahead of the core:
     /// an input is journaled, then processed).
@@ -172,8 +188,7 @@ final class Session: @unchecked Sendable {
         let result: Result<R, E>
         do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
         let woken = pendingWakes.popLast()
-        let dead = retired
-        retired = nil
+        let dead = retired == nil ? nil : recycleRetired()
         lock.unlock()
         woken?.wake.signal()
         Session.free(dead)
@@ -181,22 +196,98 @@ final class Session: @unchecked Sendable {
     }
 
     /// Queues the new events to the subscribers that want them (as shared payloads that their
-    /// consumers serialise once, outside the lock) and notes the waiting delivery threads to wake.
-    /// Called with the lock held.
+    /// consumers serialise once, outside the lock), brings the newest flight snapshot of the
+    /// `latest` subscribers up to date, and notes the waiting delivery threads to wake (each
+    /// once: `waiting` is cleared here). Called with the lock held.
     private func dispatch() {
         defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
         for event in scratch {
             let bit = event.kind.bit
             guard wanted & bit != 0 else { continue }
-            let payload = Payload(event)
+            // Flight events are in `scratch` only while a queue subscriber wants every one; the
+            // latest subscribers then share the newest of them.
+            let payload = event.kind == .flight ? flightPayload(event) : Payload(event)
+            if event.kind == .flight && !latestFlightSubs.isEmpty { flightSlot = payload }
             for sub in subscriptions where sub.mask & bit != 0 {
                 sub.enqueue(payload)
-                if sub.waiting {
-                    sub.waiting = false
-                    pendingWakes.append(sub)
-                }
+                noteWake(sub)
             }
+        }
+        guard !latestFlightSubs.isEmpty, driver.core.flightSeq != lastFlightSeq else { return }
+        lastFlightSeq = driver.core.flightSeq
+        if !driver.core.emitsSnapshots { refillFlightSlot() }
+        for sub in latestFlightSubs where !sub.flightPending {
+            // A subscriber whose snapshot is still pending gets the newer one in its place, and
+            // needs no wake-up: it was woken for the first, or is busy.
+            sub.flightPending = true
+            noteWake(sub)
+        }
+    }
+
+    /// Notes a waiting delivery thread to wake after the lock is released (once: the flag is
+    /// cleared here).
+    @inline(__always)
+    private func noteWake(_ sub: Subscription) {
+        guard sub.waiting else { return }
+        sub.waiting = false
+        pendingWakes.append(sub)
+    }
+
+    /// Puts the core's snapshot into `flightSlot`: in place when no consumer holds the previous
+    /// one (the usual case with policy latest: most snapshots are superseded unread), else in a
+    /// spare or a new payload. The core's last flight event is its current snapshot (building it
+    /// is the last thing each call that emits one does).
+    private func refillFlightSlot() {
+        let event = driver.core.flightEvent()
+        if isKnownUniquelyReferenced(&flightSlot) {
+            flightSlot?.refill(event)
+        } else {
+            flightSlot = flightPayload(event)
+        }
+    }
+
+    /// A payload for a flight event: a spare one refilled, or a new one.
+    private func flightPayload(_ event: Event) -> Payload {
+        guard let spare = spareFlights else { return Payload(event) }
+        spareFlights = spare.nextRetired
+        spare.nextRetired = nil
+        spareFlightCount -= 1
+        spare.refill(event)
+        return spare
+    }
+
+    /// Takes the retired list (lock held): flight payloads become spares (up to
+    /// `maxSpareFlights`), the rest is returned, to be freed once the lock is released.
+    private func recycleRetired() -> Payload? {
+        var dead: Payload?
+        while let p = retired {
+            retired = p.nextRetired
+            if p.kind == .flight && spareFlightCount < Session.maxSpareFlights && wanted & EventKind.flight.bit != 0 {
+                p.nextRetired = spareFlights
+                spareFlights = p
+                spareFlightCount += 1
+            } else {
+                p.nextRetired = dead
+                dead = p
+            }
+        }
+        return dead
+    }
+
+    /// After the subscriptions changed (lock held): what the core must build, and who shares
+    /// the newest flight snapshot.
+    private func subscriptionsChanged() {
+        wanted = subscriptions.reduce(0) { $0 | $1.mask }
+        let flight = EventKind.flight.bit
+        latestFlightSubs = subscriptions.filter(\.takesLatestFlight)
+        // Every snapshot is built as an event only while a queue subscriber wants them all.
+        driver.core.emitsSnapshots = subscriptions.contains { $0.mask & flight != 0 && $0.options.policy == .queue }
+        lastFlightSeq = driver.core.flightSeq
+        if latestFlightSubs.isEmpty { flightSlot = nil }
+        if wanted & flight == 0 {
+            spareFlights = nil
+            spareFlightCount = 0
         }
     }
 
@@ -220,8 +311,7 @@ final class Session: @unchecked Sendable {
             }
             nextID += 1
             subscriptions.append(sub)
-            wanted |= sub.mask
-            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            subscriptionsChanged()
             return id
         }
     }
@@ -241,7 +331,7 @@ final class Session: @unchecked Sendable {
             guard sub.target == nil else {
                 throw RunwayError(.argument, "subscription \(id) delivers by callback; runway_poll is for poll subscriptions")
             }
-            return sub.next()
+            return sub.next(flight: flightSlot)
         }
         guard let payload else { return try body(nil) }
         defer { lock.withLock { Session.discard(payload) } }
@@ -255,8 +345,7 @@ final class Session: @unchecked Sendable {
             }
             let sub = subscriptions.remove(at: index)
             pendingWakes.removeAll { $0 === sub }
-            wanted = subscriptions.reduce(0) { $0 | $1.mask }
-            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            subscriptionsChanged()
             sub.cancelled = true
             sub.wake.signal()
             reapRetired()
@@ -290,7 +379,7 @@ final class Session: @unchecked Sendable {
             let subs = subscriptions
             subscriptions.removeAll()
             pendingWakes.removeAll()
-            wanted = 0
+            subscriptionsChanged()
             for sub in subs {
                 sub.cancelled = true
                 sub.wake.signal()

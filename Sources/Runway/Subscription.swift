@@ -10,21 +10,33 @@ import RunwayCore
 ///
 /// A delivery thread neither allocates nor frees a payload: the text goes into the buffer made
 /// at `init`, and a payload whose last reference a delivery thread would drop is handed to the
-/// session's retired list (`nextRetired`), which the next call on the session frees on its own
-/// thread. So a delivery thread whose callback does not allocate never touches malloc, and glibc
-/// never gives it an arena of its own (64 MiB of address space each).
+/// session's retired list (`nextRetired`), which the next call on the session frees (or keeps
+/// for reuse, `refill`) on its own thread. So a delivery thread whose callback does not allocate
+/// never touches malloc, and glibc never gives it an arena of its own (64 MiB of address space
+/// each).
+///
+/// A flight payload that nobody else references is refilled in place with the next snapshot
+/// (`refill`, by the session under its lock): the session's newest snapshot costs no allocation
+/// while no consumer holds the previous one.
 ///
 /// The text is guarded by a pthread mutex (`Lock`), which ThreadSanitizer understands.
 final class Payload: @unchecked Sendable {
-    let seq: UInt64
+    private(set) var seq: UInt64
     let kind: EventKind
-    private let event: Event?
+    // Set at init or by `refill` (only while unshared, under the session's lock).
+    private var event: Event?
     private let lock = Lock()
     // Guarded by `lock` until `written`; read-only after.
     @exclusivity(unchecked) private var writer: JSONWriter
     private var written = false
-    /// The session's list of payloads retired by delivery threads (guarded by the session lock).
+    /// The session's list of payloads retired by delivery threads, or of spare flight payloads
+    /// (guarded by the session lock).
     var nextRetired: Payload?
+
+    #if DEBUG
+    /// How many times this payload's text was written (tests: once, whoever reads it).
+    private(set) var serialisations = 0
+    #endif
 
     init(_ event: Event) {
         seq = event.seq
@@ -43,6 +55,17 @@ final class Payload: @unchecked Sendable {
         written = true
     }
 
+    /// Replaces the event of a payload that no one else references (the caller holds the only
+    /// reference, under the session's lock) with another of the same kind, keeping its buffer.
+    func refill(_ event: Event) {
+        lock.withLock {
+            seq = event.seq
+            self.event = event
+            writer.removeAll()
+            written = false
+        }
+    }
+
     /// Calls `body` with the NUL-terminated JSON (valid only during the call), serialising it first
     /// if no consumer has yet.
     func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
@@ -51,12 +74,19 @@ final class Payload: @unchecked Sendable {
             event?.write(to: &writer)
             writer.terminate()
             written = true
+            #if DEBUG
+            serialisations += 1
+            #endif
         }
         return try writer.withBytes(body)
     }
 
     /// The NUL-terminated JSON (a copy).
     var bytes: [UInt8] { withBytes { Array($0) } }
+
+    #if DEBUG
+    var timesSerialised: Int { lock.withLock { serialisations } }
+    #endif
 }
 
 /// What a subscriber asked for: kinds, buffering policy, capacity.
@@ -132,7 +162,9 @@ final class Subscription: @unchecked Sendable {
     private var ring: [Payload?] = []
     private var head = 0
     private var queuedCount = 0
-    private var latestFlight: Payload?
+    /// A `latest` subscriber that wants flight snapshots has one pending: the session's newest
+    /// (`Session.flightSlot`, shared by every such subscriber), taken by `next(flight:)`.
+    var flightPending = false
     private var latestTick: Payload?
     private var dropped = 0
     private var droppedSeq: UInt64 = 0
@@ -168,6 +200,8 @@ final class Subscription: @unchecked Sendable {
     /// The delivery thread is waiting on `wake` with nothing to deliver (set and cleared by it;
     /// cleared too by the session when it decides to wake it, so it is woken once).
     var waiting = false
+    /// A `latest` subscriber of flight snapshots (served from `Session.flightSlot`).
+    var takesLatestFlight: Bool { options.policy == .latest && mask & EventKind.flight.bit != 0 }
 
     private var queued: Int { queuedCount }
     private var queueHeadSeq: UInt64 { ring[head]?.seq ?? 0 }
@@ -187,7 +221,9 @@ final class Subscription: @unchecked Sendable {
     /// Adds an event: coalesced (latest policy, snapshots), queued, or dropped and counted.
     func enqueue(_ p: Payload) {
         if options.policy == .latest && p.kind.coalesces {
-            if p.kind == .flight { latestFlight = p } else { latestTick = p }
+            // A flight snapshot is the session's (`Session.flightSlot`; the session sets
+            // `flightPending`): a latest subscriber keeps no reference of its own.
+            if p.kind == .tick { latestTick = p }
             return
         }
         if dropped > 0 && queued < options.capacity {
@@ -201,21 +237,20 @@ final class Subscription: @unchecked Sendable {
         push(p)
     }
 
-    var hasPending: Bool { queued > 0 || latestFlight != nil || latestTick != nil || dropped > 0 }
-
     /// Takes the pending event with the lowest seq: the queue's head, the newest coalesced
-    /// snapshot or tick, or, once the queue has drained, the overflow notice (whose seq is that of
-    /// the last event dropped, so it goes before a snapshot that came after the drop).
-    func next() -> Payload? {
+    /// snapshot (`flight`: the session's newest, when one is pending here) or tick, or, once the
+    /// queue has drained, the overflow notice (whose seq is that of the last event dropped, so it
+    /// goes before a snapshot that came after the drop).
+    func next(flight: Payload?) -> Payload? {
         enum Source { case queue, flight, tick, notice }
         var best: (seq: UInt64, from: Source)?
         if queued > 0 { best = (queueHeadSeq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
-        if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
+        if flightPending, let f = flight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
         if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = (t.seq, .tick) }
         switch best?.from {
         case .flight?:
-            defer { latestFlight = nil }
-            return latestFlight
+            flightPending = false
+            return flight
         case .tick?:
             defer { latestTick = nil }
             return latestTick

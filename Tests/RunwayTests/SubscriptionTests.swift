@@ -135,6 +135,67 @@ struct SubscriptionTests {
         #expect(flights.last.flatMap { field("fixes", in: $0) } == 200)
     }
 
+    /// The newest flight snapshot is one payload for every latest subscriber: serialised once,
+    /// by whichever consumer reads it first, however many take it (poll and callback alike).
+    @Test func aSnapshotIsSerialisedOnceHoweverManySubscribersTakeIt() throws {
+        let s = try CSession()
+        let session = try Runway.session(s.handle)
+        let polls = (0..<8).map { _ in s.subscribe(#"{"kinds":["flight"]}"#, nil).1 }
+        let recorders = (0..<8).map { _ in Recorder() }
+        for r in recorders { _ = s.subscribe(#"{"kinds":["flight"]}"#, r) }
+        s.fix(0, 52)
+        let texts = polls.compactMap { s.poll($0).1 }
+        #expect(texts.count == 8)
+        for r in recorders { #expect(r.wait { $0.count == 1 }) }
+        let delivered = texts + recorders.flatMap(\.snapshot)
+        #expect(Set(delivered).count == 1, "every subscriber got the same text")
+        #expect(field("fixes", in: delivered[0]) == 1)
+        let slot = session.lock.withLock { session.flightSlot }
+        #expect(slot?.timesSerialised == 1, "16 subscribers, one serialisation")
+        #expect(polls.allSatisfy { s.poll($0).1 == nil }, "taken once each")
+    }
+
+    /// Snapshots superseded before anyone reads them are never serialised: while no consumer
+    /// holds the newest, the next push refills the same payload in place (no allocation).
+    @Test func supersededSnapshotsAreNeitherSerialisedNorReallocated() throws {
+        let s = try CSession()
+        let session = try Runway.session(s.handle)
+        let (_, id) = s.subscribe(nil, nil)       // latest, every kind
+        s.fix(0, 52)
+        let first = session.lock.withLock { session.flightSlot.map(ObjectIdentifier.init) }
+        for i in 1..<100 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        let slot = session.lock.withLock { session.flightSlot }
+        #expect(slot.map(ObjectIdentifier.init) == first, "refilled in place")
+        #expect(slot?.timesSerialised == 0)
+        var flights: [String] = []
+        while case (RUNWAY_OK, let e?) = s.poll(id) { if kind(e) == "flight" { flights.append(e) } }
+        #expect(flights.count == 1)
+        #expect(flights.first.flatMap { field("fixes", in: $0) } == 100)
+        #expect(flights.first.flatMap { field("seq", in: $0) } == field("seq", in: s.snapshot()))
+        #expect(slot?.timesSerialised == 1)
+    }
+
+    /// A latest subscriber's snapshot is the same object runway_snapshot_json returns, also when
+    /// a queue subscriber makes the core build every snapshot as an event.
+    @Test func theSharedSnapshotMatchesTheSnapshotCallWithOrWithoutQueueSubscribers() throws {
+        for queue in [false, true] {
+            let s = try CSession()
+            let (_, latest) = s.subscribe(#"{"kinds":["flight"]}"#, nil)
+            let q = queue ? s.subscribe(#"{"kinds":["flight"],"policy":"queue"}"#, nil).1 : 0
+            s.start(0)
+            for i in 0..<20 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+            _ = s.lap(20)
+            let got = s.poll(latest).1
+            #expect(got == s.snapshot(), "queue subscriber: \(queue)")
+            #expect(s.poll(latest).1 == nil)
+            if queue {
+                var n = 0
+                while case (RUNWAY_OK, let e?) = s.poll(q) { if kind(e) == "flight" { n += 1 } }
+                #expect(n == 22, "start, 20 fixes, the lap: every snapshot queued")
+            }
+        }
+    }
+
     @Test func aQueueSubscriberSeesEveryEventAndIsToldOfOverflow() throws {
         let s = try CSession()
         let (st, id) = s.subscribe(#"{"policy":"queue","capacity":5,"kinds":["flight"]}"#, nil)
