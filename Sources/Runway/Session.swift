@@ -7,9 +7,10 @@ import RunwayStore
 /// Every call runs the core synchronously under the lock, so a call returns after its input is
 /// processed. Each new discrete event is queued (as one shared `Payload`, serialised once by
 /// whoever reads it first) to each subscriber whose kind mask it matches. Flight snapshots for
-/// `latest` subscribers are not queued: the session keeps the newest one (`flightSlot`, built
-/// once at the end of the call, refilled in place while no consumer holds it) and each such
-/// subscriber notes only that it has one pending. Callback subscribers are served by their own
+/// `latest` subscribers are neither built nor queued by the call: each such subscriber notes
+/// only that it has one pending, and the first consumer to take it writes the core's current
+/// snapshot into `flightSlot` (refilled in place while no one else holds it), which every
+/// subscriber that takes it before the next push shares. Callback subscribers are served by their own
 /// delivery thread, which never holds the lock while it runs the host's callback. A delivery
 /// thread that is waiting is woken once, after the lock is released (`locked`): a busy one finds
 /// the new events itself when its callback returns.
@@ -35,21 +36,25 @@ final class Session: @unchecked Sendable {
     /// released, and each woken thread wakes the next (`deliver`).
     var pendingWakes: [Subscription] = []
     /// Payloads whose last reference a delivery thread gave up (`retire`), freed by `locked` on
-    /// the calling thread (or kept as `spareFlights`).
+    /// the calling thread.
     var retired: Payload?
-    /// The newest flight snapshot, for every `latest` subscriber that wants flight events (each
-    /// has `flightPending` set until it takes it): one payload, serialised at most once, however
-    /// many subscribers take it; none is built while no such subscriber exists.
+    /// The newest flight snapshot taken by a `latest` subscriber (each has `flightPending` set
+    /// until it takes one): written when first taken (`currentFlight`), one payload serialised at
+    /// most once however many subscribers take it.
     var flightSlot: Payload?
-    /// Flight payloads no one references any more, kept (linked by `nextRetired`, at most
-    /// `maxSpareFlights`) to be refilled instead of allocating.
+    /// Flight payloads (`Payload.reusable`) that no one references, to write the next snapshot
+    /// into when the slot's is still held (linked by `nextRetired`): one per `latest` flight
+    /// subscriber and one more, allocated when they subscribe, so that a delivery thread always
+    /// finds one (each holds at most one) and never allocates.
     private var spareFlights: Payload?
     private var spareFlightCount = 0
-    private static let maxSpareFlights = 2
     /// The `latest` subscribers that want flight snapshots (served from `flightSlot`).
     private var latestFlightSubs: [Subscription] = []
-    /// The core's flight seq when `flightSlot` was last brought up to date.
+    /// The core's flight seq when the `latest` subscribers were last told of a new snapshot.
     private var lastFlightSeq: UInt64 = 0
+    /// The pacing of flight snapshots to `latest` callback subscribers (`deliver`); tests set
+    /// it (under the lock) to hold a paced snapshot back for as long as they need.
+    var flightIntervalNs = Session.defaultFlightIntervalNs
 
     /// The journal of this flight, when the session has a store (written ahead of the core:
     /// an input is journaled, then processed).
@@ -168,6 +173,7 @@ final class Session: @unchecked Sendable {
         let now = WallClock.now()
         try locked { () throws(RunwayError) in
             guard !closed else { return }
+            settlePendingFlight()
             try driver.perform(.tick(t: t), wallClock: now, events: &scratch)
             dispatch()
             try store?.commitIfDue()
@@ -188,7 +194,8 @@ final class Session: @unchecked Sendable {
         let result: Result<R, E>
         do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
         let woken = pendingWakes.popLast()
-        let dead = retired == nil ? nil : recycleRetired()
+        let dead = retired
+        retired = nil
         lock.unlock()
         woken?.wake.signal()
         Session.free(dead)
@@ -196,9 +203,9 @@ final class Session: @unchecked Sendable {
     }
 
     /// Queues the new events to the subscribers that want them (as shared payloads that their
-    /// consumers serialise once, outside the lock), brings the newest flight snapshot of the
-    /// `latest` subscribers up to date, and notes the waiting delivery threads to wake (each
-    /// once: `waiting` is cleared here). Called with the lock held.
+    /// consumers serialise once, outside the lock), tells the `latest` subscribers of a new
+    /// flight snapshot (built only when one takes it), and notes the waiting delivery threads to
+    /// wake (each once: the flag is cleared here). Called with the lock held.
     private func dispatch() {
         defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
@@ -207,72 +214,78 @@ final class Session: @unchecked Sendable {
             guard wanted & bit != 0 else { continue }
             // Flight events are in `scratch` only while a queue subscriber wants every one; the
             // latest subscribers then share the newest of them.
-            let payload = event.kind == .flight ? flightPayload(event) : Payload(event)
+            let payload = Payload(event)
             if event.kind == .flight && !latestFlightSubs.isEmpty { flightSlot = payload }
             for sub in subscriptions where sub.mask & bit != 0 {
                 sub.enqueue(payload)
-                noteWake(sub)
+                noteWake(sub, pacing: true)
             }
         }
         guard !latestFlightSubs.isEmpty, driver.core.flightSeq != lastFlightSeq else { return }
         lastFlightSeq = driver.core.flightSeq
-        if !driver.core.emitsSnapshots { refillFlightSlot() }
         for sub in latestFlightSubs where !sub.flightPending {
             // A subscriber whose snapshot is still pending gets the newer one in its place, and
             // needs no wake-up: it was woken for the first, or is busy.
             sub.flightPending = true
-            noteWake(sub)
+            noteWake(sub, pacing: false)
         }
     }
 
     /// Notes a waiting delivery thread to wake after the lock is released (once: the flag is
-    /// cleared here).
+    /// cleared here). A thread pacing its snapshots is woken only for other events (`pacing`).
     @inline(__always)
-    private func noteWake(_ sub: Subscription) {
-        guard sub.waiting else { return }
+    private func noteWake(_ sub: Subscription, pacing: Bool) {
+        guard sub.waiting || (pacing && sub.pacing) else { return }
         sub.waiting = false
+        sub.pacing = false
+        #if DEBUG
+        sub.wakesNoted += 1
+        #endif
         pendingWakes.append(sub)
     }
 
-    /// Puts the core's snapshot into `flightSlot`: in place when no consumer holds the previous
-    /// one (the usual case with policy latest: most snapshots are superseded unread), else in a
-    /// spare or a new payload. The core's last flight event is its current snapshot (building it
-    /// is the last thing each call that emits one does).
-    private func refillFlightSlot() {
-        let event = driver.core.flightEvent()
-        if isKnownUniquelyReferenced(&flightSlot) {
-            flightSlot?.refill(event)
-        } else {
-            flightSlot = flightPayload(event)
-        }
+    /// The next event of `sub` (lock held): a pending flight snapshot is the core's current one,
+    /// written only if it is the one taken (`currentFlight`).
+    func nextEvent(_ sub: Subscription) -> Payload? {
+        sub.next(flightSeq: driver.core.flightSeq) { currentFlight() }
     }
 
-    /// A payload for a flight event: a spare one refilled, or a new one.
-    private func flightPayload(_ event: Event) -> Payload {
-        guard let spare = spareFlights else { return Payload(event) }
+    /// The core's current snapshot as a payload (lock held): the slot's, when it is up to date;
+    /// else written now, into the slot itself when no one else holds it (the usual case: with
+    /// policy latest most snapshots are superseded unread, and never built), or into a spare.
+    private func currentFlight() -> Payload? {
+        let seq = driver.core.flightSeq
+        if let slot = flightSlot, slot.seq == seq { return slot }
+        if !isKnownUniquelyReferenced(&flightSlot) {
+            flightSlot = takeSpareFlight() ?? Payload(flightWithMetrics: 8)
+        }
+        flightSlot?.refill(seq: seq) { driver.core.writeSnapshot(into: &$0) }
+        return flightSlot
+    }
+
+    /// Before a call that changes what the snapshot shows without a new one (a tick advances the
+    /// clock): the pending snapshot is written as it was (lock held).
+    private func settlePendingFlight() {
+        guard latestFlightSubs.contains(where: \.flightPending) else { return }
+        _ = currentFlight()
+    }
+
+    private func takeSpareFlight() -> Payload? {
+        guard let spare = spareFlights else { return nil }
         spareFlights = spare.nextRetired
         spare.nextRetired = nil
         spareFlightCount -= 1
-        spare.refill(event)
         return spare
     }
 
-    /// Takes the retired list (lock held): flight payloads become spares (up to
-    /// `maxSpareFlights`), the rest is returned, to be freed once the lock is released.
-    private func recycleRetired() -> Payload? {
-        var dead: Payload?
-        while let p = retired {
-            retired = p.nextRetired
-            if p.kind == .flight && spareFlightCount < Session.maxSpareFlights && wanted & EventKind.flight.bit != 0 {
-                p.nextRetired = spareFlights
-                spareFlights = p
-                spareFlightCount += 1
-            } else {
-                p.nextRetired = dead
-                dead = p
-            }
-        }
-        return dead
+    /// Keeps a reusable flight payload that no one else references as a spare (lock held), if
+    /// the session has room for it; false: the caller drops it.
+    func keepSpareFlight(_ p: Payload) -> Bool {
+        guard p.reusable, spareFlightCount <= latestFlightSubs.count else { return false }
+        p.nextRetired = spareFlights
+        spareFlights = p
+        spareFlightCount += 1
+        return true
     }
 
     /// After the subscriptions changed (lock held): what the core must build, and who shares
@@ -285,10 +298,15 @@ final class Session: @unchecked Sendable {
         driver.core.emitsSnapshots = subscriptions.contains { $0.mask & flight != 0 && $0.options.policy == .queue }
         lastFlightSeq = driver.core.flightSeq
         if latestFlightSubs.isEmpty { flightSlot = nil }
-        if wanted & flight == 0 {
-            spareFlights = nil
-            spareFlightCount = 0
+        // Spares: one per latest flight subscriber and one more, made here on the caller's thread.
+        let spares = latestFlightSubs.isEmpty ? 0 : latestFlightSubs.count + 1
+        while spareFlightCount < spares {
+            let p = Payload(flightWithMetrics: 8)
+            p.nextRetired = spareFlights
+            spareFlights = p
+            spareFlightCount += 1
         }
+        while spareFlightCount > spares, takeSpareFlight() != nil {}
     }
 
     // MARK: - Subscriptions
@@ -316,6 +334,9 @@ final class Session: @unchecked Sendable {
         }
     }
 
+    /// The subscriptions (tests; lock held).
+    var subscriptionsForTests: [Subscription] { subscriptions }
+
     private func subscription(_ id: UInt64) throws(RunwayError) -> Subscription {
         guard let sub = subscriptions.first(where: { $0.id == id }) else {
             throw RunwayError(.notFound, "no subscription \(id) in this session")
@@ -331,10 +352,10 @@ final class Session: @unchecked Sendable {
             guard sub.target == nil else {
                 throw RunwayError(.argument, "subscription \(id) delivers by callback; runway_poll is for poll subscriptions")
             }
-            return sub.next(flight: flightSlot)
+            return nextEvent(sub)
         }
         guard let payload else { return try body(nil) }
-        defer { lock.withLock { Session.discard(payload) } }
+        defer { lock.withLock { release(payload) } }
         try payload.withBytes { (buf) throws(RunwayError) in try body(buf) }
     }
 

@@ -15,9 +15,10 @@ import RunwayCore
 /// never touches malloc, and glibc never gives it an arena of its own (64 MiB of address space
 /// each).
 ///
-/// A flight payload that nobody else references is refilled in place with the next snapshot
-/// (`refill`, by the session under its lock): the session's newest snapshot costs no allocation
-/// while no consumer holds the previous one.
+/// The session's newest flight snapshot for its `latest` subscribers is a payload of its own
+/// (`Session.flightSlot`), written by the first consumer that takes it (`refill`, under the
+/// session's lock) and refilled in place while no one else holds it: neither building nor
+/// serialising it allocates (`FlightComputer.writeSnapshot(into:)`, the kept buffer).
 ///
 /// The text is guarded by a pthread mutex (`Lock`), which ThreadSanitizer understands.
 final class Payload: @unchecked Sendable {
@@ -25,6 +26,11 @@ final class Payload: @unchecked Sendable {
     let kind: EventKind
     // Set at init or by `refill` (only while unshared, under the session's lock).
     private var event: Event?
+    /// A flight snapshot written by `refill` (when `event` is nil).
+    private var flight: FlightData?
+    /// Made to be refilled (`init(flightWithMetrics:)`): a spare of the session's when no one
+    /// holds it.
+    let reusable: Bool
     private let lock = Lock()
     // Guarded by `lock` until `written`; read-only after.
     @exclusivity(unchecked) private var writer: JSONWriter
@@ -34,7 +40,8 @@ final class Payload: @unchecked Sendable {
     var nextRetired: Payload?
 
     #if DEBUG
-    /// How many times this payload's text was written (tests: once, whoever reads it).
+    /// How many times this payload's text was written since it was last filled (tests: once,
+    /// whoever reads it).
     private(set) var serialisations = 0
     #endif
 
@@ -42,6 +49,7 @@ final class Payload: @unchecked Sendable {
         seq = event.seq
         kind = event.kind
         self.event = event
+        reusable = false
         writer = JSONWriter(capacity: event.serialisedCapacity)
     }
 
@@ -50,19 +58,40 @@ final class Payload: @unchecked Sendable {
         self.seq = seq
         self.kind = kind
         event = nil
+        reusable = false
         writer = text
         writer.terminate()
         written = true
     }
 
-    /// Replaces the event of a payload that no one else references (the caller holds the only
-    /// reference, under the session's lock) with another of the same kind, keeping its buffer.
-    func refill(_ event: Event) {
+    /// A flight payload to be filled by `refill` (capacity: a snapshot's text with `metrics`
+    /// figures).
+    init(flightWithMetrics metrics: Int) {
+        seq = 0
+        kind = .flight
+        event = nil
+        reusable = true
+        writer = JSONWriter(capacity: 1536 + 96 * metrics)
+        var data = FlightData()
+        data.metrics.reserveCapacity(metrics)   // so that writing a snapshot into it allocates nothing
+        flight = data
+    }
+
+    /// Writes a new flight snapshot into a flight payload that no one else references (the
+    /// caller holds the only reference, under the session's lock), keeping its buffers: `write`
+    /// gets the previous snapshot to overwrite.
+    func refill(seq: UInt64, _ write: (inout FlightData) -> Void) {
         lock.withLock {
-            seq = event.seq
-            self.event = event
+            var data = flight.take() ?? FlightData()
+            write(&data)
+            flight = data
+            event = nil
+            self.seq = seq
             writer.removeAll()
             written = false
+            #if DEBUG
+            serialisations = 0
+            #endif
         }
     }
 
@@ -71,7 +100,7 @@ final class Payload: @unchecked Sendable {
     func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         lock.withLock {
             guard !written else { return }
-            event?.write(to: &writer)
+            if let event { event.write(to: &writer) } else { flight?.write(to: &writer) }
             writer.terminate()
             written = true
             #if DEBUG
@@ -163,7 +192,7 @@ final class Subscription: @unchecked Sendable {
     private var head = 0
     private var queuedCount = 0
     /// A `latest` subscriber that wants flight snapshots has one pending: the session's newest
-    /// (`Session.flightSlot`, shared by every such subscriber), taken by `next(flight:)`.
+    /// (`Session.flightSlot`, shared by every such subscriber), taken by `next`.
     var flightPending = false
     private var latestTick: Payload?
     private var dropped = 0
@@ -200,8 +229,21 @@ final class Subscription: @unchecked Sendable {
     /// The delivery thread is waiting on `wake` with nothing to deliver (set and cleared by it;
     /// cleared too by the session when it decides to wake it, so it is woken once).
     var waiting = false
-    /// A `latest` subscriber of flight snapshots (served from `Session.flightSlot`).
+    /// The delivery thread is pacing its flight snapshots (`Session.flightInterval`): it waits on
+    /// `wake` until the interval since its last one has passed, woken early only for other
+    /// events (a newer snapshot just takes the pending one's place). Set, cleared and woken like
+    /// `waiting`.
+    var pacing = false
+    /// A `latest` subscriber of flight snapshots (served from `Session.flightSlot`, paced).
     var takesLatestFlight: Bool { options.policy == .latest && mask & EventKind.flight.bit != 0 }
+    /// Something besides a coalesced flight snapshot is pending (queued, a tick, an overflow notice).
+    var hasOtherPending: Bool { queuedCount > 0 || latestTick != nil || dropped > 0 }
+    #if DEBUG
+    /// Times the session decided to wake this subscription's thread, and times the thread began
+    /// to wait (tests: a thread is woken only once it waits, and once).
+    var wakesNoted = 0
+    var waits = 0
+    #endif
 
     private var queued: Int { queuedCount }
     private var queueHeadSeq: UInt64 { ring[head]?.seq ?? 0 }
@@ -238,19 +280,20 @@ final class Subscription: @unchecked Sendable {
     }
 
     /// Takes the pending event with the lowest seq: the queue's head, the newest coalesced
-    /// snapshot (`flight`: the session's newest, when one is pending here) or tick, or, once the
-    /// queue has drained, the overflow notice (whose seq is that of the last event dropped, so it
-    /// goes before a snapshot that came after the drop).
-    func next(flight: Payload?) -> Payload? {
+    /// snapshot (when one is pending here: the session's newest, whose seq is `flightSeq`,
+    /// made by `flight` only if it is the one taken) or tick, or, once the queue has drained,
+    /// the overflow notice (whose seq is that of the last event dropped, so it goes before a
+    /// snapshot that came after the drop).
+    func next(flightSeq: UInt64, flight: () -> Payload?) -> Payload? {
         enum Source { case queue, flight, tick, notice }
         var best: (seq: UInt64, from: Source)?
         if queued > 0 { best = (queueHeadSeq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
-        if flightPending, let f = flight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
+        if flightPending, best.map({ flightSeq < $0.seq }) ?? true { best = (flightSeq, .flight) }
         if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = (t.seq, .tick) }
         switch best?.from {
         case .flight?:
             flightPending = false
-            return flight
+            return flight()
         case .tick?:
             defer { latestTick = nil }
             return latestTick

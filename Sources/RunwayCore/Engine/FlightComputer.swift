@@ -241,16 +241,8 @@ public struct FlightComputer: Sendable {
 
     mutating func emitFlight(_ events: inout [Event]) {
         eventLog.flush(at: now, into: &events)
-        _ = eventLog.nextFlight()
+        let seq = eventLog.nextFlight()
         // The snapshot is built only when someone will read the event.
-        if emitsSnapshots { events.append(flightEvent()) }
+        if emitsSnapshots { events.append(Event(seq: seq, t: now, body: .flight(snapshot))) }
     }
-
-    /// The `flight` event of the current snapshot, with the latest flight seq: what the last
-    /// snapshot emitted was, or would have been with `emitsSnapshots` (every call that emits one
-    /// does so last, and a call that emits none changes nothing it shows). A host that wants
-    /// only the newest snapshot builds it with this once, after its calls. (`mutating` though it
-    /// changes nothing: a caller that keeps the core in a class then lends it in place instead
-    /// of copying the whole core for the call.)
-    public mutating func flightEvent() -> Event { Event(seq: eventLog.flightSeq, t: now, body: .flight(snapshot)) }
 }
