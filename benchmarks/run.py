@@ -535,7 +535,7 @@ def notes(t: Table, ctx: dict) -> list[str]:
                                     ["fix", "5000", "5000", "-", "poll"], "runway_push_fix", 5000)
                        + " A push marks a newer flight snapshot pending for each latest subscriber; the snapshot "
                          "is built and serialised by the consumer that takes it, outside the push, and a callback "
-                         "subscriber takes at most one every 0.5 ms (docs/threads.md). With few snapshots "
+                         "subscriber takes at most one every 0.25 ms (docs/threads.md). With few snapshots "
                          "delivered, those taken while the pushing thread waits for a core (other load on the "
                          "machine) weigh on the p99.")
     st = ctx.get("store_batched")

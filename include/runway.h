@@ -281,7 +281,7 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *    "kinds": ["flight","phase","tick","log","split","alert"] (default all)
  *    "policy": "latest" (default: flight and tick snapshots coalesce to the
  *              newest, and a callback gets at most one flight snapshot every
- *              0.5 ms, the newest; discrete events are queued, up to
+ *              0.25 ms, the newest; discrete events are queued, up to
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY, and never held back)
  *              | "queue" (every event in order)
  *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default

@@ -14,10 +14,10 @@ extension Session {
     /// The least time between two flight snapshots handed to one `latest` callback subscriber,
     /// in nanoseconds (`flightIntervalNs`). A snapshot that comes sooner waits (newer ones take
     /// its place) until that much time has passed since the previous one was taken: however fast
-    /// the pushes, a subscriber's thread takes at most 2 000 snapshots a second (a display needs
+    /// the pushes, a subscriber's thread takes at most 4 000 snapshots a second (a display needs
     /// 60), so it leaves the pushing thread its core, and the newest push is shown within
-    /// 0.5 ms. Other events are never held back.
-    static let defaultFlightIntervalNs: UInt64 = 500_000
+    /// 0.25 ms. Other events are never held back.
+    static let defaultFlightIntervalNs: UInt64 = 250_000
 
     /// The delivery loop of one callback subscription, on its own thread. It allocates and frees
     /// nothing itself (see `Payload`). With nothing to deliver it waits with `waiting` set; the
