@@ -642,11 +642,11 @@ def only(step: str) -> int:
     table = [line for line in lines if re.match(r"^\| \d", line)]
     met = sum(1 for line in table if line.endswith("| met |"))
     missed = sum(1 for line in table if line.endswith("| **MISSED** |"))
-    stamp = (f"Rows {key} re-measured alone (`benchmarks/run.py --only {step}`, {time.time() - started:.0f} s) — "
+    stamp = (f"Row {key} re-measured alone (`benchmarks/run.py --only {step}`, {time.time() - started:.0f} s) — "
              f"{machine()}.")
     out, done = [], False
     for line in lines:
-        if line.startswith(f"Rows {key} re-measured alone"):
+        if line.startswith(f"Row {key} re-measured alone"):
             continue
         if re.match(r"^\d+ targets met, \d+ missed\.$", line):
             line = f"{met} targets met, {missed} missed."
