@@ -43,14 +43,14 @@ extension Session {
             if paced && now < flightDue && !sub.hasOtherPending {
                 passOn?.wake.signal()
                 passOn = nil
-                park(sub, pacing: true, seconds: Double(flightDue - now) / 1e9)
+                park(sub, pacing: true, until: flightDue)
                 passOn = pendingWakes.popLast()
                 continue
             }
             guard let payload = nextEvent(sub) else {
                 passOn?.wake.signal()   // woken with nothing to deliver: pass it on at once
                 passOn = nil
-                park(sub, pacing: false, seconds: 0)
+                park(sub, pacing: false, until: 0)
                 passOn = pendingWakes.popLast()
                 continue
             }
@@ -72,15 +72,15 @@ extension Session {
         lock.unlock()
     }
 
-    /// Waits on the subscription's condition (lock held): until woken (`waiting`), or at most
-    /// `seconds` unless woken for another event (`pacing`).
-    private func park(_ sub: Subscription, pacing: Bool, seconds: Double) {
+    /// Waits on the subscription's condition (lock held): until woken (`waiting`), or until
+    /// the monotonic clock reads `deadline` unless woken for another event (`pacing`).
+    private func park(_ sub: Subscription, pacing: Bool, until deadline: UInt64) {
         #if DEBUG
         sub.waits += 1
         #endif
         if pacing {
             sub.pacing = true
-            sub.wake.wait(seconds: seconds)
+            sub.wake.wait(untilMonotonicNs: deadline)
             sub.pacing = false
         } else {
             sub.waiting = true

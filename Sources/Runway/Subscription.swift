@@ -217,7 +217,7 @@ final class Subscription: @unchecked Sendable {
         self.id = id
         self.options = options
         self.target = target
-        self.wake = Lock.Condition(lock)
+        self.wake = Lock.Condition(lock, monotonic: true)   // pacing waits (Session.deliver)
         mask = options.kinds
     }
 
