@@ -22,43 +22,41 @@ extension Session {
     /// The delivery loop of one callback subscription, on its own thread. It allocates and frees
     /// nothing itself (see `Payload`). With nothing to deliver it waits with `waiting` set; the
     /// call that queues its next event notes it in `pendingWakes` and, after its lock is
-    /// released, wakes one such thread, which wakes the next as it takes its event, and so on: a
-    /// thread still busy with a callback is never signalled (it finds the new events itself).
-    /// Flight snapshots are paced (`defaultFlightIntervalNs`): within the interval the thread waits
-    /// with `pacing` set instead, which a new snapshot does not interrupt (the timeout ends it)
-    /// and any other event does.
+    /// released, wakes one such thread, which wakes the next before it takes its own event, and
+    /// so on: a thread still busy with a callback is never signalled (it finds the new events
+    /// itself). Flight snapshots are paced (`defaultFlightIntervalNs`): within the interval the
+    /// thread waits with `pacing` set instead, which a new snapshot does not interrupt (the
+    /// timeout ends it) and any other event does.
     func deliver(_ sub: Subscription, target: CallbackTarget) {
         ThreadState.markDeliveryThread(token)
-        // The wake-up to pass on: the next waiting subscriber with events (see `pendingWakes`),
-        // so that the pushing thread signals one thread a call, not every one.
-        var passOn: Subscription?
         // When this thread may take its next flight snapshot (monotonic ns).
         var flightDue: UInt64 = 0
         let paced = sub.takesLatestFlight
         lock.lock()
         while !sub.cancelled {
+            // A wake-up to pass on (the next waiting subscriber with events), so that the pushing
+            // thread signals one thread a call, not every one: passed on first, before this
+            // thread takes anything, so that nothing it took grows stale should the thread it
+            // wakes take its core for a while.
+            if let next = pendingWakes.popLast() {
+                lock.unlock()
+                next.wake.signal()
+                lock.lock()
+                continue
+            }
             let now = paced ? Session.monotonicNs() : 0
             // Only a snapshot pending, too soon after the last: wait out the interval. So is
             // nothing pending, so that the snapshots to come do not wake the thread before then.
             if paced && now < flightDue && !sub.hasOtherPending {
-                passOn?.wake.signal()
-                passOn = nil
                 park(sub, pacing: true, until: flightDue)
-                passOn = pendingWakes.popLast()
                 continue
             }
             guard let payload = nextEvent(sub) else {
-                passOn?.wake.signal()   // woken with nothing to deliver: pass it on at once
-                passOn = nil
                 park(sub, pacing: false, until: 0)
-                passOn = pendingWakes.popLast()
                 continue
             }
             if paced && payload.kind == .flight { flightDue = now &+ flightIntervalNs }
-            let next = passOn ?? pendingWakes.popLast()
-            passOn = nil
             lock.unlock()
-            next?.wake.signal()
             payload.withBytes { buf in
                 guard let base = buf.baseAddress else { return }
                 target.fn(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), target.user)
@@ -66,7 +64,7 @@ extension Session {
             lock.lock()
             retire(payload)
         }
-        (passOn ?? pendingWakes.popLast())?.wake.signal()
+        pendingWakes.popLast()?.wake.signal()
         sub.running = false
         idle.broadcast()
         lock.unlock()
