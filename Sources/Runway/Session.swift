@@ -281,7 +281,7 @@ final class Session: @unchecked Sendable {
     /// Keeps a reusable flight payload that no one else references as a spare (lock held), if
     /// the session has room for it; false: the caller drops it.
     func keepSpareFlight(_ p: Payload) -> Bool {
-        guard p.reusable, spareFlightCount <= latestFlightSubs.count else { return false }
+        guard p.reusable, !latestFlightSubs.isEmpty, spareFlightCount <= latestFlightSubs.count else { return false }
         p.nextRetired = spareFlights
         spareFlights = p
         spareFlightCount += 1
