@@ -59,6 +59,8 @@
  *    the thread allocates nothing itself, so glibc gives it no malloc arena
  *    of its own, unless the host's callback allocates;
  *  - a poll subscriber: its queue only;
+ *  - a subscriber of flight snapshots with policy "latest" (the default):
+ *    one snapshot buffer of about 2.5 KB, kept to be refilled;
  *  - an event waiting in queues: its JSON once (about 1.2 KB for a flight
  *    snapshot), shared by every subscriber.
  * One session with 4 callback subscribers after an hour at 1 Hz: 16 MB of
@@ -278,8 +280,10 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *  options_json may be NULL or an object with any of:
  *    "kinds": ["flight","phase","tick","log","split","alert"] (default all)
  *    "policy": "latest" (default: flight and tick snapshots coalesce to the
- *              newest; discrete events are queued, up to
- *              RUNWAY_DEFAULT_QUEUE_CAPACITY) | "queue" (every event in order)
+ *              newest, and a callback gets at most one flight snapshot every
+ *              0.25 ms, the newest; discrete events are queued, up to
+ *              RUNWAY_DEFAULT_QUEUE_CAPACITY, and never held back)
+ *              | "queue" (every event in order)
  *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY). When full, newer events are
  *              dropped and counted; after the events queued before them,

@@ -36,11 +36,18 @@ final class Lock: @unchecked Sendable {
         private let cond: UnsafeMutablePointer<pthread_cond_t>
         private let lock: Lock
 
-        init(_ lock: Lock) {
+        /// `monotonic`: timed waits (`wait(untilMonotonicNs:)`) measure CLOCK_MONOTONIC, which
+        /// a change of the wall clock does not move.
+        init(_ lock: Lock, monotonic: Bool = false) {
             self.lock = lock
             cond = .allocate(capacity: 1)
             cond.initialize(to: pthread_cond_t())
-            pthread_cond_init(cond, nil)
+            guard monotonic else { pthread_cond_init(cond, nil); return }
+            var attr = pthread_condattr_t()
+            pthread_condattr_init(&attr)
+            pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+            pthread_cond_init(cond, &attr)
+            pthread_condattr_destroy(&attr)
         }
 
         deinit {
@@ -59,6 +66,15 @@ final class Lock: @unchecked Sendable {
             let nanos = Int((seconds - Double(whole)) * 1e9)
             ts.tv_sec += whole + (ts.tv_nsec + nanos) / 1_000_000_000
             ts.tv_nsec = (ts.tv_nsec + nanos) % 1_000_000_000
+            pthread_cond_timedwait(cond, lock.mutex, &ts)
+        }
+
+        /// Waits until CLOCK_MONOTONIC reads `deadline` nanoseconds at most (the lock must be held;
+        /// the condition must have been made `monotonic`).
+        func wait(untilMonotonicNs deadline: UInt64) {
+            var ts = timespec()
+            ts.tv_sec = Int(deadline / 1_000_000_000)
+            ts.tv_nsec = Int(deadline % 1_000_000_000)
             pthread_cond_timedwait(cond, lock.mutex, &ts)
         }
 

@@ -1,37 +1,62 @@
 import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The delivery side of a session: the loop of each callback subscription's thread, and the
 /// retired list through which that thread hands back the payloads it is done with.
 ///
 ///     // on the delivery thread, lock held:
-///     guard let p = sub.next() else { sub.waiting = true; sub.wake.wait(); ... }
+///     guard let p = nextEvent(sub) else { sub.waiting = true; sub.wake.wait(); ... }
 ///     // lock released: p's text is serialised (once, for every subscriber) and the callback runs
 ///     // lock held again: retire(p), then the next event
 extension Session {
+    /// The least time between two flight snapshots handed to one `latest` callback subscriber,
+    /// in nanoseconds (`flightIntervalNs`). A snapshot that comes sooner waits (newer ones take
+    /// its place) until that much time has passed since the previous one was taken: however fast
+    /// the pushes, a subscriber's thread takes at most 4 000 snapshots a second (a display needs
+    /// 60), so it leaves the pushing thread its core, and the newest push is shown within
+    /// 0.25 ms. Other events are never held back.
+    static let defaultFlightIntervalNs: UInt64 = 250_000
+
     /// The delivery loop of one callback subscription, on its own thread. It allocates and frees
     /// nothing itself (see `Payload`). With nothing to deliver it waits with `waiting` set; the
     /// call that queues its next event notes it in `pendingWakes` and, after its lock is
-    /// released, wakes one such thread, which wakes the next as it takes its event, and so on: a
-    /// thread still busy with a callback is never signalled (it finds the new events itself).
+    /// released, wakes one such thread, which wakes the next before it takes its own event, and
+    /// so on: a thread still busy with a callback is never signalled (it finds the new events
+    /// itself). Flight snapshots are paced (`defaultFlightIntervalNs`): within the interval the
+    /// thread waits with `pacing` set instead, which a new snapshot does not interrupt (the
+    /// timeout ends it) and any other event does.
     func deliver(_ sub: Subscription, target: CallbackTarget) {
         ThreadState.markDeliveryThread(token)
-        // The wake-up to pass on: the next waiting subscriber with events (see `pendingWakes`),
-        // so that the pushing thread signals one thread a call, not every one.
-        var passOn: Subscription?
+        // When this thread may take its next flight snapshot (monotonic ns).
+        var flightDue: UInt64 = 0
+        let paced = sub.takesLatestFlight
         lock.lock()
         while !sub.cancelled {
-            guard let payload = sub.next() else {
-                passOn?.wake.signal()   // woken with nothing to deliver: pass it on at once
-                sub.waiting = true
-                sub.wake.wait()
-                sub.waiting = false
-                passOn = pendingWakes.popLast()
+            // A wake-up to pass on (the next waiting subscriber with events), so that the pushing
+            // thread signals one thread a call, not every one: passed on first, before this
+            // thread takes anything, so that nothing it took grows stale should the thread it
+            // wakes take its core for a while.
+            if let next = pendingWakes.popLast() {
+                lock.unlock()
+                next.wake.signal()
+                lock.lock()
                 continue
             }
-            let next = passOn ?? pendingWakes.popLast()
-            passOn = nil
+            let now = paced ? Session.monotonicNs() : 0
+            // Only a snapshot pending, too soon after the last: wait out the interval. So is
+            // nothing pending, so that the snapshots to come do not wake the thread before then.
+            if paced && now < flightDue && !sub.hasOtherPending {
+                park(sub, pacing: true, until: flightDue)
+                continue
+            }
+            guard let payload = nextEvent(sub) else {
+                park(sub, pacing: false, until: 0)
+                continue
+            }
+            if paced && payload.kind == .flight { flightDue = now &+ flightIntervalNs }
             lock.unlock()
-            next?.wake.signal()
             payload.withBytes { buf in
                 guard let base = buf.baseAddress else { return }
                 target.fn(UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), target.user)
@@ -39,10 +64,33 @@ extension Session {
             lock.lock()
             retire(payload)
         }
-        (passOn ?? pendingWakes.popLast())?.wake.signal()
+        pendingWakes.popLast()?.wake.signal()
         sub.running = false
         idle.broadcast()
         lock.unlock()
+    }
+
+    /// Waits on the subscription's condition (lock held): until woken (`waiting`), or until
+    /// the monotonic clock reads `deadline` unless woken for another event (`pacing`).
+    private func park(_ sub: Subscription, pacing: Bool, until deadline: UInt64) {
+        #if DEBUG
+        sub.waits += 1
+        #endif
+        if pacing {
+            sub.pacing = true
+            sub.wake.wait(untilMonotonicNs: deadline)
+            sub.pacing = false
+        } else {
+            sub.waiting = true
+            sub.wake.wait()
+            sub.waiting = false
+        }
+    }
+
+    static func monotonicNs() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
     }
 
     /// Gives up a delivery thread's reference to `payload` (lock held): when it is the last one,
@@ -50,14 +98,19 @@ extension Session {
     /// reference is dropped under the lock too (queues, polls), so "the last one" is exact.
     private func retire(_ payload: consuming Payload) {
         var p = payload
-        guard isKnownUniquelyReferenced(&p) else { return }
+        guard isKnownUniquelyReferenced(&p), !keepSpareFlight(p) else { return }
         p.nextRetired = retired
         retired = p
     }
 
-    /// Drops a reference under the lock (a poll's, so that a delivery thread's `retire` sees every
-    /// other reference it races with).
-    static func discard(_ payload: consuming Payload) {}
+    /// Drops a poll's reference under the lock (so that a delivery thread's `retire` sees every
+    /// other reference it races with); a reusable flight payload left with no other goes back to
+    /// the spares.
+    func release(_ payload: consuming Payload) {
+        var p = payload
+        guard isKnownUniquelyReferenced(&p) else { return }
+        _ = keepSpareFlight(p)
+    }
 
     /// Frees a retired list, one payload at a time (no recursion down the list).
     static func free(_ list: Payload?) {

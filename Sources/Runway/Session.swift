@@ -5,11 +5,15 @@ import RunwayStore
 /// A session as the C ABI sees it: one flight's `FlightComputer` and its subscribers, under one lock.
 ///
 /// Every call runs the core synchronously under the lock, so a call returns after its input is
-/// processed. Each new event is queued (as one shared `Payload`, serialised once by whoever reads
-/// it first) to each subscriber whose kind mask it matches; callback subscribers are served by
-/// their own delivery thread, which never holds the lock while it runs the host's callback. A
-/// delivery thread that is waiting is woken once, after the lock is released (`locked`): a busy
-/// one finds the new events itself when its callback returns.
+/// processed. Each new discrete event is queued (as one shared `Payload`, serialised once by
+/// whoever reads it first) to each subscriber whose kind mask it matches. Flight snapshots for
+/// `latest` subscribers are neither built nor queued by the call: each such subscriber notes
+/// only that it has one pending, and the first consumer to take it writes the core's current
+/// snapshot into `flightSlot` (refilled in place while no one else holds it), which every
+/// subscriber that takes it before the next push shares. Callback subscribers are served by their own
+/// delivery thread, which never holds the lock while it runs the host's callback. A delivery
+/// thread that is waiting is woken once, after the lock is released (`locked`): a busy one finds
+/// the new events itself when its callback returns.
 final class Session: @unchecked Sendable {
     let lock = Lock()
     /// Broadcast when a delivery thread finishes a callback or exits.
@@ -34,6 +38,23 @@ final class Session: @unchecked Sendable {
     /// Payloads whose last reference a delivery thread gave up (`retire`), freed by `locked` on
     /// the calling thread.
     var retired: Payload?
+    /// The newest flight snapshot taken by a `latest` subscriber (each has `flightPending` set
+    /// until it takes one): written when first taken (`currentFlight`), one payload serialised at
+    /// most once however many subscribers take it.
+    var flightSlot: Payload?
+    /// Flight payloads (`Payload.reusable`) that no one references, to write the next snapshot
+    /// into when the slot's is still held (linked by `nextRetired`): one per `latest` flight
+    /// subscriber and one more, allocated when they subscribe, so that a delivery thread always
+    /// finds one (each holds at most one) and never allocates.
+    private var spareFlights: Payload?
+    private var spareFlightCount = 0
+    /// The `latest` subscribers that want flight snapshots (served from `flightSlot`).
+    private var latestFlightSubs: [Subscription] = []
+    /// The core's flight seq when the `latest` subscribers were last told of a new snapshot.
+    private var lastFlightSeq: UInt64 = 0
+    /// The pacing of flight snapshots to `latest` callback subscribers (`deliver`); tests set
+    /// it (under the lock) to hold a paced snapshot back for as long as they need.
+    var flightIntervalNs = Session.defaultFlightIntervalNs
 
     /// The journal of this flight, when the session has a store (written ahead of the core:
     /// an input is journaled, then processed).
@@ -152,6 +173,7 @@ final class Session: @unchecked Sendable {
         let now = WallClock.now()
         try locked { () throws(RunwayError) in
             guard !closed else { return }
+            settlePendingFlight()
             try driver.perform(.tick(t: t), wallClock: now, events: &scratch)
             dispatch()
             try store?.commitIfDue()
@@ -181,23 +203,110 @@ final class Session: @unchecked Sendable {
     }
 
     /// Queues the new events to the subscribers that want them (as shared payloads that their
-    /// consumers serialise once, outside the lock) and notes the waiting delivery threads to wake.
-    /// Called with the lock held.
+    /// consumers serialise once, outside the lock), tells the `latest` subscribers of a new
+    /// flight snapshot (built only when one takes it), and notes the waiting delivery threads to
+    /// wake (each once: the flag is cleared here). Called with the lock held.
     private func dispatch() {
         defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
         for event in scratch {
             let bit = event.kind.bit
             guard wanted & bit != 0 else { continue }
+            // Flight events are in `scratch` only while a queue subscriber wants every one; the
+            // latest subscribers then share the newest of them.
             let payload = Payload(event)
+            if event.kind == .flight && !latestFlightSubs.isEmpty { flightSlot = payload }
             for sub in subscriptions where sub.mask & bit != 0 {
                 sub.enqueue(payload)
-                if sub.waiting {
-                    sub.waiting = false
-                    pendingWakes.append(sub)
-                }
+                noteWake(sub, pacing: true)
             }
         }
+        guard !latestFlightSubs.isEmpty, driver.core.flightSeq != lastFlightSeq else { return }
+        lastFlightSeq = driver.core.flightSeq
+        for sub in latestFlightSubs where !sub.flightPending {
+            // A subscriber whose snapshot is still pending gets the newer one in its place, and
+            // needs no wake-up: it was woken for the first, or is busy.
+            sub.flightPending = true
+            noteWake(sub, pacing: false)
+        }
+    }
+
+    /// Notes a waiting delivery thread to wake after the lock is released (once: the flag is
+    /// cleared here). A thread pacing its snapshots is woken only for other events (`pacing`).
+    @inline(__always)
+    private func noteWake(_ sub: Subscription, pacing: Bool) {
+        guard sub.waiting || (pacing && sub.pacing) else { return }
+        sub.waiting = false
+        sub.pacing = false
+        #if DEBUG
+        sub.wakesNoted += 1
+        #endif
+        pendingWakes.append(sub)
+    }
+
+    /// The next event of `sub` (lock held): a pending flight snapshot is the core's current one,
+    /// written only if it is the one taken (`currentFlight`).
+    func nextEvent(_ sub: Subscription) -> Payload? {
+        sub.next(flightSeq: driver.core.flightSeq) { currentFlight() }
+    }
+
+    /// The core's current snapshot as a payload (lock held): the slot's, when it is up to date;
+    /// else written now, into the slot itself when no one else holds it (the usual case: with
+    /// policy latest most snapshots are superseded unread, and never built), or into a spare.
+    private func currentFlight() -> Payload? {
+        let seq = driver.core.flightSeq
+        if let slot = flightSlot, slot.seq == seq { return slot }
+        if !isKnownUniquelyReferenced(&flightSlot) {
+            flightSlot = takeSpareFlight() ?? Payload(flightWithMetrics: 8)
+        }
+        flightSlot?.refill(seq: seq) { driver.core.writeSnapshot(into: &$0) }
+        return flightSlot
+    }
+
+    /// Before a call that changes what the snapshot shows without a new one (a tick advances the
+    /// clock): the pending snapshot is written as it was (lock held).
+    private func settlePendingFlight() {
+        guard latestFlightSubs.contains(where: \.flightPending) else { return }
+        _ = currentFlight()
+    }
+
+    private func takeSpareFlight() -> Payload? {
+        guard let spare = spareFlights else { return nil }
+        spareFlights = spare.nextRetired
+        spare.nextRetired = nil
+        spareFlightCount -= 1
+        return spare
+    }
+
+    /// Keeps a reusable flight payload that no one else references as a spare (lock held), if
+    /// the session has room for it; false: the caller drops it.
+    func keepSpareFlight(_ p: Payload) -> Bool {
+        guard p.reusable, !latestFlightSubs.isEmpty, spareFlightCount <= latestFlightSubs.count else { return false }
+        p.nextRetired = spareFlights
+        spareFlights = p
+        spareFlightCount += 1
+        return true
+    }
+
+    /// After the subscriptions changed (lock held): what the core must build, and who shares
+    /// the newest flight snapshot.
+    private func subscriptionsChanged() {
+        wanted = subscriptions.reduce(0) { $0 | $1.mask }
+        let flight = EventKind.flight.bit
+        latestFlightSubs = subscriptions.filter(\.takesLatestFlight)
+        // Every snapshot is built as an event only while a queue subscriber wants them all.
+        driver.core.emitsSnapshots = subscriptions.contains { $0.mask & flight != 0 && $0.options.policy == .queue }
+        lastFlightSeq = driver.core.flightSeq
+        if latestFlightSubs.isEmpty { flightSlot = nil }
+        // Spares: one per latest flight subscriber and one more, made here on the caller's thread.
+        let spares = latestFlightSubs.isEmpty ? 0 : latestFlightSubs.count + 1
+        while spareFlightCount < spares {
+            let p = Payload(flightWithMetrics: 8)
+            p.nextRetired = spareFlights
+            spareFlights = p
+            spareFlightCount += 1
+        }
+        while spareFlightCount > spares, takeSpareFlight() != nil {}
     }
 
     // MARK: - Subscriptions
@@ -220,11 +329,13 @@ final class Session: @unchecked Sendable {
             }
             nextID += 1
             subscriptions.append(sub)
-            wanted |= sub.mask
-            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            subscriptionsChanged()
             return id
         }
     }
+
+    /// The subscriptions (tests; lock held).
+    var subscriptionsForTests: [Subscription] { subscriptions }
 
     private func subscription(_ id: UInt64) throws(RunwayError) -> Subscription {
         guard let sub = subscriptions.first(where: { $0.id == id }) else {
@@ -241,10 +352,10 @@ final class Session: @unchecked Sendable {
             guard sub.target == nil else {
                 throw RunwayError(.argument, "subscription \(id) delivers by callback; runway_poll is for poll subscriptions")
             }
-            return sub.next()
+            return nextEvent(sub)
         }
         guard let payload else { return try body(nil) }
-        defer { lock.withLock { Session.discard(payload) } }
+        defer { lock.withLock { release(payload) } }
         try payload.withBytes { (buf) throws(RunwayError) in try body(buf) }
     }
 
@@ -255,8 +366,7 @@ final class Session: @unchecked Sendable {
             }
             let sub = subscriptions.remove(at: index)
             pendingWakes.removeAll { $0 === sub }
-            wanted = subscriptions.reduce(0) { $0 | $1.mask }
-            driver.core.emitsSnapshots = wanted & EventKind.flight.bit != 0
+            subscriptionsChanged()
             sub.cancelled = true
             sub.wake.signal()
             reapRetired()
@@ -290,7 +400,7 @@ final class Session: @unchecked Sendable {
             let subs = subscriptions
             subscriptions.removeAll()
             pendingWakes.removeAll()
-            wanted = 0
+            subscriptionsChanged()
             for sub in subs {
                 sub.cancelled = true
                 sub.wake.signal()

@@ -10,26 +10,46 @@ import RunwayCore
 ///
 /// A delivery thread neither allocates nor frees a payload: the text goes into the buffer made
 /// at `init`, and a payload whose last reference a delivery thread would drop is handed to the
-/// session's retired list (`nextRetired`), which the next call on the session frees on its own
-/// thread. So a delivery thread whose callback does not allocate never touches malloc, and glibc
-/// never gives it an arena of its own (64 MiB of address space each).
+/// session's retired list (`nextRetired`), which the next call on the session frees (or keeps
+/// for reuse, `refill`) on its own thread. So a delivery thread whose callback does not allocate
+/// never touches malloc, and glibc never gives it an arena of its own (64 MiB of address space
+/// each).
+///
+/// The session's newest flight snapshot for its `latest` subscribers is a payload of its own
+/// (`Session.flightSlot`), written by the first consumer that takes it (`refill`, under the
+/// session's lock) and refilled in place while no one else holds it: neither building nor
+/// serialising it allocates (`FlightComputer.writeSnapshot(into:)`, the kept buffer).
 ///
 /// The text is guarded by a pthread mutex (`Lock`), which ThreadSanitizer understands.
 final class Payload: @unchecked Sendable {
-    let seq: UInt64
+    private(set) var seq: UInt64
     let kind: EventKind
-    private let event: Event?
+    // Set at init or by `refill` (only while unshared, under the session's lock).
+    private var event: Event?
+    /// A flight snapshot written by `refill` (when `event` is nil).
+    private var flight: FlightData?
+    /// Made to be refilled (`init(flightWithMetrics:)`): a spare of the session's when no one
+    /// holds it.
+    let reusable: Bool
     private let lock = Lock()
     // Guarded by `lock` until `written`; read-only after.
     @exclusivity(unchecked) private var writer: JSONWriter
     private var written = false
-    /// The session's list of payloads retired by delivery threads (guarded by the session lock).
+    /// The session's list of payloads retired by delivery threads, or of spare flight payloads
+    /// (guarded by the session lock).
     var nextRetired: Payload?
+
+    #if DEBUG
+    /// How many times this payload's text was written since it was last filled (tests: once,
+    /// whoever reads it).
+    private(set) var serialisations = 0
+    #endif
 
     init(_ event: Event) {
         seq = event.seq
         kind = event.kind
         self.event = event
+        reusable = false
         writer = JSONWriter(capacity: event.serialisedCapacity)
     }
 
@@ -38,9 +58,41 @@ final class Payload: @unchecked Sendable {
         self.seq = seq
         self.kind = kind
         event = nil
+        reusable = false
         writer = text
         writer.terminate()
         written = true
+    }
+
+    /// A flight payload to be filled by `refill` (capacity: a snapshot's text with `metrics`
+    /// figures).
+    init(flightWithMetrics metrics: Int) {
+        seq = 0
+        kind = .flight
+        event = nil
+        reusable = true
+        writer = JSONWriter(capacity: 1536 + 96 * metrics)
+        var data = FlightData()
+        data.metrics.reserveCapacity(metrics)   // so that writing a snapshot into it allocates nothing
+        flight = data
+    }
+
+    /// Writes a new flight snapshot into a flight payload that no one else references (the
+    /// caller holds the only reference, under the session's lock), keeping its buffers: `write`
+    /// gets the previous snapshot to overwrite.
+    func refill(seq: UInt64, _ write: (inout FlightData) -> Void) {
+        lock.withLock {
+            var data = flight.take() ?? FlightData()
+            write(&data)
+            flight = data
+            event = nil
+            self.seq = seq
+            writer.removeAll()
+            written = false
+            #if DEBUG
+            serialisations = 0
+            #endif
+        }
     }
 
     /// Calls `body` with the NUL-terminated JSON (valid only during the call), serialising it first
@@ -48,15 +100,22 @@ final class Payload: @unchecked Sendable {
     func withBytes<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         lock.withLock {
             guard !written else { return }
-            event?.write(to: &writer)
+            if let event { event.write(to: &writer) } else { flight?.write(to: &writer) }
             writer.terminate()
             written = true
+            #if DEBUG
+            serialisations += 1
+            #endif
         }
         return try writer.withBytes(body)
     }
 
     /// The NUL-terminated JSON (a copy).
     var bytes: [UInt8] { withBytes { Array($0) } }
+
+    #if DEBUG
+    var timesSerialised: Int { lock.withLock { serialisations } }
+    #endif
 }
 
 /// What a subscriber asked for: kinds, buffering policy, capacity.
@@ -132,7 +191,9 @@ final class Subscription: @unchecked Sendable {
     private var ring: [Payload?] = []
     private var head = 0
     private var queuedCount = 0
-    private var latestFlight: Payload?
+    /// A `latest` subscriber that wants flight snapshots has one pending: the session's newest
+    /// (`Session.flightSlot`, shared by every such subscriber), taken by `next`.
+    var flightPending = false
     private var latestTick: Payload?
     private var dropped = 0
     private var droppedSeq: UInt64 = 0
@@ -156,7 +217,7 @@ final class Subscription: @unchecked Sendable {
         self.id = id
         self.options = options
         self.target = target
-        self.wake = Lock.Condition(lock)
+        self.wake = Lock.Condition(lock, monotonic: true)   // pacing waits (Session.deliver)
         mask = options.kinds
     }
 
@@ -168,6 +229,21 @@ final class Subscription: @unchecked Sendable {
     /// The delivery thread is waiting on `wake` with nothing to deliver (set and cleared by it;
     /// cleared too by the session when it decides to wake it, so it is woken once).
     var waiting = false
+    /// The delivery thread is pacing its flight snapshots (`Session.flightInterval`): it waits on
+    /// `wake` until the interval since its last one has passed, woken early only for other
+    /// events (a newer snapshot just takes the pending one's place). Set, cleared and woken like
+    /// `waiting`.
+    var pacing = false
+    /// A `latest` subscriber of flight snapshots (served from `Session.flightSlot`, paced).
+    var takesLatestFlight: Bool { options.policy == .latest && mask & EventKind.flight.bit != 0 }
+    /// Something besides a coalesced flight snapshot is pending (queued, a tick, an overflow notice).
+    var hasOtherPending: Bool { queuedCount > 0 || latestTick != nil || dropped > 0 }
+    #if DEBUG
+    /// Times the session decided to wake this subscription's thread, and times the thread began
+    /// to wait (tests: a thread is woken only once it waits, and once).
+    var wakesNoted = 0
+    var waits = 0
+    #endif
 
     private var queued: Int { queuedCount }
     private var queueHeadSeq: UInt64 { ring[head]?.seq ?? 0 }
@@ -187,7 +263,9 @@ final class Subscription: @unchecked Sendable {
     /// Adds an event: coalesced (latest policy, snapshots), queued, or dropped and counted.
     func enqueue(_ p: Payload) {
         if options.policy == .latest && p.kind.coalesces {
-            if p.kind == .flight { latestFlight = p } else { latestTick = p }
+            // A flight snapshot is the session's (`Session.flightSlot`; the session sets
+            // `flightPending`): a latest subscriber keeps no reference of its own.
+            if p.kind == .tick { latestTick = p }
             return
         }
         if dropped > 0 && queued < options.capacity {
@@ -201,21 +279,21 @@ final class Subscription: @unchecked Sendable {
         push(p)
     }
 
-    var hasPending: Bool { queued > 0 || latestFlight != nil || latestTick != nil || dropped > 0 }
-
     /// Takes the pending event with the lowest seq: the queue's head, the newest coalesced
-    /// snapshot or tick, or, once the queue has drained, the overflow notice (whose seq is that of
-    /// the last event dropped, so it goes before a snapshot that came after the drop).
-    func next() -> Payload? {
+    /// snapshot (when one is pending here: the session's newest, whose seq is `flightSeq`,
+    /// made by `flight` only if it is the one taken) or tick, or, once the queue has drained,
+    /// the overflow notice (whose seq is that of the last event dropped, so it goes before a
+    /// snapshot that came after the drop).
+    func next(flightSeq: UInt64, flight: () -> Payload?) -> Payload? {
         enum Source { case queue, flight, tick, notice }
         var best: (seq: UInt64, from: Source)?
         if queued > 0 { best = (queueHeadSeq, .queue) } else if dropped > 0 { best = (droppedSeq, .notice) }
-        if let f = latestFlight, best.map({ f.seq < $0.seq }) ?? true { best = (f.seq, .flight) }
+        if flightPending, best.map({ flightSeq < $0.seq }) ?? true { best = (flightSeq, .flight) }
         if let t = latestTick, best.map({ t.seq < $0.seq }) ?? true { best = (t.seq, .tick) }
         switch best?.from {
         case .flight?:
-            defer { latestFlight = nil }
-            return latestFlight
+            flightPending = false
+            return flight()
         case .tick?:
             defer { latestTick = nil }
             return latestTick

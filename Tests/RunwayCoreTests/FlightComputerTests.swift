@@ -100,6 +100,27 @@ struct DistanceTests {
         #expect(d.core.laps.laps.count == 2)
     }
 
+    /// `writeSnapshot(into:)` gives what `snapshot` gives, and refills a kept snapshot's metric
+    /// figures in their own storage (what lets a library thread refill one without allocating).
+    @Test func aSnapshotWrittenIntoAKeptOneIsTheSnapshotAndKeepsItsStorage() throws {
+        var d = Driver()
+        func text(_ data: FlightData) -> String { var w = JSONWriter(); data.write(to: &w); return w.text }
+        var kept = FlightData()
+        try d.phase(.start, 0)
+        var storage: UnsafePointer<MetricValue>? = nil
+        for i in 0..<60 {
+            try d.fix(Double(i), 52 + Double(i) * 0.0001, 4 + Double(i % 7) * 0.00001, speed: 3)
+            if i == 30 { try d.phase(.pause, 30.5) }
+            if i == 40 { try d.phase(.resume, 40.5) }
+            d.core.writeSnapshot(into: &kept)
+            #expect(text(kept) == text(d.snapshot), "fix \(i)")
+            let base = kept.metrics.withUnsafeBufferPointer { $0.baseAddress }
+            if i > 0 { #expect(base == storage, "fix \(i): the figures were written where they were") }
+            storage = base
+        }
+        #expect(!kept.metrics.isEmpty)
+    }
+
     @Test func distanceAccumulatesBetweenKeptFixesOnTheEllipsoid() throws {
         var d = Driver(Driver.config(filter: 0, filters: false))
         try d.phase(.start, 0)

@@ -14,6 +14,9 @@ public protocol Metric: Sendable {
     mutating func advance(to t: Double, cruising: Bool)
     /// The fields of the `flight` snapshot at `t`.
     func snapshot(at t: Double) -> [MetricValue]
+    /// The same fields, appended to `values` (a metric that can should append them without
+    /// making an array of its own: snapshots refilled in place then allocate nothing).
+    func appendSnapshot(at t: Double, to values: inout [MetricValue])
     /// The fields of the summary.
     func summary() -> [MetricValue]
     /// The fields of the lap that ends now; the next lap starts.
@@ -26,6 +29,10 @@ public protocol Metric: Sendable {
 }
 
 extension Metric {
+    public func appendSnapshot(at t: Double, to values: inout [MetricValue]) {
+        values.append(contentsOf: snapshot(at: t))
+    }
+
     public mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool) {
         advance(to: t, cruising: cruisingBefore)
         observe(input, at: t, cruising: cruisingAfter)
@@ -63,6 +70,9 @@ public struct Metrics: Sendable {
     }
 
     func snapshot(at t: Double) -> [MetricValue] { all.flatMap { $0.snapshot(at: t) } }
+    func appendSnapshot(at t: Double, to values: inout [MetricValue]) {
+        for m in all { m.appendSnapshot(at: t, to: &values) }
+    }
     func summary() -> [MetricValue] { all.flatMap { $0.summary() } }
 
     mutating func endLap() -> [MetricValue] {

@@ -115,10 +115,17 @@ public struct PowerMeter: Metric {
     }
 
     public func snapshot(at t: Double) -> [MetricValue] {
-        [MetricValue("power_w", current(at: t)),
-         MetricValue("avg_power_w", coveredS > 0 ? energyJ / coveredS : .nan),
-         MetricValue("max_power_w", maxW),
-         MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum, count: fourthCount))]
+        var values: [MetricValue] = []
+        values.reserveCapacity(4)
+        appendSnapshot(at: t, to: &values)
+        return values
+    }
+
+    public func appendSnapshot(at t: Double, to values: inout [MetricValue]) {
+        values.append(MetricValue("power_w", current(at: t)))
+        values.append(MetricValue("avg_power_w", coveredS > 0 ? energyJ / coveredS : .nan))
+        values.append(MetricValue("max_power_w", maxW))
+        values.append(MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum, count: fourthCount)))
     }
 
     public func summary() -> [MetricValue] { Array(snapshot(at: .nan).dropFirst()) }

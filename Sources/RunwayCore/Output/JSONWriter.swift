@@ -29,6 +29,12 @@ public struct JSONWriter {
         base = owner.base
     }
 
+    /// Empties the writer, keeping its buffer (for writing a new text into the same memory).
+    public mutating func removeAll() {
+        count = 0
+        needsComma = false
+    }
+
     /// The text so far (a copy).
     public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
 

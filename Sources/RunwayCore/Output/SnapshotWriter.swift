@@ -6,6 +6,27 @@ extension FlightComputer {
     /// The current FlightData.
     public var snapshot: FlightData {
         var d = FlightData()
+        fill(&d)
+        d.metrics = metrics.snapshot(at: now)
+        return d
+    }
+
+    /// Writes the current FlightData into `d`, reusing the storage of its metric figures: with
+    /// `d` held only by the caller, nothing is allocated once it has held a snapshot (so a
+    /// library thread that keeps one to refill never calls malloc). `mutating` though it changes
+    /// nothing, so that a caller keeping the core in a class lends it in place, not as a copy.
+    public mutating func writeSnapshot(into d: inout FlightData) {
+        var figures: [MetricValue] = []
+        swap(&figures, &d.metrics)
+        figures.removeAll(keepingCapacity: true)
+        metrics.appendSnapshot(at: now, to: &figures)
+        d = FlightData()
+        fill(&d)
+        d.metrics = figures
+    }
+
+    /// Every field but the metrics' figures.
+    private func fill(_ d: inout FlightData) {
         d.seq = flightSeq
         d.t = now
         d.phase = phase
@@ -35,7 +56,5 @@ extension FlightComputer {
         d.lap = laps.laps.count + 1
         d.lapDistanceM = distance - laps.current.distanceM
         d.lapElapsedS = elapsed - laps.current.elapsedS
-        d.metrics = metrics.snapshot(at: now)
-        return d
     }
 }
