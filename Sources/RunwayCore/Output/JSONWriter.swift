@@ -128,16 +128,36 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// `v`'s shortest round-trip form, the same text as `v.description`. A whole number below
-    /// 10¹⁵ in magnitude is written here ("1700000000.0", "-0.0": Swift writes those digits and
-    /// ".0"); any other through `Double.write(to:)`, which formats on the stack and hands the
-    /// digits to `_writeASCII`, straight into the buffer (no String made).
+    /// `v`'s shortest round-trip form, the same text as `v.description`. Written here: zero
+    /// ("0.0", "-0.0"), whole numbers below 2⁵⁰ in magnitude (their digits and ".0", as
+    /// `description` writes them) and other magnitudes from 2⁻¹⁰ to 2⁵⁰ (`ShortestDecimal`'s
+    /// digits with the point placed); anything else, and the few values `ShortestDecimal`
+    /// declines, through `Double.write(to:)`, which formats on the stack and hands the digits to
+    /// `_writeASCII`, straight into the buffer (no String made).
     mutating func appendShortest(_ v: Double) {
-        let m = v.magnitude
-        if m < 1e15, m.rounded(.towardZero) == m {
+        let magnitude = v.bitPattern & 0x7FFF_FFFF_FFFF_FFFF
+        let biased = Int(truncatingIfNeeded: magnitude &>> 52)
+        if magnitude == 0 {
             if v.sign == .minus { put(UInt8(ascii: "-")) }
-            putDigits(UInt64(m))
-            put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "0")); put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+            return
+        }
+        if biased >= 1023, biased <= 1072 {                     // 1 ≤ |v| < 2⁵⁰
+            let e = 1075 &- biased                              // |v| = M·2⁻ᵉ, 3 ≤ e ≤ 52
+            let significand = (magnitude & 0x000F_FFFF_FFFF_FFFF) | (1 << 52)
+            if significand & ((1 &<< e) &- 1) == 0 {
+                if v.sign == .minus { put(UInt8(ascii: "-")) }
+                putDigits(significand &>> e)
+                put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+                return
+            }
+        }
+        if let (n, k) = ShortestDecimal.digits(Double(bitPattern: magnitude)) {
+            if v.sign == .minus { put(UInt8(ascii: "-")) }
+            let unit = ShortestDecimal.pow10(k)
+            putDigits(n / unit)
+            put(UInt8(ascii: "."))
+            putDigits(n % unit, count: k)
             return
         }
         withUnsafeMutablePointer(to: &self) { w in
@@ -166,24 +186,44 @@ public struct JSONWriter {
 
     /// The decimal digits of `v` (room reserved: 20 bytes).
     @inline(__always)
-    mutating func putDigits(_ v: UInt64) {
-        var n = 1
-        var probe = v
-        while probe >= 10 { probe /= 10; n &+= 1 }
+    mutating func putDigits(_ v: UInt64) { putDigits(v, count: JSONWriter.digitCount(v)) }
+
+    /// Exactly `n` digits of `v` (< 10ⁿ), with leading zeros (room reserved: `n`), two at a time
+    /// from the right.
+    @inline(__always)
+    mutating func putDigits(_ v: UInt64, count n: Int) {
+        let pairs = JSONWriter.digitPairs.utf8Start
         var rest = v
         var i = count &+ n
-        repeat {
-            i &-= 1
-            base[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while rest > 0
+        while i &- count >= 2 {
+            let q = rest / 100
+            let r = Int(truncatingIfNeeded: rest &- q &* 100) &<< 1
+            i &-= 2
+            base[i] = pairs[r]; base[i &+ 1] = pairs[r &+ 1]
+            rest = q
+        }
+        if i > count { base[count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30 }
         count &+= n
+    }
+
+    /// "00", "01", … "99".
+    static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// How many decimal digits `v` has (1 for 0): from its bit length, ⌊bits·log₁₀2⌋ (1233/4096
+    /// is close enough for 64 bits; JSONWriterTests check every power of ten), plus one when `v`
+    /// reaches that power of ten.
+    @inline(__always)
+    static func digitCount(_ v: UInt64) -> Int {
+        let odd = v | 1
+        let t = ((64 &- odd.leadingZeroBitCount) &* 1233) &>> 12     // 0...19
+        return odd >= ShortestDecimal.pow10(t) ? t &+ 1 : t
     }
 
     /// `v`'s digits with at least two of them ("07"), for the PFD's clock texts.
     mutating func putPadded2(_ v: UInt64) {
-        if v < 10 { put(UInt8(ascii: "0")) }
-        putDigits(v)
+        putDigits(v, count: v < 100 ? 2 : JSONWriter.digitCount(v))
     }
 
     public mutating func null() { reserve(5); putSeparator(); appendNull(); needsComma = true }
