@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import RunwayCore
 
 /// `FlightData.write` stores its fields in one run (one `reserve`, then capacity checks only,
@@ -135,6 +138,48 @@ struct SnapshotSerialisationTests {
         expected.endArray()
         #expect(a.text == "[1,2]")
         #expect(b.text == expected.text)
+    }
+
+    /// FilterCounts spells its four fields out; they must be every reason, in order, under its key.
+    @Test func filterCountsAreEveryReasonInOrder() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<1000 {
+            var c = FilterCounts()
+            for reason in FixGate.Reason.allCases { c[reason] = Int.random(in: Int.min...Int.max, using: &rng) >> Int.random(in: 0...63, using: &rng) }
+            var expected = JSONWriter(capacity: 1)
+            expected.beginObject()
+            for reason in FixGate.Reason.allCases { expected.key(reason.jsonKey); expected.integer(c[reason]) }
+            expected.endObject()
+            var w = JSONWriter(capacity: 1)
+            c.write(to: &w)
+            #expect(w.text == expected.text)
+        }
+    }
+
+    /// runway_snapshot_json hands the writer's own block to C (`takeCString`): the text with its
+    /// NUL, and the writer empty after; a writer sharing its block with a copy hands over its own
+    /// copy of the bytes, and the copy keeps them.
+    @Test func takeCStringHandsOverTheTextOnlyWhenTheBlockIsTheWritersOwn() {
+        var w = JSONWriter(capacity: 4)
+        w.beginArray(); w.number(1.5); w.string("é"); w.endArray()
+        let text = w.text
+        guard let p = w.takeCString() else { Issue.record("not handed over"); return }
+        #expect(String(cString: p) == text)
+        free(p)
+        #expect(w.text.isEmpty)
+        w.beginArray(); w.integer(7); w.endArray()      // the writer grows a new block
+        #expect(w.text == "[7]")
+
+        var a = JSONWriter()
+        a.beginArray(); a.integer(1); a.endArray()
+        var b = a                                       // shares a's block
+        guard let q = a.takeCString() else { Issue.record("not handed over"); return }
+        #expect(String(cString: q) == "[1]")
+        free(q)
+        #expect(a.text.isEmpty && b.text == "[1]")
+        b.integer(2)
+        a.integer(3)
+        #expect(a.text == "3" && b.text == "[1],2")
     }
 
     @Test func enumNamesAreTheirRawValues() {

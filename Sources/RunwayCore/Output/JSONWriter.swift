@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Builds compact JSON text into one growable byte buffer. Non-finite numbers are written as
 /// `null`, never NaN or Infinity.
 ///
@@ -8,7 +12,7 @@
 /// Every write reserves its room once and stores its bytes through the buffer's pointer: keys,
 /// integers, PFD texts and the digits of numbers go straight into the output, with no `String`
 /// or array made on the way. The buffer is copied on write, like an array's, should a writer be
-/// copied.
+/// copied. It is a malloc'd block, which `takeCString` can hand to C whole.
 public struct JSONWriter {
     private var owner: Storage
     private var base: UnsafeMutablePointer<UInt8>
@@ -16,11 +20,28 @@ public struct JSONWriter {
     private var capacity: Int
     var needsComma = false
 
-    /// Owns the allocation (freed with the last writer holding it).
+    /// Owns the allocation (freed with the last writer holding it, unless handed to C).
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
-        init(_ capacity: Int) { base = .allocate(capacity: capacity) }
-        deinit { base.deallocate() }
+        /// `base` came from malloc (so C may free it); else (malloc failed) from `allocate`.
+        let fromMalloc: Bool
+        /// `takeCString` gave the block away: it is no longer this storage's to free.
+        var handedOver = false
+
+        init(_ capacity: Int) {
+            if let block = malloc(capacity) {
+                base = block.bindMemory(to: UInt8.self, capacity: capacity)
+                fromMalloc = true
+            } else {
+                base = .allocate(capacity: capacity)    // as before: the runtime's own out-of-memory handling
+                fromMalloc = false
+            }
+        }
+
+        deinit {
+            if handedOver { return }
+            if fromMalloc { free(base) } else { base.deallocate() }
+        }
     }
 
     public init(capacity: Int = 512) {
@@ -46,7 +67,7 @@ public struct JSONWriter {
     }
 
     private mutating func regrow(_ need: Int) {
-        var cap = capacity
+        var cap = max(capacity, 16)     // 0 after takeCString
         while cap < need { cap = cap &* 2 }
         let fresh = Storage(cap)
         fresh.base.update(from: base, count: count)
@@ -94,17 +115,31 @@ public struct JSONWriter {
         needsComma = false
     }
 
-    /// Stores `n` bytes from `p` (room reserved); a short run byte by byte, without a call.
+    /// Stores `n` bytes from `p` (room reserved). A short run (a key, a literal) without a call:
+    /// 8 bytes at a time with the last 8 overlapping the one before (4 bytes twice below 8, a
+    /// byte at a time below 4), every load and store inside the `n` bytes.
     @inline(__always)
     mutating func putSmall(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        if n <= 24 {
-            var i = 0
-            while i < n { base[count &+ i] = p[i]; i &+= 1 }
-            count &+= n
+        let from = UnsafeRawPointer(p), to = UnsafeMutableRawPointer(base + count)
+        if n >= 8 {
+            if n > 32 {
+                to.copyMemory(from: from, byteCount: n)
+            } else {
+                var i = 0
+                while i &+ 8 < n {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                    i &+= 8
+                }
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            }
+        } else if n >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
         } else {
-            (base + count).update(from: p, count: n)
-            count &+= n
+            var i = 0
+            while i < n { to.storeBytes(of: from.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self); i &+= 1 }
         }
+        count &+= n
     }
 
     /// Writes `"name":` for a key known only at run time (escaped like any string).
@@ -222,8 +257,15 @@ public struct JSONWriter {
     }
 
     /// `v`'s digits with at least two of them ("07"), for the PFD's clock texts.
+    @inline(__always)
     mutating func putPadded2(_ v: UInt64) {
-        putDigits(v, count: v < 100 ? 2 : JSONWriter.digitCount(v))
+        if v < 100 {
+            let pair = JSONWriter.digitPairs.utf8Start + Int(truncatingIfNeeded: v &<< 1)
+            base[count] = pair[0]; base[count &+ 1] = pair[1]
+            count &+= 2
+        } else {
+            putDigits(v)
+        }
     }
 
     public mutating func null() { reserve(5); putSeparator(); appendNull(); needsComma = true }
@@ -367,6 +409,25 @@ public struct JSONWriter {
 
     /// Appends the NUL that ends a C string (not counted in `text`'s callers' view once copied).
     public mutating func terminate() { reserve(1); put(0) }
+
+    /// The text, NUL-terminated, as a malloc'd C string that the caller frees with `free`: the
+    /// writer's own block, handed over without a copy (`terminate`'s reserve has made it this
+    /// writer's own: a copied writer keeps the bytes it shared). Nil, and nothing changed, when
+    /// the block did not come from malloc; then copy `withBytes` instead. The writer is left
+    /// empty, and grows a new buffer if written to again.
+    public mutating func takeCString() -> UnsafeMutablePointer<CChar>? {
+        terminate()
+        guard owner.fromMalloc else {
+            count &-= 1    // the NUL is not text
+            return nil
+        }
+        owner.handedOver = true
+        let block = UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
+        count = 0
+        capacity = 0
+        needsComma = false
+        return block
+    }
 
     /// The text, NUL-terminated, for handing to C.
     public mutating func finishCString() -> [UInt8] {
