@@ -223,22 +223,43 @@ public struct JSONWriter {
     @inline(__always)
     mutating func putDigits(_ v: UInt64) { putDigits(v, count: JSONWriter.digitCount(v)) }
 
-    /// Exactly `n` digits of `v` (< 10ⁿ), with leading zeros (room reserved: `n`), two at a time
-    /// from the right.
+    /// Exactly `n` digits of `v` (< 10ⁿ), with leading zeros (room reserved: `n`), from the
+    /// right: blocks of 8 cut into four pairs in 32-bit arithmetic, then pairs, then one digit.
     @inline(__always)
     mutating func putDigits(_ v: UInt64, count n: Int) {
-        let pairs = JSONWriter.digitPairs.utf8Start
         var rest = v
-        var i = count &+ n
-        while i &- count >= 2 {
-            let q = rest / 100
-            let r = Int(truncatingIfNeeded: rest &- q &* 100) &<< 1
-            i &-= 2
-            base[i] = pairs[r]; base[i &+ 1] = pairs[r &+ 1]
-            rest = q
+        var end = count &+ n
+        var left = n
+        while left >= 8 {
+            let q = rest / 100_000_000
+            putEight(UInt32(truncatingIfNeeded: rest &- q &* 100_000_000), at: end &- 8)
+            rest = q; end &-= 8; left &-= 8
         }
-        if i > count { base[count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30 }
+        var r = UInt32(truncatingIfNeeded: rest)                // < 10^left ≤ 10⁷
+        while left >= 2 {
+            let q = r / 100
+            putPair(r &- q &* 100, at: end &- 2)
+            r = q; end &-= 2; left &-= 2
+        }
+        if left == 1 { base[end &- 1] = UInt8(truncatingIfNeeded: r) &+ 0x30 }
         count &+= n
+    }
+
+    /// The 8 digits of `v` (< 10⁸) at `i` (room reserved).
+    @inline(__always)
+    func putEight(_ v: UInt32, at i: Int) {
+        let high = v / 10_000, low = v &- high &* 10_000
+        let a = high / 100, c = low / 100
+        putPair(a, at: i); putPair(high &- a &* 100, at: i &+ 2)
+        putPair(c, at: i &+ 4); putPair(low &- c &* 100, at: i &+ 6)
+    }
+
+    /// The 2 digits of `v` (< 100) at `i` (room reserved), one load and one store.
+    @inline(__always)
+    func putPair(_ v: UInt32, at i: Int) {
+        let pair = UnsafeRawPointer(JSONWriter.digitPairs.utf8Start)
+            .loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: v &<< 1), as: UInt16.self)
+        UnsafeMutableRawPointer(base + i).storeBytes(of: pair, as: UInt16.self)
     }
 
     /// "00", "01", … "99".
@@ -260,8 +281,7 @@ public struct JSONWriter {
     @inline(__always)
     mutating func putPadded2(_ v: UInt64) {
         if v < 100 {
-            let pair = JSONWriter.digitPairs.utf8Start + Int(truncatingIfNeeded: v &<< 1)
-            base[count] = pair[0]; base[count &+ 1] = pair[1]
+            putPair(UInt32(truncatingIfNeeded: v), at: count)
             count &+= 2
         } else {
             putDigits(v)
