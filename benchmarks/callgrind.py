@@ -119,7 +119,8 @@ BUCKETS = [
     ("expat (no symbols)", re.compile(r"^libexpat")),
     ("cJSON (libcjson, no symbols)", re.compile(r"^libcjson")),
     ("number formatting", re.compile(r"_Float64ToASCII|description\.getter|_SmallString|"
-                                     r"JSONWriter\.number|swift_float64ToString|_int64ToString")),
+                                     r"JSONWriter\.(number|appendShortest|putDigits|putPadded2)|"
+                                     r"ShortestDecimal|swift_float64ToString|_int64ToString")),
 ]
 
 

@@ -243,7 +243,8 @@ public func runway_snapshot_json_impl(_ handle: SessionHandle?, _ out: StringOut
         let data = s.snapshot()
         var w = JSONWriter(capacity: 1536 + 96 * data.metrics.count)
         data.write(to: &w)
-        w.terminate()
+        // The writer's malloc'd buffer is the string (freed by runway_string_free), no copy.
+        if let text = w.takeCString() { out.pointee = text; return }
         out.pointee = try w.withBytes { (b) throws(RunwayError) in try mallocString(b) }
     }
 }

@@ -182,7 +182,12 @@ final class Session: @unchecked Sendable {
 
     // MARK: - Outputs
 
-    func snapshot() -> FlightData { lock.withLock { driver.core.snapshot } }
+    /// The snapshot, read where the core lies (through an inout access): `driver.core.snapshot`
+    /// would first copy the whole FlightComputer out of this object (some 30 retains and as many
+    /// releases).
+    func snapshot() -> FlightData { lock.withLock { Session.snapshot(of: &driver.core) } }
+
+    private static func snapshot(of core: inout FlightComputer) -> FlightData { core.snapshot }
 
     /// A copy of the core (cheap: its arrays are copy-on-write), to serialise outside the lock.
     func coreCopy() -> FlightComputer { lock.withLock { driver.core } }

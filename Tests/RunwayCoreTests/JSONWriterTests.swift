@@ -62,6 +62,95 @@ struct JSONWriterTests {
         }
     }
 
+    /// ShortestDecimal's scale k = ⌈e·log₁₀2⌉ is the smallest with 10ᵏ ≥ 2ᵉ, for every e it takes:
+    /// the shortest-digits argument needs the interval ≥ 1 wide at scale k and < 1 at k − 1.
+    @Test func shortestDecimalScaleIsExactForEveryExponent() {
+        for e in 3...62 {
+            let k = ShortestDecimal.scale(e)
+            #expect(UInt128(ShortestDecimal.pow10(k)) >= UInt128(1) << e, "e \(e)")
+            #expect(UInt128(ShortestDecimal.pow10(k - 1)) < UInt128(1) << e, "e \(e)")
+            #expect((1...19).contains(k), "e \(e)")
+        }
+        for k in 0...18 { #expect(ShortestDecimal.pow5(k) == (0..<k).reduce(UInt64(1)) { a, _ in a * 5 }) }
+        for k in 0...19 { #expect(ShortestDecimal.pow10(k) == (0..<k).reduce(UInt64(1)) { a, _ in a * 10 }) }
+    }
+
+    /// The writer's own shortest form (`ShortestDecimal`, whole numbers, zero) against Swift's
+    /// `description`, which it must equal byte for byte, on random bit patterns over all doubles
+    /// and over the fast path's range, values in the ranges a snapshot holds, values with few
+    /// decimals, powers of two and their neighbours, and the range's edges.
+    @Test func shortestFormMatchesDescriptionEverywhere() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [-0.0, 0, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
+                                0.1, 0.2, 0.3, 1.0 / 3, 2.0 / 3, 0.0001, 0.001, 1e-4, 1e15, 1e16, 1e22, 1e23, 0.5, 0.25]
+        for e in -1074...1023 {                                  // powers of two and their neighbours
+            let p = Double(sign: .plus, exponent: e, significand: 1)
+            values += [p, p.nextUp, p.nextDown, 3 * p, p * 1.5, (p * 1.5).nextUp]
+        }
+        for p in -25...25 {                                      // powers of ten and their neighbours
+            let v = Double("1e\(p)") ?? 1
+            values += [v, v.nextUp, v.nextDown]
+        }
+        for _ in 0..<200_000 {                                   // any bit pattern
+            values.append(Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &rng)))
+        }
+        for _ in 0..<300_000 {                                   // any double of 2⁻¹² ≤ m < 2⁵²
+            let biased = UInt64.random(in: 1011...1074, using: &rng)
+            values.append(Double(bitPattern: biased << 52 | UInt64.random(in: 0..<(1 << 52), using: &rng)))
+        }
+        for _ in 0..<100_000 {                                   // what a snapshot holds
+            values.append(Double.random(in: -90...90, using: &rng))            // latitude
+            values.append(Double.random(in: -180...180, using: &rng))          // longitude
+            values.append(Double.random(in: 0...100_000, using: &rng))         // metres
+            values.append(Double.random(in: 0...15, using: &rng))              // m/s
+            values.append(Double.random(in: 2...30, using: &rng))              // min/km
+            values.append(Double.random(in: 0...1, using: &rng))
+            values.append(Double.random(in: 0...0.01, using: &rng))
+            values.append(1_700_000_000 + Double.random(in: 0...100_000, using: &rng))   // Unix time
+        }
+        for _ in 0..<200_000 {                                   // few decimals: n/10ᵏ, n·10⁻ᵏ
+            let k = Int.random(in: 1...9, using: &rng)
+            let n = Double(Int64.random(in: -10_000_000...10_000_000, using: &rng))
+            values.append(n / pow10(k))
+            values.append(n * (1 / pow10(k)))
+            values.append(Double(Int.random(in: 0...100_000, using: &rng)) + Double(Int.random(in: 0...9, using: &rng)) / 10)
+        }
+        var fast = 0
+        for v in values {
+            var w = JSONWriter(capacity: 1)
+            w.number(v)
+            guard v.isFinite else { #expect(w.text == "null"); continue }
+            #expect(w.text == v.description, "\(v) bits \(v.bitPattern)")
+            var n = JSONWriter(capacity: 1)
+            n.number(-v)
+            #expect(n.text == (-v).description, "\(-v) bits \((-v).bitPattern)")
+            if ShortestDecimal.digits(v.magnitude) != nil { fast += 1 }
+        }
+        // Most of these take the fast path (so the comparison above tests it, not the fallback).
+        #expect(fast > values.count / 2, "\(fast) of \(values.count)")
+    }
+
+    /// Numbers a snapshot holds are almost all the fast path's, and what it declines is rare:
+    /// powers of two, whole numbers and exact ties.
+    @Test func typicalNumbersTakeTheFastPath() {
+        var rng = SystemRandomNumberGenerator()
+        var declined = 0
+        for _ in 0..<100_000 {
+            for v in [Double.random(in: 40...60, using: &rng), Double.random(in: 0.01...50_000, using: &rng),
+                      Double.random(in: 0.001...1, using: &rng)] where ShortestDecimal.digits(v) == nil {
+                declined += 1
+            }
+        }
+        #expect(declined < 10, "\(declined) declined")
+        #expect(ShortestDecimal.digits(0.5) == nil)      // a power of two
+        #expect(ShortestDecimal.digits(3) == nil)        // whole
+        #expect(ShortestDecimal.digits(0.0001) == nil)   // below 2⁻¹⁰
+        #expect(ShortestDecimal.digits(-1.5) == nil)     // negative: the writer passes the magnitude
+        #expect(ShortestDecimal.digits(1.5)! == (15, 1))
+        #expect(ShortestDecimal.digits(0.1)! == (1, 1))
+        #expect(ShortestDecimal.digits(48.85661234567891)! == (4885661234567891, 14))
+    }
+
     private func pow10(_ p: Int) -> Double { (0..<p).reduce(1.0) { a, _ in a * 10 } }
 
     @Test func integersMatchString() {
@@ -74,6 +163,29 @@ struct JSONWriterTests {
         var w = JSONWriter(capacity: 1)
         w.integer(UInt64.max)
         #expect(w.text == String(UInt64.max))
+    }
+
+    /// `digitCount` (bit length × log₁₀2, then one comparison) and the two-digits-at-a-time
+    /// writer, on both sides of every power of ten up to UInt64.max.
+    @Test func digitCountsAndDigitsOnEveryPowerOfTen() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1, 1 << 63, (1 << 63) - 1]
+        var p: UInt64 = 1
+        for _ in 0...19 {
+            values += [p, p - 1, p + 1, p &* 2 &- 1]
+            p = p &* 10
+        }
+        for _ in 0..<20_000 { values.append(UInt64.random(in: 0...UInt64.max, using: &rng) >> UInt64.random(in: 0...63, using: &rng)) }
+        for v in values {
+            #expect(JSONWriter.digitCount(v) == String(v).count, "\(v)")
+            var w = JSONWriter(capacity: 1)
+            w.integer(v)
+            #expect(w.text == String(v))
+            var padded = JSONWriter(capacity: 1)
+            padded.reserve(24)
+            padded.putPadded2(v)
+            #expect(padded.text == (v < 10 ? "0" : "") + String(v))
+        }
     }
 
     @Test func stringsAreEscaped() {

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import RunwayCore
 
 @Suite("PFD formatting")
@@ -57,6 +60,44 @@ struct PFDTests {
         #expect(PFD.altitude(-2.6) == "-3")
         #expect(PFD.altitude(.nan) == "--")
         #expect(PFD.averagePace(5) == "AVG 5:00")
+    }
+
+    /// `wholeSeconds` rounds from the integer part itself (no call to the C library's round and
+    /// floor); it must agree with `Double.rounded` everywhere, halves and their neighbours included.
+    @Test func wholeSecondsRoundsAsDoubleRounded() {
+        var rng = SystemRandomNumberGenerator()
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 0.49999999999999994, -0.49999999999999994,
+                                1e12.nextDown, -1e12.nextDown, 4503599627370495.5, 0.1, -0.1]
+        for _ in 0..<100_000 {
+            let half = Double(Int.random(in: -1_000_000_000...1_000_000_000, using: &rng)) + 0.5
+            values += [half, half.nextUp, half.nextDown, Double.random(in: -1e12...1e12, using: &rng),
+                       Double.random(in: -100...100, using: &rng)]
+        }
+        for v in values where abs(v) < 1e12 {
+            #expect(PFD.wholeSeconds(v, rounding: .toNearestOrAwayFromZero) == Int(v.rounded(.toNearestOrAwayFromZero)), "\(v)")
+            #expect(PFD.wholeSeconds(v, rounding: .down) == Int(v.rounded(.down)), "\(v)")
+        }
+        for v in [Double.nan, .infinity, -.infinity, 1e12, -1e12, 1e300] {
+            #expect(PFD.wholeSeconds(v, rounding: .toNearestOrAwayFromZero) == nil)
+            #expect(PFD.wholeSeconds(v, rounding: .down) == nil)
+        }
+    }
+
+    /// Headings already in [0, 360) skip `fmod`; every heading's direction and tape must be those
+    /// of the heading reduced by `fmod`.
+    @Test func headingsInAndOutOfRangeAgree() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let h = Double.random(in: 0..<360, using: &rng)
+            for turns in [-3.0, -1, 1, 7] {
+                let other = h + 360 * turns
+                guard fmod(other, 360) + (other < 0 ? 360 : 0) == h else { continue }
+                #expect(PFD.direction(other) == PFD.direction(h), "\(h)")
+                #expect(PFD.headingTape(other) == PFD.headingTape(h), "\(h)")
+            }
+        }
+        #expect(PFD.direction(359.9) == "N" && PFD.direction(337.4) == "NW" && PFD.direction(360) == "N")
+        #expect(PFD.headingTape(315) == ["W", "N", "E"] && PFD.headingTape(314.9) == ["S", "W", "N"])
     }
 
     @Test func hugeValuesDoNotTrap() {

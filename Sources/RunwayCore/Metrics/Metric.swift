@@ -69,7 +69,11 @@ public struct Metrics: Sendable {
         for i in all.indices { all[i].take(input, at: t, cruisingBefore: cruisingBefore, cruisingAfter: cruisingAfter) }
     }
 
-    func snapshot(at t: Double) -> [MetricValue] { all.flatMap { $0.snapshot(at: t) } }
+    /// Every metric's snapshot fields; with one metric (as registered now) its own array, without
+    /// a second one made by flatMap.
+    func snapshot(at t: Double) -> [MetricValue] {
+        all.count == 1 ? all[0].snapshot(at: t) : all.flatMap { $0.snapshot(at: t) }
+    }
     func appendSnapshot(at t: Double, to values: inout [MetricValue]) {
         for m in all { m.appendSnapshot(at: t, to: &values) }
     }

@@ -62,56 +62,84 @@ public struct FlightData: Sendable, Equatable {
     }
 
     /// Writes the `flight` event object.
+    ///
+    /// One `reserve` makes the buffer the writer's own; every field after it is stored straight
+    /// into the buffer with only a capacity check (`JSONWriter.room`): keys and enum names are
+    /// literals, numbers are formatted in place, the PFD's texts are written by `PFD`.
     public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        w.field("kind", "flight")
-        w.field("seq", seq)
-        w.field("t", t)
-        w.field("phase", phase.rawValue)
-        w.key("holding_by"); if let holdingBy { w.string(holdingBy) } else { w.null() }
-        w.field("lat", lat)
-        w.field("lon", lon)
-        w.field("h_acc_m", hAccM)
-        w.field("accuracy", accuracy.rawValue)
-        w.field("distance_m", distanceM)
-        w.field("points", points)
-        w.field("segments", segments)
-        w.field("fixes", fixes)
-        w.field("filtered", filtered)
-        w.key("filtered_by"); filteredBy.write(to: &w)
-        w.field("speed_mps", speedMps)
-        w.field("ground_speed_mps", groundSpeedMps)
-        w.field("pace_min_per_km", paceMinPerKm)
-        w.field("avg_pace_min_per_km", avgPaceMinPerKm)
-        w.field("altitude_m", altitudeM)
-        w.field("heading_deg", headingDeg)
-        w.field("elapsed_s", elapsedS)
-        w.field("moving_s", movingS)
-        w.field("gain_m", gainM)
-        w.field("loss_m", lossM)
-        w.field("grade_pct", gradePct)
-        w.field("vertical_speed_mps", verticalSpeedMps)
-        w.field("lap", lap)
-        w.field("lap_distance_m", lapDistanceM)
-        w.field("lap_elapsed_s", lapElapsedS)
-        w.field("hr_bpm", hrBpm)
-        w.field("cadence_spm", cadenceSpm)
-        w.fields(metrics)
-        w.key("pfd")
-        w.beginObject()
+        w.reserve(256)
+        w.ownedBeginObject()
+        w.ownedField("kind", plain: "flight")
+        w.ownedField("seq", seq)
+        w.ownedField("t", t)
+        w.ownedField("phase", plain: phase.jsonName)
+        w.ownedKey("holding_by"); if let holdingBy { w.string(holdingBy) } else { w.ownedNull() }
+        w.ownedField("lat", lat)
+        w.ownedField("lon", lon)
+        w.ownedField("h_acc_m", hAccM)
+        w.ownedField("accuracy", plain: accuracy.jsonName)
+        w.ownedField("distance_m", distanceM)
+        w.ownedField("points", points)
+        w.ownedField("segments", segments)
+        w.ownedField("fixes", fixes)
+        w.ownedField("filtered", filtered)
+        w.ownedKey("filtered_by"); filteredBy.ownedWrite(to: &w)
+        w.ownedField("speed_mps", speedMps)
+        w.ownedField("ground_speed_mps", groundSpeedMps)
+        w.ownedField("pace_min_per_km", paceMinPerKm)
+        w.ownedField("avg_pace_min_per_km", avgPaceMinPerKm)
+        w.ownedField("altitude_m", altitudeM)
+        w.ownedField("heading_deg", headingDeg)
+        w.ownedField("elapsed_s", elapsedS)
+        w.ownedField("moving_s", movingS)
+        w.ownedField("gain_m", gainM)
+        w.ownedField("loss_m", lossM)
+        w.ownedField("grade_pct", gradePct)
+        w.ownedField("vertical_speed_mps", verticalSpeedMps)
+        w.ownedField("lap", lap)
+        w.ownedField("lap_distance_m", lapDistanceM)
+        w.ownedField("lap_elapsed_s", lapElapsedS)
+        w.ownedField("hr_bpm", hrBpm)
+        w.ownedField("cadence_spm", cadenceSpm)
+        for m in metrics { w.ownedField(m.key, m.value) }
+        w.ownedKey("pfd")
+        w.ownedBeginObject()
         let pace = paceMinPerKm, avgPace = avgPaceMinPerKm
-        w.key("pace"); PFD.write(.pace, pace, to: &w)
-        w.key("pace_tape"); PFD.writePaceTape(pace, to: &w)
-        w.key("direction"); PFD.write(.direction, headingDeg, to: &w)
-        w.key("heading_tape"); PFD.writeHeadingTape(headingDeg, to: &w)
-        w.key("time"); PFD.write(.time, elapsedS, to: &w)
-        w.key("distance"); PFD.write(.distance, distanceM, to: &w)
-        w.key("altitude"); PFD.write(.whole, altitudeM, to: &w)
-        w.key("avg_pace"); PFD.write(.averagePace, avgPace, to: &w)
-        w.key("hr"); PFD.write(.whole, hrBpm, to: &w)
-        w.key("cadence"); PFD.write(.whole, cadenceSpm, to: &w)
-        w.endObject()
-        w.endObject()
+        w.ownedKey("pace"); PFD.ownedWrite(.pace, pace, to: &w)
+        w.ownedKey("pace_tape"); PFD.ownedWritePaceTape(pace, to: &w)
+        w.ownedKey("direction"); PFD.ownedWrite(.direction, headingDeg, to: &w)
+        w.ownedKey("heading_tape"); PFD.ownedWriteHeadingTape(headingDeg, to: &w)
+        w.ownedKey("time"); PFD.ownedWrite(.time, elapsedS, to: &w)
+        w.ownedKey("distance"); PFD.ownedWrite(.distance, distanceM, to: &w)
+        w.ownedKey("altitude"); PFD.ownedWrite(.whole, altitudeM, to: &w)
+        w.ownedKey("avg_pace"); PFD.ownedWrite(.averagePace, avgPace, to: &w)
+        w.ownedKey("hr"); PFD.ownedWrite(.whole, hrBpm, to: &w)
+        w.ownedKey("cadence"); PFD.ownedWrite(.whole, cadenceSpm, to: &w)
+        w.ownedEndObject()
+        w.ownedEndObject()
+    }
+}
+
+extension FlightPhase {
+    /// The phase's name in JSON (its raw value, as a literal the writer stores directly).
+    var jsonName: StaticString {
+        switch self {
+        case .preflight: return "preflight"
+        case .cruise: return "cruise"
+        case .holding: return "holding"
+        case .touchdown: return "touchdown"
+        }
+    }
+}
+
+extension FlightData.Accuracy {
+    /// The accuracy's name in JSON (its raw value, as a literal).
+    var jsonName: StaticString {
+        switch self {
+        case .ok: return "ok"
+        case .reduced: return "reduced"
+        case .unknown: return "unknown"
+        }
     }
 }
 
@@ -126,9 +154,20 @@ public struct FilterCounts: Sendable, Equatable {
 
     /// The counts as a JSON object keyed by reason (the snapshot's `filtered_by`, the summary's `filtered`).
     public func write(to w: inout JSONWriter) {
-        w.beginObject()
-        for reason in FixGate.Reason.allCases { w.key(reason.jsonKey); w.integer(self[reason]) }
-        w.endObject()
+        w.reserve(2)
+        ownedWrite(to: &w)
+    }
+
+    /// The same in a run of writes whose buffer is the writer's own (`JSONWriter.room`). The
+    /// reasons in `FixGate.Reason.allCases` order under their `jsonKey`, spelled out so that the
+    /// keys are literals stored in place (SnapshotSerialisationTests hold the two in step).
+    func ownedWrite(to w: inout JSONWriter) {
+        w.ownedBeginObject()
+        w.ownedField("accuracy", accuracy)
+        w.ownedField("null_island", nullIsland)
+        w.ownedField("speed", speed)
+        w.ownedField("repeated_time", repeatedTime)
+        w.ownedEndObject()
     }
 
     public subscript(reason: FixGate.Reason) -> Int {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Builds compact JSON text into one growable byte buffer. Non-finite numbers are written as
 /// `null`, never NaN or Infinity.
 ///
@@ -8,7 +12,7 @@
 /// Every write reserves its room once and stores its bytes through the buffer's pointer: keys,
 /// integers, PFD texts and the digits of numbers go straight into the output, with no `String`
 /// or array made on the way. The buffer is copied on write, like an array's, should a writer be
-/// copied.
+/// copied. It is a malloc'd block, which `takeCString` can hand to C whole.
 public struct JSONWriter {
     private var owner: Storage
     private var base: UnsafeMutablePointer<UInt8>
@@ -16,11 +20,28 @@ public struct JSONWriter {
     private var capacity: Int
     var needsComma = false
 
-    /// Owns the allocation (freed with the last writer holding it).
+    /// Owns the allocation (freed with the last writer holding it, unless handed to C).
     private final class Storage {
         let base: UnsafeMutablePointer<UInt8>
-        init(_ capacity: Int) { base = .allocate(capacity: capacity) }
-        deinit { base.deallocate() }
+        /// `base` came from malloc (so C may free it); else (malloc failed) from `allocate`.
+        let fromMalloc: Bool
+        /// `takeCString` gave the block away: it is no longer this storage's to free.
+        var handedOver = false
+
+        init(_ capacity: Int) {
+            if let block = malloc(capacity) {
+                base = block.bindMemory(to: UInt8.self, capacity: capacity)
+                fromMalloc = true
+            } else {
+                base = .allocate(capacity: capacity)    // as before: the runtime's own out-of-memory handling
+                fromMalloc = false
+            }
+        }
+
+        deinit {
+            if handedOver { return }
+            if fromMalloc { free(base) } else { base.deallocate() }
+        }
     }
 
     public init(capacity: Int = 512) {
@@ -52,7 +73,7 @@ public struct JSONWriter {
     }
 
     private mutating func regrow(_ need: Int) {
-        var cap = capacity
+        var cap = max(capacity, 16)     // 0 after takeCString
         while cap < need { cap = cap &* 2 }
         let fresh = Storage(cap)
         fresh.base.update(from: base, count: count)
@@ -100,17 +121,31 @@ public struct JSONWriter {
         needsComma = false
     }
 
-    /// Stores `n` bytes from `p` (room reserved); a short run byte by byte, without a call.
+    /// Stores `n` bytes from `p` (room reserved). A short run (a key, a literal) without a call:
+    /// 8 bytes at a time with the last 8 overlapping the one before (4 bytes twice below 8, a
+    /// byte at a time below 4), every load and store inside the `n` bytes.
     @inline(__always)
     mutating func putSmall(_ p: UnsafePointer<UInt8>, _ n: Int) {
-        if n <= 24 {
-            var i = 0
-            while i < n { base[count &+ i] = p[i]; i &+= 1 }
-            count &+= n
+        let from = UnsafeRawPointer(p), to = UnsafeMutableRawPointer(base + count)
+        if n >= 8 {
+            if n > 32 {
+                to.copyMemory(from: from, byteCount: n)
+            } else {
+                var i = 0
+                while i &+ 8 < n {
+                    to.storeBytes(of: from.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+                    i &+= 8
+                }
+                to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self), toByteOffset: n &- 8, as: UInt64.self)
+            }
+        } else if n >= 4 {
+            to.storeBytes(of: from.loadUnaligned(as: UInt32.self), as: UInt32.self)
+            to.storeBytes(of: from.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self), toByteOffset: n &- 4, as: UInt32.self)
         } else {
-            (base + count).update(from: p, count: n)
-            count &+= n
+            var i = 0
+            while i < n { to.storeBytes(of: from.load(fromByteOffset: i, as: UInt8.self), toByteOffset: i, as: UInt8.self); i &+= 1 }
         }
+        count &+= n
     }
 
     /// Writes `"name":` for a key known only at run time (escaped like any string).
@@ -134,16 +169,36 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// `v`'s shortest round-trip form, the same text as `v.description`. A whole number below
-    /// 10¹⁵ in magnitude is written here ("1700000000.0", "-0.0": Swift writes those digits and
-    /// ".0"); any other through `Double.write(to:)`, which formats on the stack and hands the
-    /// digits to `_writeASCII`, straight into the buffer (no String made).
+    /// `v`'s shortest round-trip form, the same text as `v.description`. Written here: zero
+    /// ("0.0", "-0.0"), whole numbers below 2⁵⁰ in magnitude (their digits and ".0", as
+    /// `description` writes them) and other magnitudes from 2⁻¹⁰ to 2⁵⁰ (`ShortestDecimal`'s
+    /// digits with the point placed); anything else, and the few values `ShortestDecimal`
+    /// declines, through `Double.write(to:)`, which formats on the stack and hands the digits to
+    /// `_writeASCII`, straight into the buffer (no String made).
     mutating func appendShortest(_ v: Double) {
-        let m = v.magnitude
-        if m < 1e15, m.rounded(.towardZero) == m {
+        let magnitude = v.bitPattern & 0x7FFF_FFFF_FFFF_FFFF
+        let biased = Int(truncatingIfNeeded: magnitude &>> 52)
+        if magnitude == 0 {
             if v.sign == .minus { put(UInt8(ascii: "-")) }
-            putDigits(UInt64(m))
-            put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+            put(UInt8(ascii: "0")); put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+            return
+        }
+        if biased >= 1023, biased <= 1072 {                     // 1 ≤ |v| < 2⁵⁰
+            let e = 1075 &- biased                              // |v| = M·2⁻ᵉ, 3 ≤ e ≤ 52
+            let significand = (magnitude & 0x000F_FFFF_FFFF_FFFF) | (1 << 52)
+            if significand & ((1 &<< e) &- 1) == 0 {
+                if v.sign == .minus { put(UInt8(ascii: "-")) }
+                putDigits(significand &>> e)
+                put(UInt8(ascii: ".")); put(UInt8(ascii: "0"))
+                return
+            }
+        }
+        if let (n, k) = ShortestDecimal.digits(Double(bitPattern: magnitude)) {
+            if v.sign == .minus { put(UInt8(ascii: "-")) }
+            let unit = ShortestDecimal.pow10(k)
+            putDigits(n / unit)
+            put(UInt8(ascii: "."))
+            putDigits(n % unit, count: k)
             return
         }
         withUnsafeMutablePointer(to: &self) { w in
@@ -172,24 +227,71 @@ public struct JSONWriter {
 
     /// The decimal digits of `v` (room reserved: 20 bytes).
     @inline(__always)
-    mutating func putDigits(_ v: UInt64) {
-        var n = 1
-        var probe = v
-        while probe >= 10 { probe /= 10; n &+= 1 }
+    mutating func putDigits(_ v: UInt64) { putDigits(v, count: JSONWriter.digitCount(v)) }
+
+    /// Exactly `n` digits of `v` (< 10ⁿ), with leading zeros (room reserved: `n`), from the
+    /// right: blocks of 8 cut into four pairs in 32-bit arithmetic, then pairs, then one digit.
+    @inline(__always)
+    mutating func putDigits(_ v: UInt64, count n: Int) {
         var rest = v
-        var i = count &+ n
-        repeat {
-            i &-= 1
-            base[i] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-            rest /= 10
-        } while rest > 0
+        var end = count &+ n
+        var left = n
+        while left >= 8 {
+            let q = rest / 100_000_000
+            putEight(UInt32(truncatingIfNeeded: rest &- q &* 100_000_000), at: end &- 8)
+            rest = q; end &-= 8; left &-= 8
+        }
+        var r = UInt32(truncatingIfNeeded: rest)                // < 10^left ≤ 10⁷
+        while left >= 2 {
+            let q = r / 100
+            putPair(r &- q &* 100, at: end &- 2)
+            r = q; end &-= 2; left &-= 2
+        }
+        if left == 1 { base[end &- 1] = UInt8(truncatingIfNeeded: r) &+ 0x30 }
         count &+= n
     }
 
+    /// The 8 digits of `v` (< 10⁸) at `i` (room reserved).
+    @inline(__always)
+    func putEight(_ v: UInt32, at i: Int) {
+        let high = v / 10_000, low = v &- high &* 10_000
+        let a = high / 100, c = low / 100
+        putPair(a, at: i); putPair(high &- a &* 100, at: i &+ 2)
+        putPair(c, at: i &+ 4); putPair(low &- c &* 100, at: i &+ 6)
+    }
+
+    /// The 2 digits of `v` (< 100) at `i` (room reserved), one load and one store.
+    @inline(__always)
+    func putPair(_ v: UInt32, at i: Int) {
+        let pair = UnsafeRawPointer(JSONWriter.digitPairs.utf8Start)
+            .loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: v &<< 1), as: UInt16.self)
+        UnsafeMutableRawPointer(base + i).storeBytes(of: pair, as: UInt16.self)
+    }
+
+    /// "00", "01", … "99".
+    static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// How many decimal digits `v` has (1 for 0): from its bit length, ⌊bits·log₁₀2⌋ (1233/4096
+    /// is close enough for 64 bits; JSONWriterTests check every power of ten), plus one when `v`
+    /// reaches that power of ten.
+    @inline(__always)
+    static func digitCount(_ v: UInt64) -> Int {
+        let odd = v | 1
+        let t = ((64 &- odd.leadingZeroBitCount) &* 1233) &>> 12     // 0...19
+        return odd >= ShortestDecimal.pow10(t) ? t &+ 1 : t
+    }
+
     /// `v`'s digits with at least two of them ("07"), for the PFD's clock texts.
+    @inline(__always)
     mutating func putPadded2(_ v: UInt64) {
-        if v < 10 { put(UInt8(ascii: "0")) }
-        putDigits(v)
+        if v < 100 {
+            putPair(UInt32(truncatingIfNeeded: v), at: count)
+            count &+= 2
+        } else {
+            putDigits(v)
+        }
     }
 
     public mutating func null() { reserve(5); putSeparator(); appendNull(); needsComma = true }
@@ -197,7 +299,7 @@ public struct JSONWriter {
     public mutating func bool(_ v: Bool) {
         reserve(6)
         putSeparator()
-        (v ? "true" as StaticString : "false").withUTF8Buffer { put($0) }
+        putStatic(v ? "true" : "false")
         needsComma = true
     }
 
@@ -257,8 +359,101 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, _ v: UInt64) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
     public mutating func field(_ k: StaticString, _ v: Int) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
 
+    // MARK: - Runs of writes with the buffer already the writer's own
+    //
+    // A serialiser of many fields (`FlightData.write`) calls `reserve` once, which makes the
+    // buffer this writer's own, and then these, which only make room for what they store (a
+    // capacity check, without `reserve`'s uniqueness check, a runtime call): the writer is the
+    // serialiser's `inout` parameter throughout, so nothing can copy it in between.
+
+    /// The longest text `putNumber` stores: `description`'s longest ("-2.2250738585072014e-308").
+    static let maxNumberBytes = 24
+
+    /// Makes room for `n` more bytes in a buffer that is already this writer's own.
+    @inline(__always)
+    mutating func room(_ n: Int) { if _slowPath(count &+ n > capacity) { regrow(count &+ n) } }
+
+    /// `"name":number` (`null` when not finite).
+    @inline(__always)
+    mutating func ownedField(_ k: StaticString, _ v: Double) {
+        room(k.utf8CodeUnitCount &+ 4 &+ JSONWriter.maxNumberBytes)
+        putKey(k); putNumber(v)
+    }
+
+    /// `"name":integer`.
+    @inline(__always)
+    mutating func ownedField(_ k: StaticString, _ v: Int) {
+        room(k.utf8CodeUnitCount &+ 25)
+        putKey(k); putInteger(v)
+    }
+
+    /// `"name":integer`.
+    @inline(__always)
+    mutating func ownedField(_ k: StaticString, _ v: UInt64) {
+        room(k.utf8CodeUnitCount &+ 25)
+        putKey(k); putInteger(v)
+    }
+
+    /// `"name":"text"` for a text that needs no escaping (an enum's JSON name).
+    @inline(__always)
+    mutating func ownedField(_ k: StaticString, plain text: StaticString) {
+        room(k.utf8CodeUnitCount &+ text.utf8CodeUnitCount &+ 6)
+        putKey(k)
+        put(UInt8(ascii: "\""))
+        putSmall(text.utf8Start, text.utf8CodeUnitCount)
+        put(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// `"name":`.
+    @inline(__always)
+    mutating func ownedKey(_ k: StaticString) {
+        room(k.utf8CodeUnitCount &+ 4)
+        putKey(k)
+    }
+
+    @inline(__always)
+    mutating func ownedBeginObject() { room(2); putSeparator(); put(UInt8(ascii: "{")); needsComma = false }
+
+    @inline(__always)
+    mutating func ownedEndObject() { room(1); put(UInt8(ascii: "}")); needsComma = true }
+
+    @inline(__always)
+    mutating func ownedNull() { room(5); putSeparator(); appendNull(); needsComma = true }
+
+    /// A string of at most `maxBytes` bytes of ASCII that needs no escaping, stored by `body`
+    /// (the PFD's texts).
+    @inline(__always)
+    mutating func ownedPlainString(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
+        room(maxBytes &+ 3)
+        putSeparator()
+        put(UInt8(ascii: "\""))
+        body(&self)
+        put(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// Appends the NUL that ends a C string (not counted in `text`'s callers' view once copied).
     public mutating func terminate() { reserve(1); put(0) }
+
+    /// The text, NUL-terminated, as a malloc'd C string that the caller frees with `free`: the
+    /// writer's own block, handed over without a copy (`terminate`'s reserve has made it this
+    /// writer's own: a copied writer keeps the bytes it shared). Nil, and nothing changed, when
+    /// the block did not come from malloc; then copy `withBytes` instead. The writer is left
+    /// empty, and grows a new buffer if written to again.
+    public mutating func takeCString() -> UnsafeMutablePointer<CChar>? {
+        terminate()
+        guard owner.fromMalloc else {
+            count &-= 1    // the NUL is not text
+            return nil
+        }
+        owner.handedOver = true
+        let block = UnsafeMutableRawPointer(base).assumingMemoryBound(to: CChar.self)
+        count = 0
+        capacity = 0
+        needsComma = false
+        return block
+    }
 
     /// The text, NUL-terminated, for handing to C.
     public mutating func finishCString() -> [UInt8] {
@@ -266,7 +461,12 @@ public struct JSONWriter {
         return bytes
     }
 
-    mutating func appendNull() { ("null" as StaticString).withUTF8Buffer { put($0) } }
+    @inline(__always)
+    mutating func appendNull() { putStatic("null") }
+
+    /// Stores a literal's bytes (room reserved); inlined, a literal's bytes become constant stores.
+    @inline(__always)
+    mutating func putStatic(_ s: StaticString) { putSmall(s.utf8Start, s.utf8CodeUnitCount) }
 
     /// Where `Double.write(to:)` hands its digits. `_writeASCII` is the standard library's
     /// customization point for ASCII text formatted in a buffer (numbers); without it (or should

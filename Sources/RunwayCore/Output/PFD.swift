@@ -18,7 +18,14 @@ public enum PFD {
 
     /// Writes the text for `v` as a JSON string.
     public static func write(_ text: Text, _ v: Double, to w: inout JSONWriter) {
-        w.asciiString(maxBytes: maxTextBytes) { put(text, v, to: &$0) }
+        w.reserve(maxTextBytes &+ 3)
+        ownedWrite(text, v, to: &w)
+    }
+
+    /// The same in a run of writes whose buffer is the writer's own (`JSONWriter.room`).
+    @inline(__always)
+    static func ownedWrite(_ text: Text, _ v: Double, to w: inout JSONWriter) {
+        w.ownedPlainString(maxBytes: maxTextBytes) { put(text, v, to: &$0) }
     }
 
     /// Stores the text for `v` (room reserved: `maxTextBytes`).
@@ -26,11 +33,11 @@ public enum PFD {
         switch text {
         case .pace: putPace(v, to: &w)
         case .averagePace:
-            ("AVG " as StaticString).withUTF8Buffer { w.put($0) }
+            w.putStatic("AVG ")
             putPace(v, to: &w)
         case .direction:
             guard let h = normalisedHeading(v) else { return putStatic("--", to: &w) }
-            putStatic(points8[Int((h / 45).rounded(.toNearestOrAwayFromZero)) % 8], to: &w)
+            putStatic(point8(roundedHalfAway(h / 45) % 8), to: &w)
         case .time:
             guard let s = wholeSeconds(v, rounding: .down), s >= 0 else { return putStatic("--:--:--", to: &w) }
             let u = UInt64(truncatingIfNeeded: s)
@@ -77,11 +84,19 @@ public enum PFD {
 
     /// Writes the pace tape as a JSON array of strings.
     public static func writePaceTape(_ minPerKm: Double, to w: inout JSONWriter) {
-        w.beginArray()
+        w.reserve(2)
+        ownedWritePaceTape(minPerKm, to: &w)
+    }
+
+    /// The same in a run of writes whose buffer is the writer's own (`JSONWriter.room`).
+    static func ownedWritePaceTape(_ minPerKm: Double, to w: inout JSONWriter) {
+        w.room(2)
+        w.putSeparator(); w.put(UInt8(ascii: "[")); w.needsComma = false
         if let centre = paceTapeCentre(minPerKm) {
-            for k in -2...2 { w.asciiString(maxBytes: maxTextBytes) { putTapeTick(centre + k * 15, to: &$0) } }
+            for k in -2...2 { w.ownedPlainString(maxBytes: maxTextBytes) { putTapeTick(centre + k * 15, to: &$0) } }
         }
-        w.endArray()
+        w.room(1)
+        w.put(UInt8(ascii: "]")); w.needsComma = true
     }
 
     static func paceTapeCentre(_ minPerKm: Double) -> Int? {
@@ -93,8 +108,29 @@ public enum PFD {
         if v > 0 { putMinutesSeconds(v, to: &w) } else { putStatic("--:--", to: &w) }
     }
 
-    static let points8: [StaticString] = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
-    static let points4: [StaticString] = ["N", "E", "S", "W"]
+    /// The 8 compass points from N clockwise (0...7).
+    static func point8(_ i: Int) -> StaticString {
+        switch i {
+        case 0: return "N"
+        case 1: return "NE"
+        case 2: return "E"
+        case 3: return "SE"
+        case 4: return "S"
+        case 5: return "SW"
+        case 6: return "W"
+        default: return "NW"
+        }
+    }
+
+    /// The 4 cardinal points from N clockwise (0...3).
+    static func point4(_ i: Int) -> StaticString {
+        switch i {
+        case 0: return "N"
+        case 1: return "E"
+        case 2: return "S"
+        default: return "W"
+        }
+    }
 
     /// One of 8 compass points by 45° sectors centred on N (108.19° → "E"); `--` when unknown.
     public static func direction(_ heading: Double) -> String { string(.direction, heading) }
@@ -102,21 +138,30 @@ public enum PFD {
     /// The heading tape: the heading rounded to 90° with the neighbours at ±90° (["N","E","S"]).
     public static func headingTape(_ heading: Double) -> [String] {
         guard let q = headingQuadrant(heading) else { return [] }
-        return [points4[(q + 3) % 4], points4[q], points4[(q + 1) % 4]].map { $0.description }
+        return [point4((q + 3) % 4), point4(q), point4((q + 1) % 4)].map { $0.description }
     }
 
     /// Writes the heading tape as a JSON array of strings.
     public static func writeHeadingTape(_ heading: Double, to w: inout JSONWriter) {
-        w.beginArray()
+        w.reserve(2)
+        ownedWriteHeadingTape(heading, to: &w)
+    }
+
+    /// The same in a run of writes whose buffer is the writer's own (`JSONWriter.room`).
+    static func ownedWriteHeadingTape(_ heading: Double, to w: inout JSONWriter) {
+        w.room(2 &+ 3 &* 5 &+ 1)
+        w.putSeparator(); w.put(UInt8(ascii: "[")); w.needsComma = false
         if let q = headingQuadrant(heading) {
-            for i in [(q + 3) % 4, q, (q + 1) % 4] { w.asciiString(maxBytes: 2) { putStatic(points4[i], to: &$0) } }
+            w.putStatic("\""); w.putStatic(point4((q &+ 3) % 4))
+            w.putStatic("\",\""); w.putStatic(point4(q))
+            w.putStatic("\",\""); w.putStatic(point4((q &+ 1) % 4)); w.putStatic("\"")
         }
-        w.endArray()
+        w.put(UInt8(ascii: "]")); w.needsComma = true
     }
 
     static func headingQuadrant(_ heading: Double) -> Int? {
         guard let h = normalisedHeading(heading) else { return nil }
-        return Int((h / 90).rounded(.toNearestOrAwayFromZero)) % 4
+        return roundedHalfAway(h / 90) % 4
     }
 
     /// Elapsed time as `HH:MM:SS` of whole seconds (floor); `--:--:--` when unknown or negative.
@@ -135,13 +180,35 @@ public enum PFD {
     public static func whole(_ v: Double) -> String { string(.whole, v) }
 
     /// Rounds to an Int without trapping: nil for NaN, infinities and magnitudes beyond 1e12.
+    /// `.down` and `.toNearestOrAwayFromZero` (the PFD's) are worked out from the integer part
+    /// here; `Double.rounded` would call the C library's floor or round.
+    @inline(__always)
     static func wholeSeconds(_ v: Double, rounding: FloatingPointRoundingRule) -> Int? {
         guard v.isFinite, abs(v) < 1e12 else { return nil }
-        return Int(v.rounded(rounding))
+        switch rounding {
+        case .toNearestOrAwayFromZero: return roundedHalfAway(v)
+        case .down:
+            let t = Int(v)
+            return v < Double(t) ? t &- 1 : t
+        default: return Int(v.rounded(rounding))
+        }
     }
 
+    /// `Int(v.rounded(.toNearestOrAwayFromZero))` for |v| < 10¹²: the integer part toward zero,
+    /// moved one away from zero when what is left is at least ½ (v − t is exact: t holds v's
+    /// integer bits, the difference its fraction bits).
+    @inline(__always)
+    static func roundedHalfAway(_ v: Double) -> Int {
+        let t = Int(v)
+        let rest = v - Double(t)
+        return rest >= 0.5 ? t &+ 1 : (rest <= -0.5 ? t &- 1 : t)
+    }
+
+    /// The heading in [0, 360); a heading already there is returned as it is (`fmod` is exact,
+    /// so the two agree).
     static func normalisedHeading(_ h: Double) -> Double? {
         guard h.isFinite else { return nil }
+        if h >= 0, h < 360 { return h }
         var x = fmod(h, 360)
         if x < 0 { x += 360 }
         return x
@@ -159,5 +226,6 @@ public enum PFD {
         w.putDigits(u / 60); w.put(UInt8(ascii: ":")); w.putPadded2(u % 60)
     }
 
-    static func putStatic(_ s: StaticString, to w: inout JSONWriter) { s.withUTF8Buffer { w.put($0) } }
+    @inline(__always)
+    static func putStatic(_ s: StaticString, to w: inout JSONWriter) { w.putStatic(s) }
 }
