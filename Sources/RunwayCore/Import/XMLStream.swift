@@ -44,7 +44,9 @@ final class XMLStream {
     @exclusivity(unchecked) private var slots: [Int] = []
     @exclusivity(unchecked) private var texts: [[UInt8]] = []
     @exclusivity(unchecked) private var used = 0
-    private unowned let handler: any XMLStreamHandler
+    // `parse` holds the handler for the whole parse and the stream does not outlive it: no
+    // reference count needs checking on every callback.
+    private unowned(unsafe) let handler: any XMLStreamHandler
 
     private init(handler: any XMLStreamHandler) {
         self.handler = handler
@@ -65,20 +67,20 @@ final class XMLStream {
         XML_SetUserData(parser, Unmanaged.passUnretained(stream).toOpaque())
         XML_SetElementHandler(parser, { user, name, attrs in
             guard let user else { return }
-            XMLStream.from(user).start(name, attrs)
+            XMLStream.with(user) { $0.start(name, attrs) }
         }, { user, _ in
             guard let user else { return }
-            XMLStream.from(user).end()
+            XMLStream.with(user) { $0.end() }
         })
         XML_SetCharacterDataHandler(parser, { user, s, len in
             guard let user, let s, len > 0 else { return }
-            XMLStream.from(user).characters(s, Int(len))
+            XMLStream.with(user) { $0.characters(s, Int(len)) }
         })
         XML_SetStartDoctypeDeclHandler(parser, { user, _, _, _, _ in
             guard let user else { return }
-            XMLStream.from(user).failure = "a DTD (<!DOCTYPE>) is not allowed in a recording"
+            XMLStream.with(user) { $0.failure = "a DTD (<!DOCTYPE>) is not allowed in a recording" }
         })
-        let ok = withExtendedLifetime(stream) {
+        let ok = withExtendedLifetime((stream, handler)) {
             XML_Parse(parser, base.assumingMemoryBound(to: CChar.self), size, 1)
         }
         if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
@@ -89,8 +91,11 @@ final class XMLStream {
         guard stream.sawRoot else { throw .input("not a \(what) file: no root element") }
     }
 
-    private static func from(_ user: UnsafeMutableRawPointer) -> XMLStream {
-        Unmanaged<XMLStream>.fromOpaque(user).takeUnretainedValue()
+    /// Runs `body` on the stream behind expat's user data, which `parse` keeps alive while expat
+    /// calls back (no retain and release around each callback).
+    @inline(__always)
+    private static func with(_ user: UnsafeMutableRawPointer, _ body: (XMLStream) -> Void) {
+        Unmanaged<XMLStream>.fromOpaque(user)._withUnsafeGuaranteedRef(body)
     }
 
     private func start(_ name: UnsafePointer<XML_Char>?, _ attrs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
