@@ -57,30 +57,6 @@ import Testing
         #expect(r2.log.count == 256)
     }
 
-    @Test func aDocumentLongerThanOnePieceReadsAsIfWhole() throws {
-        // Expat is given the text `XMLStream.chunkBytes` at a time: with points of about 90
-        // bytes, of varying lengths, the cuts fall inside names, attributes or values.
-        var gpx = #"<?xml version="1.0"?><gpx version="1.1"><trk><trkseg>"#
-        let n = 3 * XMLStream.chunkBytes / 80
-        for k in 0..<n {
-            gpx += #"<trkpt lat="\#(50 + Double(k) / 1e4)" lon="\#(4 + Double(k) / 1e5)">"#
-                + "<ele>\(Double(k % 500) + 0.25)</ele><time>2024-05-01T\(String(format2: k / 3600)):\(String(format2: k / 60 % 60)):\(String(format2: k % 60))Z</time></trkpt>"
-        }
-        gpx += "</trkseg></trk></gpx>"
-        #expect(gpx.utf8.count > 3 * XMLStream.chunkBytes)
-        let r = try read(gpx, .gpx)
-        #expect(r.inputs.count == n)
-        for (k, input) in r.inputs.enumerated() {
-            guard case .fix(let f) = input else { Issue.record("input \(k) is not a fix"); break }
-            let want = (50 + Double(k) / 1e4, 4 + Double(k) / 1e5, Double(k % 500) + 0.25, 1_714_521_600 + Double(k))
-            #expect((f.lat, f.lon, f.alt, f.t) == want, "point \(k)")
-            if (f.lat, f.lon, f.alt, f.t) != want { break }
-        }
-        // An error after the first piece has its own line.
-        let bad = gpx + "\n<"
-        #expect(message(bad)?.hasSuffix("(line 2)") == true, "\(message(bad) ?? "no error")")
-    }
-
     @Test func aGPXPointInsideAnotherComesAfterItAsInDocumentOrder() throws {
         let gpx = #"""
         <gpx><trk><trkseg>
@@ -156,9 +132,4 @@ import Testing
         #expect(d.distanceM == 150 && d.timerS == 15 && d.laps.count == 2)
         #expect(d.avgPowerW == 200 && d.maxPowerW == 300)
     }
-}
-
-extension String {
-    /// `v` as two digits ("07").
-    init(format2 v: Int) { self = v < 10 ? "0\(v)" : "\(v)" }
 }

@@ -34,8 +34,6 @@ protocol XMLStreamHandler: AnyObject {
 ///     try XMLStream.parse(bytes, what: "GPX", into: counter)   // counter.points
 final class XMLStream {
     static let maxDepth = 256
-    /// The most bytes handed to expat in one call.
-    static let chunkBytes = 1 << 16
 
     // Touched only from expat's callbacks during one `parse`, on one thread: the runtime's
     // dynamic exclusivity checks on every access would be redundant.
@@ -84,20 +82,8 @@ final class XMLStream {
             guard let user else { return }
             XMLStream.with(user) { $0.failure = "a DTD (<!DOCTYPE>) is not allowed in a recording" }
         })
-        // In pieces of `chunkBytes`: expat copies what it is given into a buffer of its own
-        // before parsing it, so the whole file at once would cost a second copy of it (fresh
-        // pages for tens of megabytes); a piece at a time reuses a small buffer. Expat's results
-        // do not depend on how the text is cut (text may arrive in more callbacks: they append).
-        var ok = XML_STATUS_OK
-        withExtendedLifetime((stream, handler)) {
-            var offset = 0
-            repeat {
-                let n = min(XMLStream.chunkBytes, Int(size) - offset)
-                let last = offset + n == Int(size)
-                ok = XML_Parse(parser, (base + offset).assumingMemoryBound(to: CChar.self), Int32(truncatingIfNeeded: n),
-                               last ? 1 : 0)
-                offset += n
-            } while ok == XML_STATUS_OK && stream.failure == nil && offset < Int(size)
+        let ok = withExtendedLifetime((stream, handler)) {
+            XML_Parse(parser, base.assumingMemoryBound(to: CChar.self), size, 1)
         }
         if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
         guard ok == XML_STATUS_OK else {
