@@ -24,8 +24,8 @@ clock starts, so GPX parsing is not counted on the runway side: the row says so)
 [json.dumps(d) for d in dicts], the floor of anything that hands dicts to a JSON engine.
 
 (c) The repeated run as one GPX file of POINTS points (≤ 64 MiB). runway: librunway.analyse(path)
-(one runway_analyse call: the file straight into a flight, the summary with its route parsed
-into a Flight), and, as a second figure, librunway.analyse_recording(bytes, route=False) (the
+(one runway_analyse_route call: the file straight into a flight, the summary parsed into a Flight
+with its route as packed numbers, a RoutePoints), and, as a second figure, librunway.analyse_recording(bytes, route=False) (the
 figures without the route). gpxpy as in (a).
 (d) runway: librunway.analyse(path) as in (c) (and analyse_recording without the route);
 fitdecode: FitReader over the file, every frame read, the `record` messages counted.

@@ -224,7 +224,7 @@ def bench_one_call(t: Table, ctx: dict) -> None:
         e = statistics.median(r["engine_s"] for r in rs)
         b = statistics.median(r["base_s"] for r in rs)
         t.row("3c", f"Python, one GPX file of {fmt(ONE_CALL_POINTS)} points → figures, one call: "
-              f"`librunway.analyse(path)` (runway_analyse; a Flight with its route) — points/s; without "
+              f"`librunway.analyse(path)` (runway_analyse_route; a Flight with its route) — points/s; without "
               f"the route (`analyse_recording(bytes, route=False)`): {ratio_cell(bare)}",
               per_s(ONE_CALL_POINTS, e),
               f"gpxpy {gpxpy_version()} (parse, `length_2d`, `get_moving_data`, `get_uphill_downhill`): "

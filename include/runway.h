@@ -14,7 +14,9 @@
  *  - Bad input never crashes the host and changes no run state.
  *  - Strings the library returns through `char **out` are the caller's; free
  *    them with runway_string_free(). Strings returned as `const char *` are
- *    owned by the library (see each function).
+ *    owned by the library (see each function). An array of structs returned
+ *    through `T **out` with its count (runway_analyse_route) is the caller's
+ *    too; free it with the function its description names, never free().
  *  - Every function is safe to call from any thread, concurrently, on the same
  *    session. A closed session handle must not be used again (as with free()).
  *  - Callbacks run on threads the library owns, never while a library lock is
@@ -469,6 +471,36 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  error *result_out is left unchanged. Thread-safe: touches no session. */
 runway_status runway_analyse(const char *options, const char *bytes, size_t len,
                              char **result_out, size_t *out_len);
+
+/** One point of a flight's route as runway_analyse_route() gives it: the
+ *  [lat, lon, alt, t] of runway_summary_json's "route" as numbers (the same
+ *  doubles the JSON prints), alt NaN where the JSON has null. 32 bytes. */
+typedef struct runway_route_point {
+  double lat; /* degrees (the route keeps 1e-7 degree) */
+  double lon; /* degrees */
+  double alt; /* metres above sea level, as recorded; NaN = unknown */
+  double t;   /* unix seconds */
+} runway_route_point;
+
+/** runway_analyse with the route handed over as an array of structs instead of
+ *  JSON: for a long recording, printing and parsing the route's numbers is
+ *  most of the cost of the JSON result. Same options, flight, statuses and
+ *  *result_out (free it with runway_string_free) as runway_analyse, except
+ *  that the summary has no "route" member ("points", "segment_starts" (indices
+ *  into the array), "simplify_m" and "route_simplified" are still there): its
+ *  points, in order, are *route_out, an array of *route_len structs (the
+ *  summary's "points"; at most RUNWAY_MAX_ROUTE_POINTS, 32 bytes each). Free
+ *  it with runway_route_free(). With options "route":false, or a flight
+ *  without route points, *route_out is NULL and *route_len 0 (the summary of
+ *  "route":false has no route members at all, as runway_analyse's).
+ *  route_out or route_len NULL is RUNWAY_ERR_ARGUMENT (out_len may be NULL).
+ *  On an error no output is written. Thread-safe: touches no session. */
+runway_status runway_analyse_route(const char *options, const char *bytes, size_t len,
+                                   char **result_out, size_t *out_len,
+                                   runway_route_point **route_out, size_t *route_len);
+
+/** Free a route returned by runway_analyse_route(). NULL is a no-op. */
+void runway_route_free(runway_route_point *route);
 
 /* ---- PFD formatting ------------------------------------------------------ */
 /* Each writes a NUL-terminated string into buf (capacity cap, may be 0 with

@@ -60,19 +60,69 @@ public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePoin
     }
 }
 
+/// `runway_analyse`'s work up to the result: the options checked, the recording analysed.
+func analyse(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
+             _ out: StringOut?) throws(RunwayError) -> (AnalysisOptions, RecordingAnalysis, StringOut) {
+    if let options, case let n = strnlen(options, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
+        throw JSONInput.tooLarge(n, "options", atLeast: true)
+    }
+    let parsed = try AnalysisOptions.parse(string(options))
+    guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+    guard let out else { throw RunwayError(.argument, "out is NULL") }
+    let analysis = try RecordingAnalysis.run(UnsafeRawBufferPointer(start: bytes, count: len), options: parsed)
+    return (parsed, analysis, out)
+}
+
 @_cdecl("runway_analyse")
 public func runway_analyse_impl(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
                                 _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
     withStatus { () throws(RunwayError) in
-        if let options, case let n = strnlen(options, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
-            throw JSONInput.tooLarge(n, "options", atLeast: true)
-        }
-        let parsed = try AnalysisOptions.parse(string(options))
-        guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
-        guard let out else { throw RunwayError(.argument, "out is NULL") }
-        let analysis = try RecordingAnalysis.run(UnsafeRawBufferPointer(start: bytes, count: len), options: parsed)
+        let (parsed, analysis, out) = try analyse(options, bytes, len, out)
         var w = JSONWriter(capacity: 1024 + (parsed.route ? analysis.flight.route.count * 48 : 0))
         analysis.write(to: &w, route: parsed.route)
         try giveBuffer(w.bytes, out, outLen)
     }
 }
+
+public typealias RouteOut = UnsafeMutablePointer<UnsafeMutablePointer<runway_route_point>?>
+
+/// The route's points as a malloc'd array of structs (nil for an empty route): what the JSON
+/// route says, alt NaN where it has null.
+func mallocRoute(_ route: Route) throws(RunwayError) -> UnsafeMutablePointer<runway_route_point>? {
+    let n = route.count
+    guard n > 0 else { return nil }
+    let (size, overflow) = n.multipliedReportingOverflow(by: MemoryLayout<runway_route_point>.stride)
+    guard !overflow, let raw = malloc(size) else { throw RunwayError(.internal, "out of memory") }
+    let p = raw.bindMemory(to: runway_route_point.self, capacity: n)
+    for i in 0..<n {
+        let alt = route.altitude(i)
+        p[i] = runway_route_point(lat: route.latitude(i), lon: route.longitude(i),
+                                  alt: alt.isFinite ? alt : .nan, t: route.time(i))
+    }
+    return p
+}
+
+@_cdecl("runway_analyse_route")
+public func runway_analyse_route_impl(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
+                                      _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?,
+                                      _ routeOut: RouteOut?, _ routeLen: UnsafeMutablePointer<Int>?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        guard let routeOut else { throw RunwayError(.argument, "route_out is NULL") }
+        guard let routeLen else { throw RunwayError(.argument, "route_len is NULL") }
+        let (parsed, analysis, out) = try analyse(options, bytes, len, out)
+        var w = JSONWriter(capacity: 1024 + (parsed.route ? analysis.flight.route.count * 8 : 0))
+        analysis.write(to: &w, route: parsed.route, routePoints: false)
+        let points = parsed.route ? try mallocRoute(analysis.flight.route) : nil
+        do throws(RunwayError) {
+            try giveBuffer(w.bytes, out, outLen)
+        } catch {
+            free(points)
+            throw error
+        }
+        routeOut.pointee = points
+        routeLen.pointee = points == nil ? 0 : analysis.flight.route.count
+    }
+}
+
+@_cdecl("runway_route_free")
+public func runway_route_free_impl(_ p: UnsafeMutablePointer<runway_route_point>?) { free(p) }

@@ -32,6 +32,9 @@ typedef runway_status (*poll_t)(runway_session *, uint64_t, char **);
 typedef runway_status (*unsubscribe_t)(runway_session *, uint64_t);
 typedef size_t (*format_t)(double, char *, size_t);
 typedef runway_status (*recording_t)(const char *, const char *, size_t, char **, size_t *);
+typedef runway_status (*analyse_route_t)(const char *, const char *, size_t, char **, size_t *,
+                                         runway_route_point **, size_t *);
+typedef void (*route_free_t)(runway_route_point *);
 
 struct api {
   abi_version_t abi_version;
@@ -52,6 +55,8 @@ struct api {
   format_t format_pace, format_pace_tape, format_direction, format_heading_tape, format_time,
       format_distance, format_altitude;
   recording_t import, analyse;
+  analyse_route_t analyse_route;
+  route_free_t route_free;
 };
 
 /* Every function of the header, by address. */
@@ -86,6 +91,8 @@ static const struct api the_api = {
     runway_format_altitude,
     runway_import,
     runway_analyse,
+    runway_analyse_route,
+    runway_route_free,
 };
 
 /* The callback typedef must be exactly void(const char *, void *). */
@@ -106,6 +113,15 @@ typedef char fix_order_speed[offsetof(runway_fix, speed) == 4 * sizeof(double) ?
 typedef char fix_order_course[offsetof(runway_fix, course) == 5 * sizeof(double) ? 1 : -1];
 typedef char fix_order_h_acc[offsetof(runway_fix, h_acc) == 6 * sizeof(double) ? 1 : -1];
 typedef char fix_order_v_acc[offsetof(runway_fix, v_acc) == 7 * sizeof(double) ? 1 : -1];
+
+/* runway_route_point: lat, lon, alt, t as doubles, in order, nothing else. */
+typedef char point_is_four_doubles[sizeof(runway_route_point) == 4 * sizeof(double) ? 1 : -1];
+typedef char point_order[(offsetof(runway_route_point, lat) == 0 &&
+                          offsetof(runway_route_point, lon) == sizeof(double) &&
+                          offsetof(runway_route_point, alt) == 2 * sizeof(double) &&
+                          offsetof(runway_route_point, t) == 3 * sizeof(double))
+                             ? 1
+                             : -1];
 
 /* The status values are part of the ABI. */
 typedef char status_values[(RUNWAY_OK == 0 && RUNWAY_ERR_ARGUMENT == 1 && RUNWAY_ERR_JSON == 2 &&
@@ -149,6 +165,12 @@ size_t header_c99_use(void) {
   abi_version_macro k;
   version_macros l;
   limits m;
+  point_is_four_doubles n;
+  point_order o;
+  runway_route_point point = {0.0, 0.0, 0.0, 0.0};
+  (void)n;
+  (void)o;
+  (void)point;
   (void)session;
   (void)fix;
   (void)status;

@@ -80,6 +80,8 @@ final class GPXReader: XMLStreamHandler {
 
     // Touched only from `XMLStream`'s callbacks, on one thread.
     @exclusivity(unchecked) var rootName: String? = nil
+    /// Whether the root element is `gpx` (`rootName == "gpx"`, asked at every element).
+    @exclusivity(unchecked) var isGPX = false
     @exclusivity(unchecked) var report = ImportReport(format: .gpx)
     @exclusivity(unchecked) var trackTypes: [String?] = []
     @exclusivity(unchecked) var tracks: [OpenTrack] = []
@@ -90,8 +92,11 @@ final class GPXReader: XMLStreamHandler {
     @exclusivity(unchecked) var index = 0
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
-        if depth == 0 { rootName = n.string }
-        guard rootName == "gpx", depth > 0 else { return false }
+        if depth == 0 {
+            rootName = n.string
+            isGPX = n == "gpx"
+        }
+        guard isGPX, depth > 0 else { return false }
         seq += 1
         let name = Name(n)
         open.append((name, seq))
@@ -125,7 +130,7 @@ final class GPXReader: XMLStreamHandler {
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
-        guard rootName == "gpx", depth > 0, let (name, seq) = open.popLast() else { return }
+        guard isGPX, depth > 0, let (name, seq) = open.popLast() else { return }
         switch name {
         case .trk:
             if let t = tracks.last, t.depth == depth { tracks.removeLast() }

@@ -64,11 +64,12 @@ public struct RecordingAnalysis: Sendable {
     }
 
     /// Writes the result: `{"summary":{...},"report":{...},"inputs":N,"accepted":N,
-    /// "rejected":N,"first_rejection":null|{"index":i,"message":"..."}}`.
-    public func write(to w: inout JSONWriter, route: Bool = true) {
+    /// "rejected":N,"first_rejection":null|{"index":i,"message":"..."}}`. `routePoints` false
+    /// leaves the summary's `"route"` array out (its points go as structs: `runway_analyse_route`).
+    public func write(to w: inout JSONWriter, route: Bool = true, routePoints: Bool = true) {
         w.beginObject()
         w.key("summary")
-        flight.writeSummary(to: &w, includeRoute: route)
+        flight.writeSummary(to: &w, includeRoute: route, routePoints: routePoints)
         w.key("report")
         report.write(to: &w)
         w.field("inputs", inputs)

@@ -14,8 +14,8 @@ protocol XMLStreamHandler: AnyObject {
 }
 
 /// Reads an XML document with expat and calls a handler for each element as it goes: no tree is
-/// built, and only the text the handler asks for is kept (one buffer per open element that wants
-/// it, reused).
+/// built, and only the text the handler asks for is kept (one buffer, reused: the open elements
+/// that want their text hold a stretch of it each, innermost last).
 ///
 /// Safe for untrusted files: a document with a DTD (`<!DOCTYPE …>`) is refused outright, so no
 /// entity, internal or external, is ever declared, expanded or loaded; nesting deeper than
@@ -40,15 +40,19 @@ final class XMLStream {
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var failure: String? = nil
     @exclusivity(unchecked) private var sawRoot = false
-    /// For each open element, the index of its text buffer in `texts`, or -1 when not kept.
+    /// For each open element, where its text starts in `text`, or -1 when it is not kept. Only
+    /// the innermost open element gets character data, and a child's text is dropped when the
+    /// child ends, so an element's own text is always `text[start...]` at its end.
     @exclusivity(unchecked) private var slots: [Int] = []
-    @exclusivity(unchecked) private var texts: [[UInt8]] = []
-    @exclusivity(unchecked) private var used = 0
-    private unowned let handler: any XMLStreamHandler
+    @exclusivity(unchecked) private var text: [UInt8] = []
+    // `parse` holds the handler for the whole parse and the stream does not outlive it: no
+    // reference count needs checking on every callback.
+    private unowned(unsafe) let handler: any XMLStreamHandler
 
     private init(handler: any XMLStreamHandler) {
         self.handler = handler
         slots.reserveCapacity(16)
+        text.reserveCapacity(256)
     }
 
     /// Parses `bytes` as one XML document, calling `handler` as elements start and end.
@@ -65,20 +69,20 @@ final class XMLStream {
         XML_SetUserData(parser, Unmanaged.passUnretained(stream).toOpaque())
         XML_SetElementHandler(parser, { user, name, attrs in
             guard let user else { return }
-            XMLStream.from(user).start(name, attrs)
+            XMLStream.with(user) { $0.start(name, attrs) }
         }, { user, _ in
             guard let user else { return }
-            XMLStream.from(user).end()
+            XMLStream.with(user) { $0.end() }
         })
         XML_SetCharacterDataHandler(parser, { user, s, len in
             guard let user, let s, len > 0 else { return }
-            XMLStream.from(user).characters(s, Int(len))
+            XMLStream.with(user) { $0.characters(s, Int(len)) }
         })
         XML_SetStartDoctypeDeclHandler(parser, { user, _, _, _, _ in
             guard let user else { return }
-            XMLStream.from(user).failure = "a DTD (<!DOCTYPE>) is not allowed in a recording"
+            XMLStream.with(user) { $0.failure = "a DTD (<!DOCTYPE>) is not allowed in a recording" }
         })
-        let ok = withExtendedLifetime(stream) {
+        let ok = withExtendedLifetime((stream, handler)) {
             XML_Parse(parser, base.assumingMemoryBound(to: CChar.self), size, 1)
         }
         if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
@@ -89,8 +93,11 @@ final class XMLStream {
         guard stream.sawRoot else { throw .input("not a \(what) file: no root element") }
     }
 
-    private static func from(_ user: UnsafeMutableRawPointer) -> XMLStream {
-        Unmanaged<XMLStream>.fromOpaque(user).takeUnretainedValue()
+    /// Runs `body` on the stream behind expat's user data, which `parse` keeps alive while expat
+    /// calls back (no retain and release around each callback).
+    @inline(__always)
+    private static func with(_ user: UnsafeMutableRawPointer, _ body: (XMLStream) -> Void) {
+        Unmanaged<XMLStream>.fromOpaque(user)._withUnsafeGuaranteedRef(body)
     }
 
     private func start(_ name: UnsafePointer<XML_Char>?, _ attrs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
@@ -107,36 +114,30 @@ final class XMLStream {
             sawRoot = true
         }
         let wants = handler.start(XMLName(name), depth: depth, attributes: XMLAttributes(attrs))
-        var slot = -1
-        if wants {
-            slot = used
-            if used == texts.count { texts.append([]) } else { texts[used].removeAll(keepingCapacity: true) }
-            used += 1
-        }
-        slots.append(slot)
+        slots.append(wants ? text.count : -1)
         depth += 1
     }
 
     private func end() {
-        guard failure == nil, let slot = slots.popLast() else { return }
+        guard failure == nil, let start = slots.popLast() else { return }
         depth -= 1
-        guard slot >= 0 else {
+        guard start >= 0, start <= text.count else {
             handler.end(depth: depth, text: nil)
             return
         }
-        used -= 1
-        texts[slot].withUnsafeBufferPointer { all in
-            var lo = 0, hi = all.count
+        text.withUnsafeBufferPointer { all in
+            var lo = start, hi = all.count
             while lo < hi, JSONInput.isSpace(all[lo]) { lo += 1 }
             while hi > lo, JSONInput.isSpace(all[hi - 1]) { hi -= 1 }
             handler.end(depth: depth, text: UnsafeBufferPointer(rebasing: all[lo..<hi]))
         }
+        text.removeLast(text.count - start)
     }
 
     private func characters(_ s: UnsafePointer<XML_Char>, _ len: Int) {
-        guard failure == nil, let slot = slots.last, slot >= 0 else { return }
+        guard failure == nil, let start = slots.last, start >= 0 else { return }
         s.withMemoryRebound(to: UInt8.self, capacity: len) { p in
-            texts[slot].append(contentsOf: UnsafeBufferPointer(start: p, count: len))
+            text.append(contentsOf: UnsafeBufferPointer(start: p, count: len))
         }
     }
 }

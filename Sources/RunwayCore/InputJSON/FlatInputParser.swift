@@ -102,20 +102,25 @@ enum FlatInputParser {
         let i = index
         guard i < n, b[i] == 0x22 else { return nil }
         let start = i + 1
-        var k = start
-        let stop = min(n, start + 8)
-        while k < stop, b[k] != 0x22 { k += 1 }
-        let length = k - start
-        guard k < n, b[k] == 0x22, length < 8 else { return nil }
-        index = k + 1
-        var code: UInt64
         if start + 8 <= n {
+            // The 8 bytes after the opening quote at once: the first quote among them is the
+            // lowest zero byte of `x` (exact for the lowest one: borrows only run upwards).
+            let word = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian
+            let x = word ^ 0x2222_2222_2222_2222
+            let zeros = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
+            let length = zeros.trailingZeroBitCount >> 3               // 8: no quote, too long
+            guard length < 8 else { return nil }
+            index = start + length + 1
             let mask: UInt64 = (1 << UInt64(length * 8)) &- 1
-            code = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian & mask
-        } else {
-            code = 0
-            for j in 0..<length { code |= UInt64(b[start + j]) << UInt64(j * 8) }
+            return word & mask | UInt64(length) << 56
         }
+        var k = start
+        while k < n, b[k] != 0x22 { k += 1 }
+        let length = k - start
+        guard k < n, length < 8 else { return nil }
+        index = k + 1
+        var code: UInt64 = 0
+        for j in 0..<length { code |= UInt64(b[start + j]) << UInt64(j * 8) }
         return code | UInt64(length) << 56
     }
 

@@ -3,7 +3,11 @@
 ///     let json = fc.summaryJSON(includeRoute: false)   // {"kind":"summary",...}
 extension FlightComputer {
     /// The flight record so far: times, totals, averages, laps and (optionally) the route.
-    public func writeSummary(to w: inout JSONWriter, includeRoute: Bool = true) {
+    ///
+    /// `routePoints` false (with `includeRoute`) leaves out the `"route"` array alone, for a
+    /// caller that hands the points over another way (`runway_analyse_route`): `simplify_m`,
+    /// `route_simplified` and `segment_starts` are still written.
+    public func writeSummary(to w: inout JSONWriter, includeRoute: Bool = true, routePoints: Bool = true) {
         let elapsedS = elapsed
         w.beginObject()
         w.field("kind", "summary")
@@ -63,15 +67,17 @@ extension FlightComputer {
             w.endArray()
             w.key("segment_starts")
             w.beginArray(); for s in route.segmentStarts { w.integer(s) }; w.endArray()
-            w.key("route")
-            w.beginArray()
-            for i in 0..<route.count {
+            if routePoints {
+                w.key("route")
                 w.beginArray()
-                w.number(route.latitude(i)); w.number(route.longitude(i))
-                w.number(route.altitude(i)); w.number(route.time(i))
+                for i in 0..<route.count {
+                    w.beginArray()
+                    w.number(route.latitude(i)); w.number(route.longitude(i))
+                    w.number(route.altitude(i)); w.number(route.time(i))
+                    w.endArray()
+                }
                 w.endArray()
             }
-            w.endArray()
         }
         w.endObject()
     }

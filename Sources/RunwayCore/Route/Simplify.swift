@@ -10,31 +10,50 @@ public enum Simplify {
         guard route.count > 0 else { return [] }
         var keep = [Bool](repeating: false, count: route.count)
         let starts = route.segmentStarts.isEmpty ? [0] : route.segmentStarts
-        for (k, first) in starts.enumerated() {
-            let last = (k + 1 < starts.count ? starts[k + 1] : route.count) - 1
-            guard first <= last, first >= 0, last < route.count else { continue }
-            keep[first] = true
-            keep[last] = true
-            var stack = [(first, last)]
-            while let (a, b) = stack.popLast() {
-                guard b > a + 1 else { continue }
-                let (farthest, d) = farthestPoint(route, a, b)
-                if d > toleranceM {
-                    keep[farthest] = true
-                    stack.append((a, farthest))
-                    stack.append((farthest, b))
+        // The coordinates in degrees once (the same doubles `Route.latitude(_:)` gives): a point
+        // is measured once per level of the recursion.
+        let lat = (0..<route.count).map { route.latitude($0) }
+        let lon = (0..<route.count).map { route.longitude($0) }
+        lat.withUnsafeBufferPointer { lat in
+            lon.withUnsafeBufferPointer { lon in
+                for (k, first) in starts.enumerated() {
+                    let last = (k + 1 < starts.count ? starts[k + 1] : route.count) - 1
+                    guard first <= last, first >= 0, last < route.count else { continue }
+                    keep[first] = true
+                    keep[last] = true
+                    var stack = [(first, last)]
+                    while let (a, b) = stack.popLast() {
+                        guard b > a + 1 else { continue }
+                        let (farthest, d) = farthestPoint(lat, lon, a, b)
+                        if d > toleranceM {
+                            keep[farthest] = true
+                            stack.append((a, farthest))
+                            stack.append((farthest, b))
+                        }
+                    }
                 }
             }
         }
         return keep.indices.filter { keep[$0] }
     }
 
-    /// The point between `a` and `b` farthest from the line a–b, and its distance in metres.
+    /// `farthestPoint` on a route's points (tests).
     static func farthestPoint(_ r: Route, _ a: Int, _ b: Int) -> (Int, Double) {
-        let lat0 = r.latitude(a), lon0 = r.longitude(a)
-        let k = Geodesy.scales(latitude: (lat0 + r.latitude(b)) / 2)
+        let lat = (0..<r.count).map { r.latitude($0) }, lon = (0..<r.count).map { r.longitude($0) }
+        return lat.withUnsafeBufferPointer { lat in
+            lon.withUnsafeBufferPointer { lon in farthestPoint(lat, lon, a, b) }
+        }
+    }
+
+    /// The point between `a` and `b` (0 ≤ a < b < count) farthest from the line a–b, and its
+    /// distance in metres.
+    static func farthestPoint(_ lat: UnsafeBufferPointer<Double>, _ lon: UnsafeBufferPointer<Double>,
+                              _ a: Int, _ b: Int) -> (Int, Double) {
+        let lat0 = lat[a], lon0 = lon[a]
+        let k = Geodesy.scales(latitude: (lat0 + lat[b]) / 2)
+        @inline(__always)
         func xy(_ i: Int) -> (Double, Double) {
-            (Geodesy.wrappedDeltaLon(lon0, r.longitude(i)) * k.kx, (r.latitude(i) - lat0) * k.ky)
+            (Geodesy.wrappedDeltaLon(lon0, lon[i]) * k.kx, (lat[i] - lat0) * k.ky)
         }
         let (bx, by) = xy(b)
         let len2 = bx * bx + by * by

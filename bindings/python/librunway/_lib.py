@@ -55,6 +55,18 @@ class runway_fix(Structure):
     ]
 
 
+class runway_route_point(Structure):
+    """``struct runway_route_point``: one route point of ``runway_analyse_route`` (alt NaN =
+    unknown)."""
+
+    _fields_ = [
+        ("lat", c_double),
+        ("lon", c_double),
+        ("alt", c_double),
+        ("t", c_double),
+    ]
+
+
 #: ``typedef void (*runway_event_fn)(const char *event_json, void *user)``.
 #: ``c_char_p`` makes ctypes copy the event into ``bytes`` before the Python
 #: callable runs, so nothing refers to the library's buffer afterwards.
@@ -110,6 +122,9 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
     "runway_flight_export": ([c_char_p, c_char_p, c_char_p, _out_str, _out_len], _status, True),
     "runway_import": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
     "runway_analyse": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
+    "runway_analyse_route": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len,
+                              POINTER(c_void_p), POINTER(c_size_t)], _status, True),
+    "runway_route_free": ([c_void_p], None, False),
     # PFD formatting
     "runway_format_pace": (*_fmt, False),
     "runway_format_pace_tape": (*_fmt, False),
@@ -123,7 +138,8 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
 
 #: Functions newer than some libraries this package accepts: declared when the library has
 #: them, else left out (see :func:`has`) instead of refusing the whole library.
-OPTIONAL: frozenset[str] = frozenset({"runway_import", "runway_analyse"})
+OPTIONAL: frozenset[str] = frozenset({"runway_import", "runway_analyse", "runway_analyse_route",
+                                      "runway_route_free"})
 
 
 def _package_dir() -> str:
@@ -311,6 +327,21 @@ def take_bytes(ptr: c_void_p, length: c_size_t | int) -> bytes:
         return ctypes.string_at(address, n)
     finally:
         lib().runway_string_free(address)
+
+
+def take_route(ptr: c_void_p, count: c_size_t | int) -> bytes:
+    """Copy a library-allocated array of ``count`` ``runway_route_point`` structs into
+    ``bytes`` and free it with ``runway_route_free``."""
+    address = ptr.value
+    n = count.value if isinstance(count, c_size_t) else int(count)
+    if not address:
+        if n == 0:
+            return b""
+        raise ValueError("NULL route from librunway")
+    try:
+        return ctypes.string_at(address, n * ctypes.sizeof(runway_route_point))
+    finally:
+        lib().runway_route_free(address)
 
 
 def format_with(fn: Callable[..., int], value: float, initial_cap: int = 32) -> str:

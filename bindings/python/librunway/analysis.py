@@ -27,12 +27,13 @@ import datetime
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from .errors import InputError, RunwayError
 from .recording import (IMPORT_FORMATS, analyse_available, analyse_recording, import_recording,
                         split_report)
+from .route import RoutePoints
 from .session import Session
 
 __all__ = ["analyse", "Flight", "detect_format", "file_activity", "ROUTE_COLUMNS",
@@ -136,7 +137,7 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     if not analyse_available():
         return _analyse_by_lines(data, fmt, name, cfg)
     try:
-        result = analyse_recording(data, fmt, cfg)
+        result = analyse_recording(data, fmt, cfg, route="points")
     except InputError as e:
         if str(e) == "no timed points":
             raise InputError(f"{name or 'the recording'}: no timed points") from None
@@ -228,7 +229,10 @@ class Flight:
         laps: ``summary["laps"]``: the auto laps (every ``auto_lap_m``, 1 km by default) and the
             final one, as dicts.
         route: ``summary["route"]``: ``[lat, lon, alt, t]`` per kept point (alt ``None`` when
-            unknown).
+            unknown). From :func:`analyse` with a library that has ``runway_analyse_route``, a
+            :class:`librunway.RoutePoints` (the same object as ``summary["route"]``): a
+            read-only sequence equal to that list of lists, whose points become lists only
+            when read (``list(flight.route)`` for a plain list, e.g. for ``json``).
         events: the session's discrete events in order (``phase``, ``log``, ``split``,
             ``alert``; the README's shapes).
         snapshots: the ``flight`` events of the inputs, in order (the live figures:
@@ -248,7 +252,9 @@ class Flight:
                  _lines: Optional[list[str]] = None, _data: Optional[bytes] = None) -> None:
         self.summary = summary
         self.laps: list[dict] = list(summary.get("laps") or [])
-        self.route: list[list[Any]] = list(summary.get("route") or [])
+        route = summary.get("route")
+        self.route: Sequence[list[Any]] = (route if isinstance(route, RoutePoints)
+                                           else list(route or []))
         self._events = events
         self._snapshots = snapshots
         self._data = _data

@@ -9,10 +9,11 @@ from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import ArgumentError, LibraryError
+from .route import RoutePoints
 from .session import _c_string
 
 __all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS",
-           "analyse_recording", "analyse_available"]
+           "analyse_recording", "analyse_available", "analyse_route_available"]
 
 #: The formats :func:`import_recording` reads.
 IMPORT_FORMATS = ("gpx", "tcx", "fit")
@@ -42,12 +43,26 @@ def analyse_available() -> bool:
     return _lib.has("runway_analyse")
 
 
+def analyse_route_available() -> bool:
+    """Whether the loaded librunway hands a route over as structs (it exports
+    ``runway_analyse_route``)."""
+    return _lib.has("runway_analyse_route")
+
+
 def analyse_recording(data: RecordingData, format: str = "auto",
-                      config: Optional[Mapping[str, Any]] = None, *, route: bool = True,
-                      salvage: bool = False) -> dict[str, Any]:
+                      config: Optional[Mapping[str, Any]] = None, *,
+                      route: Union[bool, str] = True, salvage: bool = False) -> dict[str, Any]:
     """A recording's flight in one library call (``runway_analyse``): the file is read
     straight into the engine (no JSON Lines), replayed with the file's sport unless
     ``config`` names an ``activity``, started at its first input and stopped at the latest.
+
+    Args:
+        route: ``True`` (the summary's ``"route"`` a list of ``[lat, lon, alt, t]`` lists, read
+            from JSON), ``False`` (no route members in the summary) or ``"points"`` (the
+            summary's ``"route"`` a :class:`librunway.RoutePoints`, handed over by
+            ``runway_analyse_route`` as packed numbers and made into lists only when read: the
+            fast way for long recordings; with a library without that function, the JSON route
+            is packed instead).
 
     Returns:
         ``{"summary": ..., "report": ..., "inputs": N, "accepted": N, "rejected": N,
@@ -58,11 +73,15 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     Raises:
         InputError: not a readable recording, no timed point, or a first time that cannot
             start a flight.
-        ArgumentError: an unknown format or a bad config (a ``store`` or a live clock too).
+        ArgumentError: an unknown format, a bad config (a ``store`` or a live clock too) or
+            ``route`` not one of the above.
         LibraryError: the loaded librunway has no ``runway_analyse``.
     """
     if not analyse_available():
         raise LibraryError(f"{_lib.path()} has no runway_analyse (rebuild it)")
+    points = isinstance(route, str)
+    if points and route != "points":
+        raise ArgumentError(f"route must be True, False or \"points\", not {route!r}")
     raw = _as_bytes(data)
     options: dict[str, Any] = {"format": str(format).lower(), "route": bool(route),
                                "salvage": bool(salvage)}
@@ -74,8 +93,21 @@ def analyse_recording(data: RecordingData, format: str = "auto",
         raise ArgumentError(f"config is not JSON: {e}") from e
     opts = _c_string(text.encode("utf-8"), "options", ArgumentError)
     out, length = c_void_p(), c_size_t(0)
+    if points and analyse_route_available():
+        route_out, count = c_void_p(), c_size_t(0)
+        _lib.lib().runway_analyse_route(opts, raw, len(raw), byref(out), byref(length),
+                                        byref(route_out), byref(count))
+        try:
+            result: dict[str, Any] = json.loads(_lib.take_bytes(out, length))
+        finally:
+            packed = _lib.take_route(route_out, count)
+        result["summary"]["route"] = RoutePoints(packed)
+        return result
     _lib.lib().runway_analyse(opts, raw, len(raw), byref(out), byref(length))
-    result: dict[str, Any] = json.loads(_lib.take_bytes(out, length))
+    result = json.loads(_lib.take_bytes(out, length))
+    if points:
+        summary = result["summary"]
+        summary["route"] = RoutePoints.from_points(summary.get("route") or ())
     return result
 
 

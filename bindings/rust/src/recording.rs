@@ -4,6 +4,7 @@ use crate::error::{Error, Result, Status};
 use crate::json;
 use crate::session::{cstring, take_bytes};
 use crate::sys;
+use crate::RoutePoint;
 
 /// Whether the loaded librunway can import recordings (it exports `runway_import`; libraries
 /// built before it was added do not). See [`sys::runway_import`] for how it is found.
@@ -94,6 +95,64 @@ pub fn analyse(data: &[u8], options: Option<&str>) -> Result<Analysis> {
     // SAFETY: `call` is the library's runway_analyse; options is NULL or NUL-terminated and data
     // is valid for data.len() bytes during the call.
     let bytes = take_bytes(|out, len| unsafe { call(ptr, data.as_ptr().cast(), data.len(), out, len) })?;
+    analysis(bytes)
+}
+
+/// [`analyse`], with the route handed over as numbers (`runway_analyse_route`) instead of in
+/// the summary's JSON: the summary has no `"route"` member (its other route members stay), the
+/// points come as [`RoutePoint`]s (`alt` `None` when unknown), the same values the JSON route
+/// has. With `"route":false` in `options`, no points.
+///
+/// ```no_run
+/// # fn main() -> runway::Result<()> {
+/// let (a, route) = runway::analyse_route(&std::fs::read("ride.fit").unwrap(), None)?;
+/// assert_eq!(runway::json::f64_field(&a.summary, "points"), Some(route.len() as f64));
+/// # Ok(()) }
+/// ```
+///
+/// Errors: as [`analyse`]; [`Status::Internal`] when the loaded library has no
+/// `runway_analyse_route`.
+pub fn analyse_route(data: &[u8], options: Option<&str>) -> Result<(Analysis, Vec<RoutePoint>)> {
+    crate::load()?;
+    let (Some(call), Some(free)) = (sys::runway_analyse_route(), sys::runway_route_free()) else {
+        return Err(Error::new(
+            Status::Internal,
+            "the loaded librunway has no runway_analyse_route (rebuild it)",
+        ));
+    };
+    let options = options.map(|o| cstring(o, Status::Argument)).transpose()?;
+    let ptr = options.as_ref().map_or(std::ptr::null(), |o| o.as_ptr());
+    let mut points: *mut sys::runway_route_point = std::ptr::null_mut();
+    let mut count = 0usize;
+    // SAFETY: `call` is the library's runway_analyse_route; options is NULL or NUL-terminated,
+    // data is valid for data.len() bytes during the call, and the route outputs are valid.
+    let bytes = take_bytes(|out, len| unsafe {
+        call(ptr, data.as_ptr().cast(), data.len(), out, len, &mut points, &mut count)
+    })?;
+    let route = if points.is_null() {
+        Vec::new()
+    } else {
+        // SAFETY: on success the library returned `count` structs at `points`; they are copied,
+        // then freed once with runway_route_free.
+        unsafe {
+            let route = std::slice::from_raw_parts(points, count)
+                .iter()
+                .map(|p| RoutePoint {
+                    lat: p.lat,
+                    lon: p.lon,
+                    alt: (!p.alt.is_nan()).then_some(p.alt),
+                    t: p.t,
+                })
+                .collect();
+            free(points);
+            route
+        }
+    };
+    Ok((analysis(bytes)?, route))
+}
+
+/// An [`Analysis`] from `runway_analyse`'s result.
+fn analysis(bytes: Vec<u8>) -> Result<Analysis> {
     let text = String::from_utf8(bytes)
         .map_err(|e| Error::new(Status::Internal, format!("runway_analyse returned invalid UTF-8: {e}")))?;
     let bad = || Error::new(Status::Internal, "runway_analyse returned an unexpected result");

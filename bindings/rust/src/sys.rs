@@ -238,6 +238,56 @@ pub fn runway_analyse() -> Option<runway_analyse_fn> {
     Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_analyse_fn>(symbol) })
 }
 
+/// One point of a flight's route as [`runway_analyse_route`] gives it: the `[lat, lon, alt, t]`
+/// of the summary's JSON `"route"` as numbers, `alt` NaN where the JSON has null.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct runway_route_point {
+    /// degrees (the route keeps 1e-7 degree)
+    pub lat: f64,
+    /// degrees
+    pub lon: f64,
+    /// metres above sea level, as recorded; NaN = unknown
+    pub alt: f64,
+    /// unix seconds
+    pub t: f64,
+}
+
+/// `runway_status runway_analyse_route(const char *options, const char *bytes, size_t len,
+/// char **result_out, size_t *out_len, runway_route_point **route_out, size_t *route_len)`:
+/// `runway_analyse` with the route as `*route_len` structs in `*route_out` (freed with
+/// [`runway_route_free`]) and not in the summary's JSON (runway.h).
+pub type runway_analyse_route_fn = unsafe extern "C" fn(
+    options: *const c_char,
+    bytes: *const c_char,
+    len: usize,
+    result_out: *mut *mut c_char,
+    out_len: *mut usize,
+    route_out: *mut *mut runway_route_point,
+    route_len: *mut usize,
+) -> runway_status;
+
+/// `void runway_route_free(runway_route_point *route)`: frees a route of
+/// `runway_analyse_route`; NULL is a no-op.
+pub type runway_route_free_fn = unsafe extern "C" fn(route: *mut runway_route_point);
+
+/// `runway_analyse_route` of the loaded librunway, or `None` when the library predates it
+/// (looked up at run time, as [`runway_import`]).
+pub fn runway_analyse_route() -> Option<runway_analyse_route_fn> {
+    let symbol = crate::library::loaded().ok()?.symbol(c"runway_analyse_route")?;
+    // SAFETY: the address is that of the library's `runway_analyse_route`, whose C signature is
+    // the one runway_analyse_route_fn states (runway.h).
+    Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_analyse_route_fn>(symbol) })
+}
+
+/// `runway_route_free` of the loaded librunway, or `None` when the library predates it.
+pub fn runway_route_free() -> Option<runway_route_free_fn> {
+    let symbol = crate::library::loaded().ok()?.symbol(c"runway_route_free")?;
+    // SAFETY: the address is that of the library's `runway_route_free`, whose C signature is the
+    // one runway_route_free_fn states (runway.h).
+    Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_route_free_fn>(symbol) })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -282,3 +282,42 @@ fn analyse_refuses_bad_options_and_files() {
     let err = runway::analyse(untimed, None).unwrap_err();
     assert_eq!((err.status, err.message.as_str()), (Status::Input, "no timed points"));
 }
+
+#[test]
+fn analyse_route_gives_the_json_routes_points_as_numbers() {
+    if skip_without_import("analyse_route_gives_the_json_routes_points_as_numbers")
+        || runway::sys::runway_analyse_route().is_none()
+    {
+        return;
+    }
+    let Some(tracks) = tracks_dir() else {
+        eprintln!("skipped: no ../shared/tracks");
+        return;
+    };
+    for name in ["gpxpy__cerknicko-jezero.gpx", "togeojson__tour_hr.tcx", "fitparse__garmin-fenix-5-walk.fit"]
+    {
+        let data = std::fs::read(tracks.join(name)).unwrap();
+        let a = runway::analyse(&data, None).unwrap();
+        let (b, route) = runway::analyse_route(&data, None).unwrap();
+        let want = runway::Summary::from_json(&a.summary).unwrap();
+        let got = runway::Summary::from_json(&b.summary).unwrap();
+        assert!(!want.route.is_empty(), "{name}");
+        assert!(runway::json::raw_field(&b.summary, "route").is_none(), "{name}: a JSON route too");
+        assert_eq!(route, want.route, "{name}");
+        assert_eq!(got.route_simplified, want.route_simplified, "{name}");
+        assert_eq!((b.inputs, b.accepted, &b.report), (a.inputs, a.accepted, &a.report), "{name}");
+    }
+    let (a, route) = runway::analyse_route(
+        &std::fs::read(tracks.join("gpxpy__cerknicko-jezero.gpx")).unwrap(),
+        Some(r#"{"route":false}"#),
+    )
+    .unwrap();
+    assert!(route.is_empty() && runway::json::raw_field(&a.summary, "segment_starts").is_none());
+    let untimed = br#"<gpx><trk><trkseg><trkpt lat="1" lon="1"/></trkseg></trk></gpx>"#;
+    let err = runway::analyse_route(untimed, None).unwrap_err();
+    assert_eq!((err.status, err.message.as_str()), (Status::Input, "no timed points"));
+    assert_eq!(
+        runway::analyse_route(b"<gpx/>", Some(r#"{"route":1}"#)).unwrap_err().status,
+        Status::Argument
+    );
+}

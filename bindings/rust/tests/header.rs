@@ -90,6 +90,20 @@ fn sys_declares_every_header_function_with_its_arity() {
             rust.insert("runway_analyse".into(), count);
         }
     }
+    // The other functions looked up at run time: `pub type runway_X_fn = unsafe extern "C" fn(...)`.
+    let mut rest = sys_text.as_str();
+    while let Some(at) = rest.find("pub type runway_") {
+        let body = &rest[at + "pub type ".len()..];
+        rest = body;
+        let Some((name, sig)) = body.split_once("_fn = unsafe extern \"C\" fn(") else { continue };
+        if name.contains(char::is_whitespace) || name == "runway_import" {
+            continue;
+        }
+        let params = &sig[..sig.find(')').unwrap()];
+        let params = params.trim().trim_end_matches(',');
+        let count = if params.is_empty() { 0 } else { params.matches(',').count() + 1 };
+        rust.insert(name.to_owned(), count);
+    }
     for (name, count) in &c {
         assert_eq!(rust.get(name), Some(count), "{name}: sys.rs vs runway.h");
     }
