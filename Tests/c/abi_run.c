@@ -1301,9 +1301,11 @@ static void test_analyse_route(void) {
       double t = cJSON_GetArrayItem(p, 3)->valuedouble;
       int alt_same = cJSON_IsNull(alt) ? isnan(points[i].alt) : points[i].alt == alt->valuedouble;
       nulls += cJSON_IsNull(alt);
-      CHECK(points[i].lat == lat && points[i].lon == lon && alt_same && points[i].t == t,
-            "point %d: %.17g %.17g %.17g %.17g vs JSON %s", i, points[i].lat, points[i].lon,
-            points[i].alt, points[i].t, cJSON_PrintUnformatted(p));
+      int same = points[i].lat == lat && points[i].lon == lon && alt_same && points[i].t == t;
+      char *shown = same ? NULL : cJSON_PrintUnformatted(p);   /* printed only on failure */
+      CHECK(same, "point %d: %.17g %.17g %.17g %.17g vs JSON %s", i, points[i].lat, points[i].lon,
+            points[i].alt, points[i].t, shown ? shown : "?");
+      cJSON_free(shown);
     }
     CHECK(nulls == 1 && points && isnan(points[2].alt) && points[1].alt == 2.25 &&
               points[0].lat == 52.0 && points[4].t == 1714557620.0,
