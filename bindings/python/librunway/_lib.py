@@ -314,34 +314,31 @@ def take_string(ptr: c_void_p) -> str:
         lib().runway_string_free(address)
 
 
-def take_bytes(ptr: c_void_p, length: c_size_t | int) -> bytes:
-    """Copy a library-allocated buffer of ``length`` bytes (it may hold NUL bytes, as a FIT
-    file does) into ``bytes`` and free it."""
-    address = ptr.value
-    n = length.value if isinstance(length, c_size_t) else int(length)
-    if not address:
-        if n == 0:
-            return b""
-        raise ValueError("NULL buffer from librunway")
-    try:
-        return ctypes.string_at(address, n)
-    finally:
-        lib().runway_string_free(address)
-
-
-def take_route(ptr: c_void_p, count: c_size_t | int) -> bytes:
-    """Copy a library-allocated array of ``count`` ``runway_route_point`` structs into
-    ``bytes`` and free it with ``runway_route_free``."""
+def _take(ptr: c_void_p, count: c_size_t | int, item_size: int, free, what: str) -> bytes:
+    """Copy ``count`` items of ``item_size`` bytes from a library-allocated block into ``bytes``
+    and free the block with ``free`` (NULL is fine with a count of 0)."""
     address = ptr.value
     n = count.value if isinstance(count, c_size_t) else int(count)
     if not address:
         if n == 0:
             return b""
-        raise ValueError("NULL route from librunway")
+        raise ValueError(f"NULL {what} from librunway")
     try:
-        return ctypes.string_at(address, n * ctypes.sizeof(runway_route_point))
+        return ctypes.string_at(address, n * item_size)
     finally:
-        lib().runway_route_free(address)
+        free(address)
+
+
+def take_bytes(ptr: c_void_p, length: c_size_t | int) -> bytes:
+    """Copy a library-allocated buffer of ``length`` bytes (it may hold NUL bytes, as a FIT
+    file does) into ``bytes`` and free it."""
+    return _take(ptr, length, 1, lib().runway_string_free, "buffer")
+
+
+def take_route(ptr: c_void_p, count: c_size_t | int) -> bytes:
+    """Copy a library-allocated array of ``count`` ``runway_route_point`` structs into
+    ``bytes`` and free it with ``runway_route_free``."""
+    return _take(ptr, count, ctypes.sizeof(runway_route_point), lib().runway_route_free, "route")
 
 
 def format_with(fn: Callable[..., int], value: float, initial_cap: int = 32) -> str:
