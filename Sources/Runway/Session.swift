@@ -22,7 +22,7 @@ final class Session: @unchecked Sendable {
 
     // `driver` and `scratch` are touched only under `lock`, which already makes every access
     // exclusive: the runtime's dynamic exclusivity check on each (three a push) is redundant.
-    @exclusivity(unchecked) private var driver: FlightDriver
+    @exclusivity(unchecked) var driver: FlightDriver
     /// The subscriptions, in the order they were made (dispatch order).
     private var subscriptions: [Subscription] = []
     private var nextID: UInt64 = 1
@@ -46,10 +46,10 @@ final class Session: @unchecked Sendable {
     /// into when the slot's is still held (linked by `nextRetired`): one per `latest` flight
     /// subscriber and one more, allocated when they subscribe, so that a delivery thread always
     /// finds one (each holds at most one) and never allocates.
-    private var spareFlights: Payload?
-    private var spareFlightCount = 0
+    var spareFlights: Payload?
+    var spareFlightCount = 0
     /// The `latest` subscribers that want flight snapshots (served from `flightSlot`).
-    private var latestFlightSubs: [Subscription] = []
+    var latestFlightSubs: [Subscription] = []
     /// The core's flight seq when the `latest` subscribers were last told of a new snapshot.
     private var lastFlightSeq: UInt64 = 0
     /// The pacing of flight snapshots to `latest` callback subscribers (`deliver`); tests set
@@ -247,50 +247,6 @@ final class Session: @unchecked Sendable {
         sub.wakesNoted += 1
         #endif
         pendingWakes.append(sub)
-    }
-
-    /// The next event of `sub` (lock held): a pending flight snapshot is the core's current one,
-    /// written only if it is the one taken (`currentFlight`).
-    func nextEvent(_ sub: Subscription) -> Payload? {
-        sub.next(flightSeq: driver.core.flightSeq) { currentFlight() }
-    }
-
-    /// The core's current snapshot as a payload (lock held): the slot's, when it is up to date;
-    /// else written now, into the slot itself when no one else holds it (the usual case: with
-    /// policy latest most snapshots are superseded unread, and never built), or into a spare.
-    private func currentFlight() -> Payload? {
-        let seq = driver.core.flightSeq
-        if let slot = flightSlot, slot.seq == seq { return slot }
-        if !isKnownUniquelyReferenced(&flightSlot) {
-            flightSlot = takeSpareFlight() ?? Payload(flightWithMetrics: 8)
-        }
-        flightSlot?.refill(seq: seq) { driver.core.writeSnapshot(into: &$0) }
-        return flightSlot
-    }
-
-    /// Before a call that changes what the snapshot shows without a new one (a tick advances the
-    /// clock): the pending snapshot is written as it was (lock held).
-    private func settlePendingFlight() {
-        guard latestFlightSubs.contains(where: \.flightPending) else { return }
-        _ = currentFlight()
-    }
-
-    private func takeSpareFlight() -> Payload? {
-        guard let spare = spareFlights else { return nil }
-        spareFlights = spare.nextRetired
-        spare.nextRetired = nil
-        spareFlightCount -= 1
-        return spare
-    }
-
-    /// Keeps a reusable flight payload that no one else references as a spare (lock held), if
-    /// the session has room for it; false: the caller drops it.
-    func keepSpareFlight(_ p: Payload) -> Bool {
-        guard p.reusable, !latestFlightSubs.isEmpty, spareFlightCount <= latestFlightSubs.count else { return false }
-        p.nextRetired = spareFlights
-        spareFlights = p
-        spareFlightCount += 1
-        return true
     }
 
     /// After the subscriptions changed (lock held): what the core must build, and who shares

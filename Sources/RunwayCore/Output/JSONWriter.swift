@@ -15,9 +15,11 @@ import Glibc
 /// copied. It is a malloc'd block, which `takeCString` can hand to C whole.
 public struct JSONWriter {
     private var owner: Storage
-    private var base: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    // The bytes: `count` of `capacity` written at `base`. Internal, not private, for the writer's
+    // extensions in JSONWriter+Digits.swift and JSONWriter+Owned.swift; nothing else writes them.
+    var base: UnsafeMutablePointer<UInt8>
+    var count = 0
+    var capacity: Int
     var needsComma = false
 
     /// Owns the allocation (freed with the last writer holding it, unless handed to C).
@@ -72,7 +74,7 @@ public struct JSONWriter {
         if _slowPath(count &+ n > capacity || !isKnownUniquelyReferenced(&owner)) { regrow(count &+ n) }
     }
 
-    private mutating func regrow(_ need: Int) {
+    mutating func regrow(_ need: Int) {
         var cap = max(capacity, 16)     // 0 after takeCString
         while cap < need { cap = cap &* 2 }
         let fresh = Storage(cap)
@@ -225,75 +227,6 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// The decimal digits of `v` (room reserved: 20 bytes).
-    @inline(__always)
-    mutating func putDigits(_ v: UInt64) { putDigits(v, count: JSONWriter.digitCount(v)) }
-
-    /// Exactly `n` digits of `v` (< 10ⁿ), with leading zeros (room reserved: `n`), from the
-    /// right: blocks of 8 cut into four pairs in 32-bit arithmetic, then pairs, then one digit.
-    @inline(__always)
-    mutating func putDigits(_ v: UInt64, count n: Int) {
-        var rest = v
-        var end = count &+ n
-        var left = n
-        while left >= 8 {
-            let q = rest / 100_000_000
-            putEight(UInt32(truncatingIfNeeded: rest &- q &* 100_000_000), at: end &- 8)
-            rest = q; end &-= 8; left &-= 8
-        }
-        var r = UInt32(truncatingIfNeeded: rest)                // < 10^left ≤ 10⁷
-        while left >= 2 {
-            let q = r / 100
-            putPair(r &- q &* 100, at: end &- 2)
-            r = q; end &-= 2; left &-= 2
-        }
-        if left == 1 { base[end &- 1] = UInt8(truncatingIfNeeded: r) &+ 0x30 }
-        count &+= n
-    }
-
-    /// The 8 digits of `v` (< 10⁸) at `i` (room reserved).
-    @inline(__always)
-    func putEight(_ v: UInt32, at i: Int) {
-        let high = v / 10_000, low = v &- high &* 10_000
-        let a = high / 100, c = low / 100
-        putPair(a, at: i); putPair(high &- a &* 100, at: i &+ 2)
-        putPair(c, at: i &+ 4); putPair(low &- c &* 100, at: i &+ 6)
-    }
-
-    /// The 2 digits of `v` (< 100) at `i` (room reserved), one load and one store.
-    @inline(__always)
-    func putPair(_ v: UInt32, at i: Int) {
-        let pair = UnsafeRawPointer(JSONWriter.digitPairs.utf8Start)
-            .loadUnaligned(fromByteOffset: Int(truncatingIfNeeded: v &<< 1), as: UInt16.self)
-        UnsafeMutableRawPointer(base + i).storeBytes(of: pair, as: UInt16.self)
-    }
-
-    /// "00", "01", … "99".
-    static var digitPairs: StaticString {
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    }
-
-    /// How many decimal digits `v` has (1 for 0): from its bit length, ⌊bits·log₁₀2⌋ (1233/4096
-    /// is close enough for 64 bits; JSONWriterTests check every power of ten), plus one when `v`
-    /// reaches that power of ten.
-    @inline(__always)
-    static func digitCount(_ v: UInt64) -> Int {
-        let odd = v | 1
-        let t = ((64 &- odd.leadingZeroBitCount) &* 1233) &>> 12     // 0...19
-        return odd >= ShortestDecimal.pow10(t) ? t &+ 1 : t
-    }
-
-    /// `v`'s digits with at least two of them ("07"), for the PFD's clock texts.
-    @inline(__always)
-    mutating func putPadded2(_ v: UInt64) {
-        if v < 100 {
-            putPair(UInt32(truncatingIfNeeded: v), at: count)
-            count &+= 2
-        } else {
-            putDigits(v)
-        }
-    }
-
     public mutating func null() { reserve(5); putSeparator(); appendNull(); needsComma = true }
 
     public mutating func bool(_ v: Bool) {
@@ -358,80 +291,6 @@ public struct JSONWriter {
     public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
     public mutating func field(_ k: StaticString, _ v: UInt64) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
     public mutating func field(_ k: StaticString, _ v: Int) { reserve(k.utf8CodeUnitCount &+ 25); putKey(k); putInteger(v) }
-
-    // MARK: - Runs of writes with the buffer already the writer's own
-    //
-    // A serialiser of many fields (`FlightData.write`) calls `reserve` once, which makes the
-    // buffer this writer's own, and then these, which only make room for what they store (a
-    // capacity check, without `reserve`'s uniqueness check, a runtime call): the writer is the
-    // serialiser's `inout` parameter throughout, so nothing can copy it in between.
-
-    /// The longest text `putNumber` stores: `description`'s longest ("-2.2250738585072014e-308").
-    static let maxNumberBytes = 24
-
-    /// Makes room for `n` more bytes in a buffer that is already this writer's own.
-    @inline(__always)
-    mutating func room(_ n: Int) { if _slowPath(count &+ n > capacity) { regrow(count &+ n) } }
-
-    /// `"name":number` (`null` when not finite).
-    @inline(__always)
-    mutating func ownedField(_ k: StaticString, _ v: Double) {
-        room(k.utf8CodeUnitCount &+ 4 &+ JSONWriter.maxNumberBytes)
-        putKey(k); putNumber(v)
-    }
-
-    /// `"name":integer`.
-    @inline(__always)
-    mutating func ownedField(_ k: StaticString, _ v: Int) {
-        room(k.utf8CodeUnitCount &+ 25)
-        putKey(k); putInteger(v)
-    }
-
-    /// `"name":integer`.
-    @inline(__always)
-    mutating func ownedField(_ k: StaticString, _ v: UInt64) {
-        room(k.utf8CodeUnitCount &+ 25)
-        putKey(k); putInteger(v)
-    }
-
-    /// `"name":"text"` for a text that needs no escaping (an enum's JSON name).
-    @inline(__always)
-    mutating func ownedField(_ k: StaticString, plain text: StaticString) {
-        room(k.utf8CodeUnitCount &+ text.utf8CodeUnitCount &+ 6)
-        putKey(k)
-        put(UInt8(ascii: "\""))
-        putSmall(text.utf8Start, text.utf8CodeUnitCount)
-        put(UInt8(ascii: "\""))
-        needsComma = true
-    }
-
-    /// `"name":`.
-    @inline(__always)
-    mutating func ownedKey(_ k: StaticString) {
-        room(k.utf8CodeUnitCount &+ 4)
-        putKey(k)
-    }
-
-    @inline(__always)
-    mutating func ownedBeginObject() { room(2); putSeparator(); put(UInt8(ascii: "{")); needsComma = false }
-
-    @inline(__always)
-    mutating func ownedEndObject() { room(1); put(UInt8(ascii: "}")); needsComma = true }
-
-    @inline(__always)
-    mutating func ownedNull() { room(5); putSeparator(); appendNull(); needsComma = true }
-
-    /// A string of at most `maxBytes` bytes of ASCII that needs no escaping, stored by `body`
-    /// (the PFD's texts).
-    @inline(__always)
-    mutating func ownedPlainString(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
-        room(maxBytes &+ 3)
-        putSeparator()
-        put(UInt8(ascii: "\""))
-        body(&self)
-        put(UInt8(ascii: "\""))
-        needsComma = true
-    }
 
     /// Appends the NUL that ends a C string (not counted in `text`'s callers' view once copied).
     public mutating func terminate() { reserve(1); put(0) }
