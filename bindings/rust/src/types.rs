@@ -235,14 +235,21 @@ pub struct ProfileMismatch {
 
 impl ProfileMismatch {
     fn from_value(v: Option<&Value>) -> Result<Option<ProfileMismatch>> {
-        const WHAT: &str = "summary profile_mismatch";
-        match v {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => {
-                let o = Obj::new(WHAT, v)?;
-                Ok(Some(ProfileMismatch { suggested: o.string("suggested")?, refused: o.u64("refused")? }))
-            }
-        }
+        nullable_object("summary profile_mismatch", v, |o| {
+            Ok(ProfileMismatch { suggested: o.string("suggested")?, refused: o.u64("refused")? })
+        })
+    }
+}
+
+/// An object that may be `null` or absent (`None` then), read by `read`.
+fn nullable_object<T>(
+    what: &'static str,
+    v: Option<&Value>,
+    read: impl FnOnce(&Obj) -> Result<T>,
+) -> Result<Option<T>> {
+    match v {
+        None | Some(Value::Null) => Ok(None),
+        Some(v) => read(&Obj::new(what, v)?).map(Some),
     }
 }
 
@@ -262,19 +269,14 @@ pub struct DopplerCheck {
 
 impl DopplerCheck {
     fn from_value(v: Option<&Value>) -> Result<Option<DopplerCheck>> {
-        const WHAT: &str = "summary doppler_check";
-        match v {
-            None | Some(Value::Null) => Ok(None),
-            Some(v) => {
-                let o = Obj::new(WHAT, v)?;
-                Ok(Some(DopplerCheck {
-                    preferred: o.string("preferred")?,
-                    doppler_m: o.f64("doppler_m")?,
-                    positions_m: o.f64("positions_m")?,
-                    at_t: o.f64("at_t")?,
-                }))
-            }
-        }
+        nullable_object("summary doppler_check", v, |o| {
+            Ok(DopplerCheck {
+                preferred: o.string("preferred")?,
+                doppler_m: o.f64("doppler_m")?,
+                positions_m: o.f64("positions_m")?,
+                at_t: o.f64("at_t")?,
+            })
+        })
     }
 }
 
