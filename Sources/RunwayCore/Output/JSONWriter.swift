@@ -272,12 +272,8 @@ public struct JSONWriter {
     /// Writes a string whose text `body` stores as ASCII that needs no escaping (the PFD's texts),
     /// with at most `maxBytes` bytes reserved for it.
     public mutating func asciiString(maxBytes: Int, _ body: (inout JSONWriter) -> Void) {
-        reserve(maxBytes &+ 3)
-        putSeparator()
-        put(UInt8(ascii: "\""))
-        body(&self)
-        put(UInt8(ascii: "\""))
-        needsComma = true
+        reserve(maxBytes &+ 3)   // the buffer made this writer's own: then as in a run of writes
+        ownedPlainString(maxBytes: maxBytes, body)
     }
 
     public mutating func strings(_ list: [String]) {
