@@ -20,8 +20,9 @@ final class Session: @unchecked Sendable {
     let idle: Lock.Condition
     let liveClock: Bool
 
-    // `driver` and `scratch` are touched only under `lock`, which already makes every access
-    // exclusive: the runtime's dynamic exclusivity check on each (three a push) is redundant.
+    // `driver`, `scratch`, `pendingWakes` and `retired` are touched only under `lock`, which
+    // already makes every access exclusive: the runtime's dynamic exclusivity check on each
+    // (four a push) is redundant.
     @exclusivity(unchecked) var driver: FlightDriver
     /// The subscriptions, in the order they were made (dispatch order).
     private var subscriptions: [Subscription] = []
@@ -34,10 +35,10 @@ final class Session: @unchecked Sendable {
     @exclusivity(unchecked) private var scratch: [Event] = []
     /// Waiting delivery threads that have events queued: `locked` wakes one once the lock is
     /// released, and each woken thread wakes the next (`deliver`).
-    var pendingWakes: [Subscription] = []
+    @exclusivity(unchecked) var pendingWakes: [Subscription] = []
     /// Payloads whose last reference a delivery thread gave up (`retire`), freed by `locked` on
     /// the calling thread.
-    var retired: Payload?
+    @exclusivity(unchecked) var retired: Payload?
     /// The newest flight snapshot taken by a `latest` subscriber (each has `flightPending` set
     /// until it takes one): written when first taken (`currentFlight`), one payload serialised at
     /// most once however many subscribers take it.

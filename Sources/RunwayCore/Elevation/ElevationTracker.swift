@@ -278,46 +278,55 @@ public struct ElevationTracker: Sendable {
             var y: Double
         }
 
+        /// Room for the history: points are kept at least `spacing` (a twentieth of the span)
+        /// apart but for the tip, and only one is kept a whole span behind it, so a history holds
+        /// at most 23 points; should it ever fill, the oldest goes.
+        static let capacity = 32
         let spacing: Double
-        /// The history is `storage[head...]`: dropping old points moves `head` (the storage is
-        /// compacted now and then), so a push shifts no array.
-        private var storage: [Point] = []
-        private var head = 0
+        /// The history, oldest first, in a ring (`start`, `count`) allocated once: a push
+        /// allocates nothing and moves no other point.
+        private var ring = [Point](repeating: Point(x: 0, y: 0), count: Trail.capacity)
+        private var start = 0, count = 0
 
         init(spacing: Double) { self.spacing = spacing }
 
-        /// The points, oldest first.
-        var points: ArraySlice<Point> { storage[head...] }
-        var tip: Point? { storage.last }
-        var oldest: Point? { storage.count - head >= 2 ? storage[head] : nil }
+        /// The `i`th point of the history, oldest first (`i` < `count`).
+        @inline(__always)
+        private func at(_ i: Int) -> Point { ring[(start &+ i) & (Trail.capacity - 1)] }
 
-        mutating func clear() {
-            if !storage.isEmpty { storage.removeAll(keepingCapacity: true) }
-            head = 0
+        var tip: Point? { count > 0 ? at(count - 1) : nil }
+        var oldest: Point? { count >= 2 ? at(0) : nil }
+
+        mutating func clear() { count = 0 }
+
+        private mutating func dropOldest() {
+            start = (start &+ 1) & (Trail.capacity - 1)
+            count -= 1
+        }
+
+        private mutating func append(_ p: Point) {
+            if count == Trail.capacity { dropOldest() }
+            ring[(start &+ count) & (Trail.capacity - 1)] = p
+            count += 1
         }
 
         mutating func push(x: Double, y: Double, keepingSpan span: Double) {
             let p = Point(x: x, y: y)
-            guard let last = storage.last else { storage.append(p); return }
-            if x < last.x { clear(); storage.append(p); return }  // x went back: a new history
-            let n = storage.count
-            if n - head >= 2, last.x - storage[n - 2].x < spacing {
-                storage[n - 1] = p
+            guard let last = tip else { append(p); return }
+            if x < last.x { clear(); append(p); return }  // x went back: a new history
+            if count >= 2, last.x - at(count - 2).x < spacing {
+                ring[(start &+ count &- 1) & (Trail.capacity - 1)] = p
             } else {
-                storage.append(p)
+                append(p)
             }
             // Drop points older than the newest one that is still `span` behind the tip.
-            while storage.count - head >= 3, x - storage[head + 1].x >= span { head += 1 }
-            if head > 32 && head * 2 > storage.count {
-                storage.removeFirst(head)
-                head = 0
-            }
+            while count >= 3, x - at(1).x >= span { dropOldest() }
         }
 
         /// The newest point at least `span` behind the tip, if any.
         func reference(span: Double) -> Point? {
-            guard let tip = storage.last, head < storage.count, tip.x - storage[head].x >= span else { return nil }
-            return storage[head]
+            guard let tip, count > 0, tip.x - at(0).x >= span else { return nil }
+            return at(0)
         }
     }
 }

@@ -12,8 +12,11 @@ public struct RouteRecorder: Sendable {
     public private(set) var route = Route()
     /// The last kept point of the current leg (nil at the start of a leg).
     public private(set) var lastKept: Coordinate? = nil
-    /// The bearing from the point before the last kept one to it, degrees (NaN before two).
-    public private(set) var segmentBearing = Double.nan
+    /// The bearing from the point before the last kept one to it, degrees (NaN before two):
+    /// worked out when read (a snapshot), from the offset `keep` stores.
+    public var segmentBearing: Double { segmentOffset.dx.isNaN ? .nan : Geodesy.bearing(segmentOffset) }
+    /// The offset from the point before the last kept one to it (NaN before two), metres.
+    private var segmentOffset = (dx: Double.nan, dy: Double.nan)
     /// Whether a point was refused because the route is full, since this was last cleared.
     var refusedPoint = false
     let distanceFilterM: Double
@@ -59,7 +62,7 @@ public struct RouteRecorder: Sendable {
         }
         if let kept = lastKept {
             let o = fromLast.dx.isNaN ? Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) : fromLast
-            if Geodesy.length(o) > 0 { segmentBearing = Geodesy.bearing(o) }
+            if Geodesy.length(o) > 0 { segmentOffset = o }
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
