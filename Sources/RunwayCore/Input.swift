@@ -50,6 +50,7 @@ public enum Input: Sendable, Equatable {
     }
 
     /// The same input at time `t` (a journal records inputs with their resolved times).
+    @inline(__always)
     public func withTime(_ t: Double) -> Input {
         switch self {
         case .fix(var f): f.t = t; return .fix(f)

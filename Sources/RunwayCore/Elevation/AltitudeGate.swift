@@ -25,6 +25,7 @@ struct AltitudeGate: Sendable {
     }
 
     /// Whether to use this altitude (NaN: missing, never used).
+    @inline(__always)
     mutating func accepts(_ alt: Double, at t: Double) -> Bool {
         guard !alt.isNaN else { return false }
         let sample = (alt: alt, t: t)

@@ -123,6 +123,7 @@ struct ClimbCounter: Sendable {
     /// The figures only grow: a climb measured ahead of the mean that turns on the mean's lower
     /// peak keeps what was shown (at most the threshold more than the mean's count, not summed
     /// over climbs: the next climb's count passes it first).
+    @inline(__always)
     private mutating func publish() {
         gainM = max(gainM, countedGain)
         lossM = max(lossM, countedLoss)
@@ -139,6 +140,7 @@ struct ClimbCounter: Sendable {
         sum = 0
     }
 
+    @inline(__always)
     private mutating func count(_ x: Double) {
         let threshold = max(thresholdM, 1e-9)   // a threshold of 0 still needs a turn to turn
         switch direction {

@@ -304,6 +304,7 @@ public struct ElevationTracker: Sendable {
             count -= 1
         }
 
+        @inline(__always)
         private mutating func append(_ p: Point) {
             if count == Trail.capacity { dropOldest() }
             ring[(start &+ count) & (Trail.capacity - 1)] = p

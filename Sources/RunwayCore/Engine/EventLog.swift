@@ -43,8 +43,13 @@ public struct EventLog: Sendable {
     }
 
     /// Writes the noted lines.
+    @inline(__always)   // on every fix's path, nearly always with nothing noted
     mutating func flush(at now: Double, into events: inout [Event]) {
-        guard !notes.isEmpty else { return }
+        if !notes.isEmpty { writeNotes(at: now, into: &events) }
+    }
+
+    @inline(never)
+    private mutating func writeNotes(at now: Double, into events: inout [Event]) {
         for n in notes { append(n.level, n.message, at: now, into: &events) }
         notes.removeAll(keepingCapacity: true)
     }

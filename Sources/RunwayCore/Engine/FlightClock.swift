@@ -57,6 +57,7 @@ public struct FlightClock: Sendable, Equatable {
     }
 
     /// Moves the clock to `t`, filling in phase times that were pending.
+    @inline(__always)
     mutating func advance(to t: Double, phase: FlightPhase) {
         now = t
         guard timePending else { return }

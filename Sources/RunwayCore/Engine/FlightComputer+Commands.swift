@@ -84,6 +84,7 @@ extension FlightComputer {
         try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
     }
 
+    @inline(__always)
     mutating func advance(to t: Double, metricsToo: Bool = true) {
         sensors.advance(to: t, counting: phase == .cruise)
         if metricsToo { metrics.advance(to: t, cruising: phase == .cruise) }

@@ -239,6 +239,7 @@ public struct FlightComputer: Sendable {
         elevationStage.breakStretch()
     }
 
+    @inline(__always)
     mutating func emitFlight(_ events: inout [Event]) {
         eventLog.flush(at: now, into: &events)
         let seq = eventLog.nextFlight()

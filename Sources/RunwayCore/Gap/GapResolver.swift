@@ -131,7 +131,8 @@ public struct GapResolver: Sendable {
     }
 
     /// A fix that agrees with the one after the gap confirms it.
-    mutating func confirmed(by fix: Fix, at t: Double) -> GapCredit? { credit(confirmedBy: fix, at: t) }
+    @inline(__always)   // on every fix's path, nearly always with no gap waiting
+    mutating func confirmed(by fix: Fix, at t: Double) -> GapCredit? { pending == nil ? nil : credit(confirmedBy: fix, at: t) }
 
     /// Credits a waiting gap as it is, unconfirmed (a phase command, a manual lap).
     mutating func flush() -> GapCredit? { credit(confirmedBy: nil, at: .nan) }

@@ -22,6 +22,7 @@ public struct AccuracyWatch: Sendable {
     }
 
     /// Notes the accuracy a fix gives (every fix, whether it counts or not).
+    @inline(__always)
     mutating func see(_ fix: Fix) {
         if !fix.hAcc.isNaN { sawAccuracy = true; hAccM = fix.hAcc }
     }
@@ -40,6 +41,7 @@ public struct AccuracyWatch: Sendable {
     }
 
     /// Filters on: follows the gate's judgement after it assessed `fix`.
+    @inline(__always)
     mutating func filtered(_ fix: Fix, at t: Double, gate: inout FixGate, log: inout EventLog) {
         if gate.accuracyWarningDue(at: t) {
             log.note(.warning, "reduced accuracy for \(PFD.whole(warnAfterS)) s: h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(requiredM)) m; fixes not counted")

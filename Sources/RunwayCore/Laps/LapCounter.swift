@@ -226,6 +226,7 @@ public struct LapCounter: Sendable {
 
     /// `p` made safe: a non-finite field keeps its previous value, and distance, time and the
     /// other cumulative figures never go back (they are cumulative; a lap cannot be negative).
+    @inline(__always)
     private mutating func accept(_ p: LapProgress) -> LapProgress {
         if !started {
             started = true

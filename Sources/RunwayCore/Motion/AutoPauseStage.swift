@@ -39,6 +39,7 @@ public struct AutoPauseStage: Sendable {
     private var slowSteps: [HeldStep] = []
 
     /// A step counted in cruise (its moving time `movingS`, ending at `t`).
+    @inline(__always)
     mutating func cruised(movingS: Double, at t: Double) {
         guard machine.slowSince != nil else {
             if !slowSteps.isEmpty { slowSteps.removeAll(keepingCapacity: true) }

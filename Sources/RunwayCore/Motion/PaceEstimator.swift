@@ -38,6 +38,7 @@ public struct PaceEstimator: Sendable {
     }
 
     /// Adds the distance at `t`.
+    @inline(__always)
     mutating func push(t: Double, distanceM d: Double) {
         if window.isEmpty { since = t }
         window.append(Sample(t: t, d: d))
@@ -67,6 +68,7 @@ public struct PaceEstimator: Sendable {
     }
 
     /// Distance over time across the window; NaN with fewer than two fixes in it.
+    @inline(__always)
     func windowSpeed() -> Double {
         guard window.count - head >= 2, let last = window.last else { return .nan }
         let first = window[head]

@@ -26,6 +26,7 @@ extension StillnessDetector {
         }
 
         /// Drops the samples older than `t` (their time before it) from the front.
+        @inline(__always)
         mutating func drop(before t: Double) {
             while head < storage.count, storage[head].t < t {
                 if !(storage[head].doppler >= 0) { withoutDoppler -= 1 }

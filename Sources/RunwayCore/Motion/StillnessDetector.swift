@@ -150,6 +150,7 @@ public struct StillnessDetector: Sendable {
     private func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
 
     /// The fix on the local plane (re-centred when it is 20 km from the origin).
+    @inline(__always)
     private mutating func sample(_ fix: Fix, at t: Double) -> Sample {
         if origin.lat.isNaN { setOrigin(fix.lat, fix.lon) }
         var x = Geodesy.wrappedDeltaLon(origin.lon, fix.lon) * scale.kx

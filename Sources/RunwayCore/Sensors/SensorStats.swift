@@ -95,6 +95,7 @@ public struct SensorStats: Sendable {
     ///   - t: the time to advance to; an earlier time than the last one changes no totals.
     ///   - counting: whether the interval up to `t` counts (cruise); it is also the state later
     ///     samples advance with until the next call.
+    @inline(__always)
     public mutating func advance(to t: Double, counting: Bool) {
         guard t.isFinite else { return }
         if clock.isNaN {

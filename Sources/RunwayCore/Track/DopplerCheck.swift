@@ -38,6 +38,7 @@ public struct DopplerCheck: Sendable {
 
     /// The fix as the track filter should take it: without speed and course once positions are
     /// preferred.
+    @inline(__always)
     func trusted(_ fix: Fix) -> Fix {
         guard prefersPositions, !fix.speed.isNaN || !fix.course.isNaN else { return fix }
         var f = fix
