@@ -22,12 +22,10 @@ let package = Package(
                        providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CExpat", path: "Sources/CExpat", pkgConfig: "expat",
                        providers: [.apt(["libexpat1-dev"])]),
-        // libm's sincos (a GNU extension Swift's Glibc module does not declare); no package.
-        .systemLibrary(name: "CMath", path: "Sources/CMath"),
         // The public header, so the exports use the very types it declares.
         .systemLibrary(name: "CRunwayABI", path: "Sources/CRunwayABI"),
         // The deterministic engine: no C ABI, no threads.
-        .target(name: "RunwayCore", dependencies: ["CJSON", "CExpat", "CMath"],
+        .target(name: "RunwayCore", dependencies: ["CJSON", "CExpat"],
                 swiftSettings: [.enableUpcomingFeature("StrictConcurrency")]),
         // Flights journaled to SQLite: durable inputs, recovery, history.
         .target(name: "RunwayStore", dependencies: ["RunwayCore", "CSQLite"]),

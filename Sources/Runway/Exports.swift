@@ -33,6 +33,18 @@ func session(_ handle: SessionHandle?) throws(RunwayError) -> Session {
     return Unmanaged<Session>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
 }
 
+/// Runs `body` with the session behind a handle, without retaining it (the host holds the handle
+/// for the whole call: runway.h forbids closing a session while another call on it runs).
+@inline(__always)
+func withSession(_ handle: SessionHandle?, _ body: (Session) throws(RunwayError) -> Void) throws(RunwayError) {
+    guard let handle else { throw RunwayError(.argument, "session is NULL") }
+    var failure: RunwayError? = nil
+    Unmanaged<Session>.fromOpaque(UnsafeRawPointer(handle))._withUnsafeGuaranteedRef { s in
+        do throws(RunwayError) { try body(s) } catch { failure = error }
+    }
+    if let failure { throw failure }
+}
+
 /// Copies bytes (NUL-terminated or not) into a malloc'd C string for the caller to free.
 func mallocString(_ bytes: [UInt8]) throws(RunwayError) -> UnsafeMutablePointer<CChar> {
     try bytes.withUnsafeBufferPointer { (buf) throws(RunwayError) in try mallocString(buf) }
@@ -188,18 +200,19 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
 @_cdecl("runway_push_fix")
 public func runway_push_fix_impl(_ handle: SessionHandle?, _ fix: UnsafePointer<runway_fix>?) -> runway_status {
     withStatus { () throws(RunwayError) in
-        let s = try session(handle)
-        guard let fix else { throw RunwayError(.argument, "fix is NULL") }
-        let f = fix.pointee
-        let input: ValidatedInput
-        do throws(RunwayError) {
-            input = try ValidatedInput(podFix: Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course,
-                                                   hAcc: f.h_acc, vAcc: f.v_acc))
-        } catch {
-            s.reject(error)
-            throw error
+        try withSession(handle) { (s) throws(RunwayError) in
+            guard let fix else { throw RunwayError(.argument, "fix is NULL") }
+            let f = fix.pointee
+            let input: ValidatedInput
+            do throws(RunwayError) {
+                input = try ValidatedInput(podFix: Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course,
+                                                       hAcc: f.h_acc, vAcc: f.v_acc))
+            } catch {
+                s.reject(error)
+                throw error
+            }
+            try s.process(input)
         }
-        try s.process(input)
     }
 }
 

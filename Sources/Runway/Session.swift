@@ -161,7 +161,8 @@ final class Session: @unchecked Sendable {
     /// (a bad time, a full route) is not journaled, and what the journal could not keep is
     /// refused before it changes anything.
     private func perform(_ request: FlightDriver.Request, wallClock now: Double) throws(RunwayError) {
-        guard let store, let flightID else {
+        // Compared, not bound, on the common path: binding would retain both.
+        guard store != nil, flightID != nil, let store, let flightID else {
             try driver.perform(request, wallClock: now, events: &scratch)
             return
         }
@@ -199,9 +200,8 @@ final class Session: @unchecked Sendable {
         lock.lock()
         let result: Result<R, E>
         do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
-        let woken = pendingWakes.popLast()
-        let dead = retired
-        retired = nil
+        let woken = pendingWakes.isEmpty ? nil : pendingWakes.popLast()
+        let dead = retired.take()
         lock.unlock()
         woken?.wake.signal()
         Session.free(dead)
@@ -212,7 +212,12 @@ final class Session: @unchecked Sendable {
     /// consumers serialise once, outside the lock), tells the `latest` subscribers of a new
     /// flight snapshot (built only when one takes it), and notes the waiting delivery threads to
     /// wake (each once: the flag is cleared here). Called with the lock held.
+    @inline(__always)   // after every call: nearly always with nothing to do and nobody subscribed
     private func dispatch() {
+        if wanted != 0 || !scratch.isEmpty { dispatchEvents() }
+    }
+
+    private func dispatchEvents() {
         defer { if !scratch.isEmpty { scratch.removeAll(keepingCapacity: true) } }
         guard wanted != 0 else { return }
         for event in scratch {

@@ -47,8 +47,13 @@ public enum Geodesy {
             return 1 + z * p
         }
         guard a <= 1.5707963267948966 else { return cos(x) }
-        let y = (1.5707963267948966 - a) + 6.123233995736766e-17
-        let z = y * y
+        return sine((1.5707963267948966 - a) + 6.123233995736766e-17)
+    }
+
+    /// The sine of an angle of at most π/4 in radians, within one ulp: a Taylor polynomial.
+    @inline(__always)
+    static func sine(_ x: Double) -> Double {
+        let z = x * x
         var p = 1.0 / 355_687_428_096_000
         p = p * z - 1.0 / 1_307_674_368_000
         p = p * z + 1.0 / 6_227_020_800
@@ -57,7 +62,7 @@ public enum Geodesy {
         p = p * z - 1.0 / 5_040
         p = p * z + 1.0 / 120
         p = p * z - 1.0 / 6
-        return y + y * z * p
+        return x + x * z * p
     }
 
     /// Longitude difference wrapped into -180...180, so segments across the antimeridian are short.

@@ -173,7 +173,7 @@ struct StillnessDetectorTests {
         fast.speedAcrossMps = 3.5
         let judged = feed.detector.crossed(fast)
         #expect(judged?.credit == HeldCredit(distanceM: 10, movingS: 5))
-        #expect(judged?.steps.distance(upTo: 2) == 6)
+        #expect(feed.detector.creditedSteps.distance(upTo: 2) == 6)
         #expect(!feed.detector.isStill)
     }
 

@@ -101,6 +101,7 @@ struct ClimbCounter: Sendable {
 
     /// Adds an altitude; `latest` is the quickly smoothed altitude at the same moment (NaN: none),
     /// which measures the climb in progress.
+    @inline(__always)
     mutating func add(alt: Double, t: Double, distanceM: Double, latest: Double = .nan) {
         guard alt.isFinite else { return }
         let d = distanceM.isFinite ? distanceM : (samples.last?.d ?? 0)

@@ -21,6 +21,7 @@ public struct ElevationStage: Sendable {
     }
 
     /// A fix's altitude in cruise (`vAcc` its vertical accuracy, NaN when unknown).
+    @inline(__always)
     mutating func gps(alt: Double, at t: Double, distanceM: Double, vAcc: Double = .nan) {
         guard gate.accepts(alt, at: t) else { return }
         if gate.reanchored { tracker.rebase(fixAltitude) }

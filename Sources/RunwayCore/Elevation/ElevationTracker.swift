@@ -138,6 +138,7 @@ public struct ElevationTracker: Sendable {
     ///   - vAcc: the fix's vertical accuracy, metres (NaN: unknown, taken as 3 m).
     ///
     /// Ignored while a barometric sample is at most `baroPreferenceS` old.
+    @inline(__always)
     public mutating func addGPS(alt: Double, t: Double, distanceM: Double, vAcc: Double = .nan) {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         if t - lastBaroT <= baroPreferenceS { return }
@@ -311,6 +312,7 @@ public struct ElevationTracker: Sendable {
             count += 1
         }
 
+        @inline(__always)
         mutating func push(x: Double, y: Double, keepingSpan span: Double) {
             let p = Point(x: x, y: y)
             guard let last = tip else { append(p); return }

@@ -8,8 +8,8 @@ extension FlightComputer {
     mutating func creditMovement(_ judged: StillnessDetector.Judged, before t: Double) {
         guard let c = judged.credit else { return }
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
-        recorder.credit(judged.steps, before: t)
-        pace.credit(judged.steps)
+        recorder.credit(stillness.creditedSteps, before: t)
+        pace.credit(stillness.creditedSteps)
     }
 
     /// Pays out what the filter's steps left out (`owed`: start lag, a Doppler window's

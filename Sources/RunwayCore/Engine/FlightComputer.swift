@@ -157,6 +157,7 @@ public struct FlightComputer: Sendable {
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
+    @inline(__always)
     mutating func measure(_ fix: Fix, at t: Double, _ events: inout [Event]) -> Step? {
         guard case .accept(let newSegment, let reanchored) = gate.assess(fix, at: t, log: &eventLog) else { return nil }
         let step: Step
@@ -223,6 +224,7 @@ public struct FlightComputer: Sendable {
     }
 
     /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on).
+    @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
         if !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }

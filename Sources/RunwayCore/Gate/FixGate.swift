@@ -51,6 +51,7 @@ public struct FixGate: Sendable {
         return verdict
     }
 
+    @inline(__always)
     mutating func judge(_ fix: Fix, at t: Double) -> Verdict {
         if fix.lat == 0 && fix.lon == 0 { return .filtered(.nullIsland) }
         if !fix.hAcc.isNaN && fix.hAcc > settings.maxHAccM {

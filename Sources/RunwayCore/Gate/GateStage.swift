@@ -31,6 +31,7 @@ public struct GateStage: Sendable {
     mutating func raw(_ fix: Fix, log: inout EventLog) -> Bool { accuracy.raw(fix, log: &log) }
 
     /// The gate's verdict on a fix.
+    @inline(__always)
     mutating func assess(_ fix: Fix, at t: Double, log: inout EventLog) -> FixGate.Verdict {
         let verdict = gate.assess(fix, at: t)
         accuracy.filtered(fix, at: t, gate: &gate, log: &log)

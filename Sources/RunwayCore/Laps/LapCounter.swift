@@ -160,6 +160,7 @@ public struct LapCounter: Sendable {
     /// - Returns: the auto laps completed between the previous progress and `p`, in order
     ///   (several when one update crosses several boundaries; none usually).
     @discardableResult
+    @inline(__always)
     public mutating func update(_ p: LapProgress) -> [Lap] {
         guard !finished else { return [] }
         let p = accept(p)

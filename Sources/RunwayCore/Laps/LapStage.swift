@@ -15,6 +15,7 @@ public struct LapStage: Sendable {
     mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
 
     /// Cuts the auto laps `p` completes.
+    @inline(__always)
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         let stoppedBefore = counter.autoLapsStopped
         for lap in counter.update(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }

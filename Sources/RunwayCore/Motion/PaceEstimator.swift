@@ -85,6 +85,7 @@ public struct PaceEstimator: Sendable {
     }
 
     /// Filters on: the ground speed after a fix at `t`.
+    @inline(__always)
     mutating func update(at t: Double, phase: FlightPhase, dopplerMps: Double, filterSpeedMps: Double) {
         guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
         guard window.count - head >= 2, let last = window.last else { groundSpeedMps = .nan; return }

@@ -65,11 +65,15 @@ public struct StillnessDetector: Sendable {
     public struct Judged: Sendable {
         /// The step as counted: zero distance and not moving while still.
         public var step: Step
-        /// Set when movement was just confirmed: the held steps since it began.
+        /// Set when movement was just confirmed: the held steps since it began (each one is in
+        /// the detector's `creditedSteps`, for the route and pace window; a judged step carries
+        /// no array, nothing to retain or release on every fix).
         public var credit: HeldCredit?
-        /// The credited steps, for the distances of the route and pace window since they began.
-        public var steps = CreditedSteps()
     }
+
+    /// The steps of the latest credit (`Judged.credit`), for the distances of the route and
+    /// pace window since they began.
+    public private(set) var creditedSteps = CreditedSteps()
 
     struct Sample: Sendable {
         var t: Double, x: Double, y: Double, doppler: Double, sigma: Double
@@ -108,6 +112,7 @@ public struct StillnessDetector: Sendable {
 
     /// Judges the step that `fix` (accepted at `t`, `dt` seconds of cruise after the one before)
     /// ends: what the odometer counts now, and any credit for movement just confirmed.
+    @inline(__always)
     public mutating func judge(_ step: Step, fix: Fix, at t: Double, dt: Double) -> Judged {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
         if step.newSegment { window.removeAll() }   // no window across a gap
@@ -173,6 +178,7 @@ public struct StillnessDetector: Sendable {
 
     /// Whether the window's ends are within the wander of a standing receiver and its Doppler
     /// (when every fix has one) is standing noise.
+    @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
     private func windowLooksStill(at t: Double) -> Bool {
         guard let first = window.first, t - first.t >= settings.windowS * 0.9, window.count >= 3 else { return false }
         let samples = window.samples
@@ -241,17 +247,17 @@ public struct StillnessDetector: Sendable {
     private mutating func confirmMoving() -> Judged {
         let from = onsetIndex()
         var credit = HeldCredit(distanceM: 0, movingS: 0)
-        var steps = CreditedSteps()
+        creditedSteps.removeAll()
         for h in held[from...] {
             credit.distanceM += h.d
             credit.movingS += h.movingS
-            steps.append(t: h.t, d: h.d)
+            creditedSteps.append(t: h.t, d: h.d)
         }
         isStill = false
         held.removeAll(keepingCapacity: true)
         anchor = nil
         farFixes = 0
-        return Judged(step: Step(distanceM: 0, moving: false), credit: credit, steps: steps)
+        return Judged(step: Step(distanceM: 0, moving: false), credit: credit)
     }
 
     /// The first held step after the last `quietS` seconds without a moving step (0 when there
@@ -309,6 +315,11 @@ public struct CreditedSteps: Sendable, Equatable {
     mutating func append(t: Double, d: Double) {
         times.append(t)
         distances.append(d)
+    }
+
+    mutating func removeAll() {
+        times.removeAll(keepingCapacity: true)
+        distances.removeAll(keepingCapacity: true)
     }
 
     /// The distance of the steps that ended at or before `t`.

@@ -50,6 +50,7 @@ public struct DopplerCheck: Sendable {
     /// Takes the filter's `step` for `fix` (as the device sent it): the distance to credit now.
     /// A step without Doppler speed, outside cruise or starting a segment starts the window over;
     /// one standing still (the positions' scatter is no distance) moves the chord's start on.
+    @inline(__always)
     mutating func take(_ step: Step, fix: Fix, at t: Double, cruising: Bool, log: inout EventLog) -> Double {
         guard !prefersPositions else { return 0 }
         guard cruising, !fix.speed.isNaN, !step.newSegment, let a = anchor else {

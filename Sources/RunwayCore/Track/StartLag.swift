@@ -38,6 +38,7 @@ public struct StartLag: Sendable {
 
     /// Takes the filter's `step` for `fix`: the distance to credit now (0 but once a start).
     /// A step that starts a segment (or the first) is a new origin.
+    @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
     mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter, cruising: Bool) -> Double {
         guard let o = origin, !step.newSegment else {
             origin = (fix.lat, fix.lon, t)

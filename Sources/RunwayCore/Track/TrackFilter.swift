@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import CMath
 
 /// Distance that survives GPS noise: a constant-velocity Kalman filter over the accepted fixes,
 /// in metres on the local tangent plane of its own estimate, that uses everything a fix carries.
@@ -81,6 +80,7 @@ public struct TrackFilter: Sendable {
     }
 
     /// Adds a fix; returns the step from the previous fix: the distance travelled and whether it moved.
+    @inline(__always)
     public mutating func update(_ fix: Fix, t: Double) -> Step {
         guard !lat.isNaN, !lastT.isNaN else {
             reset(at: fix, t: t)
@@ -202,13 +202,28 @@ public struct TrackFilter: Sendable {
         applyNorth(dn.position, dn.velocity, k)
     }
 
-    /// The sine and cosine of a course in degrees, in one libm call (the same values as `sin`
-    /// and `cos`, for about half their cost together).
+    /// The sine and cosine of a course in degrees (0...360; anything else: libm's).
+    ///
+    /// The course is reduced to ±45° in degrees, exactly (90·q is within a factor of two of a
+    /// course of 45° or more), then to radians, where Taylor polynomials of sin and cos are
+    /// within an ulp; the quadrant swaps and signs them. Rounding the whole course to radians for
+    /// libm errs by up to 1.4e-15 at 360°, so the two agree to 2e-15 (the tests compare a million
+    /// courses), this one closer to the true values, at half the cost.
     @inline(__always)
     static func sinCos(degrees: Double) -> (sin: Double, cos: Double) {
-        var s = 0.0, c = 0.0
-        sincos(degrees * Geodesy.degToRad, &s, &c)
-        return (s, c)
+        guard degrees >= 0, degrees <= 360 else {
+            let x = degrees * Geodesy.degToRad
+            return (sin(x), cos(x))
+        }
+        let q = Int(degrees * (1.0 / 90) + 0.5)   // 0...4
+        let x = (degrees - 90 * Double(q)) * Geodesy.degToRad
+        let s = Geodesy.sine(x), c = Geodesy.cosine(x)
+        switch q & 3 {
+        case 0: return (s, c)
+        case 1: return (c, -s)
+        case 2: return (-s, -c)
+        default: return (-c, s)
+        }
     }
 }
 
