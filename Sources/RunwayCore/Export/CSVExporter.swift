@@ -34,8 +34,8 @@ enum CSVExporter {
         out.write(fixed: t, 3); out.write(",")
         if let iso = ISOTime.string(t) { out.write(iso) }
         out.write(",")
-        out.write(degreesE7: route.lat[i]); out.write(",")
-        out.write(degreesE7: route.lon[i]); out.write(",")
+        out.write(degreesE7: route.latE7(i)); out.write(",")
+        out.write(degreesE7: route.lonE7(i)); out.write(",")
         out.write(fixed: route.altitude(i), 2); out.write(",")
         out.write(fixed: route.distanceM(i), 2); out.write(",")
         let speed = route.speedMps(i)

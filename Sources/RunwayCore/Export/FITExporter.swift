@@ -111,8 +111,8 @@ enum FITExporter {
         let cadence = route.cadence(i)
         var fields: [(FITField, FITValue)] = [
             (timestamp, .number(time(route.time(i)))),
-            (FITField(0, .sint32), .number(semicircles(route.lat[i]))),   // position_lat
-            (FITField(1, .sint32), .number(semicircles(route.lon[i]))),   // position_long
+            (FITField(0, .sint32), .number(semicircles(route.latE7(i)))),   // position_lat
+            (FITField(1, .sint32), .number(semicircles(route.lonE7(i)))),   // position_long
             (FITField(2, .uint16), .number(scaled(route.altitude(i), 5, offset: 500))),   // altitude
             (FITField(3, .uint8), .number(whole(route.heartRate(i)))),    // heart_rate
             (FITField(4, .uint8), .number(whole(onFoot ? (cadence / 2).rounded(.down) : cadence))),  // cadence
@@ -136,10 +136,10 @@ enum FITExporter {
             (FITField(0, .enumeration), .number(9)),        // event: lap
             (FITField(1, .enumeration), .number(1)),        // event_type: stop
             (FITField(2, .uint32), .number(time(lap.startT))),   // start_time
-            (FITField(3, .sint32), .number(first.map { semicircles(route.lat[$0]) })),   // start_position_lat
-            (FITField(4, .sint32), .number(first.map { semicircles(route.lon[$0]) })),   // start_position_long
-            (FITField(5, .sint32), .number(last.map { semicircles(route.lat[$0]) })),    // end_position_lat
-            (FITField(6, .sint32), .number(last.map { semicircles(route.lon[$0]) })),    // end_position_long
+            (FITField(3, .sint32), .number(first.map { semicircles(route.latE7($0)) })),   // start_position_lat
+            (FITField(4, .sint32), .number(first.map { semicircles(route.lonE7($0)) })),   // start_position_long
+            (FITField(5, .sint32), .number(last.map { semicircles(route.latE7($0)) })),    // end_position_lat
+            (FITField(6, .sint32), .number(last.map { semicircles(route.lonE7($0)) })),    // end_position_long
             (FITField(7, .uint32), .number(scaled(lap.wallS, 1000))),      // total_elapsed_time
             (FITField(8, .uint32), .number(scaled(lap.timerS, 1000))),     // total_timer_time
             (FITField(9, .uint32), .number(scaled(lap.distanceM, 100))),   // total_distance
@@ -169,8 +169,8 @@ enum FITExporter {
             (FITField(0, .enumeration), .number(9)),        // event: lap (as devices write it)
             (FITField(1, .enumeration), .number(1)),        // event_type: stop
             (FITField(2, .uint32), .number(start)),         // start_time
-            (FITField(3, .sint32), .number(first.map { semicircles(route.lat[$0]) })),
-            (FITField(4, .sint32), .number(first.map { semicircles(route.lon[$0]) })),
+            (FITField(3, .sint32), .number(first.map { semicircles(route.latE7($0)) })),
+            (FITField(4, .sint32), .number(first.map { semicircles(route.lonE7($0)) })),
             (FITField(5, .enumeration), .number(sport(r.activity))),
             (FITField(6, .enumeration), .number(0)),        // sub_sport: generic
             (FITField(7, .uint32), .number(scaled(wall.isFinite ? max(0, wall) : 0, 1000))),   // total_elapsed_time
@@ -190,8 +190,8 @@ enum FITExporter {
             (FITField(26, .uint16), .number(Int64(laps))),                  // num_laps
             (FITField(28, .enumeration), .number(0)),                       // trigger: activity_end
             (FITField(34, .uint16), .number(whole(r.normalizedPowerW))),    // normalized_power
-            (FITField(38, .sint32), .number(last.map { semicircles(route.lat[$0]) })),   // end_position_lat
-            (FITField(39, .sint32), .number(last.map { semicircles(route.lon[$0]) })),   // end_position_long
+            (FITField(38, .sint32), .number(last.map { semicircles(route.latE7($0)) })),   // end_position_lat
+            (FITField(39, .sint32), .number(last.map { semicircles(route.lonE7($0)) })),   // end_position_long
             // total_moving_time: never above the timer (FIT's moving ≤ timer ≤ elapsed; the engine's
             // moving time can exceed its timer by the step into a resume).
             (FITField(59, .uint32), .number(scaled(min(r.movingS, max(0, r.elapsedS)), 1000))),

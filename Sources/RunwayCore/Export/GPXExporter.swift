@@ -49,9 +49,9 @@ enum GPXExporter {
 
     static func point(_ route: Route, _ i: Int, onFoot: Bool, _ out: inout TextBuffer) {
         out.write("   <trkpt lat=\"")
-        out.write(degreesE7: route.lat[i])
+        out.write(degreesE7: route.latE7(i))
         out.write("\" lon=\"")
-        out.write(degreesE7: route.lon[i])
+        out.write(degreesE7: route.lonE7(i))
         out.write("\">")
         let alt = route.altitude(i)
         if alt.isFinite { out.write("<ele>"); out.write(fixed: alt, 2); out.write("</ele>") }

@@ -98,9 +98,9 @@ enum TCXExporter {
         out.write("     <Trackpoint><Time>")
         out.write(time)
         out.write("</Time><Position><LatitudeDegrees>")
-        out.write(degreesE7: route.lat[i])
+        out.write(degreesE7: route.latE7(i))
         out.write("</LatitudeDegrees><LongitudeDegrees>")
-        out.write(degreesE7: route.lon[i])
+        out.write(degreesE7: route.lonE7(i))
         out.write("</LongitudeDegrees></Position>")
         let alt = route.altitude(i)
         if alt.isFinite { out.write("<AltitudeMeters>"); out.write(fixed: alt, 2); out.write("</AltitudeMeters>") }

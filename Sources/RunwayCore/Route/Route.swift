@@ -3,17 +3,18 @@
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
 /// unknown), time as a Double, and for the exports the cumulative distance and ground speed as
 /// Floats, heart rate and cadence as bytes (0 = none) and power as whole watts in a UInt16
-/// (0xFFFF = none; 0 W is a reading), in separate arrays (structure of arrays, no padding).
+/// (0xFFFF = none; 0 W is a reading): one `Point` each, in one array (one append a kept fix).
 public struct Route: Sendable {
-    public private(set) var lat: [Int32] = []
-    public private(set) var lon: [Int32] = []
-    public private(set) var alt: [Float] = []
-    public private(set) var t: [Double] = []
-    public private(set) var dist: [Float] = []
-    public private(set) var speed: [Float] = []
-    public private(set) var hr: [UInt8] = []
-    public private(set) var cad: [UInt8] = []
-    public private(set) var pw: [UInt16] = []
+    /// One stored point (32 bytes, no padding).
+    public struct Point: Sendable, Equatable {
+        public var t: Double
+        public var latE7: Int32, lonE7: Int32
+        public var alt: Float, dist: Float, speed: Float
+        public var pw: UInt16
+        public var hr: UInt8, cad: UInt8
+    }
+
+    public private(set) var points: [Point] = []
     /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
     public private(set) var segmentStarts: [Int] = []
 
@@ -30,52 +31,47 @@ public struct Route: Sendable {
     /// Removes the last point (a junk fix discovered afterwards), and its segment if it empties.
     public mutating func removeLast() {
         guard count > 0 else { return }
-        lat.removeLast(); lon.removeLast(); alt.removeLast(); t.removeLast()
-        dist.removeLast(); speed.removeLast(); hr.removeLast(); cad.removeLast(); pw.removeLast()
+        points.removeLast()
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
     }
 
-    public var count: Int { t.count }
+    public var count: Int { points.count }
 
     /// Sets the last point's cumulative distance (a gap's distance credited after the point was kept).
     public mutating func setLastDistance(_ distanceM: Double) {
         guard count > 0 else { return }
-        dist[count - 1] = Float(distanceM)
+        points[count - 1].dist = Float(distanceM)
     }
 
     /// Sets point `i`'s cumulative distance (out of range: no-op).
     public mutating func setDistance(_ distanceM: Double, at i: Int) {
         guard i >= 0, i < count else { return }
-        dist[i] = Float(distanceM)
+        points[i].dist = Float(distanceM)
     }
 
     /// Bytes stored per point.
-    public static let bytesPerPoint = MemoryLayout<Int32>.size * 2 + MemoryLayout<Float>.size * 3
-        + MemoryLayout<Double>.size + MemoryLayout<UInt8>.size * 2 + MemoryLayout<UInt16>.size
+    public static let bytesPerPoint = MemoryLayout<Point>.stride
 
     public mutating func append(lat: Double, lon: Double, alt: Double, t: Double,
                                 distanceM: Double = .nan, speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan,
                                 power: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
-        self.lat.append(Route.quantise(lat))
-        self.lon.append(Route.quantise(lon))
-        self.alt.append(Float(alt))
-        self.t.append(t)
-        dist.append(Float(distanceM))
-        speed.append(Float(speedMps))
-        self.hr.append(Route.byte(hr))
-        cad.append(Route.byte(cadence))
-        pw.append(Route.watts(power))
+        points.append(Point(t: t, latE7: Route.quantise(lat), lonE7: Route.quantise(lon), alt: Float(alt),
+                            dist: Float(distanceM), speed: Float(speedMps), pw: Route.watts(power),
+                            hr: Route.byte(hr), cad: Route.byte(cadence)))
     }
 
-    public func distanceM(_ i: Int) -> Double { Double(dist[i]) }
-    public func speedMps(_ i: Int) -> Double { Double(speed[i]) }
+    /// Latitude and longitude in 1e-7° units, as stored.
+    public func latE7(_ i: Int) -> Int32 { points[i].latE7 }
+    public func lonE7(_ i: Int) -> Int32 { points[i].lonE7 }
+    public func distanceM(_ i: Int) -> Double { Double(points[i].dist) }
+    public func speedMps(_ i: Int) -> Double { Double(points[i].speed) }
     /// Heart rate at the point (NaN when none).
-    public func heartRate(_ i: Int) -> Double { hr[i] == 0 ? .nan : Double(hr[i]) }
+    public func heartRate(_ i: Int) -> Double { points[i].hr == 0 ? .nan : Double(points[i].hr) }
     /// Cadence at the point (NaN when none).
-    public func cadence(_ i: Int) -> Double { cad[i] == 0 ? .nan : Double(cad[i]) }
+    public func cadence(_ i: Int) -> Double { points[i].cad == 0 ? .nan : Double(points[i].cad) }
     /// Power at the point in watts (NaN when none).
-    public func power(_ i: Int) -> Double { pw[i] == Route.noPower ? .nan : Double(pw[i]) }
+    public func power(_ i: Int) -> Double { points[i].pw == Route.noPower ? .nan : Double(points[i].pw) }
     /// The segment a point belongs to (0-based).
     public func segment(of i: Int) -> Int {
         var lo = 0, hi = segmentStarts.count - 1
@@ -100,16 +96,21 @@ public struct Route: Sendable {
         return UInt16(v.rounded())
     }
 
-    public func latitude(_ i: Int) -> Double { Double(lat[i]) / 1e7 }
-    public func longitude(_ i: Int) -> Double { Double(lon[i]) / 1e7 }
-    public func altitude(_ i: Int) -> Double { Double(alt[i]) }
-    public func time(_ i: Int) -> Double { t[i] }
+    public func latitude(_ i: Int) -> Double { Double(points[i].latE7) / 1e7 }
+    public func longitude(_ i: Int) -> Double { Double(points[i].lonE7) / 1e7 }
+    public func altitude(_ i: Int) -> Double { Double(points[i].alt) }
+    public func time(_ i: Int) -> Double { points[i].t }
 
-    /// Degrees to 1e-7° units; the caller has checked the range (|lon| ≤ 180 fits in Int32).
+    /// Degrees to 1e-7° units, rounded half away from zero (as `rounded()`, without libm's
+    /// call: the fraction of a value under 2^31 is exact); the caller has checked the range
+    /// (|lon| ≤ 180 fits in Int32), anything else is 0.
+    @inline(__always)
     static func quantise(_ degrees: Double) -> Int32 {
-        let v = (degrees * 1e7).rounded()
-        guard v.isFinite, v > Double(Int32.min), v < Double(Int32.max) else { return 0 }
-        return Int32(v)
+        let v = degrees * 1e7
+        guard v > -2_147_483_647.5, v < 2_147_483_646.5 else { return 0 }   // rounded inside Int32's open range; false for NaN
+        let whole = Int32(v)   // toward zero
+        let fraction = v - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : (fraction <= -0.5 ? whole - 1 : whole)
     }
 }
 

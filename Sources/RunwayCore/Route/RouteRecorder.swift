@@ -80,8 +80,8 @@ public struct RouteRecorder: Sendable {
     /// The gate re-anchored: the previous anchor was junk, and if it stands alone in its segment
     /// it goes (the position identifies it: a start or resume keeps it at the command's time).
     mutating func dropJunkAnchor(at position: Coordinate) {
-        guard route.currentSegmentCount == 1, route.lat.last == Route.quantise(position.lat),
-              route.lon.last == Route.quantise(position.lon) else { return }
+        guard route.currentSegmentCount == 1, route.points.last?.latE7 == Route.quantise(position.lat),
+              route.points.last?.lonE7 == Route.quantise(position.lon) else { return }
         route.removeLast()
     }
 
