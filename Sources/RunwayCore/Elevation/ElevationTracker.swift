@@ -98,6 +98,9 @@ public struct ElevationTracker: Sendable {
     private var lastT = -Double.infinity
     /// The smoothing's weight of the last interval between samples, and that interval (s).
     private var decayDt = Double.nan, decayForDt = 0.0
+    /// The vertical accuracy the climb counter was last configured for from GPS (its bits: NaN
+    /// is a value here).
+    private var configuredVAcc = -Double.infinity
     private var byDistance: Trail
     private var byTime: Trail
 
@@ -142,9 +145,12 @@ public struct ElevationTracker: Sendable {
     public mutating func addGPS(alt: Double, t: Double, distanceM: Double, vAcc: Double = .nan) {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         if t - lastBaroT <= baroPreferenceS { return }
-        let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
-        climbs.configure(windowS: Self.gpsWindowS * trust, windowM: .infinity,
-                         thresholdM: max(hysteresisM / 3, 2 * hysteresisM * trust))
+        if vAcc.bitPattern != configuredVAcc.bitPattern || source != .gps {   // (the same vAcc: the same settings)
+            configuredVAcc = vAcc
+            let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
+            climbs.configure(windowS: Self.gpsWindowS * trust, windowM: .infinity,
+                             thresholdM: max(hysteresisM / 3, 2 * hysteresisM * trust))
+        }
         ingest(alt: alt, t: t, distanceM: distanceM, from: .gps)
     }
 

@@ -75,12 +75,12 @@ public struct ValidatedInput: Sendable, Equatable {
     /// accuracies non-negative and in range (NaN stays NaN), hr, cadence, power and t in range.
     @inline(__always)
     static func inRange(_ f: Fix) -> Bool {
-        func within(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v >= lo && v <= hi }
-        func unknownOr(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v.isNaN || (v >= lo && v <= hi) }
+        func within(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v >= lo && v <= hi }   // false for NaN
+        func unknownOr(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { !(v < lo) && !(v > hi) }   // true for NaN
         return within(f.lat, -90, 90) && within(f.lon, -180, 180) && unknownOr(f.alt, -1_000_000, 1_000_000)
             && unknownOr(f.speed, 0, 1_000_000) && unknownOr(f.course, 0, 360) && unknownOr(f.hAcc, 0, 1e9)
             && unknownOr(f.vAcc, 0, 1e9) && unknownOr(f.hr, 0, 300) && unknownOr(f.cadence, 0, 400)
-            && unknownOr(f.power, 0, 5000) && (f.t.isNaN || (f.t >= 0 && f.t < 1e11))
+            && unknownOr(f.power, 0, 5000) && !(f.t < 0) && !(f.t >= 1e11)
     }
 
     @inline(never)

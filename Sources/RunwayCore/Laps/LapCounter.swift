@@ -160,18 +160,26 @@ public struct LapCounter: Sendable {
     /// - Returns: the auto laps completed between the previous progress and `p`, in order
     ///   (several when one update crosses several boundaries; none usually).
     @discardableResult
-    @inline(__always)
     public mutating func update(_ p: LapProgress) -> [Lap] {
-        guard !finished else { return [] }
-        let p = accept(p)
         var done: [Lap] = []
+        update(p, into: &done)
+        return done
+    }
+
+    /// `update(_:)`, appending the laps completed to `done` (the pipeline's reused buffer: no
+    /// array made and released on every fix).
+    @inline(__always)
+    mutating func update(_ p: LapProgress, into done: inout [Lap]) {
+        guard !finished else { return }
+        let p = accept(p)
+        let before = done.count
         while p.distanceM >= nextBoundaryM {
             if isFull {
                 autoLapsStopped = true
                 nextBoundaryM = .infinity
                 break
             }
-            if done.count == Self.maxLapsPerUpdate {
+            if done.count - before == Self.maxLapsPerUpdate {
                 // A tiny auto-lap distance against a huge jump: skip ahead rather than hang.
                 let skipped = ((p.distanceM - nextBoundaryM) / autoLapM).rounded(.down) + 1
                 nextBoundaryM += skipped * autoLapM
@@ -186,7 +194,6 @@ public struct LapCounter: Sendable {
             nextBoundaryM += autoLapM
         }
         last = p
-        return done
     }
 
     /// Ends the lap in progress at `p` on request.

@@ -8,6 +8,8 @@
 ///     laps.cut(progress, now: t, metrics: &metrics, log: &log, into: &events)   // a split event per lap completed
 public struct LapStage: Sendable {
     public private(set) var counter: LapCounter
+    /// The laps one `cut` completes (kept empty between calls, its storage reused).
+    private var completed: [Lap] = []
 
     public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
@@ -18,7 +20,11 @@ public struct LapStage: Sendable {
     @inline(__always)
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         let stoppedBefore = counter.autoLapsStopped
-        for lap in counter.update(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
+        counter.update(p, into: &completed)
+        if !completed.isEmpty {
+            for lap in completed { emit(lap, metrics: &metrics, log: &log, into: &events) }
+            completed.removeAll(keepingCapacity: true)
+        }
         if counter.autoLapsStopped && !stoppedBefore {
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
                        at: now, into: &events)

@@ -45,6 +45,7 @@ public struct PowerMeter: Metric {
 
     public init() {}
 
+    @inline(__always)   // every input: nearly always one without power
     public mutating func observe(_ input: Input, at t: Double, cruising: Bool) {
         let w: Double
         switch input {
@@ -52,6 +53,10 @@ public struct PowerMeter: Metric {
         case .sample(.power(let watts, _)): w = watts
         default: return
         }
+        record(w, at: t, cruising: cruising)
+    }
+
+    private mutating func record(_ w: Double, at t: Double, cruising: Bool) {
         lastW = w
         lastT = t
         recent.append((t, w))
@@ -62,9 +67,14 @@ public struct PowerMeter: Metric {
         }
     }
 
+    @inline(__always)   // every input: nearly always with no power held
     public mutating func advance(to t: Double, cruising: Bool) {
-        defer { integratedTo = t }
-        guard cruising, !integratedTo.isNaN, t > integratedTo, !lastW.isNaN else { return }
+        if cruising, !integratedTo.isNaN, t > integratedTo, !lastW.isNaN { integrate(to: t) }
+        integratedTo = t
+    }
+
+    /// Integrates the held sample from `integratedTo` to `t` (cruising, after it).
+    private mutating func integrate(to t: Double) {
         // The held sample covers up to `staleAfterS` after it.
         let end = min(t, lastT + Self.staleAfterS)
         let dt = end - max(integratedTo, lastT)

@@ -158,7 +158,7 @@ public struct TrackFilter: Sendable {
     @inline(__always)
     mutating func applyEast(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lon += d / k.kx
-        wrapAndClamp()
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }   // the latitude is as it was
         ve += dv
     }
 
@@ -166,8 +166,7 @@ public struct TrackFilter: Sendable {
     /// (`k` as for `applyEast`, taken before the latitude moves).
     @inline(__always)
     mutating func applyNorth(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
-        lat += d / k.ky
-        wrapAndClamp()
+        lat = min(90, max(-90, lat + d / k.ky))   // the longitude is as it was
         vn += dv
     }
 
