@@ -40,6 +40,30 @@ struct FlatInputParserTests {
         }
     }
 
+    /// The perfect hash of the known keys: each key finds its own slot, and near misses none.
+    @Test func keySlotsMatchTheFields() {
+        let keys: [(String, Int)] = [("lat", InputFields.lat), ("lon", InputFields.lon), ("t", InputFields.t),
+                                     ("alt", InputFields.alt), ("speed", InputFields.speed), ("course", InputFields.course),
+                                     ("h_acc", InputFields.hAcc), ("v_acc", InputFields.vAcc), ("hr", InputFields.hr),
+                                     ("cadence", InputFields.cadence), ("bpm", InputFields.bpm), ("spm", InputFields.spm),
+                                     ("power", InputFields.power), ("watts", InputFields.watts), ("type", FlatInputParser.typeSlot)]
+        func code(_ key: String) -> UInt64? {
+            let bytes = Array(("\"" + key + "\":1}").utf8)
+            return bytes.withUnsafeBytes { b in
+                var i = 0
+                return FlatInputParser.keyCode(b, &i)
+            }
+        }
+        for (key, slot) in keys {
+            #expect(code(key).flatMap(FlatInputParser.slot(of:)) == slot, "\(key)")
+            for other in [key + "x", String(key.dropLast()), key.uppercased(), "x" + key, String(key.reversed()) + "_"]
+            where !keys.contains(where: { $0.0 == other }) {
+                #expect(code(other).flatMap(FlatInputParser.slot(of:)) == nil, "\(other)")
+            }
+        }
+        #expect(Set(keys.map(\.1)).count == keys.count)
+    }
+
     /// Every line of the real recordings agrees, and nearly all take the fast path.
     @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
     func realRecordingsAgree() throws {

@@ -32,6 +32,55 @@ struct DecimalNumber {
         return n.double
     }
 
+    /// `read` where `b` holds, after `i`, a byte that is no digit, `.`, `-`, `e` or `E` (a
+    /// `FlatInputParser` object's closing brace): the loops stop at that byte at the latest, and
+    /// each byte looked at follows one of those, so no read needs a bound check. The common
+    /// shape — at most 19 digits, no exponent, a mantissa of at most 2^53 — is converted in this
+    /// one pass (Clinger: the mantissa over 10^(fraction digits), ≤ 10^19, one correctly rounded
+    /// division); any other number is read again by `read`.
+    @inline(__always)
+    static func readBeforeDelimiter(_ b: UnsafeRawBufferPointer, at index: inout Int) -> Double? {
+        let start = index
+        var i = start
+        let negative = b[i] == 0x2D                                    // -
+        if negative { i &+= 1 }
+        let digitsStart = i
+        var mantissa = UInt64(b[i] &- 0x30)
+        guard mantissa < 10 else { return nil }
+        i &+= 1
+        if mantissa != 0 {                                             // 0: no more integer digits
+            while case let d = b[i] &- 0x30, d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+        }
+        var digits = i &- digitsStart
+        var fraction = 0
+        if b[i] == 0x2E {                                              // .
+            i &+= 1
+            let fractionStart = i
+            while case let d = b[i] &- 0x30, d < 10 {
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                i &+= 1
+            }
+            fraction = i &- fractionStart
+            digits &+= fraction
+        }
+        // At most 19 digits: the mantissa did not wrap, and 10^fraction is exact.
+        guard digits <= 19, fraction <= 19, mantissa <= 1 << 53, b[i] | 0x20 != 0x65, b[i &- 1] != 0x2E else {  // e E, "1."
+            return readAgain(b, at: &index)
+        }
+        index = i
+        let v = Double(mantissa) / exactPowers[fraction]
+        return negative ? -v : v
+    }
+
+    /// `read` from `index`: the numbers `readBeforeDelimiter` leaves. Out of line: rare.
+    @inline(never)
+    static func readAgain(_ b: UnsafeRawBufferPointer, at index: inout Int) -> Double? {
+        read(b, at: &index)
+    }
+
     /// Reads the digits of a number at `i`; nil for anything outside the strict grammar and the
     /// limits above.
     @inline(__always)
