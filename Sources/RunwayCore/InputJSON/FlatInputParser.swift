@@ -35,7 +35,7 @@ enum FlatInputParser {
         var kind = InputKind.fix
         if i == last { return (fields, kind) }                            // {} (cJSON's message)
         while true {
-            guard let key = keyCode(b, &i), let slot = slot(of: key) else { return nil }
+            guard let slot = keySlot(b, &i) else { return nil }
             let bit: UInt16 = 1 &<< UInt16(truncatingIfNeeded: slot)
             guard fields.seen & bit == 0 else { return nil }
             if b[i] != 0x3A {                                             // :
@@ -107,77 +107,74 @@ enum FlatInputParser {
         return nil
     }
 
-    /// A key of 1...7 bytes at `i` as its bytes little-endian (the first lowest) with its length
-    /// in the top byte, advancing past the closing quote; nil for a longer key or a text that
-    /// ends first. Its bytes are not checked: only a known key's code (which holds no quote,
-    /// backslash, control or non-ASCII byte) finds a slot.
+    /// The slot of the known key (`typeSlot` for "type") whose string opens at `i`, advancing
+    /// past its closing quote; nil for any other key or string.
+    ///
+    /// The 8 bytes after the opening quote are matched at once: a known key with its closing
+    /// quote (at most 8 bytes) is a masked compare against the one candidate a hash of the first
+    /// three bytes picks (for `"t"`, written `"t":`, the colon is the third). A match is exactly
+    /// that key: its bytes then a quote, the first quote of the string.
     @inline(__always)
-    static func keyCode(_ b: UnsafeRawBufferPointer, _ index: inout Int) -> UInt64? {
-        let i = index
+    static func keySlot(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int? {
         guard i < b.count, b[i] == 0x22 else { return nil }
         let start = i &+ 1
-        guard start &+ 8 <= b.count else { return keyCodeNearEnd(b, &index) }
-        // The 8 bytes after the opening quote at once: the first quote among them is the
-        // lowest zero byte of `x` (exact for the lowest one: borrows only run upwards).
-        let word = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian
-        let x = word ^ 0x2222_2222_2222_2222
-        let zeros = (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080
-        let length = zeros.trailingZeroBitCount &>> 3                   // 8: no quote, too long
-        guard length < 8 else { return nil }
-        index = start &+ length &+ 1
-        let mask: UInt64 = (1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1
-        return word & mask | UInt64(truncatingIfNeeded: length) &<< 56
+        if start &+ 8 <= b.count {
+            let word = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian
+            if let key = knownKey(word) {
+                i = start &+ key.length &+ 1
+                return key.slot
+            }
+        }
+        return keySlotSlowly(b, &i)
     }
 
-    /// `keyCode` where fewer than 8 bytes follow the opening quote at `index`.
-    @inline(never)
-    static func keyCodeNearEnd(_ b: UnsafeRawBufferPointer, _ index: inout Int) -> UInt64? {
-        let n = b.count
-        let start = index + 1
-        var k = start
-        while k < n, b[k] != 0x22 { k += 1 }
-        let length = k - start
-        guard k < n, length < 8 else { return nil }
-        index = k + 1
-        var code: UInt64 = 0
-        for j in 0..<length { code |= UInt64(b[start + j]) << UInt64(j * 8) }
-        return code | UInt64(length) << 56
-    }
-
-    /// The slot of a known key coded by `keyCode`, `typeSlot` for "type", nil otherwise: a
-    /// perfect hash (the top four bits of the code times `keyHash` differ for the 15 known keys)
-    /// picks the one candidate, which must then be the key itself.
+    /// The slot and length of the known key whose bytes, then a quote, begin `word` (the first
+    /// byte lowest); nil when no known key does.
     @inline(__always)
-    static func slot(of key: UInt64) -> Int? {
-        let h = Int(truncatingIfNeeded: (key &* keyHash) >> 60)
-        guard keyCodes[h] == key else { return nil }
-        return Int(truncatingIfNeeded: (keySlots >> UInt64(truncatingIfNeeded: h &* 4)) & 0xF)
+    static func knownKey(_ word: UInt64) -> (slot: Int, length: Int)? {
+        let h = Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* keyHash) &>> 60)
+        guard word & keyMasks[h] == keyPatterns[h] else { return nil }
+        let info = Int(truncatingIfNeeded: keyInfo[h])
+        return (info & 0xF, info &>> 4)
     }
 
-    static let keyHash: UInt64 = 0x68C9_3AB8_8481_03DF
-    /// The known keys' codes by hash; `UInt64.max` (no key's code) where none hashes.
-    static let keyCodes: [UInt64] = [
-        0x0500_0073_7474_6177,  // 0 "watts"
-        .max,                   // 1
-        0x0500_0063_6361_5F76,  // 2 "v_acc"
-        0x0500_0064_6565_7073,  // 3 "speed"
-        0x0300_0000_006E_6F6C,  // 4 "lon"
-        0x0100_0000_0000_0074,  // 5 "t"
-        0x0600_6573_7275_6F63,  // 6 "course"
-        0x0500_0063_6361_5F68,  // 7 "h_acc"
-        0x0500_0072_6577_6F70,  // 8 "power"
-        0x0400_0000_6570_7974,  // 9 "type"
-        0x0300_0000_0074_616C,  // 10 "lat"
-        0x0300_0000_006D_7073,  // 11 "spm"
-        0x0300_0000_006D_7062,  // 12 "bpm"
-        0x0300_0000_0074_6C61,  // 13 "alt"
-        0x0200_0000_0000_7268,  // 14 "hr"
-        0x0765_636E_6564_6163,  // 15 "cadence"
+    /// `keySlot` for a key near the end of the text or not followed by a colon: its bytes are
+    /// found first, then matched as if written `"key":`.
+    @inline(never)
+    static func keySlotSlowly(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int? {
+        let n = b.count
+        let start = i + 1
+        var k = start
+        while k < n, k - start < 8, b[k] != 0x22 { k += 1 }
+        let length = k - start
+        guard k < n, b[k] == 0x22, length >= 1, length <= 7 else { return nil }
+        var word: UInt64 = 0x3A22 << UInt64(8 * length)               // the key, then ":
+        for j in 0..<length { word |= UInt64(b[start + j]) << UInt64(8 * j) }
+        guard let key = knownKey(word), key.length == length else { return nil }
+        i = k + 1
+        return key.slot
+    }
+
+    /// The multiplier of the key hash: the top four bits of (first three bytes × it) differ for
+    /// the 15 known keys.
+    static let keyHash: UInt64 = 0x0683_23EC_409F_28CD
+    /// By hash: a known key's bytes and closing quote (the first byte lowest), and the mask of
+    /// those bytes; hash 5 is no key's (its mask keeps nothing, so it never equals 1).
+    static let keyPatterns: [UInt64] = [
+        0x0000_0000_226E_6F6C, 0x0000_0000_2274_6C61, 0x0000_0000_226D_7062, 0x2265_636E_6564_6163,  // lon alt bpm cadence
+        0x0000_2263_6361_5F76, 1, 0x0000_2272_6577_6F70, 0x0000_2264_6565_7073,                       // v_acc - power speed
+        0x0000_0000_0000_2274, 0x0000_0000_226D_7073, 0x0000_0022_6570_7974, 0x0000_0000_2274_616C,  // t spm type lat
+        0x0022_6573_7275_6F63, 0x0000_0000_0022_7268, 0x0000_2263_6361_5F68, 0x0000_2273_7474_6177,  // course hr h_acc watts
     ]
-    /// The slots by hash, four bits each (the lowest for hash 0).
-    /// (watts 13, -, v_acc 7, speed 4, lon 1, t 2, course 5, h_acc 6, power 12, type 14, lat 0,
-    /// spm 11, bpm 10, alt 3, hr 8, cadence 9; a test checks them against `InputFields`).
-    static let keySlots: UInt64 = 0x983A_B0EC_6521_470D
+    static let keyMasks: [UInt64] = [
+        0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, .max, 0xFFFF_FFFF_FFFF, 0, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
+        0xFFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
+    ]
+    /// By hash: the key's slot (low four bits) and length (high four bits).
+    static let keyInfo: [UInt8] = [
+        0x31, 0x33, 0x3A, 0x79, 0x57, 0, 0x5C, 0x54,    // lon 1, alt 3, bpm 10, cadence 9, v_acc 7, -, power 12, speed 4
+        0x12, 0x3B, 0x4E, 0x30, 0x65, 0x28, 0x56, 0x5D,  // t 2, spm 11, type 14, lat 0, course 5, hr 8, h_acc 6, watts 13
+    ]
 
     /// The kind a `"type"` string value at `i` names, advancing past it; nil for anything but a
     /// known kind written plainly (an unknown one gets cJSON's path and message).

@@ -20,22 +20,8 @@ struct InputFields {
     @inline(__always)
     mutating func set(_ slot: Int, _ v: Double) {
         seen |= 1 << UInt16(truncatingIfNeeded: slot)
-        switch slot {
-        case 0: values.0 = v
-        case 1: values.1 = v
-        case 2: values.2 = v
-        case 3: values.3 = v
-        case 4: values.4 = v
-        case 5: values.5 = v
-        case 6: values.6 = v
-        case 7: values.7 = v
-        case 8: values.8 = v
-        case 9: values.9 = v
-        case 10: values.10 = v
-        case 11: values.11 = v
-        case 12: values.12 = v
-        default: values.13 = v
-        }
+        guard UInt(bitPattern: slot) < 14 else { return }                // a number slot
+        withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: slot &* 8, as: Double.self) }
     }
 
     var fix: Fix {
