@@ -48,18 +48,17 @@ struct FlatInputParserTests {
                                      ("cadence", InputFields.cadence), ("bpm", InputFields.bpm), ("spm", InputFields.spm),
                                      ("power", InputFields.power), ("watts", InputFields.watts), ("type", FlatInputParser.typeSlot)]
         // As written in a line, with a space before the colon (the slow match), near the end.
-        func slot(_ key: String, _ after: String) -> (slot: Int?, end: Int) {
+        func slot(_ key: String, _ after: String) -> (slot: Int?, bit: UInt16, end: Int) {
             let bytes = Array(("\"" + key + "\"" + after).utf8)
             return bytes.withUnsafeBytes { b in
-                var i = 0
-                let s = FlatInputParser.keySlot(b, &i)
-                return (s, i)
+                let key = FlatInputParser.keySlot(b, at: 0)
+                return (key?.slot, key?.bit ?? 0, key?.end ?? 0)
             }
         }
         for (key, want) in keys {
             for after in [":1,\"lat\":2}", " : 1,\"lat\":2}", ":1}", ""] {
-                let (got, end) = slot(key, after)
-                #expect(got == want && end == key.utf8.count + 2, "\(key) then \(after)")
+                let (got, bit, end) = slot(key, after)
+                #expect(got == want && bit == 1 << want && end == key.utf8.count + 2, "\(key) then \(after)")
             }
             for other in [key + "x", String(key.dropLast()), key.uppercased(), "x" + key, String(key.reversed()) + "_",
                           key + "\\", key + "\u{0}"]

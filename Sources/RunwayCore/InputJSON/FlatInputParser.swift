@@ -34,10 +34,14 @@ enum FlatInputParser {
         var fields = InputFields()
         var kind = InputKind.fix
         if i == last { return (fields, kind) }                            // {} (cJSON's message)
+        var seen: UInt16 = 0
         while true {
-            guard let slot = keySlot(b, &i) else { return nil }
-            let bit: UInt16 = 1 &<< UInt16(truncatingIfNeeded: slot)
-            guard fields.seen & bit == 0 else { return nil }
+            guard let key = keySlot(b, at: i) else { return nil }
+            let slot = key.slot
+            let bit = key.bit
+            guard seen & bit == 0 else { return nil }
+            seen |= bit
+            i = key.end
             if b[i] != 0x3A {                                             // :
                 skipSpaceBefore(b, &i)
                 guard b[i] == 0x3A else { return nil }
@@ -46,33 +50,39 @@ enum FlatInputParser {
             skipSpaceBefore(b, &i)
             if let v = DecimalNumber.readBeforeDelimiter(b, at: &i) {
                 guard slot != typeSlot else { return nil }
-                fields.set(slot, v)
+                fields.store(slot, v)
             } else {
-                guard otherValue(b, &i, slot: slot, fields: &fields, kind: &kind) else { return nil }
+                guard let end = otherValue(b, at: i, slot: slot, fields: &fields, kind: &kind) else { return nil }
+                i = end
+            }
+            if b[i] == 0x2C, b[i &+ 1] == 0x22 {                          // ," the next key at once
+                i &+= 1
+                continue
             }
             skipSpaceBefore(b, &i)
             guard b[i] == 0x2C else { break }                             // ,
             i &+= 1
             skipSpaceBefore(b, &i)
         }
+        fields.seen = seen & ~(1 << UInt16(typeSlot))
         return i == last ? (fields, kind) : nil                           // } and only space after
     }
 
     /// A value at `i` that is no number `readBeforeDelimiter` takes: `null`, or the `"type"`
-    /// string; false for anything else (cJSON reads the text). Out of line: rare.
+    /// string; the index after it, or nil for anything else (cJSON reads the text). Out of
+    /// line: rare.
     @inline(never)
-    static func otherValue(_ b: UnsafeRawBufferPointer, _ i: inout Int, slot: Int, fields: inout InputFields,
-                           kind: inout InputKind) -> Bool {
+    static func otherValue(_ b: UnsafeRawBufferPointer, at start: Int, slot: Int, fields: inout InputFields,
+                           kind: inout InputKind) -> Int? {
+        var i = start
         if slot == typeSlot {
-            guard let named = typeKind(b, &i) else { return false }
+            guard let named = typeKind(b, &i) else { return nil }
             kind = named
-            fields.seen |= 1 << UInt16(typeSlot)
-            return true
+            return i
         }
-        guard i + 4 <= b.count, b[i] == 0x6E, b[i + 1] == 0x75, b[i + 2] == 0x6C, b[i + 3] == 0x6C else { return false }
-        i += 4                                                            // null
-        fields.set(slot, .nan)
-        return true
+        guard i + 4 <= b.count, b[i] == 0x6E, b[i + 1] == 0x75, b[i + 2] == 0x6C, b[i + 3] == 0x6C else { return nil }
+        fields.store(slot, .nan)                                          // null
+        return i + 4
     }
 
     /// `skipSpace` where a byte that is not whitespace is known to follow `i` within `b` (the
@@ -107,41 +117,39 @@ enum FlatInputParser {
         return nil
     }
 
-    /// The slot of the known key (`typeSlot` for "type") whose string opens at `i`, advancing
-    /// past its closing quote; nil for any other key or string.
+    /// The slot, seen-mask bit and end (past the closing quote) of the known key (`typeSlot` for
+    /// "type") whose string opens at `i` (< `b.count`); nil for any other key or string.
     ///
     /// The 8 bytes after the opening quote are matched at once: a known key with its closing
     /// quote (at most 8 bytes) is a masked compare against the one candidate a hash of the first
     /// three bytes picks (for `"t"`, written `"t":`, the colon is the third). A match is exactly
     /// that key: its bytes then a quote, the first quote of the string.
     @inline(__always)
-    static func keySlot(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int? {
-        guard i < b.count, b[i] == 0x22 else { return nil }
+    static func keySlot(_ b: UnsafeRawBufferPointer, at i: Int) -> (slot: Int, bit: UInt16, end: Int)? {
+        guard b[i] == 0x22 else { return nil }                             // i < b.count: the caller's
         let start = i &+ 1
         if start &+ 8 <= b.count {
             let word = b.loadUnaligned(fromByteOffset: start, as: UInt64.self).littleEndian
-            if let key = knownKey(word) {
-                i = start &+ key.length &+ 1
-                return key.slot
-            }
+            if let key = knownKey(word) { return (key.slot, key.bit, start &+ key.length &+ 1) }
         }
-        return keySlotSlowly(b, &i)
+        return keySlotSlowly(b, at: i)
     }
 
     /// The slot and length of the known key whose bytes, then a quote, begin `word` (the first
     /// byte lowest); nil when no known key does.
     @inline(__always)
-    static func knownKey(_ word: UInt64) -> (slot: Int, length: Int)? {
+    static func knownKey(_ word: UInt64) -> (slot: Int, bit: UInt16, length: Int)? {
         let h = Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* keyHash) &>> 60)
         guard word & keyMasks[h] == keyPatterns[h] else { return nil }
-        let info = Int(truncatingIfNeeded: keyInfo[h])
-        return (info & 0xF, info &>> 4)
+        let info = keyInfo[h]
+        return (Int(truncatingIfNeeded: info & 0xF), UInt16(truncatingIfNeeded: info &>> 16),
+                Int(truncatingIfNeeded: (info &>> 4) & 0xF))
     }
 
     /// `keySlot` for a key near the end of the text or not followed by a colon: its bytes are
     /// found first, then matched as if written `"key":`.
     @inline(never)
-    static func keySlotSlowly(_ b: UnsafeRawBufferPointer, _ i: inout Int) -> Int? {
+    static func keySlotSlowly(_ b: UnsafeRawBufferPointer, at i: Int) -> (slot: Int, bit: UInt16, end: Int)? {
         let n = b.count
         let start = i + 1
         var k = start
@@ -151,8 +159,7 @@ enum FlatInputParser {
         var word: UInt64 = 0x3A22 << UInt64(8 * length)               // the key, then ":
         for j in 0..<length { word |= UInt64(b[start + j]) << UInt64(8 * j) }
         guard let key = knownKey(word), key.length == length else { return nil }
-        i = k + 1
-        return key.slot
+        return (key.slot, key.bit, k + 1)
     }
 
     /// The multiplier of the key hash: the top four bits of (first three bytes × it) differ for
@@ -170,10 +177,13 @@ enum FlatInputParser {
         0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, .max, 0xFFFF_FFFF_FFFF, 0, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
         0xFFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
     ]
-    /// By hash: the key's slot (low four bits) and length (high four bits).
-    static let keyInfo: [UInt8] = [
-        0x31, 0x33, 0x3A, 0x79, 0x57, 0, 0x5C, 0x54,    // lon 1, alt 3, bpm 10, cadence 9, v_acc 7, -, power 12, speed 4
-        0x12, 0x3B, 0x4E, 0x30, 0x65, 0x28, 0x56, 0x5D,  // t 2, spm 11, type 14, lat 0, course 5, hr 8, h_acc 6, watts 13
+    /// By hash: the key's slot (bits 0-3), length (bits 4-7) and bit in the seen mask
+    /// (1 << slot, bits 16-31).
+    static let keyInfo: [UInt32] = [
+        0x0002_0031, 0x0008_0033, 0x0400_003A, 0x0200_0079,  // lon 1, alt 3, bpm 10, cadence 9
+        0x0080_0057, 0, 0x1000_005C, 0x0010_0054,            // v_acc 7, -, power 12, speed 4
+        0x0004_0012, 0x0800_003B, 0x4000_004E, 0x0001_0030,  // t 2, spm 11, type 14, lat 0
+        0x0020_0065, 0x0100_0028, 0x0040_0056, 0x2000_005D,  // course 5, hr 8, h_acc 6, watts 13
     ]
 
     /// The kind a `"type"` string value at `i` names, advancing past it; nil for anything but a

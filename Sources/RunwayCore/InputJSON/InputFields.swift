@@ -13,13 +13,19 @@ struct InputFields {
     /// The value of each slot (NaN: absent or null), in slot order.
     var values: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
                  Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan)
-    /// The slots set, bit `slot` each (`FlatInputParser` also marks its "type" slot here).
+    /// The number slots set, bit `slot` each.
     var seen: UInt16 = 0
 
     /// Sets the value of slot `slot` (a number, or NaN for null).
     @inline(__always)
     mutating func set(_ slot: Int, _ v: Double) {
         seen |= 1 << UInt16(truncatingIfNeeded: slot)
+        store(slot, v)
+    }
+
+    /// Sets the value of slot `slot` without marking it seen (the caller keeps `seen`).
+    @inline(__always)
+    mutating func store(_ slot: Int, _ v: Double) {
         guard UInt(bitPattern: slot) < 14 else { return }                // a number slot
         withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: slot &* 8, as: Double.self) }
     }
