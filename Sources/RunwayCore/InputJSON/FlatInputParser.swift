@@ -140,10 +140,10 @@ enum FlatInputParser {
     @inline(__always)
     static func knownKey(_ word: UInt64) -> (slot: Int, bit: UInt16, length: Int)? {
         let h = Int(truncatingIfNeeded: ((word & 0xFF_FFFF) &* keyHash) &>> 60)
-        guard word & keyMasks[h] == keyPatterns[h] else { return nil }
+        guard word & keyPatterns[2 &* h &+ 1] == keyPatterns[2 &* h] else { return nil }
         let info = keyInfo[h]
-        return (Int(truncatingIfNeeded: info & 0xF), UInt16(truncatingIfNeeded: info &>> 16),
-                Int(truncatingIfNeeded: (info &>> 4) & 0xF))
+        return (Int(truncatingIfNeeded: info & 0xFF), UInt16(truncatingIfNeeded: info &>> 16),
+                Int(truncatingIfNeeded: (info &>> 8) & 0xFF) &- 2)
     }
 
     /// `keySlot` for a key near the end of the text or not followed by a colon: its bytes are
@@ -165,25 +165,26 @@ enum FlatInputParser {
     /// The multiplier of the key hash: the top four bits of (first three bytes × it) differ for
     /// the 15 known keys.
     static let keyHash: UInt64 = 0x0683_23EC_409F_28CD
-    /// By hash: a known key's bytes and closing quote (the first byte lowest), and the mask of
-    /// those bytes; hash 5 is no key's (its mask keeps nothing, so it never equals 1).
+    /// By hash h, at 2h and 2h + 1: a known key's bytes and closing quote (the first byte
+    /// lowest), and the mask of those bytes; hash 5 is no key's (its mask keeps nothing, so it
+    /// never equals 1).
     static let keyPatterns: [UInt64] = [
-        0x0000_0000_226E_6F6C, 0x0000_0000_2274_6C61, 0x0000_0000_226D_7062, 0x2265_636E_6564_6163,  // lon alt bpm cadence
-        0x0000_2263_6361_5F76, 1, 0x0000_2272_6577_6F70, 0x0000_2264_6565_7073,                       // v_acc - power speed
-        0x0000_0000_0000_2274, 0x0000_0000_226D_7073, 0x0000_0022_6570_7974, 0x0000_0000_2274_616C,  // t spm type lat
-        0x0022_6573_7275_6F63, 0x0000_0000_0022_7268, 0x0000_2263_6361_5F68, 0x0000_2273_7474_6177,  // course hr h_acc watts
+        0x0000_0000_226E_6F6C, 0xFFFF_FFFF, 0x0000_0000_2274_6C61, 0xFFFF_FFFF,  // lon alt
+        0x0000_0000_226D_7062, 0xFFFF_FFFF, 0x2265_636E_6564_6163, .max,  // bpm cadence
+        0x0000_2263_6361_5F76, 0xFFFF_FFFF_FFFF, 1, 0,  // v_acc -
+        0x0000_2272_6577_6F70, 0xFFFF_FFFF_FFFF, 0x0000_2264_6565_7073, 0xFFFF_FFFF_FFFF,  // power speed
+        0x0000_0000_0000_2274, 0xFFFF, 0x0000_0000_226D_7073, 0xFFFF_FFFF,  // t spm
+        0x0000_0022_6570_7974, 0xFF_FFFF_FFFF, 0x0000_0000_2274_616C, 0xFFFF_FFFF,  // type lat
+        0x0022_6573_7275_6F63, 0xFF_FFFF_FFFF_FFFF, 0x0000_0000_0022_7268, 0xFF_FFFF,  // course hr
+        0x0000_2263_6361_5F68, 0xFFFF_FFFF_FFFF, 0x0000_2273_7474_6177, 0xFFFF_FFFF_FFFF,  // h_acc watts
     ]
-    static let keyMasks: [UInt64] = [
-        0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, .max, 0xFFFF_FFFF_FFFF, 0, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
-        0xFFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF, 0xFFFF_FFFF, 0xFF_FFFF_FFFF_FFFF, 0xFF_FFFF, 0xFFFF_FFFF_FFFF, 0xFFFF_FFFF_FFFF,
-    ]
-    /// By hash: the key's slot (bits 0-3), length (bits 4-7) and bit in the seen mask
-    /// (1 << slot, bits 16-31).
+    /// By hash: the key's slot (bits 0-7), length + 2 (bits 8-15: from the opening quote to past
+    /// the closing one) and bit in the seen mask (1 << slot, bits 16-31).
     static let keyInfo: [UInt32] = [
-        0x0002_0031, 0x0008_0033, 0x0400_003A, 0x0200_0079,  // lon 1, alt 3, bpm 10, cadence 9
-        0x0080_0057, 0, 0x1000_005C, 0x0010_0054,            // v_acc 7, -, power 12, speed 4
-        0x0004_0012, 0x0800_003B, 0x4000_004E, 0x0001_0030,  // t 2, spm 11, type 14, lat 0
-        0x0020_0065, 0x0100_0028, 0x0040_0056, 0x2000_005D,  // course 5, hr 8, h_acc 6, watts 13
+        0x0002_0501, 0x0008_0503, 0x0400_050A, 0x0200_0909,  // lon 1, alt 3, bpm 10, cadence 9
+        0x0080_0707, 0, 0x1000_070C, 0x0010_0704,  // v_acc 7, -, power 12, speed 4
+        0x0004_0302, 0x0800_050B, 0x4000_060E, 0x0001_0500,  // t 2, spm 11, type 14, lat 0
+        0x0020_0805, 0x0100_0408, 0x0040_0706, 0x2000_070D,  // course 5, hr 8, h_acc 6, watts 13
     ]
 
     /// The kind a `"type"` string value at `i` names, advancing past it; nil for anything but a
