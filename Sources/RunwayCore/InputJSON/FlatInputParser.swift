@@ -10,18 +10,20 @@
 /// and cJSON reads the bytes, so the result (input, or status and message) is cJSON's.
 ///
 ///     let line = Array(#"{"lat":52.1,"lon":4.3,"hr":null}"#.utf8)
-///     line.withUnsafeBytes { FlatInputParser.parse($0) }   // fields lat 52.1, lon 4.3; kind .fix
-///     Array(#"{"lat":52.1,"lon":4.3,"x":[]}"#.utf8).withUnsafeBytes { FlatInputParser.parse($0) }  // nil
+///     var fields = InputFields()
+///     line.withUnsafeBytes { FlatInputParser.parse($0, into: &fields) }   // .fix; fields lat 52.1, lon 4.3
+///     Array(#"{"lat":52.1,"lon":4.3,"x":[]}"#.utf8).withUnsafeBytes { FlatInputParser.parse($0, into: &fields) }  // nil
 enum FlatInputParser {
     /// The slot of `"type"` in the seen-keys mask (after `InputFields`' number slots).
     static let typeSlot = 14
 
-    /// The fields and kind of the flat object in `b`, or nil when cJSON must read it.
+    /// The kind of the flat object in `b`, its fields set in `fields` (fresh: `InputFields()`),
+    /// or nil when cJSON must read it (then `fields` holds any of them).
     ///
     /// The closing brace is found first (the last byte that is not whitespace): no loop below
     /// runs past it, as it is no digit, space or quote, and every single byte looked at is at or
     /// before it (each step moves past a byte that is not it), so those reads need no bound.
-    static func parse(_ b: UnsafeRawBufferPointer) -> (fields: InputFields, kind: InputKind)? {
+    static func parse(_ b: UnsafeRawBufferPointer, into fields: inout InputFields) -> InputKind? {
         let n = b.count
         var last = n - 1
         while last > 0, JSONInput.isSpace(b[last]) { last -= 1 }
@@ -31,9 +33,8 @@ enum FlatInputParser {
         guard b[i] == 0x7B else { return nil }                            // {
         i += 1
         skipSpaceBefore(b, &i)
-        var fields = InputFields()
         var kind = InputKind.fix
-        if i == last { return (fields, kind) }                            // {} (cJSON's message)
+        if i == last { return kind }                                      // {} (cJSON's message)
         var seen: UInt16 = 0
         while true {
             guard let key = keySlot(b, at: i) else { return nil }
@@ -65,7 +66,7 @@ enum FlatInputParser {
             skipSpaceBefore(b, &i)
         }
         fields.seen = seen & ~(1 << UInt16(typeSlot))
-        return i == last ? (fields, kind) : nil                           // } and only space after
+        return i == last ? kind : nil                                     // } and only space after
     }
 
     /// A value at `i` that is no number `readBeforeDelimiter` takes: `null`, or the `"type"`

@@ -36,6 +36,7 @@ struct InputFields {
     }
 
     /// The validated input of kind `kind`; nil for an import report.
+    @inline(__always)
     func finish(_ kind: InputKind) throws(RunwayError) -> ValidatedInput? {
         switch kind {
         case .fix:
