@@ -50,8 +50,7 @@ enum FlatInputParser {
             i &+= 1
             skipSpaceBefore(b, &i)
             if let v = DecimalNumber.readBeforeDelimiter(b, at: &i) {
-                guard slot != typeSlot else { return nil }
-                fields.store(slot, v)
+                guard fields.store(slot, v) else { return nil }              // "type": no number
             } else {
                 guard let end = otherValue(b, at: i, slot: slot, fields: &fields, kind: &kind) else { return nil }
                 i = end

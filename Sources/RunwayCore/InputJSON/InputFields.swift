@@ -23,11 +23,13 @@ struct InputFields {
         store(slot, v)
     }
 
-    /// Sets the value of slot `slot` without marking it seen (the caller keeps `seen`).
-    @inline(__always)
-    mutating func store(_ slot: Int, _ v: Double) {
-        guard UInt(bitPattern: slot) < 14 else { return }                // a number slot
+    /// Sets the value of slot `slot` without marking it seen (the caller keeps `seen`); false
+    /// (and nothing set) when `slot` is no number slot.
+    @inline(__always) @discardableResult
+    mutating func store(_ slot: Int, _ v: Double) -> Bool {
+        guard UInt(bitPattern: slot) < 14 else { return false }
         withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: slot &* 8, as: Double.self) }
+        return true
     }
 
     var fix: Fix {
