@@ -134,4 +134,58 @@ struct DecimalNumberTests {
         #expect(fast("9007199254740993") == 9007199254740992)
         #expect(fast("9007199254740995") == 9007199254740996)
     }
+
+    /// `readBeforeDelimiter` (the fast path's one-pass reading, a closing brace after the
+    /// number): random numbers of every length up to 21 digits, with and without a fraction,
+    /// sign and exponent, give strtod's bits and stop where `read` stops, or are declined as
+    /// `read` declines them.
+    @Test func readBeforeDelimiterAgreesWithStrtod() {
+        var rng = SimRandom(seed: 20, stream: 4)
+        var onePass = 0
+        for k in 0..<300_000 {
+            let digits = 1 + Int(rng.next() % 21)
+            var text = rng.next() % 2 == 0 ? "" : "-"
+            var body = ""
+            for d in 0..<digits { body.append(String(d == 0 && digits > 1 && k % 7 != 0 ? 1 + rng.next() % 9 : rng.next() % 10)) }
+            let point = Int(rng.next() % UInt64(digits + 1))
+            if k % 5 == 0 {
+                text += "0." + body                                  // leading zero, fraction only
+            } else if point == 0 || point == digits {
+                text += body
+            } else {
+                text += body.prefix(point) + "." + body.dropFirst(point)
+            }
+            if k % 11 == 0 { text += "e" + String(Int(rng.next() % 40) - 20) }
+            if k % 13 == 0 { text += "." }                           // "1." and the like
+            let bytes = Array((text + "}").utf8)
+            bytes.withUnsafeBytes { b in
+                var i = 0, j = 0
+                let fast = DecimalNumber.readBeforeDelimiter(b, at: &i)
+                let reference = DecimalNumber.read(b, at: &j)
+                #expect(fast?.bitPattern == reference?.bitPattern, "\(text)")
+                guard let v = fast else { return }
+                #expect(i == j, "\(text)")
+                if i == b.count - 1 {
+                    #expect(v.bitPattern == strtodOf(text).bitPattern, "\(text): \(v)")
+                    if digits <= 16 && k % 11 != 0 { onePass += 1 }
+                }
+            }
+        }
+        #expect(onePass > 50_000)
+        // The edges of the one-pass branch: 19 digits, 2^53 and one more, every fraction length.
+        for text in ["9007199254740992", "9007199254740993", "900719925474099.3", "0.9007199254740993",
+                     "1234567890123456789", "0.1234567890123456789", "123456789.0123456789", "-0", "-0.0", "0.0000000000000000001",
+                     "4.9406564584124654", "1797693134862315.7", "0.30000000000000004", "52.3731234", "1700000000.0"] {
+            #expect(agreesBeforeDelimiter(text), "\(text)")
+        }
+    }
+
+    /// Whether `readBeforeDelimiter` reads `text` (then followed by "}") as strtod does.
+    func agreesBeforeDelimiter(_ text: String) -> Bool {
+        Array((text + "}").utf8).withUnsafeBytes { b in
+            var i = 0
+            guard let v = DecimalNumber.readBeforeDelimiter(b, at: &i) else { return false }
+            return i == b.count - 1 && v.bitPattern == strtodOf(text).bitPattern
+        }
+    }
 }

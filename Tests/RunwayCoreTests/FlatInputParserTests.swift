@@ -40,6 +40,37 @@ struct FlatInputParserTests {
         }
     }
 
+    /// The key match: each known key finds its own slot however it is followed, near misses none.
+    @Test func keySlotsMatchTheFields() {
+        let keys: [(String, Int)] = [("lat", InputFields.lat), ("lon", InputFields.lon), ("t", InputFields.t),
+                                     ("alt", InputFields.alt), ("speed", InputFields.speed), ("course", InputFields.course),
+                                     ("h_acc", InputFields.hAcc), ("v_acc", InputFields.vAcc), ("hr", InputFields.hr),
+                                     ("cadence", InputFields.cadence), ("bpm", InputFields.bpm), ("spm", InputFields.spm),
+                                     ("power", InputFields.power), ("watts", InputFields.watts), ("type", FlatInputParser.typeSlot)]
+        // As written in a line, with a space before the colon (the slow match), near the end.
+        func slot(_ key: String, _ after: String) -> (slot: Int?, bit: UInt16, end: Int) {
+            let bytes = Array(("\"" + key + "\"" + after).utf8)
+            return bytes.withUnsafeBytes { b in
+                let key = FlatInputParser.keySlot(b, at: 0)
+                return (key?.slot, key?.bit ?? 0, key?.end ?? 0)
+            }
+        }
+        for (key, want) in keys {
+            for after in [":1,\"lat\":2}", " : 1,\"lat\":2}", ":1}", ""] {
+                let (got, bit, end) = slot(key, after)
+                #expect(got == want && bit == 1 << want && end == key.utf8.count + 2, "\(key) then \(after)")
+            }
+            for other in [key + "x", String(key.dropLast()), key.uppercased(), "x" + key, String(key.reversed()) + "_",
+                          key + "\\", key + "\u{0}"]
+            where !keys.contains(where: { $0.0 == other }) {
+                for after in [":1,\"lat\":2}", " :1}", ""] {
+                    #expect(slot(other, after).slot == nil, "\(other) then \(after)")
+                }
+            }
+        }
+        #expect(Set(keys.map(\.1)).count == keys.count)
+    }
+
     /// Every line of the real recordings agrees, and nearly all take the fast path.
     @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
     func realRecordingsAgree() throws {

@@ -32,6 +32,65 @@ struct DecimalNumber {
         return n.double
     }
 
+    /// `read` where `b` holds, after `i`, a byte that is no digit, `.`, `-`, `e` or `E` (a
+    /// `FlatInputParser` object's closing brace): the loops stop at that byte at the latest, and
+    /// each byte looked at follows one of those, so no read needs a bound check. The common
+    /// shape — at most 19 bytes of digits and point, no exponent, a mantissa of at most 2^53 —
+    /// is converted in this one pass (Clinger: the mantissa over 10^(fraction digits), ≤ 10^17,
+    /// one correctly rounded division); any other number is read again by `read`.
+    @inline(__always)
+    static func readBeforeDelimiter(_ b: UnsafeRawBufferPointer, at index: inout Int) -> Double? {
+        var i = index
+        let negative = b[i] == 0x2D                                    // -
+        if negative { i &+= 1 }
+        let digitsStart = i
+        var mantissa = UInt64(b[i]) &- 0x30
+        guard mantissa < 10 else { return nil }
+        i &+= 1
+        if mantissa != 0 {                                             // 0: no more integer digits
+            while case let d = UInt64(b[i]) &- 0x30, d < 10 {
+                mantissa = mantissa &* 10 &+ d
+                i &+= 1
+            }
+        }
+        var fraction = 0
+        if b[i] == 0x2E {                                              // .
+            i &+= 1
+            let fractionStart = i
+            while case let d = UInt64(b[i]) &- 0x30, d < 10 {
+                mantissa = mantissa &* 10 &+ d
+                i &+= 1
+            }
+            fraction = i &- fractionStart
+            if fraction == 0 { return readAgain(b, at: &index) }       // "1." is not JSON
+        }
+        // At most 19 bytes of digits and point (so at most 19 digits, and at most 17 after the
+        // point): the mantissa did not wrap, and 10^fraction is exact.
+        guard i &- digitsStart <= 19, mantissa <= 1 << 53, b[i] | 0x20 != 0x65 else {   // e E
+            return readAgain(b, at: &index)
+        }
+        index = i
+        // fraction ≤ 17 < exactPowers.count (the guard above).
+        let v = Double(mantissa) / exactPowers.withUnsafeBufferPointer { $0[fraction] }
+        return negative ? -v : v
+    }
+
+    /// `read` from `index`: the numbers `readBeforeDelimiter` leaves (`index` is set only when
+    /// a number is read, so the caller's index stays in a register). Out of line: rare.
+    @inline(__always)
+    static func readAgain(_ b: UnsafeRawBufferPointer, at index: inout Int) -> Double? {
+        guard let (v, end) = readAgainOutOfLine(b, from: index) else { return nil }
+        index = end
+        return v
+    }
+
+    @inline(never)
+    static func readAgainOutOfLine(_ b: UnsafeRawBufferPointer, from start: Int) -> (Double, Int)? {
+        var i = start
+        guard let v = read(b, at: &i) else { return nil }
+        return (v, i)
+    }
+
     /// Reads the digits of a number at `i`; nil for anything outside the strict grammar and the
     /// limits above.
     @inline(__always)

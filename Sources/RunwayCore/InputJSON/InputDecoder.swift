@@ -28,8 +28,9 @@ public enum InputDecoder {
     /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
     /// the line `runway_import` ends with), which the push paths accept and ignore.
     public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
-        if bytes.count <= JSONInput.maxInputBytes, let flat = FlatInputParser.parse(bytes) {
-            return try flat.fields.finish(flat.kind)
+        var fields = InputFields()
+        if bytes.count <= JSONInput.maxInputBytes, let kind = FlatInputParser.parse(bytes, into: &fields) {
+            return try fields.finish(kind)
         }
         return try decodeLineWithCJSON(bytes)
     }
@@ -103,7 +104,8 @@ public enum InputDecoder {
 
     /// Whether the single pass takes `bytes` (rather than handing them to cJSON).
     public static func takesFastPath(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.count <= JSONInput.maxInputBytes && FlatInputParser.parse(bytes) != nil
+        var fields = InputFields()
+        return bytes.count <= JSONInput.maxInputBytes && FlatInputParser.parse(bytes, into: &fields) != nil
     }
 }
 

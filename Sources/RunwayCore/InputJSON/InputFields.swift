@@ -10,43 +10,47 @@ struct InputFields {
     static let lat = 0, lon = 1, t = 2, alt = 3, speed = 4, course = 5, hAcc = 6, vAcc = 7, hr = 8,
                cadence = 9, bpm = 10, spm = 11, power = 12, watts = 13
 
-    var fix = Fix(lat: .nan, lon: .nan)
-    var bpm = Double.nan, spm = Double.nan, watts = Double.nan
-    var sawLat = false, sawLon = false
+    /// The value of each slot (NaN: absent or null), in slot order.
+    var values: (Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double, Double,
+                 Double, Double) = (.nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan, .nan)
+    /// The number slots set, bit `slot` each.
+    var seen: UInt16 = 0
 
     /// Sets the value of slot `slot` (a number, or NaN for null).
     @inline(__always)
     mutating func set(_ slot: Int, _ v: Double) {
-        switch slot {
-        case 0: fix.lat = v; sawLat = true
-        case 1: fix.lon = v; sawLon = true
-        case 2: fix.t = v
-        case 3: fix.alt = v
-        case 4: fix.speed = v
-        case 5: fix.course = v
-        case 6: fix.hAcc = v
-        case 7: fix.vAcc = v
-        case 8: fix.hr = v
-        case 9: fix.cadence = v
-        case 10: bpm = v
-        case 11: spm = v
-        case 12: fix.power = v
-        default: watts = v
-        }
+        seen |= 1 << UInt16(truncatingIfNeeded: slot)
+        store(slot, v)
+    }
+
+    /// Sets the value of slot `slot` without marking it seen (the caller keeps `seen`); false
+    /// (and nothing set) when `slot` is no number slot.
+    @inline(__always) @discardableResult
+    mutating func store(_ slot: Int, _ v: Double) -> Bool {
+        guard UInt(bitPattern: slot) < 14 else { return false }
+        withUnsafeMutableBytes(of: &values) { $0.storeBytes(of: v, toByteOffset: slot &* 8, as: Double.self) }
+        return true
+    }
+
+    var fix: Fix {
+        Fix(t: values.2, lat: values.0, lon: values.1, alt: values.3, speed: values.4, course: values.5,
+            hAcc: values.6, vAcc: values.7, hr: values.8, cadence: values.9, power: values.12)
     }
 
     /// The validated input of kind `kind`; nil for an import report.
+    @inline(__always)
     func finish(_ kind: InputKind) throws(RunwayError) -> ValidatedInput? {
         switch kind {
         case .fix:
-            guard sawLat, sawLon, !fix.lat.isNaN, !fix.lon.isNaN else {
+            let sawLat = seen & 1 != 0, sawLon = seen & 2 != 0
+            guard sawLat, sawLon, !values.0.isNaN, !values.1.isNaN else {
                 throw .input(sawLat || sawLon ? "fix needs both lat and lon" : "fix needs lat and lon (or a \"type\")")
             }
             return try ValidatedInput(.fix(fix))
-        case .hr: return try ValidatedInput(.sample(.heartRate(bpm: bpm, t: fix.t)))
-        case .cadence: return try ValidatedInput(.sample(.cadence(spm: spm, t: fix.t)))
-        case .altimeter: return try ValidatedInput(.sample(.altimeter(alt: fix.alt, t: fix.t)))
-        case .power: return try ValidatedInput(.sample(.power(watts: watts, t: fix.t)))
+        case .hr: return try ValidatedInput(.sample(.heartRate(bpm: values.10, t: values.2)))
+        case .cadence: return try ValidatedInput(.sample(.cadence(spm: values.11, t: values.2)))
+        case .altimeter: return try ValidatedInput(.sample(.altimeter(alt: values.3, t: values.2)))
+        case .power: return try ValidatedInput(.sample(.power(watts: values.13, t: values.2)))
         case .importReport: return nil
         }
     }
