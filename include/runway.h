@@ -282,8 +282,10 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *  options_json may be NULL or an object with any of:
  *    "kinds": ["flight","phase","tick","log","split","alert"] (default all)
  *    "policy": "latest" (default: flight and tick snapshots coalesce to the
- *              newest, and a callback gets at most one flight snapshot every
- *              0.25 ms, the newest; discrete events are queued, up to
+ *              newest, and a callback gets at most one flight snapshot per
+ *              0.25 ms interval (intervals shared by the session's callbacks,
+ *              which share one snapshot written in the last 62 us; the
+ *              newest always follows); discrete events are queued, up to
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY, and never held back)
  *              | "queue" (every event in order)
  *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default

@@ -11,13 +11,24 @@ import Glibc
 ///     // lock released: p's text is serialised (once, for every subscriber) and the callback runs
 ///     // lock held again: retire(p), then the next event
 extension Session {
-    /// The least time between two flight snapshots handed to one `latest` callback subscriber,
-    /// in nanoseconds (`flightIntervalNs`). A snapshot that comes sooner waits (newer ones take
-    /// its place) until that much time has passed since the previous one was taken: however fast
-    /// the pushes, a subscriber's thread takes at most 4 000 snapshots a second (a display needs
-    /// 60), so it leaves the pushing thread its core, and the newest push is shown within
+    /// The pacing of flight snapshots to one `latest` callback subscriber, in nanoseconds
+    /// (`flightIntervalNs`): at most one an interval, the intervals on a grid the session's
+    /// subscribers share (`nextFlightDue`), at least half an interval apart. A snapshot that
+    /// comes sooner waits (newer ones take its place) until the next interval: however fast the
+    /// pushes, a subscriber's thread takes at most 4 000 snapshots a second (a display needs
+    /// 60), so it leaves the pushing thread its core, and the newest push is shown within about
     /// 0.25 ms. Other events are never held back.
     static let defaultFlightIntervalNs: UInt64 = 250_000
+
+    /// When a `latest` subscriber that took a snapshot at `now` may take the next: the end of
+    /// the interval, on a grid of intervals shared by the session's subscribers (so that they
+    /// come for their snapshots together and share one, see `currentFlight`), at least half an
+    /// interval away.
+    static func nextFlightDue(after now: UInt64, interval: UInt64) -> UInt64 {
+        guard interval > 0 else { return now }
+        let next = (now / interval &+ 1) &* interval
+        return next &- now >= interval / 2 ? next : next &+ interval
+    }
 
     /// The delivery loop of one callback subscription, on its own thread. It allocates and frees
     /// nothing itself (see `Payload`). With nothing to deliver it waits with `waiting` set; the
@@ -51,11 +62,11 @@ extension Session {
                 park(sub, pacing: true, until: flightDue)
                 continue
             }
-            guard let payload = nextEvent(sub) else {
+            guard let payload = nextEvent(sub, now: now) else {
                 park(sub, pacing: false, until: 0)
                 continue
             }
-            if paced && payload.kind == .flight { flightDue = now &+ flightIntervalNs }
+            if paced && payload.kind == .flight { flightDue = Session.nextFlightDue(after: now, interval: flightIntervalNs) }
             lock.unlock()
             payload.withBytes { buf in
                 guard let base = buf.baseAddress else { return }

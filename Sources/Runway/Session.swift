@@ -43,6 +43,10 @@ final class Session: @unchecked Sendable {
     /// until it takes one): written when first taken (`currentFlight`), one payload serialised at
     /// most once however many subscribers take it.
     var flightSlot: Payload?
+    /// When `flightSlot` was last written (monotonic ns).
+    var flightWrittenNs: UInt64 = 0
+    /// How many of `latestFlightSubs` have no snapshot pending (`dispatch` has some to tell).
+    var latestNotPending = 0
     /// Flight payloads (`Payload.reusable`) that no one references, to write the next snapshot
     /// into when the slot's is still held (linked by `nextRetired`): one per `latest` flight
     /// subscriber and one more, allocated when they subscribe, so that a delivery thread always
@@ -234,12 +238,16 @@ final class Session: @unchecked Sendable {
         }
         guard !latestFlightSubs.isEmpty, driver.core.flightSeq != lastFlightSeq else { return }
         lastFlightSeq = driver.core.flightSeq
+        guard latestNotPending > 0 else { return }
+        // (With every latest subscriber's snapshot pending, as while pushes come faster than they
+        // take them, a push touches none of them.)
         for sub in latestFlightSubs where !sub.flightPending {
             // A subscriber whose snapshot is still pending gets the newer one in its place, and
             // needs no wake-up: it was woken for the first, or is busy.
             sub.flightPending = true
             noteWake(sub, pacing: false)
         }
+        latestNotPending = 0
     }
 
     /// Notes a waiting delivery thread to wake after the lock is released (once: the flag is
@@ -261,6 +269,7 @@ final class Session: @unchecked Sendable {
         wanted = subscriptions.reduce(0) { $0 | $1.mask }
         let flight = EventKind.flight.bit
         latestFlightSubs = subscriptions.filter(\.takesLatestFlight)
+        latestNotPending = latestFlightSubs.reduce(0) { $0 + ($1.flightPending ? 0 : 1) }
         // Every snapshot is built as an event only while a queue subscriber wants them all.
         driver.core.emitsSnapshots = subscriptions.contains { $0.mask & flight != 0 && $0.options.policy == .queue }
         lastFlightSeq = driver.core.flightSeq

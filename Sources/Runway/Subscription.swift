@@ -293,7 +293,11 @@ final class Subscription: @unchecked Sendable {
         switch best?.from {
         case .flight?:
             flightPending = false
-            return flight()
+            let p = flight()
+            // A shared snapshot older than the newest (see Session.currentFlight): the newest
+            // is still to come.
+            if let p, p.seq != flightSeq { flightPending = true }
+            return p
         case .tick?:
             defer { latestTick = nil }
             return latestTick

@@ -154,6 +154,43 @@ struct SubscriptionTests {
         #expect(polls.allSatisfy { s.poll($0).1 == nil }, "taken once each")
     }
 
+    /// Latest callback subscribers pushed to faster than they take snapshots share them (one
+    /// written moments ago is handed on as it is, `Session.currentFlight`), yet none is left
+    /// with an older one: each ends with the snapshot of the last push.
+    @Test func sharedSnapshotsStillEndWithTheNewestForEverySubscriber() throws {
+        let s = try CSession()
+        let recorders = (0..<8).map { _ in Recorder() }
+        for r in recorders { _ = s.subscribe(#"{"kinds":["flight"]}"#, r) }
+        s.start(0)
+        let n = 5_000
+        for i in 1...n { s.fix(Double(i), 52 + Double(i) * 0.00001) }
+        for r in recorders {
+            #expect(r.wait { $0.last.flatMap { field("fixes", in: $0) } == Double(n) }, "every subscriber gets the newest")
+            let fixes = r.snapshot.compactMap { field("fixes", in: $0) }
+            #expect(fixes == fixes.sorted(), "never an older snapshot after a newer one")
+        }
+    }
+
+    /// The sharing itself: a paced taker moments after another gets the same payload although a
+    /// push came between, and stays pending, so that the newest snapshot still comes to it.
+    @Test func aSharedOlderSnapshotLeavesItsSubscriberPendingForTheNewest() throws {
+        let s = try CSession()
+        let session = try Runway.session(s.handle)
+        let a = s.subscribe(#"{"kinds":["flight"]}"#, nil).1, b = s.subscribe(#"{"kinds":["flight"]}"#, nil).1
+        s.fix(0, 52)
+        let subs = session.lock.withLock { session.subscriptionsForTests }
+        let subA = try #require(subs.first { $0.id == a }), subB = try #require(subs.first { $0.id == b })
+        let now = Session.monotonicNs()
+        let first = session.lock.withLock { session.nextEvent(subA, now: now) }
+        s.fix(1, 52.0001)
+        let shared = session.lock.withLock { session.nextEvent(subB, now: now + 1) }
+        #expect(first != nil && shared === first, "handed on as it is")
+        #expect(session.lock.withLock { subB.flightPending }, "still pending: the newest is to come")
+        #expect(s.poll(b).1.flatMap { field("fixes", in: $0) } == 2, "and it comes")
+        let late = session.lock.withLock { session.nextEvent(subA, now: now + session.flightIntervalNs) }
+        #expect(late !== first, "too late to share: written anew")
+    }
+
     /// Snapshots superseded before anyone takes them are neither built nor serialised: a push
     /// only marks one pending, the taker writes the core's current snapshot, into the same
     /// payload again while no one else holds it (no allocation).
