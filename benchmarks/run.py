@@ -347,7 +347,7 @@ def bench_memory(t: Table, ctx: dict) -> None:
     t.row("5a", "Memory: bytes per stored route point, steady state (RSS growth from 86 400 to "
           "360 000 points; `distance_filter_m` 0, every fix a point)",
           f"{fmt(statistics.median(steady))} B/point",
-          "the route's design: 30 B/point", ratio_cell([s / 30 for s in steady]), "≤ 32 B/point",
+          "the route's design: 32 B/point (one `Route.Point`)", ratio_cell([s / 32 for s in steady]), "≤ 32 B/point",
           statistics.median(steady) <= 32)
     t.row("5b", "Memory: RSS growth linear in points (slope 10 000→86 400 points vs 86 400→360 000)",
           f"{fmt(statistics.median(early))} B/point early, {fmt(statistics.median(steady))} B/point late",
