@@ -248,3 +248,51 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")) and librunway.import_available()
             gain = s.summary()["gain_m"]
         device = report["device"]["ascent_m"]
         print(f"{name}: gain {gain:.1f} m against the device's total_ascent {device:.0f} m ({err(gain, device):+.1f}%)")
+# Beyond the suites' trials: 60 other seeds a case (1000-1059, round five places), none looked at
+# while choosing a mechanism's settings, so the figures below show the spread a test's eight
+# trials can hide. Each line: mean, standard deviation, worst, and how many runs miss the target.
+WIDE = [(seed, *[("52.37", "4.89"), ("1.29", "103.85"), ("-33.92", "18.42"), ("64.15", "-21.94"),
+                 ("40.71", "-74.01")][seed % 5]) for seed in range(1000, 1060)]
+def spread(xs):
+    m = sum(xs) / len(xs)
+    return m, (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
+for shape in ("sine", "ramp", "stepped"):
+    es = [err(*(lambda r: (r[0]["gain_m"], r[1]["gain_m"]))(run(["--seed", str(s), "--lat", la, "--lon", lo, "--hills", shape,
+          "--hill-m", "15", "--laps", "3", "--altitude-error", "gps"]))) for s, la, lo in WIDE]
+    m, sd = spread(es)
+    print(f"wide: gain, GPS-like error, 3 laps, {shape}, 60 seeds: mean {m:+.1f}% sd {sd:.1f}, worst {max(es, key=abs):+.1f}%, "
+          f"{sum(abs(e) > 15 for e in es)} beyond 15%")
+flat = []
+for s, la, lo in WIDE:
+    sm, _ = run(["--seed", str(s), "--lat", la, "--lon", lo, "--hill-m", "0", "--laps", "3", "--altitude-error", "gps"])
+    flat.append(max(sm["gain_m"], sm["loss_m"]))
+flat.sort()
+print(f"wide: flat loop, GPS-like error, 82 min, 60 seeds: the larger of gain and loss mean {sum(flat) / len(flat):.1f} m, "
+      f"median {flat[30]:.1f} m, 90th percentile {flat[54]:.1f} m, worst {flat[-1]:.1f} m")
+for motion in ("walk", "run", "ride"):
+    es = [err(*(lambda r: (r[0]["distance_m"], r[1]["truth_distance_m"]))(run(["--seed", str(s), "--lat", la, "--lon", lo,
+          "--motion", motion, "--position-error", "0:60:0", "--no-speed", "--no-course", "--no-accuracy"], {"activity": motion})))
+          for s, la, lo in WIDE]
+    m, sd = spread(es)
+    print(f"wide: clean loop, positions only, {motion}, 60 seeds: mean {m:+.3f}% sd {sd:.3f}, worst {max(es, key=abs):+.3f}%, "
+          f"{sum(abs(e) > 0.05 for e in es)} beyond 0.05%")
+# Where a clean loop's metres go: one street corner on a clean track without Doppler (300 m
+# north, an arc of radius r, 300 m on), against the path's length at the last fix. The
+# constant-velocity filter assumes 3 m of position noise and little acceleration, so it cuts a
+# corner sharper than its model.
+import math
+def corner(v, r, turn_deg, activity, straight=300.0):
+    th = math.radians(turn_deg); arc = r * th; n = int((2 * straight + arc) / v)
+    lines = []
+    for k in range(n + 1):
+        s = k * v
+        if s <= straight: x, y = 0.0, s
+        elif s <= straight + arc: a = (s - straight) / r; x, y = r - r * math.cos(a), straight + r * math.sin(a)
+        else: u = s - straight - arc; x, y = r - r * math.cos(th) + u * math.sin(th), straight + r * math.sin(th) + u * math.cos(th)
+        lines.append(json.dumps({"t": 1.7e9 + k, "lat": 52 + y / 111250.0, "lon": 4 + x / (111320 * math.cos(math.radians(52)))}))
+    with librunway.Session({"activity": activity}) as s:
+        s.start(); s.push_many(lines); s.stop()
+        return s.summary()["distance_m"] - n * v
+for v, activity in ((1.5, "walk"), (3.3, "run"), (7.5, "ride")):
+    print(f"one corner, clean, positions only, {activity} {v} m/s: " + "; ".join(
+        f"r {r} m: " + ", ".join(f"{t} deg {corner(v, r, t, activity):+.1f} m" for t in (45, 90, 120)) for r in (4, 10, 30)))

@@ -12,6 +12,7 @@ let usage = """
                       [--motion run|walk|ride] [--standing-doppler SIGMA] [--course-when-slow]
                       [--hills harmonics|sine|ramp|stepped] [--hill-m A]
                       [--altitude-error clean|gps|barometric] [--barometer] [--v-acc]
+                      [--position-error SIGMA:TAU:WHITE]
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
@@ -44,6 +45,8 @@ let usage = """
                             0.5 m white), barometric (0.2 m white plus 1 m/sqrt(h) drift)
       --barometer           altitude as {"type":"altimeter"} lines, not on the fixes
       --v-acc               fixes carry v_acc (the altitude error's sigma)
+      --position-error S:T:W  receiver error per axis: Gauss-Markov sigma S m, time constant
+                            T s, plus W m white (default 4:60:0.7; 0:60:0 is a clean track)
 
     """
 
@@ -168,6 +171,13 @@ while let option = args.popFirst() {
         config.altitudeError = model
     case "--barometer": config.altitudeSource = .barometric
     case "--v-acc": config.includeVerticalAccuracy = true
+    case "--position-error":
+        let parts = value().split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { fail("--position-error needs SIGMA:TAU:WHITE") }
+        let sigma = number(String(parts[0]), for: option), tau = number(String(parts[1]), for: option)
+        let white = number(String(parts[2]), for: option)
+        guard sigma >= 0, tau > 0, white >= 0 else { fail("--position-error needs SIGMA >= 0, TAU > 0, WHITE >= 0") }
+        (config.gmSigmaM, config.gmTauS, config.whiteSigmaM) = (sigma, tau, white)
     default:
         fail("unknown option '\(option)'")
     }
