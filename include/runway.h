@@ -245,7 +245,10 @@ runway_status runway_stop(runway_session *s, double t);
  *  event. Allowed in cruise and holding (else RUNWAY_ERR_STATE); with nothing
  *  since the last lap, RUNWAY_ERR_STATE; with RUNWAY_MAX_LAPS - 1 laps,
  *  RUNWAY_ERR_LIMIT. Auto-laps (config "auto_lap_m") keep their boundaries at
- *  multiples of that distance from the start. */
+ *  multiples of that distance from the start. While a gap's distance waits
+ *  for the fix that confirms it (the fix after a gap, until the next one), the
+ *  lap waits too: its "split" comes with that fix (or the next command), timed
+ *  at t. */
 runway_status runway_lap(runway_session *s, double t);
 
 /* ---- Outputs ------------------------------------------------------------- */

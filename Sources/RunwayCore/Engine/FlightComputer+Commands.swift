@@ -56,11 +56,30 @@ extension FlightComputer {
     }
 
     /// Ends the current lap at a time `checkLap` allowed.
+    ///
+    /// While a gap waits for the fix that confirms it (usually the next one), the lap waits with
+    /// it and is cut, at its own time, when the gap is resolved: crediting the gap now, unconfirmed,
+    /// would measure no movement across it (a held tunnel would be lost, a pause stay backdated
+    /// across it). A second lap while one waits credits the gap as it is, as a phase command does.
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
+        if gaps.isWaiting && waitingLapT == nil {
+            if !time.isNaN { advance(to: time) }
+            waitingLapT = time.isNaN ? now : time
+            return
+        }
         if let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
         guard lapStage.manual(lapProgress, metrics: &metrics, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
+    }
+
+    /// Cuts the manual lap that waited for a gap, once no gap waits: as of its own time, the gap's
+    /// distance in it when the gap counts then (a gap that ended while auto-paused counts at the
+    /// resume, in the lap after it).
+    mutating func cutWaitingLap(_ events: inout [Event]) {
+        guard let t = waitingLapT, !gaps.isWaiting else { return }
+        waitingLapT = nil
+        _ = lapStage.manual(progress(at: t), metrics: &metrics, log: &eventLog, into: &events)
     }
 
     /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.

@@ -29,6 +29,9 @@ public struct FlightComputer: Sendable {
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
+    /// The time of a manual lap asked for while a gap waited for its confirming fix: it is cut
+    /// when the gap is resolved (`cutWaitingLap`).
+    var waitingLapT: Double? = nil
     var fixes = 0
 
     public init(config: EngineConfig = EngineConfig()) {
@@ -185,6 +188,7 @@ public struct FlightComputer: Sendable {
 
     /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
     mutating func credit(_ c: GapCredit, _ events: inout [Event]) {
+        defer { cutWaitingLap(&events) }
         guard !c.held else {
             if phases.isAutoHeld { pause.takeHeld(c) }
             return
@@ -213,6 +217,7 @@ public struct FlightComputer: Sendable {
         case .resume(let since, let held):
             for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
             gaps.resumed(fastHoldSince: since)
+            cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
             clock.autoResume(since: min(since, t))
             stillness.reset(still: false)
             pace.reset()

@@ -618,7 +618,9 @@ class Session:
         "trigger": "manual", "start_t", "end_t", "distance_m", "elapsed_s",
         "pace_min_per_km", "avg_hr_bpm", "gain_m", "loss_m"}}``); the lap also
         joins the summary's ``laps``. Auto-laps (config ``auto_lap_m``) keep
-        their boundaries at multiples of that distance from the start.
+        their boundaries at multiples of that distance from the start. Asked
+        for while a gap's distance waits for its confirming fix (between the
+        fix after a gap and the next), the split comes with that fix, timed ``t``.
 
         Raises StateError outside ``cruise`` and ``holding``, or when nothing
         (no time, no distance) has passed since the last lap; InputError for

@@ -346,7 +346,9 @@ impl Session {
     /// (`{"kind":"split","seq":..,"t":..,"lap":{"index","trigger":"manual","start_t","end_t",
     /// "distance_m","elapsed_s","pace_min_per_km","avg_hr_bpm","gain_m","loss_m"}}`); the lap
     /// also joins the summary's `laps`. Auto-laps (config `"auto_lap_m"`) keep their boundaries
-    /// at multiples of that distance from the start.
+    /// at multiples of that distance from the start. Asked for while a gap's distance waits for
+    /// its confirming fix (between the fix after a gap and the next), the split comes with that
+    /// fix, timed `t`.
     ///
     /// Outside `cruise` and `holding`, or with nothing (no time, no distance) since the last
     /// lap: [`Status::State`]. A `t` before the latest input: [`Status::Input`].
