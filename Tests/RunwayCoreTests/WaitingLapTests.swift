@@ -52,6 +52,20 @@ struct WaitingLapTests {
         #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
     }
 
+    @Test func aSecondLapAtTheSameTimeIsRefusedAsNothingToLap() throws {
+        let d = try run(between: { d in
+            try d.core.lap(at: 100.5, wallClock: .nan, events: &d.events)
+            do throws(RunwayError) {
+                try d.core.lap(at: 100.5, wallClock: .nan, events: &d.events)
+                Issue.record("a second lap with nothing since the waiting one was allowed")
+            } catch {
+                #expect(error.status == .state)
+            }
+            #expect(d.core.gaps.isWaiting, "a refused lap changes nothing")
+        })
+        #expect(splits(d).map(\.trigger) == [.manual, .final])
+    }
+
     @Test func aPauseMeanwhileCutsTheLapBeforeThePhaseChanges() throws {
         let d = try run(between: { d in
             try d.core.lap(at: 100.5, wallClock: .nan, events: &d.events)

@@ -86,7 +86,7 @@ extension FlightComputer {
     public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
         guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
         let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
-        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
+        try lapStage.checkManual(progress(at: time.isNaN ? now : time), after: waitingLapT.map { progress(at: $0) })
         return time
     }
 

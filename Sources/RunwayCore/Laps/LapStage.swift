@@ -43,10 +43,12 @@ public struct LapStage: Sendable {
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
-    /// Whether a manual lap at `p` is allowed.
+    /// Whether a manual lap at `p` is allowed, after a manual lap at `waiting` (one that waits
+    /// for a gap, not cut yet) when there is one.
     /// - Throws: `.limit` when the laps are full, `.state` when there is nothing to lap.
-    func checkManual(_ p: LapProgress) throws(RunwayError) {
+    func checkManual(_ p: LapProgress, after waiting: LapProgress? = nil) throws(RunwayError) {
         var probe = counter
+        if let waiting { _ = probe.manualLap(waiting) }
         guard probe.manualLap(p) == nil else { return }
         if probe.isFull {   // full already, or an auto lap due before this one fills it
             throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
