@@ -296,3 +296,16 @@ def corner(v, r, turn_deg, activity, straight=300.0):
 for v, activity in ((1.5, "walk"), (3.3, "run"), (7.5, "ride")):
     print(f"one corner, clean, positions only, {activity} {v} m/s: " + "; ".join(
         f"r {r} m: " + ", ".join(f"{t} deg {corner(v, r, t, activity):+.1f} m" for t in (45, 90, 120)) for r in (4, 10, 30)))
+# Standing 10 minutes with issue #19's receiver (Doppler noise 0.2 m/s an axis) and noisier ones, on the
+# 60 wide seeds, with Doppler: how far the standing figure holds (docs/accuracy.md, "Measured").
+for sd in ("0.2", "0.3", "0.35", "0.45"):
+    figures = []
+    for activity in ("run", "walk", "ride"):
+        st = []
+        for s, la, lo in WIDE:
+            sm, _ = run(["--seed", str(s), "--lat", la, "--lon", lo, "--motion", activity, "--laps", "0", "--stand-before", "600",
+                         "--standing-doppler", sd, "--course-when-slow"], {"activity": activity}, upto=600)
+            st.append((sm["distance_m"], sm["moving_s"]))
+        figures.append(f"{activity} worst {max(d for d, _ in st):.1f} m, {max(m for _, m in st):.0f} s, "
+                       f"{sum(d >= 5 or m >= 10 for d, m in st)} of 60 over 5 m or 10 s")
+    print(f"wide: standing 10 min, Doppler noise {sd} m/s an axis: " + "; ".join(figures))
