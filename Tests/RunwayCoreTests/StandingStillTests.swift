@@ -32,7 +32,11 @@ struct StandingStillTests {
     /// Ten minutes standing: under 5 m and 10 s of moving time, every profile, with Doppler
     /// and positions only, on every trial (held back too). Rides also with auto-pause off, so
     /// the figure is the standing decision's and not auto-pause's. The standing Doppler's σ is
-    /// 0.2 m/s per axis and also 0.2 m/s in all (0.141 per axis), both readings of the issue.
+    /// 0.2 m/s per axis and also 0.2 m/s in all (0.141 per axis), both readings of the issue,
+    /// and 0.3 m/s per axis, a noisier receiver than the one the thresholds were chosen for
+    /// (from 0.35 the figure no longer holds: docs/accuracy.md); the position error is the
+    /// issue's and also a receiver that wanders more and more slowly (Gauss–Markov σ 6 m, τ 120 s,
+    /// plus 1 m white).
     @Test(arguments: Activity.allCases, [true, false])
     func standingTenMinutesCountsUnderFiveMetresAndTenSeconds(activity: Activity, doppler: Bool) throws {
         var configs = [EngineConfig(activity: activity)]
@@ -41,20 +45,24 @@ struct StandingStillTests {
             off.autoPause.enabled = false
             configs.append(off)
         }
-        let sigmas = doppler ? [0.2, 0.2 / 2.0.squareRoot()] : [0.2]
+        let sigmas = doppler ? [0.2, 0.2 / 2.0.squareRoot(), 0.3] : [0.2]
+        let wander: [(sigma: Double, tau: Double, white: Double)] = [(4, 60, 0.7), (6, 120, 1)]
         for config in configs {
             for trial in Self.trials {
                 for sigma in sigmas {
-                    let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler) {
-                        $0.laps = 0
-                        $0.standStillBeforeS = 600
-                        $0.standingDopplerSigmaMps = sigma
+                    for w in wander {
+                        let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler) {
+                            $0.laps = 0
+                            $0.standStillBeforeS = 600
+                            $0.standingDopplerSigmaMps = sigma
+                            ($0.gmSigmaM, $0.gmTauS, $0.whiteSigmaM) = w
+                        }
+                        #expect(run.fixes.count == 601)
+                        let r = try Replay(run, config: config, stopAtEnd: false)
+                        let what = "\(activity) (auto-pause \(config.autoPause.enabled)) doppler \(doppler) σ \(sigma), wander \(w), \(trial)"
+                        #expect(r.distance < 5, "\(what): \(r.distance) m")
+                        #expect(r.core.movingS < 10, "\(what): \(r.core.movingS) s moving")
                     }
-                    #expect(run.fixes.count == 601)
-                    let r = try Replay(run, config: config, stopAtEnd: false)
-                    let what = "\(activity) (auto-pause \(config.autoPause.enabled)) doppler \(doppler) σ \(sigma), \(trial)"
-                    #expect(r.distance < 5, "\(what): \(r.distance) m")
-                    #expect(r.core.movingS < 10, "\(what): \(r.core.movingS) s moving")
                 }
             }
         }
