@@ -26,6 +26,12 @@
 /// Doppler, steps the track filter did not move) — are credited, so the start of real running is never lost. A leg starts still
 /// (`reset(still: true)`: the runner may wait at the start), or moving after an auto-resume.
 ///
+/// The Doppler thresholds are set for a standing receiver whose Doppler noise is
+/// `designDopplerSigmaMps` an axis. The detector measures the noise (`measureNoise`: Doppler
+/// speeds under the moving threshold, less the speed the positions moved at) and scales every
+/// Doppler threshold by how much noisier the receiver is (`dopplerScale`, at least 1), so a
+/// noisy receiver's standing Doppler is not read as a walk.
+///
 ///     var still = StillnessDetector()
 ///     still.reset(still: true)
 ///     let fix = Fix(t: 1, lat: 52, lon: 4, speed: 0.2)
@@ -58,6 +64,14 @@ public struct StillnessDetector: Sendable {
         public var quietS = 3.0
         /// How slowly the still point follows the fixes, seconds.
         public var anchorTauS = 30.0
+        /// The standing Doppler noise the two Doppler thresholds are set for, m/s an axis (the
+        /// magnitude then is 0.25 m/s at the median, rarely 0.5): a receiver measured noisier
+        /// while standing has both scaled up in proportion (`dopplerScale`).
+        public var designDopplerSigmaMps = 0.2
+        /// The time over which the standing Doppler noise is measured, seconds.
+        public var dopplerNoiseTauS = 60.0
+        /// How many fixes' worth of the design noise the measurement starts from.
+        public var dopplerNoisePriorFixes = 3.0
         public init() {}
     }
 
@@ -94,11 +108,23 @@ public struct StillnessDetector: Sendable {
     private var anchor: (x: Double, y: Double)? = nil
     private var anchorT = Double.nan
     private var movingFixes = 0, farFixes = 0
+    /// The standing Doppler noise measured while still: decayed sums of (speed²/2, the variance
+    /// an axis of a standing receiver's Doppler) and of their weights.
+    private var noiseSum = 0.0, noiseWeight = 0.0
+    /// The factor, at least 1, that the Doppler thresholds are scaled by: the measured standing
+    /// Doppler noise against `designDopplerSigmaMps`.
+    public private(set) var dopplerScale = 1.0
+    /// The Doppler thresholds in use: the settings' scaled by `dopplerScale`.
+    private var movingDoppler: Double, stillDoppler: Double
     // The local plane: metres east and north of `origin`, with its metres per degree.
     private var origin = (lat: Double.nan, lon: Double.nan)
     private var scale = (kx: 0.0, ky: 0.0)
 
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        movingDoppler = settings.movingDopplerMps
+        stillDoppler = settings.stillDopplerMps
+    }
 
     /// A new leg: still (unconfirmed) or moving; holds and history are forgotten.
     public mutating func reset(still: Bool) {
@@ -121,13 +147,14 @@ public struct StillnessDetector: Sendable {
         window.append(s)
         window.drop(before: t - settings.windowS)
         let doppler = fix.speed
-        movingFixes = doppler >= settings.movingDopplerMps ? movingFixes + 1 : 0
+        movingFixes = doppler >= movingDoppler ? movingFixes + 1 : 0
+        if doppler < movingDoppler, doppler >= 0 { measureNoise(doppler, at: t, dt: dt) }
         guard isStill else {
             if windowLooksStill(at: t) { enterStill(at: t) }
             return Judged(step: step, credit: nil)
         }
         // Quiet: Doppler at standing noise, or without Doppler a step the filter did not move.
-        let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < settings.stillDopplerMps
+        let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < stillDoppler
         held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment))
         guard let a = anchor else {
             anchor = (s.x, s.y)
@@ -150,6 +177,28 @@ public struct StillnessDetector: Sendable {
         anchorT = t
         trimHeld(at: t)
         return Judged(step: still(step), credit: nil)
+    }
+
+    /// Takes a Doppler speed below the moving threshold (a runner setting off is no noise) into
+    /// the measured standing noise: its square less the square of the speed the window's
+    /// positions moved at (a slow walk is movement, not noise), halved (the variance an axis),
+    /// in a decayed mean over about `dopplerNoiseTauS` that starts from
+    /// `dopplerNoisePriorFixes` fixes of the design noise. A noisier receiver's first measure
+    /// is low; the threshold it raises lets more of its noise in, and the measure reaches the
+    /// noise within a minute or two. Nothing before the window spans 2 × `endS`.
+    @inline(never)   // off a runner's path: no room taken in `judge`
+    private mutating func measureNoise(_ doppler: Double, at t: Double, dt: Double) {
+        guard let moved = windowSpeed(at: t) else { return }
+        let excess = max(0, doppler * doppler - moved * moved)
+        let keep = dt > 0 && dt.isFinite ? max(0, 1 - dt / settings.dopplerNoiseTauS) : 1
+        noiseSum = noiseSum * keep + excess / 2
+        noiseWeight = noiseWeight * keep + 1
+        let design = settings.designDopplerSigmaMps
+        let prior = settings.dopplerNoisePriorFixes
+        let variance = (prior * design * design + noiseSum) / (prior + noiseWeight)
+        dopplerScale = design > 0 ? max(1, variance.squareRoot() / design) : 1
+        movingDoppler = settings.movingDopplerMps * dopplerScale
+        stillDoppler = settings.stillDopplerMps * dopplerScale
     }
 
     private func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
@@ -190,16 +239,16 @@ public struct StillnessDetector: Sendable {
             var doppler = 0.0
             for s in samples {
                 doppler += s.doppler
-                if doppler / n >= settings.stillDopplerMps { return false }
+                if doppler / n >= stillDoppler { return false }
             }
         } else {
             var doppler = 0.0, withDoppler = 0
             for s in samples where !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
-            if withDoppler == samples.count, doppler / n >= settings.stillDopplerMps { return false }
+            if withDoppler == samples.count, doppler / n >= stillDoppler { return false }
         }
         var stepped = 0.0
         for s in samples where s.t > first.t { stepped += s.d }
-        if stepped / (t - first.t) >= settings.movingDopplerMps { return false }   // laps of a tiny track
+        if stepped / (t - first.t) >= movingDoppler { return false }   // laps of a tiny track
         var a = (x: 0.0, y: 0.0, n: 0.0), b = (x: 0.0, y: 0.0, n: 0.0)
         var sigma = 0.0
         for s in samples {
@@ -209,6 +258,22 @@ public struct StillnessDetector: Sendable {
         }
         let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
         return (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * sigma / n
+    }
+
+    /// The speed the window's positions moved at: the distance between the means of its first
+    /// and last `endS` seconds over the time between, m/s; nil before the window spans two of them.
+    @inline(never)   // off a runner's path, as `measureNoise`
+    private func windowSpeed(at t: Double) -> Double? {
+        guard let first = window.first, t - first.t >= 2 * settings.endS else { return nil }
+        var a = (x: 0.0, y: 0.0, n: 0.0, t: 0.0), b = (x: 0.0, y: 0.0, n: 0.0, t: 0.0)
+        for s in window.samples {
+            if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.t += s.t; a.n += 1 }
+            if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.t += s.t; b.n += 1 }
+        }
+        let span = b.t / b.n - a.t / a.n
+        guard a.n > 0, b.n > 0, span > 0 else { return nil }
+        let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
+        return (dx * dx + dy * dy).squareRoot() / span
     }
 
     private mutating func enterStill(at t: Double) {
@@ -239,7 +304,7 @@ public struct StillnessDetector: Sendable {
         let span = last.t - held[max(from - 1, 0)].t
         var d = 0.0
         for h in held[from...] { d += h.d }
-        guard span > 0, d / span >= settings.movingDopplerMps else { return nil }
+        guard span > 0, d / span >= movingDoppler else { return nil }
         return confirmMoving()
     }
 
@@ -287,7 +352,7 @@ public struct StillnessDetector: Sendable {
         guard span >= settings.movingRunS else { return false }
         var d = 0.0
         for h in held[from...] { d += h.d }
-        return d / span >= settings.movingDopplerMps
+        return d / span >= movingDoppler
     }
 
     /// Held steps more than a quiet stretch and a moving run old can no longer be credited.
