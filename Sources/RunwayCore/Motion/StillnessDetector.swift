@@ -270,8 +270,9 @@ public struct StillnessDetector: Sendable {
             if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.t += s.t; a.n += 1 }
             if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.t += s.t; b.n += 1 }
         }
+        guard a.n > 0, b.n > 0 else { return nil }
         let span = b.t / b.n - a.t / a.n
-        guard a.n > 0, b.n > 0, span > 0 else { return nil }
+        guard span > 0 else { return nil }
         let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
         return (dx * dx + dy * dy).squareRoot() / span
     }
