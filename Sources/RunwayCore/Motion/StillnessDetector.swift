@@ -249,32 +249,17 @@ public struct StillnessDetector: Sendable {
         var stepped = 0.0
         for s in samples where s.t > first.t { stepped += s.d }
         if stepped / (t - first.t) >= movingDoppler { return false }   // laps of a tiny track
-        var a = (x: 0.0, y: 0.0, n: 0.0), b = (x: 0.0, y: 0.0, n: 0.0)
-        var sigma = 0.0
-        for s in samples {
-            if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.n += 1 }
-            if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.n += 1 }
-            sigma += s.sigma
-        }
-        let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
-        return (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * sigma / n
+        guard let ends = window.ends(at: t, endS: settings.endS) else { return false }
+        return ends.distanceM <= settings.stillRadiusSigmas * ends.meanSigmaM
     }
 
     /// The speed the window's positions moved at: the distance between the means of its first
     /// and last `endS` seconds over the time between, m/s; nil before the window spans two of them.
     @inline(never)   // off a runner's path, as `measureNoise`
     private func windowSpeed(at t: Double) -> Double? {
-        guard let first = window.first, t - first.t >= 2 * settings.endS else { return nil }
-        var a = (x: 0.0, y: 0.0, n: 0.0, t: 0.0), b = (x: 0.0, y: 0.0, n: 0.0, t: 0.0)
-        for s in window.samples {
-            if s.t <= first.t + settings.endS { a.x += s.x; a.y += s.y; a.t += s.t; a.n += 1 }
-            if s.t >= t - settings.endS { b.x += s.x; b.y += s.y; b.t += s.t; b.n += 1 }
-        }
-        guard a.n > 0, b.n > 0 else { return nil }
-        let span = b.t / b.n - a.t / a.n
-        guard span > 0 else { return nil }
-        let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
-        return (dx * dx + dy * dy).squareRoot() / span
+        guard let first = window.first, t - first.t >= 2 * settings.endS,
+              let ends = window.ends(at: t, endS: settings.endS), ends.spanS > 0 else { return nil }
+        return ends.distanceM / ends.spanS
     }
 
     private mutating func enterStill(at t: Double) {
