@@ -147,8 +147,12 @@ public struct StillnessDetector: Sendable {
         window.append(s)
         window.drop(before: t - settings.windowS)
         let doppler = fix.speed
-        movingFixes = doppler >= movingDoppler ? movingFixes + 1 : 0
-        if doppler < movingDoppler, doppler >= 0 { measureNoise(doppler, at: t, dt: dt) }
+        if doppler >= movingDoppler {
+            movingFixes += 1
+        } else {
+            movingFixes = 0
+            if doppler >= 0 { measureNoise(doppler, at: t, dt: dt) }
+        }
         guard isStill else {
             if windowLooksStill(at: t) { enterStill(at: t) }
             return Judged(step: step, credit: nil)
