@@ -86,6 +86,24 @@ struct AccuracyTests {
         }
     }
 
+    /// The same bounds for receivers the filter was not tuned on (position error per axis:
+    /// Gauss–Markov σ and τ, plus white noise), over the tuning and the held-back trials.
+    @Test(arguments: [true, false])
+    func theDistanceBoundsHoldForOtherReceivers(_ speed: Bool) throws {
+        let receivers: [(sigma: Double, tau: Double, white: Double)] = [(6, 120, 1), (2, 30, 1.5), (8, 300, 0.5)]
+        for r in receivers {
+            for trial in SimTrials.tuning + SimTrials.heldBack {
+                var c = trial.config()
+                c.includeSpeed = speed
+                c.includeCourse = speed
+                (c.gmSigmaM, c.gmTauS, c.whiteSigmaM) = r
+                let run = simulate(c)
+                let e = relativeError(try Replay(run).distance, run.truthDistanceM)
+                #expect(abs(e) < (speed ? 0.005 : 0.015), "receiver \(r), \(trial), speed \(speed): \(e * 100)%")
+            }
+        }
+    }
+
     @Test(arguments: [true, false])
     func aTwoMinuteStopAtACrossingChangesTheTotalByLessThanHalfAPercent(_ speed: Bool) throws {
         for seed: UInt64 in 1...3 {
