@@ -334,7 +334,7 @@ public struct ElevationTracker: Sendable {
 
         /// The newest point at least `span` behind the tip, if any.
         func reference(span: Double) -> Point? {
-            guard let tip, count > 0, tip.x - at(0).x >= span else { return nil }
+            guard let tip, tip.x - at(0).x >= span else { return nil }   // (a tip: count > 0)
             return at(0)
         }
     }

@@ -108,8 +108,9 @@ public struct StillnessDetector: Sendable {
     private var anchor: (x: Double, y: Double)? = nil
     private var anchorT = Double.nan
     private var movingFixes = 0, farFixes = 0
-    /// The standing Doppler noise measured while still: decayed sums of (speed²/2, the variance
-    /// an axis of a standing receiver's Doppler) and of their weights.
+    /// The standing Doppler noise measured (`measureNoise`): decayed sums of the Doppler speed's
+    /// excess over the positions' speed, squared and halved (the variance an axis), and of
+    /// their weights.
     private var noiseSum = 0.0, noiseWeight = 0.0
     /// The factor, at least 1, that the Doppler thresholds are scaled by: the measured standing
     /// Doppler noise against `designDopplerSigmaMps`.
