@@ -166,6 +166,8 @@ const char *runway_status_string(runway_status status);
  *    "jump_m": 200, "count_gaps": true, "distance_filter_m": 5,
  *    "pace_window_s": 10, "auto_pause": per activity, "auto_lap_m": 1000,
  *    "hr_max": 190, "elevation_hysteresis_m": 3 (GPS; a third for a barometer),
+ *    "position_sigma_m": 3 (0.1..100: the least position noise the track
+ *             filter assumes; lower only for positions known to be clean),
  *    "fix_altitude": "gps" (default) | "barometric" (fixes' alt is the
  *             device's barometric altitude, as in a watch's recording),
  *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,

@@ -35,6 +35,11 @@ public struct EngineConfig: Sendable, Equatable {
     /// The smallest climb or descent of GPS altitude that counts (metres; a third of it for a
     /// barometric altitude).
     public var elevationHysteresisM: Double = 3
+    /// The least position noise the track filter assumes for a fix (metres, `"position_sigma_m"`;
+    /// a fix's `h_acc` when that is larger). 3 m suits receivers whose error wanders by metres;
+    /// positions known to be cleaner (a planned route, a survey receiver, a generated track) can
+    /// say so, and the filter then cuts street corners less (docs/accuracy.md, "Position noise").
+    public var positionSigmaM: Double = 3
     /// Where fixes' `alt` comes from: GPS (the default) or the device's barometric altimeter
     /// (`"fix_altitude":"barometric"`, as watch recordings carry it; see the import report's
     /// `altitude_source`).
@@ -142,6 +147,7 @@ public struct EngineConfig: Sendable, Equatable {
                 }
                 config.maxRoutePoints = Int(n)
             case "elevation_hysteresis_m": config.elevationHysteresisM = try number(value, key, 0...100)
+            case "position_sigma_m": config.positionSigmaM = try number(value, key, 0.1...100)
             case "fix_altitude":
                 guard case .string(let s) = value, let source = ElevationTracker.Source(rawValue: s) else {
                     throw .argument("config: \"fix_altitude\" must be \"gps\" or \"barometric\"")
@@ -205,6 +211,7 @@ public struct EngineConfig: Sendable, Equatable {
     var trackSettings: TrackFilter.Settings {
         var t = TrackFilter.Settings()
         t.speedCapMps = speedCapMps
+        t.minPositionSigmaM = positionSigmaM
         switch activity {
         case .run: break
         case .walk: t.movingSpeedMps = 0.6; t.stationaryDopplerMps = 0.3

@@ -210,6 +210,13 @@ struct AccuracyConfigTests {
         #expect(explicit.distanceFilterM == 5)
     }
 
+    @Test func thePositionNoiseIsTheTrackFiltersLeastSigma() throws {
+        #expect(try EngineConfig.parse(nil).trackSettings.minPositionSigmaM == 3)
+        let clean = try EngineConfig.parse(#"{"activity":"ride","position_sigma_m":0.3}"#)
+        #expect(clean.positionSigmaM == 0.3 && clean.trackSettings.minPositionSigmaM == 0.3)
+        #expect(clean.trackSettings.accelerationSigma == 0.6)   // the profile's settings stay
+    }
+
     @Test func alertSettingsAreRead() throws {
         let c = try EngineConfig.parse(#"{"target_pace":{"min":5.0,"max":5.5},"hr_ceiling":175,"goal_m":10000,"minimums_m":[2000,1000]}"#)
         #expect(c.alerts.targetPaceMin == 5.0 && c.alerts.targetPaceMax == 5.5)
@@ -220,6 +227,7 @@ struct AccuracyConfigTests {
         #"{"activity":"swim"}"#, #"{"filters":"maybe"}"#, #"{"target_pace":{"min":6,"max":5}}"#,
         #"{"target_pace":{"min":5}}"#, #"{"target_pace":{"min":5,"max":6,"avg":5.5}}"#, #"{"minimums_m":[-1]}"#,
         #"{"auto_pause":"yes"}"#, #"{"hr_max":20}"#, #"{"count_gaps":1}"#,
+        #"{"position_sigma_m":0}"#, #"{"position_sigma_m":0.09}"#, #"{"position_sigma_m":101}"#, #"{"position_sigma_m":"1"}"#,
     ])
     func badAccuracySettingsAreArgumentErrors(_ text: String) {
         do { _ = try EngineConfig.parse(text); Issue.record("accepted \(text)") } catch {

@@ -227,8 +227,9 @@ class Session:
 
     Also ``activity`` (``"run"``/``"walk"``/``"ride"``), ``gap_s``,
     ``jump_m``, ``count_gaps``, ``speed_cap_mps``, ``auto_pause``,
-    ``hr_max``, ``elevation_hysteresis_m``, ``target_pace``, ``hr_ceiling``,
-    ``goal_m``, ``minimums_m``: see docs/inputs.md in the repository.
+    ``hr_max``, ``elevation_hysteresis_m``, ``position_sigma_m``,
+    ``target_pace``, ``hr_ceiling``, ``goal_m``, ``minimums_m``: see
+    docs/inputs.md in the repository.
 
     Threads: every method may be called from any thread, concurrently.
     Subscription callbacks run on library threads; they may call any method
