@@ -31,11 +31,50 @@ struct DistanceCheckTests {
         }
     }
 
+    /// The same, but as runners and riders go: from standing, and braking to a stop at the end,
+    /// where the flight is stopped a minute later. The filtered speed lags a stop as it lags a
+    /// start and ran on past it (12.6 m after a run's, 18.8 m after a ride's, on top of the start
+    /// lag credited) until no more was counted than the fixes moved. A stop halfway then costs
+    /// at most the filter's lag as it sets off again (it was about even before: its overrun
+    /// paid for it).
+    @Test func aCleanStraightTrackThatStopsMeasuresItsWGS84Length() throws {
+        for (i, trial) in Self.trials.enumerated() {
+            let (v, a) = [(1.5, 0.5), (3.3, 1.0), (5.0, 1.0), (8.0, 1.5)][i % 4]
+            let bearing = Double(i) * 47 * Double.pi / 180
+            func flight(legs: Int) throws -> (distance: Double, truth: Double) {
+                var d = Driver(EngineConfig(activity: v > 6 ? .ride : v < 2 ? .walk : .run))
+                try d.phase(.start, 0)
+                var truth = 0.0, previous: (lat: Double, lon: Double)? = nil, s = 0.0, t = 0.0
+                func fix() throws {
+                    let p = WGS84.offset(lat: trial.lat, lon: trial.lon, east: s * sin(bearing), north: s * cos(bearing))
+                    if let q = previous { truth += WGS84.distance(lat1: q.lat, lon1: q.lon, lat2: p.lat, lon2: p.lon) }
+                    previous = p
+                    try d.fix(t, p.lat, p.lon)
+                    t += 1
+                }
+                for _ in 0..<legs {
+                    var speed = 0.0
+                    try fix()
+                    for _ in 0..<(600 / legs) { speed = min(v, speed + a); s += speed; try fix() }
+                    while speed > 0 { speed = max(0, speed - a); s += speed; try fix() }
+                    for _ in 0..<60 { try fix() }
+                }
+                try d.phase(.stop, t)
+                return (d.core.distance, truth)
+            }
+            let once = try flight(legs: 1), twice = try flight(legs: 2)
+            let e = relativeError(once.distance, once.truth)
+            #expect(abs(e) < 0.0005, "\(trial), \(v) m/s: \(once.distance) m against \(once.truth) m (\(e * 100)%)")
+            let lagS = 3.0
+            #expect(abs((twice.distance - twice.truth) - (once.distance - once.truth)) < lagS * v,
+                    "\(trial), \(v) m/s, a stop halfway: \(twice.distance - twice.truth) m against \(once.distance - once.truth) m")
+        }
+    }
+
     /// A loop with street corners of 4 m radius, clean and without Doppler, walked, run and
     /// ridden: with the default 3 m of position noise the filter cuts each corner (up to −0.10%
-    /// on these trials, −0.30% on wider seeds); positions said to be clean (`position_sigma_m`
-    /// 0.3) are followed round it. Rides stay within 0.1%: the filter's velocity lags the
-    /// braking at the end of the loop by a few metres.
+    /// on these trials, −0.34% on wider seeds); positions said to be clean (`position_sigma_m`
+    /// 0.3) are followed round it.
     @Test func positionsSaidToBeCleanAreFollowedRoundStreetCorners() throws {
         for trial in Self.trials {
             for motion in SimMotion.allCases {
@@ -46,7 +85,7 @@ struct DistanceCheckTests {
                 var config = EngineConfig(activity: Activity(rawValue: motion.rawValue) ?? .run)
                 config.positionSigmaM = 0.3
                 let e = relativeError(try Replay(run, config: config).distance, run.truthDistanceM)
-                #expect(abs(e) < (motion == .ride ? 0.001 : 0.0005), "\(trial), \(motion): \(e * 100)%")
+                #expect(abs(e) < 0.0005, "\(trial), \(motion): \(e * 100)%")
             }
         }
     }

@@ -132,13 +132,15 @@ public struct FlightComputer: Sendable {
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall),
             // paid out no faster than the speed cap allows.
-            owed += lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
-                + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
+            let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
+            if lagCredit > 0 { track.credited(lagCredit) }
+            owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             if phase == .cruise {
                 let judged = stillness.judge(step, fix: fix, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
                 creditMovement(judged, before: t)
+                if let c = judged.credit { track.restarted(countedM: c.distanceM) }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
@@ -215,11 +217,16 @@ public struct FlightComputer: Sendable {
             alerts.resetHolds()
             changePhase(to: .holding, by: .auto, at: t, &events)
         case .resume(let since, let held):
-            for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
+            var heldM = 0.0
+            for s in held {
+                odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
+                heldM += s.distanceM
+            }
             gaps.resumed(fastHoldSince: since)
             cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
             clock.autoResume(since: min(since, t))
             stillness.reset(still: false)
+            track.restarted(countedM: heldM)
             pace.reset()
             alerts.resetHolds()
             changePhase(to: .cruise, by: nil, at: t, &events)

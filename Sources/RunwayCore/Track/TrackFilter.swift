@@ -12,6 +12,8 @@ import Glibc
 ///   below `stationaryDopplerMps` counts as standing); otherwise the filtered speed over time
 ///   while it is above `movingSpeedMps` (the filtered speed of a receiver standing still wanders,
 ///   and adding it up is how raw accumulation turns ten minutes at a red light into a kilometre).
+///   In all no further than the fixes moved since the filter started: the filtered speed lags a
+///   stop and would run on past it (`counted`, `fixesMoved`).
 ///
 /// Raw accumulation of the simulated receiver error in the tests reads ~10% long and adds ~900 m
 /// in ten minutes standing still; this filter stays within the figures (see the tests).
@@ -46,6 +48,11 @@ public struct TrackFilter: Sendable {
     var lastT = Double.nan
     var lastDoppler = Double.nan
     var lastFixLat = Double.nan, lastFixLon = Double.nan
+    /// Positions only, since the filter started: the distance its steps counted (and the start
+    /// lag credited, `credited`), and the distance its fixes moved (the sum of their geodesics).
+    var counted = 0.0, fixesMoved = 0.0
+    /// What its steps counted since its latest stretch of standing steps began (`restarted`).
+    var sinceRestM = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -77,6 +84,18 @@ public struct TrackFilter: Sendable {
         lastT = t
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
+        counted = 0; fixesMoved = 0; sinceRestM = 0
+    }
+
+    /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
+    /// toward what the fixes' own movement bounds.
+    public mutating func credited(_ m: Double) { counted += m }
+
+    /// Movement was confirmed after standing, and the flight counted `countedM` of the steps
+    /// since the filter last stood (the held steps credited; those before the confirmation was
+    /// sure are left out): what it left out does not count toward the bound.
+    public mutating func restarted(countedM: Double) {
+        counted = max(0, counted - max(0, sinceRestM - countedM))
     }
 
     /// Adds a fix; returns the step from the previous fix: the distance travelled and whether it moved.
@@ -119,7 +138,15 @@ public struct TrackFilter: Sendable {
             let moving = v >= settings.movingSpeedMps
             // The trapezoid of the filtered speed, when both ends are moving.
             let before = speedBefore.isNaN ? v : speedBefore
-            result = (moving ? (before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt : 0, moving)
+            let d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
+            // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
+            // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
+            // fixes themselves moved since the filter started.
+            fixesMoved += Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+            let bounded = min(d, max(0, fixesMoved - counted))
+            counted += bounded
+            sinceRestM = moving ? sinceRestM + bounded : 0
+            result = (bounded, moving)
         }
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
