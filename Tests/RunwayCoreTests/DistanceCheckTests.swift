@@ -41,11 +41,13 @@ struct DistanceCheckTests {
         for (i, trial) in Self.trials.enumerated() {
             let (v, a) = [(1.5, 0.5), (3.3, 1.0), (5.0, 1.0), (8.0, 1.5)][i % 4]
             let bearing = Double(i) * 47 * Double.pi / 180
-            func flight(legs: Int) throws -> (distance: Double, truth: Double) {
+            func flight(legs: Int) throws -> (distance: Double, truth: Double, movingS: Double, truthMovingS: Double) {
                 var d = Driver(EngineConfig(activity: v > 6 ? .ride : v < 2 ? .walk : .run))
                 try d.phase(.start, 0)
-                var truth = 0.0, previous: (lat: Double, lon: Double)? = nil, s = 0.0, t = 0.0
+                var truth = 0.0, previous: (lat: Double, lon: Double)? = nil, s = 0.0, t = 0.0, moved = 0.0, lastS = 0.0
                 func fix() throws {
+                    if s > lastS { moved += 1 }
+                    lastS = s
                     let p = WGS84.offset(lat: trial.lat, lon: trial.lon, east: s * sin(bearing), north: s * cos(bearing))
                     if let q = previous { truth += WGS84.distance(lat1: q.lat, lon1: q.lon, lat2: p.lat, lon2: p.lon) }
                     previous = p
@@ -60,11 +62,13 @@ struct DistanceCheckTests {
                     for _ in 0..<60 { try fix() }
                 }
                 try d.phase(.stop, t)
-                return (d.core.distance, truth)
+                return (d.core.distance, truth, d.core.movingS, moved)
             }
             let once = try flight(legs: 1), twice = try flight(legs: 2)
             let e = relativeError(once.distance, once.truth)
             #expect(abs(e) < 0.0005, "\(trial), \(v) m/s: \(once.distance) m against \(once.truth) m (\(e * 100)%)")
+            // A step the fixes did not make is not moving time either.
+            #expect(abs(once.movingS - once.truthMovingS) <= 2, "\(trial), \(v) m/s: moving \(once.movingS) s, \(once.truthMovingS) s moved")
             let lagS = 3.0
             #expect(abs((twice.distance - twice.truth) - (once.distance - once.truth)) < lagS * v,
                     "\(trial), \(v) m/s, a stop halfway: \(twice.distance - twice.truth) m against \(once.distance - once.truth) m")

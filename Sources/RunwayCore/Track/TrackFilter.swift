@@ -141,12 +141,13 @@ public struct TrackFilter: Sendable {
             let d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
             // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
             // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
-            // fixes themselves moved since the filter started.
+            // fixes themselves moved since the filter started, and a step it leaves out is not
+            // moving either.
             fixesMoved += Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
             let bounded = min(d, max(0, fixesMoved - counted))
             counted += bounded
             sinceRestM = moving ? sinceRestM + bounded : 0
-            result = (bounded, moving)
+            result = (bounded, moving && bounded > 0)
         }
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
