@@ -96,6 +96,7 @@ public struct TrackFilter: Sendable {
     /// sure are left out): what it left out does not count toward the bound.
     public mutating func restarted(countedM: Double) {
         counted = max(0, counted - max(0, sinceRestM - countedM))
+        sinceRestM = 0   // taken into account once
     }
 
     /// Adds a fix; returns the step from the previous fix: the distance travelled and whether it moved.
