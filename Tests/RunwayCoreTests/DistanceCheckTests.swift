@@ -76,7 +76,7 @@ struct DistanceCheckTests {
     }
 
     /// A loop with street corners of 4 m radius, clean and without Doppler, walked, run and
-    /// ridden: with the default 3 m of position noise the filter cuts each corner (up to −0.10%
+    /// ridden: with the default 3 m of position noise the filter cuts each corner (up to −0.11%
     /// on these trials, −0.34% on wider seeds); positions said to be clean (`position_sigma_m`
     /// 0.3) are followed round it.
     @Test func positionsSaidToBeCleanAreFollowedRoundStreetCorners() throws {
