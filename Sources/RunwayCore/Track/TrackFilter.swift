@@ -108,7 +108,7 @@ public struct TrackFilter: Sendable {
         }
         let dt = t - lastT
         guard dt > 0 else { return Step(distanceM: 0, moving: false) }
-        let speedBefore = speedMps
+        let veBefore = ve, vnBefore = vn   // the speed before, wanted without Doppler only
         predict(dt)
         correctPosition(fix)
         if !fix.speed.isNaN && !fix.course.isNaN { correctVelocity(fix) }
@@ -138,7 +138,7 @@ public struct TrackFilter: Sendable {
             let v = speedMps
             let moving = v >= settings.movingSpeedMps
             // The trapezoid of the filtered speed, when both ends are moving.
-            let before = speedBefore.isNaN ? v : speedBefore
+            let before = (veBefore * veBefore + vnBefore * vnBefore).squareRoot()
             let d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
             // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
             // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
