@@ -13,7 +13,8 @@ import Glibc
 ///   while it is above `movingSpeedMps` (the filtered speed of a receiver standing still wanders,
 ///   and adding it up is how raw accumulation turns ten minutes at a red light into a kilometre).
 ///   In all no further than the fixes moved since the filter started: the filtered speed lags a
-///   stop and would run on past it (`counted`, `fixesMoved`).
+///   stop and would run on past it; what runs ahead waits until the fixes have moved as far
+///   (`counted`, `fixesMoved`, `ahead`).
 ///
 /// Raw accumulation of the simulated receiver error in the tests reads ~10% long and adds ~900 m
 /// in ten minutes standing still; this filter stays within the figures (see the tests).
@@ -51,6 +52,8 @@ public struct TrackFilter: Sendable {
     /// Positions only, since the filter started: the distance its steps counted (and the start
     /// lag credited, `credited`), and the distance its fixes moved (the sum of their geodesics).
     var counted = 0.0, fixesMoved = 0.0
+    /// What its steps would have counted beyond that: counted once the fixes have moved as far.
+    var ahead = 0.0
     /// What its steps counted since its latest stretch of standing steps began (`restarted`).
     var sinceRestM = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
@@ -84,7 +87,7 @@ public struct TrackFilter: Sendable {
         lastT = t
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
-        counted = 0; fixesMoved = 0; sinceRestM = 0
+        counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
     }
 
     /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
@@ -142,13 +145,16 @@ public struct TrackFilter: Sendable {
             let d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
             // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
             // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
-            // fixes themselves moved since the filter started, and a step it leaves out is not
-            // moving either.
+            // fixes themselves moved since the filter started: what would run ahead of them waits
+            // (`ahead`) until they have moved as far (setting off again, while the filter lags),
+            // and a step that counts nothing is not moving.
             fixesMoved += Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
-            let bounded = min(d, max(0, fixesMoved - counted))
+            let wanted = d + ahead
+            let bounded = min(wanted, max(0, fixesMoved - counted), settings.speedCapMps * dt)
+            ahead = wanted - bounded
             counted += bounded
             sinceRestM = moving ? sinceRestM + bounded : 0
-            result = (bounded, moving && bounded > 0)
+            result = (bounded, bounded > 0)
         }
         lastDoppler = fix.speed
         lastFixLat = fix.lat; lastFixLon = fix.lon
