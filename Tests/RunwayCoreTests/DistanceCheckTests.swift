@@ -42,8 +42,9 @@ struct DistanceCheckTests {
         for (i, trial) in Self.trials.enumerated() {
             let (v, a) = [(1.5, 0.5), (3.3, 1.0), (5.0, 1.0), (8.0, 1.5)][i % 4]
             let bearing = Double(i) * 47 * Double.pi / 180
+            let config = EngineConfig(activity: v > 6 ? .ride : v < 2 ? .walk : .run)
             func flight(legs: Int) throws -> (distance: Double, truth: Double, movingS: Double, truthMovingS: Double) {
-                var d = Driver(EngineConfig(activity: v > 6 ? .ride : v < 2 ? .walk : .run))
+                var d = Driver(config)
                 try d.phase(.start, 0)
                 var truth = 0.0, previous: (lat: Double, lon: Double)? = nil, s = 0.0, t = 0.0, moved = 0.0, lastS = 0.0
                 func fix() throws {
@@ -70,7 +71,7 @@ struct DistanceCheckTests {
             #expect(abs(e) < 0.0005, "\(trial), \(v) m/s: \(once.distance) m against \(once.truth) m (\(e * 100)%)")
             // A step the fixes did not make is not moving time either.
             #expect(abs(once.movingS - once.truthMovingS) <= 2, "\(trial), \(v) m/s: moving \(once.movingS) s, \(once.truthMovingS) s moved")
-            if !EngineConfig(activity: v > 6 ? .ride : v < 2 ? .walk : .run).autoPause.enabled {
+            if !config.autoPause.enabled {
                 let e2 = relativeError(twice.distance, twice.truth)
                 #expect(abs(e2) < 0.0005, "\(trial), \(v) m/s, a stop halfway: \(twice.distance) m against \(twice.truth) m (\(e2 * 100)%)")
             }

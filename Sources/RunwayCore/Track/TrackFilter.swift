@@ -54,7 +54,7 @@ public struct TrackFilter: Sendable {
     var counted = 0.0, fixesMoved = 0.0
     /// What its steps would have counted beyond that: counted once the fixes have moved as far.
     var ahead = 0.0
-    /// What its steps counted since its latest stretch of standing steps began (`restarted`).
+    /// What its steps counted since its last step below the moving speed (`restarted`).
     var sinceRestM = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
