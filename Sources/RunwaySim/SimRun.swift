@@ -28,8 +28,9 @@ public struct SimRun: Sendable {
     /// an `{"type":"altimeter","t":…,"alt":…}` line before it.
     /// Numbers are written in Swift's shortest round-trip form, so parsing them gives back the
     /// very same doubles. With `includeTruth`, each line also carries `true_lat`, `true_lon`,
-    /// `true_d` (the fix's `trueDistanceM`) and `true_path` (its `truePathM`, the distance the
-    /// runner really covered, for pace), which librunway ignores.
+    /// `true_d` (the fix's `trueDistanceM`), `true_path` (its `truePathM`, the distance the
+    /// runner really covered, for pace) and `true_alt` (the terrain's altitude there, whatever
+    /// altitude error and source), which librunway ignores.
     ///
     /// ```
     /// {"t":1700000000.0,"lat":52.36993,"lon":4.8898,"alt":21.3,"speed":0.12,"h_acc":4.1}
@@ -53,6 +54,7 @@ public struct SimRun: Sendable {
                 appendField(&out, "true_lon", f.trueLon)
                 appendField(&out, "true_d", f.trueDistanceM)
                 appendField(&out, "true_path", f.truePathM)
+                appendField(&out, "true_alt", f.trueAlt)
             }
             out += "}\n"
         }

@@ -16,8 +16,9 @@ let usage = """
 
     Simulates a run round a closed loop (default: 5.5 km at 5:00 min/km round 52.37, 4.89,
     1 Hz, GPS error Gauss-Markov sigma 4 m, tau 60 s, plus 0.7 m white noise per axis).
-    Prints one librunway fix per line on stdout (--truth adds true_lat, true_lon, true_d, and
-    true_path: the distance along the path the runner really covered, for pace) and
+    Prints one librunway fix per line on stdout (--truth adds true_lat, true_lon, true_d,
+    true_path: the distance along the path the runner really covered, for pace, and
+    true_alt: the terrain's altitude) and
     the truth as one JSON object on stderr:
       {"truth_distance_m":...,"moving_s":...,"elapsed_s":...,"gain_m":...,"loss_m":...,"fixes":N}
 

@@ -368,7 +368,8 @@ struct SimulatorTests {
                 var expected: [(String, Double)] = [("t", fix.t), ("lat", fix.lat), ("lon", fix.lon), ("alt", fix.alt),
                                                     ("speed", fix.speed), ("course", fix.course), ("h_acc", fix.hAcc)]
                 if includeTruth {
-                    expected += [("true_lat", fix.trueLat), ("true_lon", fix.trueLon), ("true_d", fix.trueDistanceM), ("true_path", fix.truePathM)]
+                    expected += [("true_lat", fix.trueLat), ("true_lon", fix.trueLon), ("true_d", fix.trueDistanceM), ("true_path", fix.truePathM),
+                                 ("true_alt", fix.trueAlt)]
                 }
                 expected = expected.filter { !$0.1.isNaN }
                 #expect(fields.map(\.key) == expected.map(\.0))
