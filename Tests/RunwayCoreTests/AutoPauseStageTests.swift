@@ -56,8 +56,28 @@ struct AutoPauseStageTests {
         var stage = AutoPauseStage(settings: settings)
         _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
         _ = stage.crossed(credit(at: 12, fromT: 11, speed: 0.2, held: false), autoHeld: false)
-        _ = stage.crossed(credit(at: 13, fromT: 12, speed: 0, held: false), autoHeld: false)   // unconfirmed
+        _ = stage.crossed(credit(at: 13, fromT: 12, speed: .nan, held: false), autoHeld: false)   // unconfirmed
         #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10, withdrawMovingS: 0))
+    }
+
+    @Test func aGapCrossedStandingStartsTheSlowHoldAtItsBeginning() {
+        var stage = AutoPauseStage(settings: settings)
+        #expect(stage.update(speedMps: 8, at: 60, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
+        let sample = stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false))
+        #expect(sample == 0.001)
+        #expect(stage.update(speedMps: sample ?? .nan, at: 1260, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 60, withdrawMovingS: 0))
+    }
+
+    @Test func aGapCrossedMovingOrUnmeasuredOrWithAutoPauseOffStartsNoSlowHold() {
+        var stage = AutoPauseStage(settings: settings)
+        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: .nan, held: false)) == nil)   // unconfirmed
+        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: 0.5, held: false)) == nil)    // not below 0.5
+        #expect(stage.machine.slowSince == nil)
+        var off = settings
+        off.enabled = false
+        var disabled = AutoPauseStage(settings: off)
+        #expect(disabled.crossedStanding(credit(at: 1260, fromT: 60, speed: 0, held: false)) == nil)
+        #expect(disabled.machine.slowSince == nil)
     }
 
     @Test func aPauseBackdatedBeforeAGapCrossedMovingMovesToTheGapsEnd() {

@@ -139,6 +139,24 @@ struct AutoPauseTests {
         }
     }
 
+    @Test func aBackdatedSlowHoldPausesFromItsStartOnTheNextSlowSample() {
+        var ap = AutoPause(settings: Self.on)
+        #expect(ap.update(speedMps: 8, t: 60, autoPaused: false) == .none)
+        ap.backdateSlowHold(to: 60)
+        #expect(ap.slowSince == 60)
+        ap.backdateSlowHold(to: 70)                                        // never later
+        #expect(ap.slowSince == 60)
+        #expect(ap.update(speedMps: 0, t: 1260, autoPaused: false) == .pause(at: 60))
+        var broken = AutoPause(settings: Self.on)
+        broken.backdateSlowHold(to: 60)
+        #expect(broken.update(speedMps: 8, t: 1260, autoPaused: false) == .none)   // a fast sample breaks it
+        #expect(broken.slowSince == nil)
+        var off = AutoPause(settings: Self.on)
+        off.settings.enabled = false
+        off.backdateSlowHold(to: 60)
+        #expect(off.slowSince == nil)
+    }
+
     @Test func resetForgetsAHoldInProgress() {
         var ap = AutoPause(settings: Self.on)
         _ = ap.update(speedMps: 0.1, t: 0, autoPaused: false)

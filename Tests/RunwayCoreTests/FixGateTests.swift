@@ -339,6 +339,63 @@ struct GateOutlierWhileHeldTests {
         #expect(abs(d.core.distance - expected) < 30, "distance \(d.core.distance), expected ~\(expected)")
     }
 
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func aDeviceThatStopsRecordingWhileItsRiderStandsIsAutoPausedThroughTheGap(_ autoPause: Bool, _ doppler: Bool) throws {
+        // A bike computer with its own auto-pause records nothing while its rider stands: the
+        // last fix at 60 s, then 20 minutes without fixes, then the rider rides on from where
+        // the fixes stopped. The gap was crossed standing: with auto-pause on, the flight is
+        // paused from the gap's beginning (elapsed is the riding time, as the device's timer);
+        // with it off the gap is elapsed time, as before. Moving time is the riding either way.
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = autoPause
+        var d = Driver(config)
+        let speed = { (v: Double) in doppler ? v : .nan }
+        try d.phase(.start, 0)
+        var north = 0.0
+        for i in 0...60 { north = 8 * Double(i); try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        for i in 1260...1560 { try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5); north += 8 }
+        try d.phase(.stop, 1560)
+        let elapsed = d.core.elapsed, moving = d.core.movingS, distance = d.core.distance
+        #expect(autoPaused(d) == autoPause)
+        #expect(abs(distance - (480 + 2400)) < 30, "distance \(distance)")
+        #expect(moving <= elapsed && abs(moving - 360) < 10, "moving \(moving) s, elapsed \(elapsed) s")
+        #expect(abs(elapsed - (autoPause ? 360 : 1560)) < 10, "elapsed \(elapsed) s")
+    }
+
+    @Test func aSparseRecordersStandingGapThenARiddenGapPauseAndResumeWithTheLapsAddingUp() throws {
+        // Positions only. The rider stands from 60 s to 200 s (fixes at 61 and 200 s where the
+        // rider stands), rides 2 400 m in the next 300 s with no fix, then 1 Hz fixes to 700 s. The
+        // fix at 500 s confirms the standing gap (the flight pauses from 61 s) and starts a gap
+        // that ends while paused: crossed riding, it resumes the flight from its beginning.
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, hAcc: 5) }
+        try d.fix(61, 52 + degreesNorth(480), 4, hAcc: 5)
+        try d.fix(200, 52 + degreesNorth(480), 4, hAcc: 5)
+        for i in 500...700 { try d.fix(Double(i), 52 + degreesNorth(480 + 2400 + 8 * Double(i - 500)), 4, hAcc: 5) }
+        try d.phase(.stop, 700)
+        let elapsed = d.core.elapsed, distance = d.core.distance, laps = d.core.laps.laps
+        #expect(autoPaused(d) && resumed(d))
+        #expect(abs(distance - 4480) < 40, "distance \(distance)")
+        #expect(abs(elapsed - (61 + 500)) < 10, "elapsed \(elapsed) s")
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - elapsed) < 1e-6 && abs(laps.reduce(0) { $0 + $1.distanceM } - distance) < 1e-6)
+        for lap in laps { #expect(lap.distanceM / lap.elapsedS < 10, "lap \(lap.index): \(lap.distanceM) m in \(lap.elapsedS) s") }
+    }
+
+    @Test(arguments: [true, false])
+    func aGapCrossedAtRidingSpeedIsNotPaused(_ doppler: Bool) throws {
+        // The same ride through a 300 s tunnel at 8 m/s: the line across it is fast, no pause.
+        var d = Driver(EngineConfig(activity: .ride))
+        let speed = { (v: Double) in doppler ? v : .nan }
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: speed(8), hAcc: 5) }
+        for i in 360...600 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.stop, 600)
+        let elapsed = d.core.elapsed
+        #expect(!autoPaused(d))
+        #expect(elapsed == 600, "elapsed \(elapsed) s")
+    }
+
     @Test(arguments: [true, false])
     func aStopRightAfterATunnelPausesFromTheTunnelsEndNotFromBeforeIt(_ doppler: Bool) throws {
         // The rider brakes at 61 s (slow for 2 s, not yet an auto-pause), rides 296 m through a

@@ -66,13 +66,13 @@ struct GapResolverTests {
         #expect(uncounted.reanchored(on: truth, at: 205)?.distanceM == 0)
     }
 
-    @Test func aFlushCreditsTheGapUnconfirmedWithSpeedZero() throws {
+    @Test func aFlushCreditsTheGapUnconfirmedWithNoSpeed() throws {
         var gaps = GapResolver(countGaps: true)
         let before = at(0, t: 100), after = at(300, t: 200)
         _ = gapWaiting(&gaps, from: before, to: after)
         let credit = try required(gaps.flush())
         #expect(abs(credit.distanceM - chord(before, after)) < 1e-9)
-        #expect(credit.speedAcrossMps == 0)
+        #expect(credit.speedAcrossMps.isNaN)
         #expect(credit.confirmingDopplerMps.isNaN)
         #expect(gaps.flush() == nil)
     }
@@ -104,21 +104,21 @@ struct GapResolverTests {
         let a = at(0, t: 100), junk = at(0, 2000, t: 200), back = at(30, t: 300)
         _ = gapWaiting(&gaps, from: a, to: junk)
         let start = gapWaiting(&gaps, from: junk, to: back)           // the way back from a junk fix
-        #expect(start.credit?.speedAcrossMps == 0)                      // the junk fix's gap: unconfirmed
+        #expect(start.credit?.speedAcrossMps.isNaN == true)                    // the junk fix's gap: unconfirmed
         #expect(gaps.waiting?.fromT == 100)                             // measured from a, not the junk fix
         let credit = try required(gaps.confirmed(by: at(33, t: 301), at: 301))
         #expect(abs(credit.speedAcrossMps - chord(a, at(33, t: 301)) / 201) < 1e-9)
         #expect(credit.speedAcrossMps < 0.2)                            // standing, as the runner was
     }
 
-    @Test func twoDoubtfulFixesInARowMakeTheLastKnownPlaceUnknownAndTheSpeedZero() throws {
+    @Test func twoDoubtfulFixesInARowMakeTheLastKnownPlaceUnknownAndTheSpeedUnknown() throws {
         var gaps = GapResolver(countGaps: true)
         let a = at(0, t: 100)
         _ = gapWaiting(&gaps, from: a, to: at(0, 2000, t: 200))
         _ = gapWaiting(&gaps, from: at(0, 2000, t: 200), to: at(2000, t: 300))    // doubtful: carried
         _ = gapWaiting(&gaps, from: at(2000, t: 300), to: at(-2000, t: 400))      // doubtful again: unknown
         let credit = try required(gaps.confirmed(by: at(-1997, t: 401), at: 401))
-        #expect(credit.speedAcrossMps == 0)
+        #expect(credit.speedAcrossMps.isNaN)
         #expect(credit.distanceM > 3900)                                 // the distance still counts
     }
 

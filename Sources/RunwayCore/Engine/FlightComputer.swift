@@ -178,7 +178,7 @@ public struct FlightComputer: Sendable {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
                                       waits: phase == .cruise || phases.isAutoHeld, autoHeld: phases.isAutoHeld)
             if let c = start.credit { credit(c, &events) }
-            gaps.wait(start)
+            gaps.wait(start, autoHeld: phases.isAutoHeld)   // (the credit may have auto-paused)
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {
@@ -194,6 +194,14 @@ public struct FlightComputer: Sendable {
         guard !c.held else {
             if phases.isAutoHeld { pause.takeHeld(c) }
             return
+        }
+        // Crossed below the auto-pause threshold (a device that records nothing while its rider
+        // stands): the slow hold began before the gap, and the pause is decided at its end, before
+        // the laps see its time as cruise. The gap is then the hold's: its time is no cruise, its
+        // line no distance and no moving time, as a hold's steps that no resume credits.
+        if phase == .cruise, let v = pause.crossedStanding(c) {
+            autoPause(v, at: c.at, &events)
+            if phases.isAutoHeld { return }
         }
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }

@@ -125,9 +125,13 @@ public struct GapResolver: Sendable {
         return GapStart(credit: before, step: .segmentStart, waiting: next)
     }
 
-    /// The gap of `start` waits, once the credit before it is applied.
-    mutating func wait(_ start: GapStart) {
-        if let next = start.waiting { pending = next }
+    /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
+    /// flight is auto-paused now (that credit may have paused it: a gap before crossed standing),
+    /// so whether this gap ended while auto-paused.
+    mutating func wait(_ start: GapStart, autoHeld: Bool? = nil) {
+        guard var next = start.waiting else { return }
+        if let autoHeld { next.held = autoHeld }
+        pending = next
     }
 
     /// A fix that agrees with the one after the gap confirms it.
@@ -155,7 +159,7 @@ public struct GapResolver: Sendable {
         pending = nil
         // Credited by a phase command or a manual lap, nothing has confirmed the fix after the
         // gap: no measure of the runner's speed.
-        var speed = 0.0
+        var speed = Double.nan
         if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
         return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom)
@@ -170,7 +174,8 @@ public struct GapCredit: Sendable, Equatable {
     public var at: Double
     /// When the runner was last known to be before the gap.
     public var fromT: Double
-    /// The speed of the line across the gap to the confirming fix, m/s (0: unconfirmed or unknown).
+    /// The speed of the line across the gap to the confirming fix, m/s (NaN: unconfirmed or
+    /// unknown; 0 is a measured standing).
     public var speedAcrossMps: Double
     /// The confirming fix's own Doppler speed (NaN: none, or unconfirmed).
     public var confirmingDopplerMps: Double

@@ -104,6 +104,16 @@ public struct AutoPause: Sendable {
         fastSince = min(fastSince ?? t, t)
     }
 
+    /// While moving, makes the slow hold begin at `t` at the latest: the engine learned afterwards
+    /// that the runner stood from then (a gap crossed at standing speed, confirmed by the fixes
+    /// after it: a device that stops recording while its rider stands). The gap's own speed is
+    /// then the hold's next sample, and a gap lasts longer than any hold.
+    public mutating func backdateSlowHold(to t: Double) {
+        guard settings.enabled, t.isFinite else { return }
+        fastSince = nil
+        slowSince = min(slowSince ?? t, t)
+    }
+
     /// Forgets any hold in progress; call after the user pauses or resumes.
     public mutating func reset() {
         slowSince = nil

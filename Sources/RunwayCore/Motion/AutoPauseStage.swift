@@ -6,6 +6,9 @@
 /// composer applies to the clock, the phase and the other stages.
 ///
 /// - A gap confirmed at moving speed in cruise: no auto-pause is backdated across it.
+/// - A gap confirmed at standing speed in cruise (below the pause threshold) starts the slow hold
+///   at its beginning, and its speed is a sample of the hold: the rider stood through it (a
+///   device stops recording while its rider stands), so the pause is backdated to before it.
 /// - A held gap (it ended while auto-paused) crossed at moving speed starts the fast hold at its
 ///   beginning (never before the pause itself), and its speed is a sample of the hold.
 ///
@@ -79,6 +82,16 @@ public struct AutoPauseStage: Sendable {
         guard let from = credit.pausedFrom, autoHeld else { return nil }
         pausedSince = credit.at
         return from
+    }
+
+    /// A credited gap in cruise crossed standing (below the pause threshold; NaN, unmeasured, is
+    /// not): the slow hold begins at the gap's beginning at the latest, and the gap's speed is
+    /// returned as the hold's next sample, which the composer feeds to `update` at the gap's end.
+    /// Nil when auto-pause is off or the gap was not crossed standing.
+    mutating func crossedStanding(_ credit: GapCredit) -> Double? {
+        guard machine.settings.enabled, credit.speedAcrossMps < machine.settings.pauseBelowMps else { return nil }
+        machine.backdateSlowHold(to: credit.fromT)
+        return credit.speedAcrossMps
     }
 
     /// A confirmed held gap's speed, once: the composer feeds it to `update` before the
