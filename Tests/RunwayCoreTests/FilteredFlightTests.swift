@@ -90,6 +90,27 @@ struct FlightFeaturesTests {
         #expect(abs(core.distance - run.truthDistanceM) / run.truthDistanceM < 0.005)
     }
 
+    @Test(arguments: [true, false])
+    func aRideThatEndsStandingHasLapsAddingUpToItsElapsedTime(_ doppler: Bool) throws {
+        // 150 s at 8 m/s with 500 m auto laps, then standing to 200 s: the auto-pause is backdated
+        // to the first slow sample, after the laps saw part of its hold as cruise time.
+        var config = EngineConfig(activity: .ride)
+        config.autoLapM = 500
+        var d = Driver(config)
+        try d.phase(.start, 0)
+        var north = 0.0
+        for i in 0..<200 {
+            let v = i < 150 ? 8.0 : 0
+            try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: doppler ? v : .nan, hAcc: 5)
+            north += v
+        }
+        try d.phase(.stop, 199)
+        let laps = d.core.laps.laps, elapsed = d.core.elapsed
+        #expect(laps.count == 3)
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - elapsed) < 1e-6, "laps \(laps.map(\.elapsedS)), flight \(elapsed) s")
+        #expect(abs(elapsed - 150) < 10, "elapsed \(elapsed) s")   // positions only: the filter's speed lags the stop
+    }
+
     @Test func aLongAutoPauseKeepsOnlyTheStepsAResumeCanCredit() throws {
         // An hour parked with the receiver on: the steps kept for the resume's credit stay within
         // the resume's hold instead of growing by one a fix, and the figures are unharmed.

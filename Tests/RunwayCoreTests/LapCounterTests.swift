@@ -38,6 +38,26 @@ struct LapCounterTests {
         #expect(abs(counter.current.distanceM - 4000) < 1e-9)
     }
 
+    @Test func cruiseTimeWithdrawnShortensTheLapInProgressNeverBelowItsStart() {
+        // A rider stands from `stood` s on; at the stop the flight's cruise time is `elapsed`.
+        func stopped(_ elapsed: Double, stood: Double) -> LapProgress {
+            var p = steady(elapsed)
+            p.distanceM = steady(stood).distanceM
+            return p
+        }
+        var counter = LapCounter()
+        counter.update(steady(0))
+        counter.update(steady(300))                  // lap 1 cut at 240 s, lap 2 from there
+        counter.cruiseWithdrawn(to: 297)             // a pause backdated 3 s
+        #expect(counter.finish(stopped(297, stood: 300))?.elapsedS == 57)
+        #expect(abs(counter.laps.reduce(0) { $0 + $1.elapsedS } - 297) < 1e-9)
+        var cut = LapCounter()
+        cut.update(steady(0))
+        cut.update(steady(241))                      // lap 1 cut at 240 s
+        cut.cruiseWithdrawn(to: 238)                 // into the cut lap: the lap in progress keeps no time
+        #expect(cut.finish(stopped(238, stood: 241))?.elapsedS == 0)
+    }
+
     @Test func oneUpdateCrossingTwoBoundariesYieldsTwoLaps() {
         var counter = LapCounter()
         counter.update(LapProgress(t: 0))

@@ -221,6 +221,7 @@ public struct FlightComputer: Sendable {
             odometer.withdraw(movingS: withdrawn)
             gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
             clock.autoPause(from: from)
+            lapStage.cruiseWithdrawn(to: clock.elapsed(in: .holding))   // the hold's part the laps saw
             keepLatestPosition()
             alerts.resetHolds()
             changePhase(to: .holding, by: .auto, at: t, &events)

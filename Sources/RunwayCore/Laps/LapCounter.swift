@@ -225,6 +225,15 @@ public struct LapCounter: Sendable {
         return close(at: last, .final)
     }
 
+    /// The flight's cruise time went back to `elapsedS`: an auto-pause was backdated to the first
+    /// slow sample of its hold after the laps had seen part of the hold as cruise time. The lap in
+    /// progress then ends at that cruise time too, so the laps still add up to the flight (never
+    /// before the lap began: a lap cut within the hold keeps what it was cut with).
+    mutating func cruiseWithdrawn(to elapsedS: Double) {
+        guard started, !finished, elapsedS.isFinite else { return }
+        last.elapsedS = max(current.elapsedS, min(last.elapsedS, elapsedS))
+    }
+
     // MARK: - Internals
 
     /// Whether the lap in progress has any distance or cruise time.

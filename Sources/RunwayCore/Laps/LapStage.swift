@@ -38,6 +38,10 @@ public struct LapStage: Sendable {
         return true
     }
 
+    /// The flight's cruise time went back to `elapsedS` (an auto-pause backdated into time the
+    /// laps saw as cruise; see `LapCounter.cruiseWithdrawn`).
+    mutating func cruiseWithdrawn(to elapsedS: Double) { counter.cruiseWithdrawn(to: elapsedS) }
+
     /// The final lap at touchdown.
     mutating func finish(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
