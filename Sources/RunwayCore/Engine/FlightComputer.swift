@@ -196,11 +196,11 @@ public struct FlightComputer: Sendable {
             return
         }
         // Crossed below the auto-pause threshold (a device that records nothing while its rider
-        // stands): the slow hold began before the gap, and the pause is decided at its end, before
-        // the laps see its time as cruise. The gap is then the hold's: its time is no cruise, its
-        // line no distance and no moving time, as a hold's steps that no resume credits.
+        // stands): the slow hold began before the gap, and the pause is decided now, backdated to
+        // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
+        // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
         if phase == .cruise, let v = pause.crossedStanding(c) {
-            autoPause(v, at: c.at, &events)
+            autoPause(v, at: now, &events)
             if phases.isAutoHeld { return }
         }
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
