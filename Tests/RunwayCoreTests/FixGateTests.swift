@@ -345,7 +345,7 @@ struct GateOutlierWhileHeldTests {
         // last fix at 60 s, then 20 minutes without fixes, then the rider rides on from where
         // the fixes stopped. The gap was crossed standing: with auto-pause on, the flight is
         // paused from the gap's beginning (elapsed is the riding time, as the device's timer);
-        // with it off the gap is elapsed time, as before. Moving time is the riding either way.
+        // with it off the gap is elapsed time. Moving time is the riding either way.
         var config = EngineConfig(activity: .ride)
         config.autoPause.enabled = autoPause
         var d = Driver(config)

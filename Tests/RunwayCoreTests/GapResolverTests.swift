@@ -17,8 +17,8 @@ struct GapResolverTests {
 
     /// A gap from `before` to `after`, waiting (cruise unless `autoHeld`).
     private func gapWaiting(_ gaps: inout GapResolver, from before: Fix, to after: Fix, autoHeld: Bool = false) -> GapResolver.GapStart {
-        let start = gaps.gapEnded(at: after, t: after.t, last: last(before), shownSpeed: before.speed, waits: true, autoHeld: autoHeld)
-        gaps.wait(start)
+        let start = gaps.gapEnded(at: after, t: after.t, last: last(before), shownSpeed: before.speed, waits: true)
+        gaps.wait(start, autoHeld: autoHeld)
         return start
     }
 
@@ -80,8 +80,8 @@ struct GapResolverTests {
     @Test func aGapThatDoesNotWaitIsTheStepsOwnDistance() {
         var gaps = GapResolver(countGaps: true)
         let before = at(0, t: 100), after = at(300, t: 200)
-        let start = gaps.gapEnded(at: after, t: 200, last: last(before), shownSpeed: .nan, waits: false, autoHeld: false)
-        gaps.wait(start)
+        let start = gaps.gapEnded(at: after, t: 200, last: last(before), shownSpeed: .nan, waits: false)
+        gaps.wait(start, autoHeld: false)
         #expect(start.step.newSegment && !start.step.moving)
         #expect(abs(start.step.distanceM - chord(before, after)) < 1e-9)
         #expect(gaps.waiting == nil)

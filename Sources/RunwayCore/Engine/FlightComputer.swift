@@ -176,9 +176,9 @@ public struct FlightComputer: Sendable {
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                      waits: phase == .cruise || phases.isAutoHeld, autoHeld: phases.isAutoHeld)
+                                      waits: phase == .cruise || phases.isAutoHeld)
             if let c = start.credit { credit(c, &events) }
-            gaps.wait(start, autoHeld: phases.isAutoHeld)   // (the credit may have auto-paused)
+            gaps.wait(start, autoHeld: phases.isAutoHeld)   // after the credit, which may auto-pause
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {

@@ -18,7 +18,7 @@
 /// so may the next fix that agrees with it.
 ///
 ///     var gaps = GapResolver(countGaps: true)
-///     let start = gaps.gapEnded(at: fixAfter, t: 130, last: before, shownSpeed: 3, waits: true, autoHeld: false)
+///     let start = gaps.gapEnded(at: fixAfter, t: 130, last: before, shownSpeed: 3, waits: true)
 ///     // start.step is a segment start; the gap's 300 m wait
 ///     let credit = gaps.confirmed(by: nextFix, at: 131)   // GapCredit(distanceM: 300, ...)
 public struct GapResolver: Sendable {
@@ -98,7 +98,7 @@ public struct GapResolver: Sendable {
     ///   - shownSpeed: the Doppler speed of `last`.
     ///   - waits: whether its distance waits for confirmation (cruise or auto-paused); else it
     ///     is the step's own.
-    mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool, autoHeld: Bool) -> GapStart {
+    mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool) -> GapStart {
         let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
         // A gap before this one (a sparse recorder: one fix a gap): the fix after it (`last`) is
         // borne out, and confirms it, when this fix lies on the way on from where the runner was
@@ -121,16 +121,16 @@ public struct GapResolver: Sendable {
         let gapD = countGaps ? chord : 0
         guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
         let next = Pending(lat: last.lat, lon: last.lon, d: gapD, at: t, fromLat: from.lat, fromLon: from.lon,
-                           fromT: from.t, trust: trust, held: autoHeld)
+                           fromT: from.t, trust: trust)
         return GapStart(credit: before, step: .segmentStart, waiting: next)
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
-    /// flight is auto-paused now (that credit may have paused it: a gap before crossed standing),
-    /// so whether this gap ended while auto-paused.
-    mutating func wait(_ start: GapStart, autoHeld: Bool? = nil) {
+    /// flight is auto-paused now, after that credit (which may have paused it: a gap before
+    /// crossed standing), so whether this gap ended while auto-paused.
+    mutating func wait(_ start: GapStart, autoHeld: Bool) {
         guard var next = start.waiting else { return }
-        if let autoHeld { next.held = autoHeld }
+        next.held = autoHeld
         pending = next
     }
 
