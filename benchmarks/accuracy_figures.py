@@ -268,10 +268,13 @@ def spread(xs):
     return m, (sum((x - m) ** 2 for x in xs) / len(xs)) ** 0.5
 # The GPS-like gain (3 laps) and the barometric gain (1 lap, as its test) on the 60 wide seeds and
 # two more sets of 60 (100-159, 2000-2059, the same five places): a ramp's bias shows in how many
-# GPS-like runs miss 15%, a barometer's drift (1 m/sqrt(h)) in the few that miss 5%.
-for label, extra, bound in [("GPS-like error, 3 laps", ["--laps", "3", "--altitude-error", "gps"], 15),
-                            ("barometric error, 1 lap", ["--laps", "1", "--altitude-error", "barometric", "--barometer"], 5)]:
-    for seeds in (range(1000, 1060), range(100, 160), range(2000, 2060)):
+# GPS-like runs miss 15%, a barometer's drift (1 m/sqrt(h)) in the few that miss 5%. Each case:
+# its label, the simulator's arguments, the half window of the floor's averaging (below), the bound.
+GAIN_SEED_SETS = (range(1000, 1060), range(100, 160), range(2000, 2060))
+GAIN_CASES = [("GPS-like error, 3 laps", ["--laps", "3", "--altitude-error", "gps"], 150, 15),
+              ("barometric error, 1 lap", ["--laps", "1", "--altitude-error", "barometric", "--barometer"], 30, 5)]
+for label, extra, _, bound in GAIN_CASES:
+    for seeds in GAIN_SEED_SETS:
         places = [(seed, *WIDE[seed % 5][1:]) for seed in seeds]
         for shape in ("sine", "ramp", "stepped"):
             es = [err(*(lambda r: (r[0]["gain_m"], r[1]["gain_m"]))(run(["--seed", str(s), "--lat", la, "--lon", lo, "--hills", shape,
@@ -279,7 +282,7 @@ for label, extra, bound in [("GPS-like error, 3 laps", ["--laps", "3", "--altitu
             m, sd = spread(es)
             print(f"wide: gain, {label}, {shape}, seeds {seeds.start}-{seeds.stop - 1}: mean {m:+.1f}% sd {sd:.1f}, "
                   f"worst {max(es, key=abs):+.1f}%, {sum(abs(e) > bound for e in es)} beyond {bound}%")
-# The floor under the gain's spread: on the same 60 wide seeds, an estimator that knew the
+# The floor under the gain's spread: on the same 540 runs, an estimator that knew the
 # terrain (the simulator's true_alt) and read every turn of it from the altitude error averaged
 # around it (a whole plateau or valley when longer; half as long at the start and the end, which
 # have one side), as the engine's mean does, but without its flattening or choice of the highest
@@ -287,7 +290,6 @@ for label, extra, bound in [("GPS-like error, 3 laps", ["--laps", "3", "--altitu
 # have with that averaging. GPS-like: 300 s, as the engine's window for GPS altitude. Barometric:
 # 60 s, the longest the engine's barometric window gets; its error is mostly the drift, which no
 # averaging removes (the altimeter's samples carry the error, the fixes at the same times the truth).
-WIDE_SEEDS = [*range(1000, 1060), *range(100, 160), *range(2000, 2060)]
 def oracle_error(seed, lat, lon, shape, extra, half):
     p = subprocess.run([SIM, "--seed", str(seed), "--lat", lat, "--lon", lon, "--hills", shape, "--hill-m", "15",
                         "--truth"] + extra, capture_output=True, text=True, check=True)
@@ -312,12 +314,12 @@ def oracle_error(seed, lat, lon, shape, extra, half):
     if runs[-1][0] > 0: total += mean_error(t[-1] - half, t[-1])                       # the end, as a top
     truth = json.loads(p.stderr.strip().splitlines()[-1])["gain_m"]
     return err(truth + total, truth)
-for label, extra, half, bound in [("GPS-like error, 3 laps", ["--laps", "3", "--altitude-error", "gps"], 150, 15),
-                                  ("barometric error, 1 lap", ["--laps", "1", "--altitude-error", "barometric", "--barometer"], 30, 5)]:
+sets = ", ".join(f"{s.start}-{s.stop - 1}" for s in GAIN_SEED_SETS)
+for label, extra, half, bound in GAIN_CASES:
     for shape in ("sine", "ramp", "stepped"):
-        es = [oracle_error(s, *WIDE[s % 5][1:], shape, extra, half) for s in WIDE_SEEDS]
+        es = [oracle_error(s, *WIDE[s % 5][1:], shape, extra, half) for seeds in GAIN_SEED_SETS for s in seeds]
         m, sd = spread(es)
-        print(f"wide: gain, {label}, {shape}, seeds 1000-1059, 100-159, 2000-2059, an estimator that knew the terrain "
+        print(f"wide: gain, {label}, {shape}, seeds {sets}, an estimator that knew the terrain "
               f"(the floor): mean {m:+.1f}% sd {sd:.1f}, worst {max(es, key=abs):+.1f}%, {sum(abs(e) > bound for e in es)} of {len(es)} beyond {bound}%")
 flat = []
 for s, la, lo in WIDE:

@@ -107,7 +107,8 @@ public struct AutoPause: Sendable {
     /// While moving, makes the slow hold begin at `t` at the latest: the engine learned afterwards
     /// that the runner stood from then (a gap crossed at standing speed, confirmed by the fixes
     /// after it: a device that stops recording while its rider stands). The gap's own speed is
-    /// then the hold's next sample, and a gap lasts longer than any hold.
+    /// then the hold's next sample; a gap (30 s by default) outlasts the profiles' holds, so that
+    /// sample completes it.
     public mutating func backdateSlowHold(to t: Double) {
         guard settings.enabled, t.isFinite else { return }
         fastSince = nil

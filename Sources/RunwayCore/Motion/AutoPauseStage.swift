@@ -86,7 +86,8 @@ public struct AutoPauseStage: Sendable {
 
     /// A credited gap in cruise crossed standing (below the pause threshold; NaN, unmeasured, is
     /// not): the slow hold begins at the gap's beginning at the latest, and the gap's speed is
-    /// returned as the hold's next sample, which the composer feeds to `update` at the gap's end.
+    /// returned as the hold's next sample, which the composer feeds to `update` at once (at the
+    /// confirming fix's time: the pause is backdated to the hold's start whatever that time).
     /// Nil when auto-pause is off or the gap was not crossed standing.
     mutating func crossedStanding(_ credit: GapCredit) -> Double? {
         guard machine.settings.enabled, credit.speedAcrossMps < machine.settings.pauseBelowMps else { return nil }
