@@ -6,13 +6,16 @@ import RunwaySim
 /// decreases from one snapshot to the next; no shown speed or pace, no lap pace and no max speed
 /// beyond the profile's cap (filters on: with `"filters":"off"` nothing is capped, by design,
 /// and a jump in a recording shows as the speed it implies); at the end moving time ≤ elapsed
-/// time, the laps add up to the flight's distance and time, and the max speed is at least the
-/// average (issue #19).
+/// time, the laps add up to the flight's distance and time, the max speed is at least the
+/// average and, filters on with every fix's Doppler speed trusted, no faster than the fastest of
+/// them (issue #19).
 struct InvariantCheck {
     var core: FlightComputer
     var events: [Event] = []
     var problems: [String] = []
     var lastDistance = 0.0
+    /// The fastest Doppler speed among the fixes pushed, and whether every fix carried one.
+    var fastestDopplerMps = 0.0, everyFixHasDoppler = true
     let name: String
 
     init(_ name: String, config: EngineConfig) {
@@ -28,6 +31,9 @@ struct InvariantCheck {
     /// One input, command or lap; refusals are fine (the input was bad), traps are not.
     mutating func push(_ input: ValidatedInput) {
         if core.phase == .preflight { command(.start, at: input.t) }
+        if case .fix(let f) = input.input {
+            if f.speed.isNaN { everyFixHasDoppler = false } else { fastestDopplerMps = max(fastestDopplerMps, f.speed) }
+        }
         do { try core.process(input, wallClock: .nan, events: &events) } catch {}
         afterEach()
     }
@@ -62,6 +68,10 @@ struct InvariantCheck {
         if core.maxSpeed > cap * (1 + 1e-9) { note("max speed \(core.maxSpeed) above the cap \(cap)") }
         if elapsed > 0, distance > 0, core.maxSpeed.isFinite, core.maxSpeed < distance / elapsed * (1 - 1e-9) {
             note("max speed \(core.maxSpeed) below the average \(distance / elapsed)")
+        }
+        // With the filters on, a speed is an average of the Doppler speeds while they are trusted.
+        if core.config.filters, everyFixHasDoppler, !core.dopplerCheck.prefersPositions, core.maxSpeed > fastestDopplerMps * (1 + 1e-9) {
+            note("max speed \(core.maxSpeed) above the fastest Doppler speed \(fastestDopplerMps)")
         }
         let laps = core.laps.laps
         if !laps.isEmpty {

@@ -31,6 +31,25 @@ struct PaceEstimatorTests {
         #expect(abs(pace.groundSpeedMps - 3) < 1e-9)                          // 5 s of the window: the window's
     }
 
+    /// The filter's stand-in speed is shown, not measured: the max speed takes only measured ones.
+    @Test func onlyTheWindowsSpeedIsMeasuredNotTheFiltersStandIn() {
+        var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&pace, 0, 4, speed: 3, doppler: true, filterSpeed: 9)
+        #expect(pace.groundSpeedMps == 9 && !pace.isMeasured)
+        fed(&pace, 5, 5, speed: 3, d0: 15, doppler: true, filterSpeed: 9)
+        #expect(pace.isMeasured)
+        pace.left(for: .holding)
+        #expect(pace.groundSpeedMps == 0 && !pace.isMeasured)
+        var positions = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
+        fed(&positions, 0, 19, speed: 3, doppler: false, filterSpeed: 9)
+        #expect(!positions.isMeasured)                                         // not settled: twice the window
+        fed(&positions, 20, 20, speed: 3, d0: 60, doppler: false, filterSpeed: 9)
+        #expect(positions.isMeasured)
+        var raw = PaceEstimator(windowS: 10, speedCapMps: 12, filters: false)
+        raw.updateRaw(fixSpeedMps: 4, cruising: true)
+        #expect(raw.isMeasured)                                                // filters off: the fix's own
+    }
+
     @Test func thePaceIsSettledAfterOneWindowWithDopplerAndTwoWithout() {
         var pace = PaceEstimator(windowS: 10, speedCapMps: 12, filters: true)
         pace.push(t: 100, distanceM: 0)

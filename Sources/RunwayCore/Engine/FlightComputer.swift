@@ -152,7 +152,7 @@ public struct FlightComputer: Sendable {
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
-        if phase == .cruise { odometer.noteSpeed(pace.groundSpeedMps) }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.

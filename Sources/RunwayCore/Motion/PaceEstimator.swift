@@ -27,6 +27,10 @@ public struct PaceEstimator: Sendable {
     private var head = 0
     /// The current ground speed, m/s (NaN when unknown; 0 while holding).
     public private(set) var groundSpeedMps = Double.nan
+    /// Whether `groundSpeedMps` is measured across the window (or, filters off, the fix's own
+    /// speed), not the track filter's stand-in while the window fills after a start, a resume or
+    /// a gap: a filter that has seen one or two fixes since it started carries their noise.
+    public private(set) var isMeasured = false
     private var lastSpeedT: Double? = nil
     /// When the window began to fill since it was last emptied.
     private var since = Double.nan
@@ -87,6 +91,7 @@ public struct PaceEstimator: Sendable {
     /// Filters on: the ground speed after a fix at `t`.
     @inline(__always)
     mutating func update(at t: Double, phase: FlightPhase, dopplerMps: Double, filterSpeedMps: Double) {
+        isMeasured = false
         guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
         guard window.count - head >= 2, let last = window.last else { groundSpeedMps = .nan; return }
         let span = last.t - window[head].t
@@ -101,15 +106,17 @@ public struct PaceEstimator: Sendable {
             groundSpeedMps = raw
         }
         lastSpeedT = t
+        isMeasured = enough && !groundSpeedMps.isNaN
     }
 
     /// The flight left cruise: 0 while holding, unknown after (until a fix in cruise measures it).
     mutating func left(for phase: FlightPhase) {
-        if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan }
+        if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan; isMeasured = false }
     }
 
     /// Filters off: the fix's own speed, else the window's in cruise.
     mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
         groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
+        isMeasured = !groundSpeedMps.isNaN
     }
 }
