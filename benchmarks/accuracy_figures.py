@@ -228,8 +228,8 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
 # Elevation gain (docs/accuracy.md, "Elevation"): the issue's 5.5 km loop with 30 m hills (sine,
 # ramp, stepped), over the tuning seeds (1-3, Amsterdam) and the held-back trials of
 # Sources/RunwaySim/SimTrials.swift, as Tests/RunwayCoreTests/ElevationAccuracyTests.swift replays
-# them; then the four barometric FIT recordings against the device's total_ascent, imported and
-# replayed with the sport and altitude source the import report names.
+# them; then the four barometric FIT recordings against the device's total_ascent and
+# total_descent, imported and replayed with the sport and altitude source the import report names.
 TRIALS = [(1, "52.37", "4.89"), (2, "52.37", "4.89"), (3, "52.37", "4.89"), (1701, "1.29", "103.85"),
           (2903, "-33.92", "18.42"), (4417, "64.15", "-21.94"), (5581, "-16.50", "179.99"), (7219, "40.71", "-74.01")]
 for label, extra, laps in [("clean on fixes (v_acc 0)", ["--altitude-error", "clean", "--v-acc"], "1"),
@@ -255,9 +255,10 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")) and librunway.import_available()
             s.start()
             s.push_many(lines)
             s.stop()
-            gain = s.summary()["gain_m"]
-        device = report["device"]["ascent_m"]
-        print(f"{name}: gain {gain:.1f} m against the device's total_ascent {device:.0f} m ({err(gain, device):+.1f}%)")
+            gain, loss = s.summary()["gain_m"], s.summary()["loss_m"]
+        device, down = report["device"]["ascent_m"], report["device"]["descent_m"]
+        print(f"{name}: gain {gain:.1f} m against the device's total_ascent {device:.0f} m ({err(gain, device):+.1f}%), "
+              f"loss {loss:.1f} m against its total_descent {down:.0f} m ({err(loss, down):+.1f}%)")
 # Beyond the suites' trials: 60 other seeds a case (1000-1059, round five places), none looked at
 # while choosing a mechanism's settings, so the figures below show the spread a test's eight
 # trials can hide. Each line: mean, standard deviation, worst, and how many runs miss the target.

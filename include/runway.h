@@ -402,7 +402,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
 /** Reads a recording ("gpx", "tcx" or "fit" bytes) into JSON Lines inputs for
  *  runway_push_jsonl: fixes in recorded order, with hr/cadence/power where the
  *  file has them; a timed point without a position becomes {"type":"hr"},
- *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples. The LAST
+ *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples, and in
+ *  FIT its altitude an {"type":"altimeter","alt":M,"t":T} sample (a FIT
+ *  file's altitudes are the device's own: replay with its altitude_source). The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
  *     "altitude_source":"barometric",

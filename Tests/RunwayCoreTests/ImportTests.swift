@@ -109,22 +109,26 @@ struct ImportTests {
         return out
     }
 
-    /// Records without a position, counted with python-fitparse: 2013-02-06 has 7, all with heart
-    /// rate; sample-activity has 133, all with heart rate and 131 with cadence.
+    /// Records without a position, counted with python-fitparse (and fitdecode): 2013-02-06 has 7,
+    /// all with heart rate and altitude; sample-activity has 133, all with heart rate and
+    /// altitude and 131 with cadence. Their altitude (the device's barometric altitude, 161 m
+    /// on sample-activity's first record, 48 m above its first fix) becomes an altimeter sample.
     @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"),
-          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0), ("fitparse__sample-activity.fit", 2965, 133, 131)])
-    func fitRecordsWithoutAPositionBecomeHeartRateAndCadenceSamples(_ file: String, _ fixes: Int, _ hr: Int, _ cadence: Int) throws {
+          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0, 7), ("fitparse__sample-activity.fit", 2965, 133, 131, 133)])
+    func fitRecordsWithoutAPositionBecomeHeartRateCadenceAndAltimeterSamples(_ file: String, _ fixes: Int, _ hr: Int,
+                                                                             _ cadence: Int, _ altimeter: Int) throws {
         let dir = try #require(ImportTests.tracks)
         let bytes = try #require(readFile(dir + "/" + file))
         let inputs = try importing(bytes, as: .fit)
-        var counts = (fixes: 0, hr: 0, cadence: 0)
+        var counts = (fixes: 0, hr: 0, cadence: 0, altimeter: 0)
         var lastT = -Double.infinity, ordered = true
+        var firstAltimeter: Input? = nil, firstFix: Fix? = nil
         for input in inputs {
             switch input {
-            case .fix: counts.fixes += 1
+            case .fix(let f): counts.fixes += 1; if firstFix == nil { firstFix = f }
             case .sample(.heartRate): counts.hr += 1
             case .sample(.cadence): counts.cadence += 1
-            case .sample(.altimeter): Issue.record("no altimeter samples from FIT")
+            case .sample(.altimeter): counts.altimeter += 1; if firstAltimeter == nil { firstAltimeter = input }
             case .sample(.power): Issue.record("these files have no power")
             }
             if input.t < lastT { ordered = false }
@@ -133,7 +137,12 @@ struct ImportTests {
         #expect(counts.fixes == fixes)
         #expect(counts.hr == hr)
         #expect(counts.cadence == cadence)
+        #expect(counts.altimeter == altimeter)
         #expect(ordered, "inputs come in the recording's time order")
+        if file == "fitparse__sample-activity.fit" {
+            #expect(firstAltimeter == .sample(.altimeter(alt: 161, t: 1_309_123_120)), "\(String(describing: firstAltimeter))")
+            #expect(firstFix.map { abs($0.alt - 112.6) < 1e-9 } == true, "\(String(describing: firstFix))")
+        }
     }
 
     @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"))
@@ -378,6 +387,7 @@ struct ImportTests {
             .sample(.heartRate(bpm: 140, t: t + 40)),
             .sample(.cadence(spm: 80, t: t + 40)),
             .sample(.heartRate(bpm: 141, t: t + 41)),
+            .sample(.altimeter(alt: 12.4, t: t + 41)),   // its enhanced altitude: the device's own
         ]
         #expect(inputs.count == expected.count)
         for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
@@ -385,12 +395,12 @@ struct ImportTests {
 
     @Test func fitWithA12ByteHeaderIsRead() throws {
         let inputs = try importing(FITFile.sample(headerSize: 12), as: .fit)
-        #expect(inputs.count == 7)
+        #expect(inputs.count == 8)
     }
 
     @Test func chainedFITFilesAreReadOneAfterTheOther() throws {
         let inputs = try importing(FITFile.sample() + FITFile.sample(headerSize: 12), as: .fit)
-        #expect(inputs.count == 14)
+        #expect(inputs.count == 16)
     }
 
     @Test func aBadFITCRCIsCorrupt() {
@@ -399,7 +409,7 @@ struct ImportTests {
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: file CRC") == true)
         #expect(inputError(file, .fit)?.message.contains("at byte \(file.count - 2)") == true)
         let kept = try? salvaged(file)
-        #expect(kept?.inputs.count == 7, "salvage keeps the records behind a bad file CRC")
+        #expect(kept?.inputs.count == 8, "salvage keeps the records behind a bad file CRC")
         #expect(kept?.report.warnings.first?.hasPrefix("corrupt FIT file: file CRC") == true)
         file = FITFile.sample()
         file[3] ^= 0x01  // a header byte under the header CRC
@@ -684,10 +694,10 @@ struct ImportTests {
 
     @Test func fitReportCountsRecordsWithoutATimeOrAPosition() throws {
         let r = try report(FITFile.sample(), as: .fit).report
-        #expect(r.inputs == 7)
+        #expect(r.inputs == 8)
         #expect(r.untimed == 1, "the record with a position and no valid time")
         #expect(r.noPosition == 2, "the records at t+40 and t+41 became samples")
-        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 7, untimed: 1)])
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 8, untimed: 1)])
         #expect(r.sport == nil && r.device == nil)
     }
 
@@ -821,6 +831,7 @@ struct ImportTests {
         case (.sample(.heartRate(let x, let s))?, .sample(.heartRate(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.power(let x, let s))?, .sample(.power(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.cadence(let x, let s))?, .sample(.cadence(let y, let u))?): return eq(x, y) && eq(s, u)
+        case (.sample(.altimeter(let x, let s))?, .sample(.altimeter(let y, let u))?): return eq(x, y) && eq(s, u)
         default: return false
         }
     }

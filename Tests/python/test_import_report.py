@@ -87,6 +87,14 @@ def test_fit_device_totals_and_sport_are_what_garmins_sdk_reads(name):
     positioned = [r for r in records if r.get("position_lat") is not None and r.get("position_long") is not None]
     assert report["no_position"] == len(records) - len(positioned)
     assert sum(1 for x in inputs if "lat" in x) == len(positioned)
+    # A record without a position keeps the device's altitude as an altimeter sample.
+    unplaced = [r for r in records if r.get("position_lat") is None or r.get("position_long") is None]
+    heights = [(r["timestamp"] + FIT_EPOCH, r.get("enhanced_altitude", r.get("altitude"))) for r in unplaced]
+    expected = [(t, a) for t, a in heights if a is not None]
+    altimeter = [(x["t"], x["alt"]) for x in inputs if x.get("type") == "altimeter"]
+    assert len(altimeter) == len(expected), name
+    for (t, a), (st, sa) in zip(altimeter, expected):
+        assert t == st and a == pytest.approx(sa, abs=1e-6), f"{name} at {t}"
 
 
 def test_fit_record_power_is_on_the_fixes_as_the_sdk_reads_it():

@@ -19,8 +19,9 @@
 /// per minute): it becomes steps per minute, (cadence + fractional_cadence) × 2, when the file's
 /// sport is running/walking/hiking, stays rpm for cycling, and is kept as recorded, with a
 /// warning, when the file names no sport. A record with a position becomes a fix; one without becomes heart-rate,
-/// cadence and power samples when it has them; one without a time is dropped (counted as untimed
-/// when it has a position). Times are unix seconds (FIT epoch 1989-12-31 + 631065600 s).
+/// cadence and power samples when it has them, and an altimeter sample of its altitude (the device's
+/// own, as its fixes' `alt`: a bike computer riding before its GPS has a lock records the climb);
+/// one without a time is dropped (counted as untimed when it has a position). Times are unix seconds (FIT epoch 1989-12-31 + 631065600 s).
 /// Timestamps below 0x10000000 are the device's system time (seconds since power-on): they are
 /// placed by the file's `timestamp_correlation` (162), else by its first UTC timestamp (taken as
 /// the moment of the system time seen last before it), each with a warning, else refused.
@@ -127,6 +128,8 @@ enum FITReader {
             if !hr.isNaN { inputs.append(.sample(.heartRate(bpm: hr, t: t))) }
             if !spm.isNaN { inputs.append(.sample(.cadence(spm: spm, t: t))) }
             if !power.isNaN { inputs.append(.sample(.power(watts: power, t: t))) }
+            let alt = enhancedAltitude.isNaN ? altitude : enhancedAltitude
+            if !alt.isNaN { inputs.append(.sample(.altimeter(alt: alt, t: t))) }
             return .noPosition
         }
     }

@@ -48,7 +48,8 @@ public struct ImportReport: Sendable, Equatable {
     public var inputs = 0
     /// Points or records with a position but no time (left out).
     public var untimed = 0
-    /// Timed points without a position (kept only as samples when they carry hr/cadence/power).
+    /// Timed points without a position (kept only as samples of what they carry: hr, cadence,
+    /// power, and in FIT the device's altitude as an altimeter sample).
     public var noPosition = 0
     /// Records the reader could not decode.
     public var unreadable = 0
@@ -178,7 +179,8 @@ public struct ImportReport: Sendable, Equatable {
             warnings.append("track \(track.index)\(name): \(track.untimed) point\(track.untimed == 1 ? "" : "s") without a time left out")
         }
         if noPosition > 0 {
-            warnings.append("\(noPosition) timed point\(noPosition == 1 ? "" : "s") without a position kept only as heart-rate/cadence/power samples")
+            let kept = format == .fit ? "heart-rate/cadence/power/altimeter" : "heart-rate/cadence/power"
+            warnings.append("\(noPosition) timed point\(noPosition == 1 ? "" : "s") without a position kept only as \(kept) samples")
         }
     }
 }

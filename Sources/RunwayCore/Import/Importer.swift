@@ -14,7 +14,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
 /// The inputs come in the order the file records them: a fix per point with a position and a time
 /// (`lat`, `lon`, `t` and whatever else the file has of `alt`, `speed`, `course`, `h_acc`, `v_acc`,
 /// `hr`, `cadence`, `power`), and heart-rate/cadence/power samples for points that have those but
-/// no position. Points without a time are dropped and counted in the `ImportReport`, which
+/// no position (and, from FIT, an altimeter sample of the device's altitude: the same source as its
+/// fixes' `alt`, replayed as `"fix_altitude":"barometric"`). Points without a time are dropped and counted in the `ImportReport`, which
 /// `jsonLines` writes as its last line. Cadence is converted to the engine's unit (steps per
 /// minute on foot, rpm on a bike; see docs/formats.md). Other values are as recorded, not
 /// range-checked: a session
