@@ -18,7 +18,7 @@ struct AutoPauseStageTests {
 
     private func credit(at: Double, fromT: Double, d: Double = 300, speed: Double, doppler: Double = .nan,
                         held: Bool, pausedFrom: Double? = nil) -> GapCredit {
-        GapCredit(distanceM: d, at: at, fromT: fromT, speedAcrossMps: speed, confirmingDopplerMps: doppler,
+        GapCredit(distanceM: d, at: at, fromT: fromT, lastT: fromT, speedAcrossMps: speed, confirmingDopplerMps: doppler,
                   held: held, pausedFrom: pausedFrom)
     }
 

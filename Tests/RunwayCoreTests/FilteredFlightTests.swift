@@ -61,6 +61,33 @@ struct GateInFlightTests {
         if countGaps { #expect(abs(jump - 203) < 1, "gap and step \(jump) m") } else { #expect(abs(jump - 3) < 1) }
         #expect(d.core.route.segmentStarts.count == 2)
     }
+
+    /// Distance and moving time describe the same movement: a gap crossed at 3 m/s (a tunnel, a
+    /// recorder restarted between tracks) is moving time with its line, so the moving pace stays
+    /// the runner's (it read 10.5 m/s when the line counted and its 300 s did not); one crossed
+    /// standing (15 m in 300 s) adds no moving time. With and without auto-pause, which the
+    /// standing gap pauses.
+    @Test(arguments: [(3.0, false), (0.05, false), (3.0, true), (0.05, true)])
+    func aGapsTimeIsMovingTimeWhenItsLineWasCoveredAtAWalkersSpeed(_ speedAcross: Double, _ autoPause: Bool) throws {
+        var c = EngineConfig()
+        c.autoPause.enabled = autoPause
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4) }
+        let out = 180 + speedAcross * 300
+        for i in 0...60 { try d.fix(360 + Double(i), 52 + degreesNorth(out + 3 * Double(i)), 4) }
+        try d.phase(.stop)
+        let moving = d.core.movingS, distance = d.core.distance
+        let moved = speedAcross >= 0.8
+        // A standing gap auto-paused is the hold's: its line is no distance either.
+        #expect(abs(distance - (autoPause && !moved ? 360 : out + 180)) < 10, "\(distance) m")
+        if moved {
+            #expect(moving >= 415 && moving <= d.core.elapsed, "moving \(moving) s of \(d.core.elapsed) s")
+            #expect(abs(distance / moving - 3) < 0.06, "moving speed \(distance / moving) m/s")
+        } else {
+            #expect(moving >= 110 && moving <= 125, "moving \(moving) s")
+        }
+    }
 }
 
 @Suite("Auto-pause, moving time, laps, alerts and elevation inside a flight")

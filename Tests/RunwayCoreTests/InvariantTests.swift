@@ -7,8 +7,8 @@ import RunwaySim
 /// beyond the profile's cap (filters on: with `"filters":"off"` nothing is capped, by design,
 /// and a jump in a recording shows as the speed it implies); at the end moving time ≤ elapsed
 /// time, the laps add up to the flight's distance and time, the max speed is at least the
-/// average and, filters on with every fix's Doppler speed trusted, no faster than the fastest of
-/// them (issue #19).
+/// average and the average moving speed (distance over moving time) and, filters on with every
+/// fix's Doppler speed trusted, no faster than the fastest of them (issue #19).
 struct InvariantCheck {
     var core: FlightComputer
     var events: [Event] = []
@@ -68,6 +68,14 @@ struct InvariantCheck {
         if core.maxSpeed > cap * (1 + 1e-9) { note("max speed \(core.maxSpeed) above the cap \(cap)") }
         if elapsed > 0, distance > 0, core.maxSpeed.isFinite, core.maxSpeed < distance / elapsed * (1 - 1e-9) {
             note("max speed \(core.maxSpeed) below the average \(distance / elapsed)")
+        }
+        // Distance and moving time describe the same movement: no stretch counted as distance
+        // (a gap's line, a step past the distance filter) leaves its time out of moving time.
+        if core.config.filters, moving > 0, distance / moving > cap * (1 + 1e-9) {
+            note("average moving speed \(distance / moving) above the cap \(cap) (\(distance) m in \(moving) s)")
+        }
+        if moving > 0, distance > 0, core.maxSpeed.isFinite, core.maxSpeed < distance / moving * (1 - 1e-9) {
+            note("max speed \(core.maxSpeed) below the average moving speed \(distance / moving) (\(distance) m in \(moving) s)")
         }
         // With the filters on, a speed is an average of the Doppler speeds while they are trusted.
         if core.config.filters, everyFixHasDoppler, !core.dopplerCheck.prefersPositions, core.maxSpeed > fastestDopplerMps * (1 + 1e-9) {

@@ -1,5 +1,6 @@
 import Testing
 @testable import RunwayCore
+import RunwaySim
 
 @Suite("RawTrack: the measuring stage with the filters off")
 struct RawTrackTests {
@@ -14,7 +15,7 @@ struct RawTrackTests {
     private let origin = Coordinate(lat: 52, lon: 4)
 
     @Test func theFirstFixOfALegIsKeptWithNoDistance() {
-        let m = track().measure(Fix(lat: 52, lon: 4), at: 0, lastKept: nil, previousT: nil)
+        let m = track().measure(Fix(lat: 52, lon: 4), at: 0, lastKept: nil, keptT: .nan, previousT: nil)
         #expect(m.keep)
         #expect(m.step == Step(distanceM: 0, moving: false))
     }
@@ -22,16 +23,16 @@ struct RawTrackTests {
     @Test func aFixCloserThanTheDistanceFilterToTheLastKeptPointAddsNothing() {
         let raw = track(filter: 5)
         let near = Fix(lat: 52 + degreesNorth(3), lon: 4)
-        let m = raw.measure(near, at: 1, lastKept: origin, previousT: 0)
+        let m = raw.measure(near, at: 1, lastKept: origin, keptT: 0, previousT: 0)
         #expect(!m.keep && m.step.distanceM == 0 && !m.step.moving)
     }
 
     @Test func theDistanceIsMeasuredFromTheLastKeptPointNotTheFixBefore() {
         let raw = track(filter: 5)
         // Three fixes 3 m apart: the second is not kept, the third is 6 m from the kept one.
-        let second = raw.measure(Fix(lat: 52 + degreesNorth(3), lon: 4), at: 1, lastKept: origin, previousT: 0)
+        let second = raw.measure(Fix(lat: 52 + degreesNorth(3), lon: 4), at: 1, lastKept: origin, keptT: 0, previousT: 0)
         #expect(!second.keep)
-        let third = raw.measure(Fix(lat: 52 + degreesNorth(6), lon: 4), at: 2, lastKept: origin, previousT: 1)
+        let third = raw.measure(Fix(lat: 52 + degreesNorth(6), lon: 4), at: 2, lastKept: origin, keptT: 0, previousT: 1)
         #expect(third.keep)
         #expect(abs(third.step.distanceM - 6) < 0.05)
         #expect(third.step.moving)
@@ -39,30 +40,58 @@ struct RawTrackTests {
 
     @Test func withAZeroFilterEveryFixIsKeptEvenAtTheSamePlace() {
         let raw = track(filter: 0)
-        let same = raw.measure(Fix(lat: 52, lon: 4), at: 1, lastKept: origin, previousT: 0)
+        let same = raw.measure(Fix(lat: 52, lon: 4), at: 1, lastKept: origin, keptT: 0, previousT: 0)
         #expect(same.keep && same.step.distanceM == 0)
-        #expect(raw.measure(Fix(lat: 52 + degreesNorth(0.5), lon: 4), at: 1, lastKept: origin, previousT: 0).keep)
+        #expect(raw.measure(Fix(lat: 52 + degreesNorth(0.5), lon: 4), at: 1, lastKept: origin, keptT: 0, previousT: 0).keep)
     }
 
     @Test func aFixLongerThanGapSAfterTheOneBeforeBeginsASegment() {
         let raw = track(gapS: 30)
-        let after = raw.measure(Fix(lat: 52 + degreesNorth(100), lon: 4), at: 40, lastKept: origin, previousT: 9)
+        let after = raw.measure(Fix(lat: 52 + degreesNorth(100), lon: 4), at: 40, lastKept: origin, keptT: 0, previousT: 9)
         #expect(after.step.newSegment)
-        let within = raw.measure(Fix(lat: 52 + degreesNorth(100), lon: 4), at: 39, lastKept: origin, previousT: 9)
+        let within = raw.measure(Fix(lat: 52 + degreesNorth(100), lon: 4), at: 39, lastKept: origin, keptT: 0, previousT: 9)
         #expect(!within.step.newSegment)
         // The first point of a leg begins nothing of its own.
-        #expect(!raw.measure(Fix(lat: 52, lon: 4), at: 40, lastKept: nil, previousT: 9).step.newSegment)
+        #expect(!raw.measure(Fix(lat: 52, lon: 4), at: 40, lastKept: nil, keptT: .nan, previousT: 9).step.newSegment)
+    }
+
+    @Test func aWalkedStepsMovingTimeRunsFromTheLastKeptPoint() {
+        let raw = track(filter: 5)
+        // 3 m/s at 1 Hz: the fix at 1 s was left out (3 m); the one at 2 s, 6 m from the point
+        // kept at 0 s, moved for both seconds.
+        let run = raw.measure(Fix(lat: 52 + degreesNorth(6), lon: 4), at: 2, lastKept: origin, keptT: 0, previousT: 1)
+        #expect(run.step.moving && run.movingSince == 0)
+        // A standing receiver's drift that passes the filter after a minute (0.1 m/s): the fix's
+        // own second only, as before the filter left anything out.
+        let drift = raw.measure(Fix(lat: 52 + degreesNorth(6), lon: 4), at: 60, lastKept: origin, keptT: 0, previousT: 59)
+        #expect(drift.step.moving && drift.movingSince == 59)
+    }
+
+    /// The engine with the filters off and a distance filter: moving time is the run's, not the
+    /// share of fixes the filter kept (at 1 Hz and 5 m a runner's every other fix: it read about
+    /// half the run; 20 m, a sixth).
+    @Test(arguments: [0.0, 5, 20])
+    func aDistanceFilterLeavesTheMovingTimeWhole(_ filter: Double) throws {
+        for trial in SimTrials.tuning + SimTrials.heldBack {
+            let run = simulate(trial.config())
+            var config = EngineConfig()
+            config.filters = false
+            config.distanceFilterM = filter
+            let core = try Replay(run, config: config).core
+            #expect(abs(core.movingS - run.truthMovingS) / run.truthMovingS < 0.01,
+                    "\(trial), \(filter) m: moving \(core.movingS) s, truth \(run.truthMovingS) s")
+        }
     }
 
     @Test func aStepIsMovingUnlessTheFixSaysZeroSpeedOrIsTheFirst() {
         let raw = track()
         let to = Fix(lat: 52 + degreesNorth(10), lon: 4)
-        #expect(raw.measure(to, at: 1, lastKept: origin, previousT: 0).step.moving)           // no speed: moving
+        #expect(raw.measure(to, at: 1, lastKept: origin, keptT: 0, previousT: 0).step.moving)           // no speed: moving
         var standing = to; standing.speed = 0
-        let zero = raw.measure(standing, at: 1, lastKept: origin, previousT: 0)
+        let zero = raw.measure(standing, at: 1, lastKept: origin, keptT: 0, previousT: 0)
         #expect(!zero.step.moving && zero.keep && zero.step.distanceM > 9)                  // distance still counts
         var fast = to; fast.speed = 2
-        #expect(raw.measure(fast, at: 1, lastKept: origin, previousT: 0).step.moving)
-        #expect(!raw.measure(to, at: 1, lastKept: origin, previousT: nil).step.moving)     // no fix before
+        #expect(raw.measure(fast, at: 1, lastKept: origin, keptT: 0, previousT: 0).step.moving)
+        #expect(!raw.measure(to, at: 1, lastKept: origin, keptT: 0, previousT: nil).step.moving)     // no fix before
     }
 }

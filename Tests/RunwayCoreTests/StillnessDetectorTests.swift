@@ -167,7 +167,7 @@ struct StillnessDetectorTests {
         for i in 0..<5 { feed.add(Self.fix(Double(i), east: 2 * Double(i), north: 0), step: Step(distanceM: 2, moving: true)) }
         // The gap's first step is no quiet stretch: the steps before it are credited.
         feed.add(Self.fix(60, east: 200, north: 0), step: .segmentStart)
-        let slow = GapCredit(distanceM: 20, at: 60, fromT: 4, speedAcrossMps: 0.3, confirmingDopplerMps: .nan, held: false, pausedFrom: nil)
+        let slow = GapCredit(distanceM: 20, at: 60, fromT: 4, lastT: 4, speedAcrossMps: 0.3, confirmingDopplerMps: .nan, held: false, pausedFrom: nil)
         #expect(feed.detector.crossed(slow) == nil)
         var fast = slow
         fast.speedAcrossMps = 3.5

@@ -33,6 +33,19 @@ public struct FlightClock: Sendable, Equatable {
         return elapsedBefore + max(0, now - cruiseSince)
     }
 
+    /// Cruise seconds between `a` and `b` (a gap's span): their overlap with the legs, the current
+    /// one up to `now`.
+    func cruiseTime(from a: Double, to b: Double) -> Double {
+        guard a < b else { return 0 }   // (NaN fails)
+        func overlap(_ start: Double, _ end: Double) -> Double { max(0, min(end, b) - max(start, a)) }
+        var s = cruiseSince.isNaN || now.isNaN ? 0 : overlap(cruiseSince, now)
+        for leg in legs.finished.reversed() {
+            if leg.end <= a { break }   // legs are in time order
+            s += overlap(leg.start, leg.end)
+        }
+        return s
+    }
+
     /// Cruise seconds as they will be at `time` (only the clock moves).
     func elapsed(at time: Double, in phase: FlightPhase) -> Double {
         guard phase == .cruise, !cruiseSince.isNaN else { return elapsed(in: phase) }

@@ -119,9 +119,9 @@ public struct FlightComputer: Sendable {
             let accurate = gate.raw(fix, log: &eventLog)
             shown.show(fix)
             if phase == .cruise && accurate {
-                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, previousT: lastAccepted?.t)
+                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: lastAccepted?.t)
                 if m.step.newSegment { startSegment() }
-                odometer.add(m.step, over: cruiseDt)
+                odometer.add(m.step, over: m.step.moving ? clock.cruiseTime(from: m.movingSince, to: t) : cruiseDt)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
@@ -206,7 +206,11 @@ public struct FlightComputer: Sendable {
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
         if c.distanceM > 0 {
-            odometer.credit(distanceM: c.distanceM)
+            // Distance and moving time describe the same movement: the line across a gap that the
+            // runner crossed at a walker's speed or more is moving time too, as much of the gap's
+            // time as was cruise.
+            let moving = c.movedAcross(atLeast: stillness.settings.movingDopplerMps) ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
+            odometer.credit(distanceM: c.distanceM, movingS: moving)
             pace.shift(by: c.distanceM)
             recorder.credit(c.distanceM, toPointAt: c.at)
         }

@@ -24,8 +24,8 @@
 public struct GapResolver: Sendable {
     /// A gap waiting for a fix to confirm it.
     struct Pending: Sendable {
-        /// The last fix before the gap.
-        var lat: Double, lon: Double
+        /// The last fix before the gap, and its time.
+        var lat: Double, lon: Double, lastT: Double
         /// The distance the gap adds (0 when gaps do not count).
         var d: Double
         /// The time of the fix after the gap (its route point takes the credit too).
@@ -120,7 +120,7 @@ public struct GapResolver: Sendable {
         let before = credit(confirmedBy: bornOut, at: last.t)
         let gapD = countGaps ? chord : 0
         guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
-        let next = Pending(lat: last.lat, lon: last.lon, d: gapD, at: t, fromLat: from.lat, fromLon: from.lon,
+        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, at: t, fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
         return GapStart(credit: before, step: .segmentStart, waiting: next)
     }
@@ -161,7 +161,7 @@ public struct GapResolver: Sendable {
         // gap: no measure of the runner's speed.
         var speed = Double.nan
         if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
-        return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, speedAcrossMps: speed,
+        return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom)
     }
 }
@@ -174,6 +174,8 @@ public struct GapCredit: Sendable, Equatable {
     public var at: Double
     /// When the runner was last known to be before the gap.
     public var fromT: Double
+    /// The time of the last fix before the gap: the gap spans `lastT` to `at`.
+    public var lastT: Double
     /// The speed of the line across the gap to the confirming fix, m/s (NaN: unconfirmed or
     /// unknown; 0 is a measured standing).
     public var speedAcrossMps: Double
@@ -183,6 +185,10 @@ public struct GapCredit: Sendable, Equatable {
     public var held: Bool
     /// An auto-pause decided while it waited, backdated to before its end.
     public var pausedFrom: Double?
+
+    /// Whether the runner crossed the gap at `movingMps` or more (measured: NaN, unconfirmed, is
+    /// not). Its time is then moving time, as its line is distance.
+    func movedAcross(atLeast movingMps: Double) -> Bool { speedAcrossMps >= movingMps }
 }
 
 /// What the other stages may know of a gap that waits.

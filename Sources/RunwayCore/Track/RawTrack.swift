@@ -4,28 +4,40 @@
 /// It replaces the gate, the track filter and the gap stage; a fix more than `gapS` after the one
 /// before still begins a new segment of track.
 ///
-///     let m = RawTrack(config: config).measure(fix, at: t, lastKept: kept, previousT: prev)
-///     if m.keep { /* a route point, m.step.distanceM from the last one */ }
+/// A kept step is moving unless the fix's own speed says 0. Its moving time runs from the fix
+/// before, or, when the step from the last kept point was covered at a walker's average speed or
+/// more (`movingMps`), from that point: the fixes the distance filter left out moved too (at
+/// 1 Hz and a 5 m filter a runner's every other fix), and their time is the distance's. Slower,
+/// it is a standing receiver's drift that at last passed the filter, and its time is not.
+///
+///     let m = RawTrack(config: config).measure(fix, at: t, lastKept: kept, keptT: keptT, previousT: prev)
+///     if m.keep { /* a route point, m.step.distanceM from the last one, moving since m.movingSince */ }
 public struct RawTrack: Sendable {
     /// What raw accumulation makes of one accurate fix in cruise.
     public struct Measure: Sendable, Equatable {
         public var step: Step
         /// Whether the fix becomes a route point.
         public var keep: Bool
+        /// When a moving step's moving time begins (the fix before, or the last kept point).
+        public var movingSince = Double.nan
     }
 
     let distanceFilterM: Double
     let gapS: Double
+    /// The least average speed from the last kept point that makes a step moving time, m/s (the
+    /// standing decision's walker's speed, `StillnessDetector.Settings.movingDopplerMps`).
+    let movingMps: Double
 
     public init(config: EngineConfig) {
         distanceFilterM = config.distanceFilterM
         gapS = config.gapS
+        movingMps = config.stillness.movingDopplerMps
     }
 
     /// - Parameters:
-    ///   - lastKept: the last route point (nil before any in this leg).
+    ///   - lastKept: the last route point (nil before any in this leg), and `keptT` its time.
     ///   - previousT: the time of the fix before (nil before any).
-    public func measure(_ fix: Fix, at t: Double, lastKept: Coordinate?, previousT: Double?) -> Measure {
+    public func measure(_ fix: Fix, at t: Double, lastKept: Coordinate?, keptT: Double, previousT: Double?) -> Measure {
         let newSegment = previousT.map { t - $0 > gapS } == true && lastKept != nil
         guard let kept = lastKept else { return Measure(step: Step(distanceM: 0, moving: false, newSegment: newSegment), keep: true) }
         let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: fix.lat, lon2: fix.lon)
@@ -33,7 +45,9 @@ public struct RawTrack: Sendable {
             return Measure(step: Step(distanceM: 0, moving: false, newSegment: newSegment), keep: false)
         }
         let moving = previousT != nil && (fix.speed.isNaN || fix.speed > 0)
-        return Measure(step: Step(distanceM: d, moving: moving, newSegment: newSegment), keep: true)
+        let walked = t > keptT && d / (t - keptT) >= movingMps
+        return Measure(step: Step(distanceM: d, moving: moving, newSegment: newSegment), keep: true,
+                       movingSince: walked ? keptT : previousT ?? t)
     }
 }
 
