@@ -10,9 +10,10 @@
 ///     rec.keepIfFarEnough(RoutePoint(lat: 52.00002, lon: 4, alt: 3, t: 1, distanceM: 2.2))   // 2.2 m: not kept
 public struct RouteRecorder: Sendable {
     public private(set) var route = Route()
-    /// The last kept point of the current leg (nil at the start of a leg), and its time.
+    /// The last kept point of the current leg (nil at the start of a leg).
     public private(set) var lastKept: Coordinate? = nil
-    public private(set) var lastKeptT = Double.nan
+    /// The time of the last kept point (the route's last; NaN before any).
+    public var lastKeptT: Double { route.count > 0 ? route.time(route.count - 1) : .nan }
     /// The bearing from the point before the last kept one to it, degrees (NaN before two):
     /// worked out when read (a snapshot), from the offset `keep` stores.
     public var segmentBearing: Double { segmentOffset.dx.isNaN ? .nan : Geodesy.bearing(segmentOffset) }
@@ -66,7 +67,6 @@ public struct RouteRecorder: Sendable {
             if Geodesy.length(o) > 0 { segmentOffset = o }
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
-        lastKeptT = p.t
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
                      speedMps: p.speedMps, hr: p.hr, cadence: p.cadence, power: p.power)
     }

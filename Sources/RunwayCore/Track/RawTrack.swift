@@ -37,6 +37,7 @@ public struct RawTrack: Sendable {
     /// - Parameters:
     ///   - lastKept: the last route point (nil before any in this leg), and `keptT` its time.
     ///   - previousT: the time of the fix before (nil before any).
+    @inline(never)   // the filters-off path: kept out of the composer's fix path
     public func measure(_ fix: Fix, at t: Double, lastKept: Coordinate?, keptT: Double, previousT: Double?) -> Measure {
         let newSegment = previousT.map { t - $0 > gapS } == true && lastKept != nil
         guard let kept = lastKept else { return Measure(step: Step(distanceM: 0, moving: false, newSegment: newSegment), keep: true) }
