@@ -121,13 +121,18 @@ struct AutoPauseStageTests {
         #expect(stage.takeGapSample() == 3)
         #expect(stage.takeGapSample() == nil)
         let d = stage.update(speedMps: 3, at: 200, phases: autoHeld, cruiseSince: .nan, waiting: nil)
-        #expect(d == .resume(since: 100, held: [HeldCredit(distanceM: 300, movingS: 0)]))
+        // Crossed moving: the gap's 100 s are moving time with its 300 m.
+        #expect(d == .resume(since: 100, held: [HeldCredit(distanceM: 300, movingS: 100)]))
     }
 
     @Test func takeHeldNeverBackdatesBeforeThePause() {
         var stage = paused(from: 150)
         stage.takeHeld(credit(at: 200, fromT: 100, speed: 3, held: true))
         #expect(stage.machine.fastSince == 150)
+        // Nor its moving time: the gap's part since the pause.
+        _ = stage.takeGapSample()
+        let d = stage.update(speedMps: 3, at: 200, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+        #expect(d == .resume(since: 150, held: [HeldCredit(distanceM: 300, movingS: 50)]))
     }
 
     @Test func aHeldGapWhoseConfirmingFixSaysStandingStartsNoHold() {

@@ -62,6 +62,25 @@ struct GateInFlightTests {
         #expect(d.core.route.segmentStarts.count == 2)
     }
 
+    /// A ride auto-paused at a stop that sets off into a tunnel: the resume credits the tunnel's
+    /// line from its beginning, and its time with it (it had the 960 m and none of the 120 s:
+    /// 119 s moving for 1927 m, 16 m/s).
+    @Test(arguments: [true, false])
+    func aRideThatSetsOffIntoATunnelFromAStopHasTheTunnelsTimeAsMovingTime(_ doppler: Bool) throws {
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, 0)
+        let v = 8.0, speed = doppler ? v : .nan
+        for i in 0..<60 { try d.fix(Double(i), 52 + degreesNorth(v * Double(i)), 4, speed: speed) }
+        for i in 60..<120 { try d.fix(Double(i), 52 + degreesNorth(v * 59), 4, speed: doppler ? 0 : .nan) }
+        #expect(d.core.holdingBy == .auto)
+        for i in 0..<60 { try d.fix(240 + Double(i), 52 + degreesNorth(v * (59 + 121 + Double(i))), 4, speed: speed) }
+        try d.phase(.stop)
+        let moving = d.core.movingS, distance = d.core.distance
+        #expect(abs(distance - v * 240) < 40, "\(distance) m")
+        #expect(moving >= 230 && moving <= d.core.elapsed, "moving \(moving) s of \(d.core.elapsed) s")
+        #expect(abs(distance / moving - v) < 0.3, "moving speed \(distance / moving) m/s")
+    }
+
     /// Distance and moving time describe the same movement: a gap crossed at 3 m/s (a tunnel, a
     /// recorder restarted between tracks) is moving time with its line, so the moving pace stays
     /// the runner's (it read 10.5 m/s when the line counted and its 300 s did not); one crossed

@@ -64,12 +64,17 @@ public struct AutoPauseStage: Sendable {
 
     /// A credited gap that ended while auto-paused (`credit.held`), still auto-paused.
     mutating func takeHeld(_ credit: GapCredit) {
-        if credit.distanceM > 0 { held.append(HeldStep(t: credit.at, d: credit.distanceM, movingS: 0)) }
         let s = machine.settings
         // With Doppler speed the confirming fix must not say standing (a small junk fix a few
         // seconds after the one after the gap passes the gate, and its line can be fast).
         let doppler = credit.confirmingDopplerMps
-        guard credit.speedAcrossMps > s.resumeAboveMps, doppler.isNaN || doppler >= s.pauseBelowMps else { return }
+        let moved = credit.speedAcrossMps > s.resumeAboveMps && (doppler.isNaN || doppler >= s.pauseBelowMps)
+        // Crossed moving, the gap is moving time with its line once a resume credits it: its
+        // time since it began, or since the pause when that came later (the resume's cruise
+        // begins no later, below).
+        let movingS = moved ? max(0, credit.at - (pausedSince.isNaN ? credit.lastT : max(credit.lastT, pausedSince))) : 0
+        if credit.distanceM > 0 { held.append(HeldStep(t: credit.at, d: credit.distanceM, movingS: movingS)) }
+        guard moved else { return }
         machine.backdateFastHold(to: pausedSince.isNaN ? credit.fromT : max(credit.fromT, pausedSince))
         gapSpeedSample = credit.speedAcrossMps
     }
