@@ -62,6 +62,22 @@ struct GateInFlightTests {
         #expect(d.core.route.segmentStarts.count == 2)
     }
 
+    /// A gap that auto-pause judges standing (a ride's 0.9 m/s across it, under its 1.0 m/s) is no
+    /// moving time, though a walker's speed: with `gap_s` 1 the pause comes two fixes later,
+    /// backdated to before the gap, and a gap credited as moving would outlast the cruise.
+    @Test func aGapAutoPauseJudgesStandingIsNoMovingTimeWhenThePauseComesLater() throws {
+        var c = EngineConfig(activity: .ride)
+        c.gapS = 1
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...100 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4) }
+        try d.fix(101.6, 52 + degreesNorth(801.44), 4)
+        try d.fix(102, 52 + degreesNorth(801.8), 4)
+        for i in 103...110 { try d.fix(Double(i), 52 + degreesNorth(801.8), 4) }
+        try d.phase(.stop)
+        #expect(d.core.movingS <= d.core.elapsed, "moving \(d.core.movingS) s of \(d.core.elapsed) s")
+    }
+
     /// A ride auto-paused at a stop that sets off into a tunnel: the resume credits the tunnel's
     /// line from its beginning, and its time with it (it had the 960 m and none of the 120 s:
     /// 119 s moving for 1927 m, 16 m/s).

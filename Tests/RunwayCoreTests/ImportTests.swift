@@ -393,6 +393,15 @@ struct ImportTests {
         for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
     }
 
+    /// A position-less record's altitude that no altimeter sample may have (a corrupt value,
+    /// 119 500 m) is left out; its heart rate is kept.
+    @Test func aFITAltitudeNoAltimeterSampleMayHaveIsLeftOut() throws {
+        let inputs = try importing(FITFile.sample(unplacedAltitude: 600_000), as: .fit)
+        let t = FITFile.start + 631_065_600
+        #expect(inputs.count == 7)
+        #expect(inputs.last == .sample(.heartRate(bpm: 141, t: t + 41)))
+    }
+
     @Test func fitWithA12ByteHeaderIsRead() throws {
         let inputs = try importing(FITFile.sample(headerSize: 12), as: .fit)
         #expect(inputs.count == 8)
@@ -852,7 +861,8 @@ enum FITFile {
     }
     static func be<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v.bigEndian) { Array($0) } }
 
-    static func sample(headerSize: Int = 14, fileCRC: Bool = true) -> [UInt8] {
+    /// `unplacedAltitude`: the raw enhanced altitude of the last record, which has no position.
+    static func sample(headerSize: Int = 14, fileCRC: Bool = true, unplacedAltitude: UInt32 = 2562) -> [UInt8] {
         let t0 = UInt32(start)
         var d: [UInt8] = []
         // Local 0: event (global 21), timestamp only; it sets the time base too.
@@ -889,7 +899,7 @@ enum FITFile {
         d += record1(0xFFFF_FFFF, semicircles(1), semicircles(1), alt: 2550, ealt: 2562, speed: 0, espeed: 0,
                      hr: 1, cad: 1, frac: 0, acc: 1)
         // An invalid latitude means no position: its heart rate is a sample.
-        d += record1(t0 + 41, 0x7FFF_FFFF, semicircles(4.0), alt: 2550, ealt: 2562, speed: 0, espeed: 0,
+        d += record1(t0 + 41, 0x7FFF_FFFF, semicircles(4.0), alt: 2550, ealt: unplacedAltitude, speed: 0, espeed: 0,
                      hr: 141, cad: 0xFF, frac: 0xFF, acc: 0xFF)
         return wrap(d, headerSize: headerSize, fileCRC: fileCRC)
     }

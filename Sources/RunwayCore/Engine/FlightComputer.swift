@@ -199,17 +199,20 @@ public struct FlightComputer: Sendable {
         // stands): the slow hold began before the gap, and the pause is decided now, backdated to
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
         // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
+        var standing = false
         if phase == .cruise, let v = pause.crossedStanding(c) {
             autoPause(v, at: now, &events)
             if phases.isAutoHeld { return }
+            standing = true   // a hold began before it: its slow samples may still pause it
         }
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
         if c.distanceM > 0 {
             // Distance and moving time describe the same movement: the line across a gap that the
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's
-            // time as was cruise.
-            let moving = c.movedAcross(atLeast: stillness.settings.movingDopplerMps) ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
+            // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s).
+            let moving = !standing && c.movedAcross(atLeast: stillness.settings.movingDopplerMps)
+                ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
             odometer.credit(distanceM: c.distanceM, movingS: moving)
             pace.shift(by: c.distanceM)
             recorder.credit(c.distanceM, toPointAt: c.at)

@@ -11,6 +11,8 @@
 ///     v.input   // .fix with speed NaN
 ///     try ValidatedInput(.sample(.heartRate(bpm: 400, t: 0)))   // throws: bpm 400.0 out of range 0...300
 public struct ValidatedInput: Sendable, Equatable {
+    /// The altitudes an altimeter sample may have, metres.
+    public static let altimeterRangeM = -1000.0...100_000.0
     public let input: Input
 
     /// Checks `input`.
@@ -31,7 +33,7 @@ public struct ValidatedInput: Sendable, Equatable {
             self.input = .sample(.cadence(spm: s, t: t))
         case .sample(.altimeter(let alt, let t)):
             guard !alt.isNaN else { throw .input("altimeter sample needs \"alt\"") }
-            guard (-1000.0...100_000.0).contains(alt) else { throw .input("alt \(alt) out of range -1000...100000") }
+            guard Self.altimeterRangeM.contains(alt) else { throw .input("alt \(alt) out of range -1000...100000") }
             try Self.optionalTime(t)
             self.input = .sample(.altimeter(alt: alt, t: t))
         case .sample(.power(let watts, let t)):

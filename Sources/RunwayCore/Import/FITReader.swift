@@ -129,7 +129,8 @@ enum FITReader {
             if !spm.isNaN { inputs.append(.sample(.cadence(spm: spm, t: t))) }
             if !power.isNaN { inputs.append(.sample(.power(watts: power, t: t))) }
             let alt = enhancedAltitude.isNaN ? altitude : enhancedAltitude
-            if !alt.isNaN { inputs.append(.sample(.altimeter(alt: alt, t: t))) }
+            // (An altitude no altimeter sample may have, a corrupt value, is left out.)
+            if ValidatedInput.altimeterRangeM.contains(alt) { inputs.append(.sample(.altimeter(alt: alt, t: t))) }
             return .noPosition
         }
     }
