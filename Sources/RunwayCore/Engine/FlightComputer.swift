@@ -121,7 +121,7 @@ public struct FlightComputer: Sendable {
             if phase == .cruise && accurate {
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: lastAccepted?.t)
                 if m.step.newSegment { startSegment() }
-                odometer.add(m.step, over: m.step.moving ? clock.cruiseTime(from: m.movingSince, to: t) : cruiseDt)
+                odometer.add(m.step, over: clock.cruiseTime(from: m.movingSince, to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
@@ -211,8 +211,7 @@ public struct FlightComputer: Sendable {
             // Distance and moving time describe the same movement: the line across a gap that the
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s).
-            let moving = !standing && c.movedAcross(atLeast: stillness.settings.movingDopplerMps)
-                ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
+            let moving = !standing && stillness.walked(c) ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
             odometer.credit(distanceM: c.distanceM, movingS: moving)
             pace.shift(by: c.distanceM)
             recorder.credit(c.distanceM, toPointAt: c.at)

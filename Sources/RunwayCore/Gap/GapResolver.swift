@@ -185,10 +185,6 @@ public struct GapCredit: Sendable, Equatable {
     public var held: Bool
     /// An auto-pause decided while it waited, backdated to before its end.
     public var pausedFrom: Double?
-
-    /// Whether the runner crossed the gap at `movingMps` or more (measured: NaN, unconfirmed, is
-    /// not). Its time is then moving time, as its line is distance.
-    func movedAcross(atLeast movingMps: Double) -> Bool { speedAcrossMps >= movingMps }
 }
 
 /// What the other stages may know of a gap that waits.

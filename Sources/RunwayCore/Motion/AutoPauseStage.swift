@@ -72,12 +72,15 @@ public struct AutoPauseStage: Sendable {
         // Crossed moving, the gap is moving time with its line once a resume credits it: its
         // time since it began, or since the pause when that came later (the resume's cruise
         // begins no later, below).
-        let movingS = moved ? max(0, credit.at - (pausedSince.isNaN ? credit.lastT : max(credit.lastT, pausedSince))) : 0
+        let movingS = moved ? max(0, credit.at - notBeforePause(credit.lastT)) : 0
         if credit.distanceM > 0 { held.append(HeldStep(t: credit.at, d: credit.distanceM, movingS: movingS)) }
         guard moved else { return }
-        machine.backdateFastHold(to: pausedSince.isNaN ? credit.fromT : max(credit.fromT, pausedSince))
+        machine.backdateFastHold(to: notBeforePause(credit.fromT))
         gapSpeedSample = credit.speedAcrossMps
     }
+
+    /// `t`, or the time the pause took effect when that is later (known).
+    private func notBeforePause(_ t: Double) -> Double { pausedSince.isNaN ? t : max(t, pausedSince) }
 
     /// A credited gap in cruise (or one that was not held). Returns the time from which an
     /// auto-pause backdated to before the gap moves to the gap's end (the runner moved across it).

@@ -277,12 +277,17 @@ public struct StillnessDetector: Sendable {
         farFixes = 0
     }
 
-    /// A gap credited in cruise: crossed at a walker's speed or more, the runner moves (the
-    /// held steps before it are credited, as at any confirmation). Nil when nothing changes.
+    /// A gap credited in cruise: crossed at a walker's speed or more (`walked`), the runner moves
+    /// (the held steps before it are credited, as at any confirmation). Nil when nothing changes.
     public mutating func crossed(_ gap: GapCredit) -> Judged? {
-        guard settings.enabled, isStill, !gap.held, gap.speedAcrossMps >= settings.movingDopplerMps else { return nil }
+        guard settings.enabled, isStill, !gap.held, walked(gap) else { return nil }
         return confirmMoving()
     }
+
+    /// Whether the runner crossed `gap` at a walker's speed (`movingDopplerMps`) or more, measured
+    /// (NaN, unconfirmed, is not): then it moved, and the gap's time is moving time as its line
+    /// is distance.
+    public func walked(_ gap: GapCredit) -> Bool { gap.speedAcrossMps >= settings.movingDopplerMps }
 
     /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
     /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
