@@ -200,6 +200,10 @@ void runway_session_close(runway_session *s);
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
  *               not used by the engine yet)
+ *    a pause or resume: {"type":"pause","t":..}  {"type":"resume","t":..}
+ *               (as runway_import writes a recording's timer stops): the same
+ *               as runway_pause / runway_resume at t (null or absent t: now),
+ *               with their statuses; a refused one is logged like an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
@@ -404,11 +408,18 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  file has them; a timed point without a position becomes {"type":"hr"},
  *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples, and in
  *  FIT its altitude an {"type":"altimeter","alt":M,"t":T} sample (a FIT
- *  file's altitudes are the device's own: replay with its altitude_source). The LAST
+ *  file's altitudes are the device's own: replay with its altitude_source).
+ *  A FIT file's timer events become {"type":"pause","t":T} and
+ *  {"type":"resume","t":T} lines among them: each stop of the device's running
+ *  timer (its user's or its auto-pause) a pause after the record of that
+ *  second, each restart a resume before it; a timer stopped when the first
+ *  record comes is a pause at that record; changes after the last record are
+ *  left out. Replayed from a start at the first line's time, the flight's
+ *  elapsed_s is then the device's timer time over the records. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
  *     "altitude_source":"barometric",
- *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,
+ *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,"pauses":0,
  *     "tracks":[{"index":0,"name":null,"points":4700,"untimed":0}],
  *     "warnings":["..."],
  *     "device":{"distance_m":..,"timer_s":..,"elapsed_s":..,"ascent_m":..,
@@ -422,7 +433,7 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
  *  device's own altitude; null for GPX and TCX, which do not say). inputs: lines before the
- *  report; untimed: points with a position but no time (left out); no_position:
+ *  report (inputs, and pause and resume lines); pauses: the pause lines; untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
  *  Track, or FIT file of a chain. device: the totals the file stores (FIT

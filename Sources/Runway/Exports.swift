@@ -122,17 +122,22 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
         guard let json else { throw RunwayError(.argument, "json is NULL") }
         // Reads at most one byte past the limit: a longer text is refused without measuring it.
         let n = strnlen(json, JSONInput.maxInputBytes + 1)
-        let input: ValidatedInput?
+        let request: FlightDriver.Request?
         do throws(RunwayError) {
             guard n <= JSONInput.maxInputBytes else { throw JSONInput.tooLarge(n, atLeast: true) }
-            input = try InputDecoder.decodeLine(UnsafeRawBufferPointer(start: json, count: n))
+            request = try InputDecoder.decodeLine(UnsafeRawBufferPointer(start: json, count: n))
         } catch {
             s.reject(error)
             throw error
         }
         // An import report (runway_import's last line) is accepted and ignored: no state, no event.
-        guard let input else { return }
-        try s.process(input)
+        switch request {
+        case nil: return
+        case .input(let input)?: try s.process(input)
+        case .command(let command, let t)?: try s.command(command, at: t, logsRejection: true)
+        case .lap(let t)?: try s.lap(at: t)
+        case .tick(let t)?: try s.tick(at: t)
+        }
     }
 }
 
@@ -151,7 +156,7 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
         let all = UnsafeRawBufferPointer(start: buf, count: len)
         var acceptedCount = 0, total = 0
         var firstError: (line: Int, error: RunwayError)? = nil
-        var batch: [(line: Int, input: Result<ValidatedInput, RunwayError>)] = []
+        var batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)] = []
         batch.reserveCapacity(256)
         var lineNo = 0
         var start = 0
@@ -171,8 +176,8 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
                 } else {
                     let line = UnsafeRawBufferPointer(rebasing: all[first..<stop])
                     do throws(RunwayError) {
-                        if let input = try InputDecoder.decodeLine(line) {
-                            batch.append((lineNo, .success(input)))
+                        if let request = try InputDecoder.decodeLine(line) {
+                            batch.append((lineNo, .success(request)))
                         } else {
                             acceptedCount += 1  // an import report: accepted and ignored
                         }

@@ -117,13 +117,14 @@ final class Session: @unchecked Sendable {
     }
 
     /// Processes a batch in order under one lock; returns the first failure with its index.
-    func process(batch: [(line: Int, input: Result<ValidatedInput, RunwayError>)],
+    /// (A pause or resume line is the command; a stop is never one, so no flight ends here.)
+    func process(batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)],
                  accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
         let now = liveClock ? WallClock.now() : .nan
         locked {
             for item in batch {
                 do throws(RunwayError) {
-                    try perform(.input(item.input.get()), wallClock: now)
+                    try perform(item.request.get(), wallClock: now)
                     accepted += 1
                 } catch {
                     driver.core.logRejection(error, events: &scratch)
@@ -142,10 +143,20 @@ final class Session: @unchecked Sendable {
         }
     }
 
-    func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
+    /// A phase command; `logsRejection`: a refused one is logged, as a refused input is (a pause
+    /// or resume line of pushed JSON).
+    func command(_ command: PhaseCommand, at t: Double, logsRejection: Bool = false) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
-            try perform(.command(command, t: t), wallClock: now)
+            do throws(RunwayError) {
+                try perform(.command(command, t: t), wallClock: now)
+            } catch {
+                if logsRejection {
+                    driver.core.logRejection(error, events: &scratch)
+                    dispatch()
+                }
+                throw error
+            }
             dispatch()
             if command == .stop, let store, let flightID {
                 try store.finish(id: flightID, row: Session.row(of: driver.core, id: flightID), recordJSON: driver.core.summaryJSON())

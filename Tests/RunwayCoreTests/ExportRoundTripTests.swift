@@ -151,6 +151,21 @@ struct ExportRoundTripTests {
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
     /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
     /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).
+    /// A paused flight exported to FIT and analysed again keeps its timer: the export's timer
+    /// events come back as pause and resume lines, so the replay's elapsed time is the flight's
+    /// (less the second between the start and the first fix: a replay starts at its first input).
+    @Test(arguments: [Activity.run, .ride])
+    func aPausedFlightsFITReplaysToItsOwnTimer(_ activity: Activity) throws {
+        let r = try TimerFixture.userPaused(activity: activity)
+        let back = try imported(r, .fit)
+        #expect(back.report.pauses == 2)
+        var config = EngineConfig(activity: activity)
+        config.autoPause.enabled = false
+        let replay = try RecordingAnalysis.run(back, config: config).flight.record
+        let firstT = try #require(back.inputs.first?.t)
+        #expect(replay.elapsedS == r.elapsedS - (firstT - r.startT), "\(replay.elapsedS) s, the flight's \(r.elapsedS) s")
+    }
+
     @Test(arguments: [(Activity.run, true), (.ride, true), (.run, false)])
     func theLastExportedPointCarriesTheFlightsDistance(_ activity: Activity, _ filters: Bool) throws {
         let flights = [try ExportFixture.simulated(activity: activity, filters: filters), try TimerFixture.userPaused(activity: activity)]

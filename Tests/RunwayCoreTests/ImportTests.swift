@@ -458,7 +458,7 @@ struct ImportTests {
                 #expect(e.status == .input, "round \(round): \(e)")
             }
             // Salvage reads the same damage into what it can, never trapping.
-            if let kept = try? salvaged(file) { #expect(kept.report.inputs == kept.inputs.count) }
+            if let kept = try? salvaged(file) { #expect(kept.report.inputs == kept.inputs.count + kept.timer.count) }
         }
         #expect(decoded > 0 && refused > 0, "decoded \(decoded), refused \(refused)")
     }
@@ -476,7 +476,11 @@ struct ImportTests {
         try report(bytes, as: .fit, options: ImportOptions(salvage: true))
     }
 
-    static var realFITs: [String] { recordings.filter { $0.hasSuffix(".fit") } }
+    /// Every real FIT recording: those above and the ELEMNT ride, whose reference fixes leave out
+    /// the cadence and power its records carry.
+    static var realFITs: [String] {
+        recordings.filter { $0.hasSuffix(".fit") } + ["fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"]
+    }
 
     /// Cutting the last 1 or 2 bytes (the file CRC) of a real FIT file is refused with the CRC's
     /// offset; with salvage every record is kept (they are all whole) and the report says why.
@@ -514,6 +518,24 @@ struct ImportTests {
             #expect(kept.inputs.count == inputs.count)
             #expect(kept.report.warnings.first?.hasPrefix("trailing bytes in FIT file:") == true)
         }
+    }
+
+    /// Replayed with no auto-pause of the engine's own, a real FIT recording's elapsed time is its
+    /// device's timer time (records and timer events are stamped in whole seconds: within 2 s);
+    /// with its sport's profile the engine's auto-pause may hold longer, never shorter.
+    @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"), arguments: realFITs)
+    func aRealFITRecordingsElapsedTimeIsItsDevicesTimerTime(_ file: String) throws {
+        let dir = try #require(ImportTests.tracks)
+        let bytes = try #require(readFile(dir + "/" + file))
+        func analyse(_ options: String) throws -> RecordingAnalysis {
+            try bytes.withUnsafeBytes { (b) throws(RunwayError) in try RecordingAnalysis.run(b, options: try AnalysisOptions.parse(options)) }
+        }
+        let timer = try #require(analyse("{}").report.device?.timerS)
+        let timerOnly = try analyse(#"{"config":{"auto_pause":false}}"#).flight.record
+        #expect(abs(timerOnly.elapsedS - timer) <= 2, "\(file): elapsed \(timerOnly.elapsedS) s, the device's timer \(timer) s")
+        let profile = try analyse("{}").flight.record
+        #expect(profile.elapsedS <= timer + 2, "\(file): elapsed \(profile.elapsedS) s, the device's timer \(timer) s")
+        #expect(profile.movingS <= profile.elapsedS)
     }
 
     /// A second, chained file whose header is damaged: refused naming the chained file's offset; with
@@ -615,6 +637,54 @@ struct ImportTests {
         #expect(left.report.warnings.first?.hasSuffix("they were left out (salvage)") == true)
     }
 
+    /// The device's timer events become pause and resume lines: each stop of a running timer a
+    /// pause after the record of its second, each restart a resume before it; a second stop, an
+    /// event that is no timer's, and a change after the last record change nothing; a timer
+    /// stopped when the first record comes is a pause at it. The replay's elapsed time is then
+    /// the timer's.
+    @Test func fitTimerStopsAndRestartsBecomePauseAndResumeLines() throws {
+        let t0: UInt32 = 1_000_000_000
+        let epoch = 631_065_600.0
+        // Local 0: record (timestamp, position). Local 1: event (timestamp, event, event_type).
+        let definitions: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]
+            + [0x41, 0, 0] + FITFile.le(UInt16(21)) + [3, 253, 4, 0x86, 0, 1, 0x00, 1, 1, 0x00]
+        func record(_ dt: UInt32) -> [UInt8] {
+            [0x00] + FITFile.le(t0 + dt) + FITFile.le(FITFile.semicircles(52 + Double(dt) * 0.00003)) + FITFile.le(FITFile.semicircles(4))
+        }
+        func event(_ dt: Int, _ type: UInt8, event: UInt8 = 0) -> [UInt8] { [0x01] + FITFile.le(UInt32(Int(t0) + dt)) + [event, type] }
+        let start: UInt8 = 0, stop: UInt8 = 1, stopAll: UInt8 = 4
+        /// Each line as its kind and its second after t0 ("fix 0", "pause 1").
+        func lines(_ data: [UInt8]) throws -> [String] {
+            let imported = try report(FITFile.wrap(definitions + data, headerSize: 14, fileCRC: true), as: .fit)
+            var lines: [String] = []
+            imported.forEachLine { line in
+                switch line {
+                case .input(let input): lines.append("fix \(Int(input.t - epoch) - Int(t0))")
+                case .command(let command, let t): lines.append("\(command.rawValue) \(Int(t - epoch) - Int(t0))")
+                }
+            }
+            #expect(imported.report.inputs == lines.count)
+            #expect(imported.report.pauses == imported.timer.filter { $0.command == .pause }.count)
+            return lines
+        }
+
+        let paused = event(-5, start) + record(0) + record(1) + event(1, stop) + event(2, stopAll)
+            + event(6, stop, event: 9) + event(10, start) + record(10) + event(20, stop) + event(25, start)
+            + event(26, start) + record(30) + event(30, stopAll)
+        #expect(try lines(paused) == ["fix 0", "fix 1", "pause 1", "resume 10", "fix 10", "pause 20", "resume 25", "fix 30"])
+
+        let stoppedAtFirst = event(-5, start) + event(-2, stop) + record(0) + event(3, start) + record(4)
+        #expect(try lines(stoppedAtFirst) == ["fix 0", "pause 0", "resume 3", "fix 4"])
+
+        // Replayed as a run (no auto-pause), the flight's cruise time is the timer's: 1 + 10 + 5 s.
+        let bytes = FITFile.wrap(definitions + paused, headerSize: 14, fileCRC: true)
+        let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in
+            try RecordingAnalysis.run(b, options: try AnalysisOptions.parse(#"{"config":{"activity":"run"}}"#))
+        }
+        #expect(analysis.rejected == 0)
+        #expect(analysis.flight.record.elapsedS == 16)
+    }
+
     // MARK: - JSON Lines
 
     @Test func jsonLinesDecodeBackToTheSameInputs() throws {
@@ -647,13 +717,23 @@ struct ImportTests {
         for file in ImportTests.recordings where file != "gpxpy__Mojstrovka.gpx" {  // 1901 times are refused
             let bytes = try #require(readFile(dir + "/" + file))
             let format = try #require(ImportTests.format(of: file))
-            let inputs = try importing(bytes, as: format)
+            let recording = try report(bytes, as: format)
+            var expected: [ImportedRecording.Line] = []
+            recording.forEachLine { expected.append($0) }
             let text = try withBytes(bytes) { (b) throws(RunwayError) in try Importer.jsonLines(b, as: format) }
             let lines = text.split(separator: 0x0A)
-            #expect(lines.count == inputs.count + 1, "\(file): the inputs, then the import report")
-            for (line, input) in zip(lines, inputs) {
-                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decode(b).input }
-                #expect(same(decoded, input), "\(file): \(String(decoding: line, as: UTF8.self))")
+            #expect(lines.count == expected.count + 1, "\(file): the inputs and timer lines, then the import report")
+            #expect(recording.report.inputs == expected.count)
+            for (line, want) in zip(lines, expected) {
+                let decoded = try withBytes(Array(line)) { (b) throws(RunwayError) in try InputDecoder.decodeLine(b) }
+                switch (decoded, want) {
+                case (.input(let got)?, .input(let input)):
+                    #expect(same(got.input, input), "\(file): \(String(decoding: line, as: UTF8.self))")
+                case (.command(let got, let t)?, .command(let command, let at)):
+                    #expect(got == command && t == at, "\(file): \(String(decoding: line, as: UTF8.self))")
+                default:
+                    Issue.record("\(file): \(String(decoding: line, as: UTF8.self)) decodes as \(String(describing: decoded)), not \(want)")
+                }
             }
         }
     }

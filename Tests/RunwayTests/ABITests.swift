@@ -126,6 +126,37 @@ struct ABITests {
         #expect(s.push(#"{"t":4,"lat":52.0002,"lon":4,"power":9000}"#) == RUNWAY_ERR_INPUT, "power on a fix is range-checked")
     }
 
+    /// A pause or resume line (as `runway_import` writes a recording's timer stops) is the
+    /// command at its time, through either push path; one the phase refuses is a state error that
+    /// is logged and changes nothing, and the lines after it go on.
+    @Test func aPauseOrResumeLineIsTheCommandAtItsTime() throws {
+        func fixes(_ ts: ClosedRange<Int>) -> String { ts.map { "{\"t\":\($0),\"lat\":\(52 + Double($0) * 0.0001),\"lon\":4}\n" }.joined() }
+        let called = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(runway_start_impl(called.handle, 0) == RUNWAY_OK)
+        var accepted = 0, rejected = 0
+        #expect(fixes(0...5).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_pause_impl(called.handle, 5) == RUNWAY_OK)
+        #expect(fixes(6...9).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_resume_impl(called.handle, 10) == RUNWAY_OK)
+        #expect(fixes(10...14).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+
+        let lines = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(lines.push(#"{"type":"pause","t":0}"#) == RUNWAY_ERR_STATE, "no pause before the start")
+        #expect(lastError().has("pause"))
+        #expect(runway_start_impl(lines.handle, 0) == RUNWAY_OK)
+        let text = fixes(0...5) + "{\"type\":\"pause\",\"t\":5}\n" + fixes(6...9) + "{\"type\":\"pause\",\"t\":9}\n"
+            + "{\"type\":\"resume\",\"t\":10}\n" + fixes(10...12)
+        #expect(text.withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_ERR_STATE)
+        #expect(lastError().has("line 12"), "the second pause, while holding")
+        #expect(accepted == 15 && rejected == 1)
+        #expect(lines.push(#"{"type":"resume","t":"soon"}"#) == RUNWAY_ERR_INPUT)
+        #expect(lines.log().contains("pause"), "the refused pause is logged")
+        #expect(fixes(13...14).withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_stop_impl(called.handle, .nan) == RUNWAY_OK && runway_stop_impl(lines.handle, .nan) == RUNWAY_OK)
+        #expect(lines.summary() == called.summary())
+        #expect(field("elapsed_s", in: called.summary()) == 9)
+    }
+
     @Test func aFiveMegabyteLineAndDeepNestingAreRefusedCleanly() throws {
         let s = try CSession()
         let big = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "y", count: 5 << 20) + "\"}"

@@ -11,11 +11,14 @@ extension FITReader {
         var sessions: [[UInt8: Double]] = []
         var laps: [[UInt8: Double]] = []
         var sportFromSportMessage: Double? = nil
+        /// The device's timer events, in file order: when (unix seconds) and whether it started.
+        var timerEvents: [(t: Double, starts: Bool)] = []
 
         // Per file: system-time placement.
         /// Indices in `inputs` of this file's inputs stamped in system time (FIT seconds as recorded).
         var systemTimed: [Int] = []
         var systemTimedLaps: [Int] = []
+        var systemTimedEvents: [Int] = []
         /// UTC minus system time from a `timestamp_correlation` message.
         var correlation: Double? = nil
         /// The first UTC timestamp of this file and the system time last seen before it.
@@ -90,7 +93,7 @@ extension FITReader {
             let dataStart = start + headerSize
             let dataEnd = dataStart + dataSize
             let crcEnd = dataEnd + 2
-            systemTimed = []; systemTimedLaps = []; correlation = nil; firstUTC = nil; lastSystemTime = nil
+            systemTimed = []; systemTimedLaps = []; systemTimedEvents = []; correlation = nil; firstUTC = nil; lastSystemTime = nil
             let trackIndex = report.tracks.count
             report.tracks.append(ImportReport.Track(index: trackIndex, name: nil))
             let before = inputs.count
@@ -180,7 +183,7 @@ extension FITReader {
                 var fieldTime: Int64? = nil
                 var record = RecordValues()
                 let keepsFields = def.global == sessionMessage || def.global == lapMessage
-                    || def.global == sportMessage || def.global == correlationMessage
+                    || def.global == sportMessage || def.global == correlationMessage || def.global == eventMessage
                 var values: [UInt8: Double] = [:]
                 var offset = pos
                 for f in def.fields {
@@ -214,6 +217,12 @@ extension FITReader {
                 case lapMessage:
                     if let start = values[2], start < Double(systemTimeLimit) { systemTimedLaps.append(laps.count) }
                     laps.append(values)
+                case eventMessage:
+                    // event 0 (timer) with event_type 0 (start), or 1, 4, 8, 9 (stop, stop_all,
+                    // stop_disable, stop_disable_all); other events change no timer.
+                    guard let t, values[0] == 0, let type = values[1], [0, 1, 4, 8, 9].contains(type) else { break }
+                    if t < systemTimeLimit { systemTimedEvents.append(timerEvents.count) }
+                    timerEvents.append((Double(t) + epoch, type == 0))
                 case sportMessage:
                     if sportFromSportMessage == nil { sportFromSportMessage = values[0] }
                 case correlationMessage:
@@ -250,6 +259,8 @@ extension FITReader {
                 // Salvage: the records cannot be placed; they are left out.
                 let drop = Set(systemTimed)
                 inputs = inputs.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+                let dropEvents = Set(systemTimedEvents)
+                timerEvents = timerEvents.enumerated().filter { !dropEvents.contains($0.offset) }.map(\.element)
                 report.unreadable += drop.count
                 report.warnings.append(message + "; they were left out (salvage)")
                 return
@@ -258,6 +269,7 @@ extension FITReader {
             for k in systemTimedLaps {
                 if let s = laps[k][2] { laps[k][2] = s + offset }
             }
+            for k in systemTimedEvents { timerEvents[k].t += offset }
         }
 
         /// The report with sport, activity and device totals, after every file was read.
@@ -301,12 +313,13 @@ extension FITReader {
                 report.device = d
             }
             report.cadenceToStepsPerMinute(&inputs)
-            report.inputs = inputs.count
-            let damage = report.warnings
-            report.warnings = []
-            report.warnAboutLeftOut()
-            report.warnings = damage + report.warnings
-            return ImportedRecording(inputs: inputs, report: report)
+            var recording = ImportedRecording(inputs: inputs, report: report)
+            recording.setTimer(timerEvents)
+            let damage = recording.report.warnings
+            recording.report.warnings = []
+            recording.report.warnAboutLeftOut()
+            recording.report.warnings = damage + recording.report.warnings
+            return recording
         }
     }
 }

@@ -62,7 +62,7 @@ enum FITReader {
 
     /// Message numbers read besides `record`.
     static let sessionMessage: UInt16 = 18, lapMessage: UInt16 = 19, sportMessage: UInt16 = 12
-    static let correlationMessage: UInt16 = 162
+    static let correlationMessage: UInt16 = 162, eventMessage: UInt16 = 21
 
 
     /// The FIT profile's name of a `sport` value (as Garmin's SDK names it), or "sport_N".

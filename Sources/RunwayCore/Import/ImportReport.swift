@@ -44,7 +44,7 @@ public struct ImportReport: Sendable, Equatable {
     public var format: ImportFormat
     /// The file's own sport name (FIT sport enum name, TCX `Sport` lower-cased, GPX `trk/type`).
     public var sport: String?
-    /// Lines written before the report.
+    /// Lines written before the report: inputs, and the pause and resume lines of the device's timer.
     public var inputs = 0
     /// Points or records with a position but no time (left out).
     public var untimed = 0
@@ -56,6 +56,8 @@ public struct ImportReport: Sendable, Equatable {
     public var tracks: [Track] = []
     public var warnings: [String] = []
     public var device: DeviceTotals?
+    /// The device's timer stops written as pause lines (FIT timer events; see `ImportedRecording.timer`).
+    public var pauses = 0
 
     public init(format: ImportFormat) { self.format = format }
 
@@ -90,6 +92,7 @@ public struct ImportReport: Sendable, Equatable {
         w.field("untimed", untimed)
         w.field("no_position", noPosition)
         w.field("unreadable", unreadable)
+        w.field("pauses", pauses)
         w.key("tracks")
         w.beginArray()
         for track in tracks {
@@ -185,10 +188,77 @@ public struct ImportReport: Sendable, Equatable {
     }
 }
 
-/// A recording read: the inputs, and the report of what was read.
+/// A recording read: the inputs, the device's timer pauses among them, and the report of what
+/// was read.
 public struct ImportedRecording: Sendable {
     public var inputs: [Input]
+    /// The device's timer stops and restarts (FIT timer events) as pause and resume commands, in
+    /// time order, only where the timer changed between the first input and the last.
+    public var timer: [TimerChange] = []
     public var report: ImportReport
+
+    public init(inputs: [Input], report: ImportReport) {
+        self.inputs = inputs
+        self.report = report
+        self.report.inputs = inputs.count
+    }
+
+    /// A pause (the device's timer stopped) or a resume (it started again) at `t`.
+    public struct TimerChange: Sendable, Equatable {
+        public var command: PhaseCommand
+        public var t: Double
+
+        /// Whether the change comes before an input at `t`: a resume before an input of its own
+        /// time, a pause after it (the device writes the record, then stops its timer).
+        func precedes(_ inputT: Double) -> Bool { command == .resume ? t <= inputT : t < inputT }
+    }
+
+    /// One line of the recording as librunway input.
+    public enum Line: Sendable, Equatable {
+        case input(Input)
+        case command(PhaseCommand, t: Double)
+    }
+
+    /// Sets `timer` from the device's timer events (when, and whether the timer started) in file
+    /// order: each stop of a running timer is a pause, each start of a stopped one a resume. The
+    /// flight starts at the first input with the timer as the events before it left it (a pause
+    /// at that input's time when stopped); a change after the last input changes nothing and is
+    /// left out (the replay's stop ends the flight there). The report's `inputs` counts the pause and resume lines, and `pauses` the pauses.
+    public mutating func setTimer(_ events: [(t: Double, starts: Bool)]) {
+        timer = []
+        guard let first = inputs.first?.t, let last = inputs.last?.t else { return }
+        var running = true, runningAtFirst = true
+        for event in events.sorted(by: { $0.t < $1.t }) where event.starts != running {
+            running = event.starts
+            let change = TimerChange(command: running ? .resume : .pause, t: event.t)
+            if change.precedes(first) {
+                runningAtFirst = running
+            } else if change.precedes(last) {
+                timer.append(change)
+            }
+        }
+        // (A pause at the first input's time comes after it: the flight starts, then holds.)
+        if !runningAtFirst { timer.insert(TimerChange(command: .pause, t: first), at: 0) }
+        report.inputs = inputs.count + timer.count
+        report.pauses = timer.lazy.filter { $0.command == .pause }.count
+    }
+
+    /// Calls `body` with every line in replay order: the inputs as read, each timer change
+    /// before the first input it precedes.
+    public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
+        var next = 0
+        for input in inputs {
+            while next < timer.count, timer[next].precedes(input.t) {
+                try body(.command(timer[next].command, t: timer[next].t))
+                next += 1
+            }
+            try body(.input(input))
+        }
+        while next < timer.count {
+            try body(.command(timer[next].command, t: timer[next].t))
+            next += 1
+        }
+    }
 }
 
 /// How `Importer` reads a file, from the format string's options (`"fit;salvage"`).

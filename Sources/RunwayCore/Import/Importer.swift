@@ -83,21 +83,31 @@ public enum Importer {
         return (format, options)
     }
 
-    /// Reads a recording as JSON Lines text: one input per line, then the import report
-    /// (`{"type":"import_report",...}`), each line ending in a newline (what `runway_push_jsonl`
-    /// takes: it accepts and ignores the report).
+    /// Reads a recording as JSON Lines text: one input per line, with the device's timer stops
+    /// and restarts as pause and resume lines among them (`ImportedRecording.timer`), then the
+    /// import report (`{"type":"import_report",...}`), each line ending in a newline (what
+    /// `runway_push_jsonl` takes: it accepts and ignores the report).
     ///
     ///     {"lat":52.1,"lon":4.3,"t":1700000000.0,"alt":3.5,"speed":3.1,"hr":148.0}
-    ///     {"type":"hr","bpm":150.0,"t":1700000001.0}
+    ///     {"type":"pause","t":1700000001.0}
+    ///     {"type":"resume","t":1700000030.0}
+    ///     {"type":"hr","bpm":150.0,"t":1700000031.0}
     ///     {"type":"import_report","format":"fit","sport":"running","activity":"run","inputs":2,...}
     public static func jsonLines(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
                                  options: ImportOptions = ImportOptions()) throws(RunwayError) -> [UInt8] {
         let imported = try recording(bytes, as: format, options: options)
         var out: [UInt8] = []
         out.reserveCapacity(imported.inputs.count * 96 + 512)
-        for input in imported.inputs {
+        imported.forEachLine { line in
             var w = JSONWriter(capacity: 128)
-            write(input, to: &w)
+            switch line {
+            case .input(let input): write(input, to: &w)
+            case .command(let command, let t):
+                w.beginObject()
+                w.field("type", command.rawValue)
+                w.field("t", t)
+                w.endObject()
+            }
             out.append(contentsOf: w.bytes)
             out.append(0x0A)
         }

@@ -6,7 +6,8 @@ import CJSON
 /// The flight is the one today's separate calls give: `runway_import`, a session opened with the
 /// import report's `activity` (and its `altitude_source` as `fix_altitude`) unless the config
 /// names them, started at the first input's time, fed
-/// every input (`runway_push_jsonl`: a refused input is logged and the rest go on), stopped at
+/// every line (`runway_push_jsonl`: the inputs, and the device's timer stops as pause and resume
+/// lines; a refused one is logged and the rest go on), stopped at
 /// the latest time it saw; the summary is `runway_summary_json`'s.
 ///
 ///     let options = try AnalysisOptions.parse(#"{"format":"auto","config":{"hr_max":185}}"#)
@@ -44,17 +45,20 @@ public struct RecordingAnalysis: Sendable {
         var events: [Event] = []
         events.reserveCapacity(8)
         var result = RecordingAnalysis(report: imported.report, flight: driver.core)
-        result.inputs = imported.inputs.count
         try driver.perform(.command(.start, t: first.t), wallClock: .nan, events: &events)
-        for (k, input) in imported.inputs.enumerated() {
+        imported.forEachLine { line in
+            result.inputs += 1
             events.removeAll(keepingCapacity: true)
             do throws(RunwayError) {
-                try driver.perform(.input(ValidatedInput(input)), wallClock: .nan, events: &events)
+                switch line {
+                case .input(let input): try driver.perform(.input(ValidatedInput(input)), wallClock: .nan, events: &events)
+                case .command(let command, let t): try driver.perform(.command(command, t: t), wallClock: .nan, events: &events)
+                }
                 result.accepted += 1
             } catch {
                 driver.core.logRejection(error, events: &events)
                 result.rejected += 1
-                if result.firstRejection == nil { result.firstRejection = (k + 1, error) }
+                if result.firstRejection == nil { result.firstRejection = (result.inputs, error) }
             }
         }
         events.removeAll(keepingCapacity: true)

@@ -17,17 +17,21 @@ import Glibc
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
     ///
-    /// - Throws: `.input` for an import report line too (it is not an input; see `decodeLine`).
+    /// - Throws: `.input` for an import report or a pause or resume line too (they are not inputs;
+    ///   see `decodeLine`).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
-        guard let input = try decodeLine(bytes) else {
-            throw .input("an \"import_report\" line is a summary, not an input")
+        switch try decodeLine(bytes) {
+        case .input(let input)?: return input
+        case .command(let command, _)?: throw .input("a \"\(command.rawValue)\" line is a command, not an input")
+        case nil, .lap?, .tick?: throw .input("an \"import_report\" line is a summary, not an input")
         }
-        return input
     }
 
-    /// Decodes one line of JSON Lines input: nil for the import report (`"type":"import_report"`,
-    /// the line `runway_import` ends with), which the push paths accept and ignore.
-    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
+    /// Decodes one line of JSON Lines input into the request it makes: an input, a pause or resume
+    /// (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer stops), or nil for
+    /// the import report (`"type":"import_report"`, the line `runway_import` ends with), which the
+    /// push paths accept and ignore.
+    public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
         var fields = InputFields()
         if bytes.count <= JSONInput.maxInputBytes, let kind = FlatInputParser.parse(bytes, into: &fields) {
             return try fields.finish(kind)
@@ -36,11 +40,11 @@ public enum InputDecoder {
     }
 
     /// `decodeLine` through cJSON alone: the reference the single pass must agree with.
-    public static func decodeLineWithCJSON(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput? {
+    public static func decodeLineWithCJSON(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
         try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
     }
 
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> ValidatedInput? {
+    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> FlightDriver.Request? {
         var fields = InputFields()
         var type: String? = nil
         var child = root.pointee.child
@@ -92,13 +96,13 @@ public enum InputDecoder {
         let decoded = Result { () throws(RunwayError) in try decodeLine(bytes) }
         switch (reference, decoded) {
         case (.success(let a), .success(let b)):
-            return a?.input.bits == b?.input.bits ? nil : "cJSON: \(String(describing: a?.input)), fast path: \(String(describing: b?.input))"
+            return a?.bits == b?.bits ? nil : "cJSON: \(String(describing: a)), fast path: \(String(describing: b))"
         case (.failure(let a), .failure(let b)):
             return a.status == b.status && a.message == b.message ? nil : "cJSON: \(a.status) \(a.message), fast path: \(b.status) \(b.message)"
         case (.success(let a), .failure(let b)):
-            return "cJSON: \(String(describing: a?.input)), fast path: \(b.status) \(b.message)"
+            return "cJSON: \(String(describing: a)), fast path: \(b.status) \(b.message)"
         case (.failure(let a), .success(let b)):
-            return "cJSON: \(a.status) \(a.message), fast path: \(String(describing: b?.input))"
+            return "cJSON: \(a.status) \(a.message), fast path: \(String(describing: b))"
         }
     }
 
@@ -106,6 +110,18 @@ public enum InputDecoder {
     public static func takesFastPath(_ bytes: UnsafeRawBufferPointer) -> Bool {
         var fields = InputFields()
         return bytes.count <= JSONInput.maxInputBytes && FlatInputParser.parse(bytes, into: &fields) != nil
+    }
+}
+
+extension FlightDriver.Request {
+    /// The request's kind and every value's bit pattern, for comparing decoded lines exactly.
+    var bits: [UInt64] {
+        switch self {
+        case .input(let input): return input.input.bits
+        case .command(let c, let t): return [5, UInt64(PhaseCommand.allCases.firstIndex(of: c) ?? 0), t.bitPattern]
+        case .lap(let t): return [6, t.bitPattern]
+        case .tick(let t): return [7, t.bitPattern]
+        }
     }
 }
 

@@ -37,20 +37,23 @@ struct InputFields {
             hAcc: values.6, vAcc: values.7, hr: values.8, cadence: values.9, power: values.12)
     }
 
-    /// The validated input of kind `kind`; nil for an import report.
+    /// The request a line of kind `kind` makes: a validated input, or a pause or resume at `t`
+    /// (NaN: now); nil for an import report.
     @inline(__always)
-    func finish(_ kind: InputKind) throws(RunwayError) -> ValidatedInput? {
+    func finish(_ kind: InputKind) throws(RunwayError) -> FlightDriver.Request? {
         switch kind {
         case .fix:
             let sawLat = seen & 1 != 0, sawLon = seen & 2 != 0
             guard sawLat, sawLon, !values.0.isNaN, !values.1.isNaN else {
                 throw .input(sawLat || sawLon ? "fix needs both lat and lon" : "fix needs lat and lon (or a \"type\")")
             }
-            return try ValidatedInput(.fix(fix))
-        case .hr: return try ValidatedInput(.sample(.heartRate(bpm: values.10, t: values.2)))
-        case .cadence: return try ValidatedInput(.sample(.cadence(spm: values.11, t: values.2)))
-        case .altimeter: return try ValidatedInput(.sample(.altimeter(alt: values.3, t: values.2)))
-        case .power: return try ValidatedInput(.sample(.power(watts: values.13, t: values.2)))
+            return .input(try ValidatedInput(.fix(fix)))
+        case .hr: return .input(try ValidatedInput(.sample(.heartRate(bpm: values.10, t: values.2))))
+        case .cadence: return .input(try ValidatedInput(.sample(.cadence(spm: values.11, t: values.2))))
+        case .altimeter: return .input(try ValidatedInput(.sample(.altimeter(alt: values.3, t: values.2))))
+        case .power: return .input(try ValidatedInput(.sample(.power(watts: values.13, t: values.2))))
+        case .pause: return .command(.pause, t: values.2)
+        case .resume: return .command(.resume, t: values.2)
         case .importReport: return nil
         }
     }
@@ -59,6 +62,9 @@ struct InputFields {
 /// What an input object's `"type"` names (none: a fix).
 enum InputKind {
     case fix, hr, cadence, altimeter, power, importReport
+    /// A timer command in the stream (a recording's timer stop and restart): `runway_pause` and
+    /// `runway_resume` at the line's `t`.
+    case pause, resume
 
     /// The kind a `"type"` string names (nil: no type), or `.input` for an unknown one.
     init(type: String?) throws(RunwayError) {
@@ -69,8 +75,10 @@ enum InputKind {
         case "altimeter": self = .altimeter
         case "power": self = .power
         case "import_report": self = .importReport
+        case "pause": self = .pause
+        case "resume": self = .resume
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter or power)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, pause or resume)")
         }
     }
 }
