@@ -183,7 +183,51 @@ struct DistanceTests {
         #expect(s.elapsedS == 400)
         let expectedAvg = (s.elapsedS / 60) / (s.distanceM / 1000)
         #expect(s.avgPaceMinPerKm == expectedAvg)
-        #expect(abs(s.distanceM - 1200) < 12)
+        // The step from the hold's last fix (1500) to the leg's first (1660) counts the leg's
+        // share of it, 60 of its 160 s: where the runner was at the resume, no fix says.
+        #expect(abs(s.distanceM - (1000 + 200 * 60.0 / 160)) < 12)
+    }
+
+    /// A host that stops sending fixes while paused (a phone app saving its battery, a watch that
+    /// records nothing while its timer is stopped, a FIT file's timer stop replayed) gets the same
+    /// distance as one that sends them: the walk while holding is no distance either way. The
+    /// step from the last fix before the hold to the first after counts the leg's share of its
+    /// line, as its moving time counts the leg's share of its time; the route's leg begins on
+    /// that line at the resume. Filters on and off, a run and a ride, short and long holds, a
+    /// resume on a fix's second and between.
+    @Test(arguments: [true, false], [Activity.run, .ride])
+    func theWalkWhileHoldingIsNoDistanceWhetherOrNotFixesCameDuringIt(_ filters: Bool, _ activity: Activity) throws {
+        for (pauseT, resumeT) in [(300.0, 310.0), (300.0, 360.0), (300.0, 330.5)] {
+            func flight(fixesWhileHolding: Bool) throws -> FlightComputer {
+                var config = Driver.config(filter: 0, filters: filters)
+                config.activity = activity
+                config.speedCapMps = activity.speedCapMps
+                config.autoPause.enabled = false
+                var d = Driver(config)
+                try d.phase(.start, 0)
+                for k in 0...400 {
+                    let t = Double(k)
+                    if t > pauseT && t - 1 <= pauseT { try d.phase(.pause, pauseT) }
+                    if t > resumeT && t - 1 <= resumeT { try d.phase(.resume, resumeT) }
+                    if t > pauseT && t <= resumeT && !fixesWhileHolding { continue }
+                    try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3)
+                }
+                try d.phase(.stop, 400)
+                return d.core
+            }
+            let sent = try flight(fixesWhileHolding: true), dark = try flight(fixesWhileHolding: false)
+            let ran = 3 * (400 - (resumeT - pauseT))
+            #expect(abs(sent.distance - ran) < 4, "\(pauseT)-\(resumeT): fixes while holding \(sent.distance) m, \(ran) m run")
+            #expect(abs(dark.distance - sent.distance) < 1, "\(pauseT)-\(resumeT): without fixes while holding \(dark.distance) m, with \(sent.distance) m")
+            #expect(dark.distance / dark.movingS <= 3.05, "no faster than the runner ran")
+            // No route point after another faster than the runner ran.
+            let r = dark.route
+            let starts = Set(r.segmentStarts)
+            for i in 1..<r.count where !starts.contains(i) && r.time(i) > r.time(i - 1) {
+                let v = Geodesy.distance(lat1: r.latitude(i - 1), lon1: r.longitude(i - 1), lat2: r.latitude(i), lon2: r.longitude(i)) / (r.time(i) - r.time(i - 1))
+                #expect(v < 3.05, "\(pauseT)-\(resumeT): route point \(i) at \(r.time(i)): \(v) m/s")
+            }
+        }
     }
 
     @Test func withRawAccumulationPaceComesFromTheFixSpeedOrFromRecentDistanceOverTime() throws {

@@ -128,6 +128,8 @@ struct InvariantTests {
         problems += check("\(trial) a 60 s gap", plain, skip: 400..<460)
         problems += check("\(trial) a manual pause and laps", plain, config: laps, pauseAt: 500, resumeAt: 620, lapAt: 800)
         problems += check("\(trial) filters off", simulate(stops), config: off, skip: 300..<340, pauseAt: 700, resumeAt: 760, lapAt: 900)
+        problems += check("\(trial) a manual pause without fixes while holding", plain, skip: 501..<620, pauseAt: 500, resumeAt: 620)
+        problems += check("\(trial) filters off, a manual pause without fixes while holding", plain, config: off, skip: 501..<620, pauseAt: 500, resumeAt: 620)
         problems += check("\(trial) ride, stops, gap", simulate(ride), config: EngineConfig(activity: .ride), skip: 1000..<1100, lapAt: 1500)
         problems += check("\(trial) spikes", simulate(trial.config(with: { $0.spikes = [SimSpike(atIndex: 0, kind: .offsetM(400)), SimSpike(atIndex: 200, kind: .nullIsland), SimSpike(atIndex: 600, kind: .offsetM(300))] })))
         return problems

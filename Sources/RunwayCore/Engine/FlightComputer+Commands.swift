@@ -20,6 +20,7 @@ extension FlightComputer {
             keepLatestPosition()
         }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
+        legStart = nil   // a leg that ends before its first fix has no point
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)
@@ -31,7 +32,7 @@ extension FlightComputer {
             startSegment()
             stillness.reset(still: true)
             recorder.startLeg()
-            if !shown.lat.isNaN, !gate.accuracy.reduced { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: time.isNaN ? now : time)) }
+            beginLeg(at: time.isNaN ? now : time)
             if command == .start { lapStage.begin(lapProgress) }
         }
         if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }

@@ -22,6 +22,41 @@ extension FlightComputer {
         pace.shift(by: paid)
     }
 
+    /// Where a leg begins when the last fix came before its start or resume: that position and
+    /// time, and the command's time.
+    struct LegStart: Sendable, Equatable {
+        var lat: Double, lon: Double, alt: Double
+        var t: Double, at: Double
+    }
+
+    /// Begins a leg's route at `at` (a start or resume) where the runner is: the last fix's
+    /// position when it is of that time; when it is older the runner may have walked on while
+    /// holding, so the point waits for the next fix (`keepLegStart`).
+    mutating func beginLeg(at: Double) {
+        legStart = nil
+        guard !shown.lat.isNaN, !gate.accuracy.reduced else { return }
+        if let last = lastAccepted, last.t < at {
+            legStart = LegStart(lat: shown.lat, lon: shown.lon, alt: shown.alt, t: last.t, at: at)
+        } else {
+            recorder.keep(point(shown.lat, shown.lon, shown.alt, at: at))
+        }
+    }
+
+    /// The first fix of a leg that waited for one: its first point is on the line from the last
+    /// position before the leg to `fix`, at the leg's share of that step's time, so the stretch
+    /// from the command to the fix counts and the walk before it does not.
+    @inline(never)   // once a leg, kept out of the fix path
+    mutating func keepLegStart(toward fix: Fix, at t: Double) {
+        guard let s = legStart else { return }
+        legStart = nil
+        let f = t > s.t ? min(1, max(0, (s.at - s.t) / (t - s.t))) : 1
+        var dLon = fix.lon - s.lon   // the short way, across the antimeridian too
+        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
+        var lon = s.lon + dLon * f
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: s.at))
+    }
+
     /// A route point at the flight's figures now.
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,

@@ -29,6 +29,9 @@ public struct FlightComputer: Sendable {
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var lastAccepted: GapResolver.LastFix? = nil
+    /// Where a leg that a start or resume began lies when the last fix is older than the command:
+    /// its first point waits for the next fix (`keepLegStart`).
+    var legStart: LegStart? = nil
     /// The time of a manual lap asked for while a gap waited for its confirming fix: it is cut
     /// when the gap is resolved (`cutWaitingLap`).
     var waitingLapT: Double? = nil
@@ -119,6 +122,7 @@ public struct FlightComputer: Sendable {
             let accurate = gate.raw(fix, log: &eventLog)
             shown.show(fix)
             if phase == .cruise && accurate {
+                if legStart != nil { keepLegStart(toward: fix, at: t) }
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: lastAccepted?.t)
                 if m.step.newSegment { startSegment() }
                 odometer.add(m.step, over: clock.cruiseTime(from: m.movingSince, to: t))   // (counted when moving)
@@ -136,7 +140,12 @@ public struct FlightComputer: Sendable {
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             if phase == .cruise {
-                let judged = stillness.judge(step, fix: fix, at: t, dt: cruiseDt)
+                // A step that began before the leg (a start or resume between its fixes) counts
+                // the leg's share of its line, as its moving time counts the leg's share of its time.
+                var cruiseStep = step
+                if cruiseDt < dt { cruiseStep.distanceM *= cruiseDt / dt }
+                if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: fix, at: t) } }
+                let judged = stillness.judge(cruiseStep, fix: fix, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
                 creditMovement(judged, before: t)
@@ -210,11 +219,15 @@ public struct FlightComputer: Sendable {
         if c.distanceM > 0 {
             // Distance and moving time describe the same movement: the line across a gap that the
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's
-            // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s).
-            let moving = !standing && stillness.walked(c) ? clock.cruiseTime(from: c.lastT, to: c.at) : 0
-            odometer.credit(distanceM: c.distanceM, movingS: moving)
-            pace.shift(by: c.distanceM)
-            recorder.credit(c.distanceM, toPointAt: c.at)
+            // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
+            // the line, the cruise time's share counts (a gap across a pause: the walk while
+            // holding is no distance).
+            let cruise = clock.cruiseTime(from: c.lastT, to: c.at)
+            let moving = !standing && stillness.walked(c) ? cruise : 0
+            let distanceM = c.at > c.lastT ? c.distanceM * min(1, cruise / (c.at - c.lastT)) : c.distanceM
+            odometer.credit(distanceM: distanceM, movingS: moving)
+            pace.shift(by: distanceM)
+            recorder.credit(distanceM, toPointAt: c.at)
         }
         if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
     }
