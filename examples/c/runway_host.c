@@ -27,10 +27,13 @@
  *
  * How lines are pushed: every other non-blank line goes to the library unchanged
  * through runway_push_json(); the library is the one validator of inputs
- * (fixes, hr/cadence samples, unknown keys). The host parses each line with
- * cJSON only to read what a host needs for itself: whether it is a fix (an
- * object with "lat"/"lon" and no "type") and its "t", to start the flight at
- * the first fix's time and to stop it at the last accepted fix's time.
+ * (fixes, samples, the pause and resume lines an import writes for a FIT
+ * file's timer stops, unknown keys). The host parses each line with cJSON only
+ * to read what a host needs for itself: its "t", to start the flight at the
+ * first timed line's time (as runway_analyse does: a ride's sensor samples
+ * and timer stops before its first position belong to the flight), and
+ * whether it is a fix (an object with "lat"/"lon" and no "type"), to stop
+ * the flight at the last accepted fix's time.
  *
  * Events arrive on a library thread through a callback with the "queue"
  * policy, so that "every Nth flight event" counts real events, not coalesced
@@ -188,6 +191,14 @@ static int is_fix(const cJSON *obj, double *t) {
   return 1;
 }
 
+/* Whether obj is a line with a time (an input or a timer line); its t. */
+static int is_timed(const cJSON *obj, double *t) {
+  const cJSON *tv = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, "t") : NULL;
+  if (!cJSON_IsNumber(tv)) return 0;
+  *t = tv->valuedouble;
+  return 1;
+}
+
 static int is_import_report(const cJSON *obj) {
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(obj, "type");
   return cJSON_IsString(type) && strcmp(type->valuestring, "import_report") == 0;
@@ -312,7 +323,7 @@ static int parse_args(int argc, char **argv, options *o) {
   return 0;
 }
 
-/* Push every line of in; start at the first fix, remember the last accepted fix's t. */
+/* Push every line of in; start at the first timed line, remember the last accepted fix's t. */
 static int replay(runway_session *s, FILE *in, const char *in_name, double *last_fix_t,
                   long *fixes, long *rejected) {
   char *line = NULL;
@@ -330,12 +341,12 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
       continue;
     }
     cJSON *obj = cJSON_Parse(line);
-    double t = NAN;
-    int fix = is_fix(obj, &t), report = is_import_report(obj);
+    double t = NAN, line_t = NAN;
+    int fix = is_fix(obj, &t), report = is_import_report(obj), timed = is_timed(obj, &line_t);
     cJSON_Delete(obj);
     if (report) continue; /* what the import read, not an input */
-    if (fix && !started) {
-      runway_status st = runway_start(s, t);
+    if ((fix || timed) && !started) {
+      runway_status st = runway_start(s, timed ? line_t : t);
       if (st != RUNWAY_OK) {
         rc = library_error("start", st);
         break;
