@@ -42,14 +42,27 @@ extension FlightComputer {
         }
     }
 
+    /// The share of a step's line (`lineM`, covered over `stepS` seconds) that lies in a leg that
+    /// began `legS` seconds before the step's fix: as far as the fix's own speed carried the runner
+    /// in that time (a runner who stood through the hold and set off at the resume covers the
+    /// whole line), else the leg's share of the step's time (without a speed, the line is taken as
+    /// covered evenly).
+    static func legShare(of lineM: Double, speed: Double, legS: Double, stepS: Double) -> Double {
+        guard legS < stepS else { return 1 }
+        guard legS > 0 else { return 0 }
+        if speed >= 0 && lineM > 0 { return min(1, speed * legS / lineM) }
+        return legS / stepS
+    }
+
     /// The first fix of a leg that waited for one: its first point is on the line from the last
-    /// position before the leg to `fix`, at the leg's share of that step's time, so the stretch
-    /// from the command to the fix counts and the walk before it does not.
+    /// position before the leg to `fix`, where the leg's share of that line begins (`legShare`),
+    /// so the stretch from the command to the fix counts and the walk before it does not.
     @inline(never)   // once a leg, kept out of the fix path
     mutating func keepLegStart(toward fix: Fix, at t: Double) {
         guard let s = legStart else { return }
         legStart = nil
-        let f = t > s.t ? min(1, max(0, (s.at - s.t) / (t - s.t))) : 1
+        let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
+        let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - s.at, stepS: t - s.t)
         var dLon = fix.lon - s.lon   // the short way, across the antimeridian too
         if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
         var lon = s.lon + dLon * f

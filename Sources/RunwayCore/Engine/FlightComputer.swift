@@ -141,9 +141,9 @@ public struct FlightComputer: Sendable {
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             if phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
-                // the leg's share of its line, as its moving time counts the leg's share of its time.
+                // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
-                if cruiseDt < dt { cruiseStep.distanceM *= cruiseDt / dt }
+                if cruiseDt < dt { cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: cruiseDt, stepS: dt) }
                 if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: fix, at: t) } }
                 let judged = stillness.judge(cruiseStep, fix: fix, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
