@@ -143,8 +143,10 @@ public struct FlightComputer: Sendable {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
-                if cruiseDt < dt { cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: cruiseDt, stepS: dt) }
-                if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: fix, at: t) } }
+                if cruiseDt < dt {   // (its speed as the Doppler check trusts it)
+                    cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: dopplerCheck.trusted(fix).speed, legS: cruiseDt, stepS: dt)
+                }
+                if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: dopplerCheck.trusted(fix), at: t) } }
                 let judged = stillness.judge(cruiseStep, fix: fix, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
