@@ -109,14 +109,24 @@ struct ImportTests {
         return out
     }
 
+    /// The first altimeter sample and the first fix's altitude a file is known to have (nil: not
+    /// checked): sample-activity's first record, 161 m at its first second, 48 m above its first fix.
+    struct FirstAltitudes: Sendable, CustomStringConvertible {
+        var altimeter: Input, fixAlt: Double
+        var description: String { "\(altimeter), first fix at \(fixAlt) m" }
+    }
+
     /// Records without a position, counted with python-fitparse (and fitdecode): 2013-02-06 has 7,
     /// all with heart rate and altitude; sample-activity has 133, all with heart rate and
-    /// altitude and 131 with cadence. Their altitude (the device's barometric altitude, 161 m
-    /// on sample-activity's first record, 48 m above its first fix) becomes an altimeter sample.
+    /// altitude and 131 with cadence. Their altitude (the device's barometric altitude) becomes an
+    /// altimeter sample.
     @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"),
-          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0, 7), ("fitparse__sample-activity.fit", 2965, 133, 131, 133)])
+          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0, 7, nil),
+                      ("fitparse__sample-activity.fit", 2965, 133, 131, 133,
+                       FirstAltitudes(altimeter: .sample(.altimeter(alt: 161, t: 1_309_123_120)), fixAlt: 112.6))])
     func fitRecordsWithoutAPositionBecomeHeartRateCadenceAndAltimeterSamples(_ file: String, _ fixes: Int, _ hr: Int,
-                                                                             _ cadence: Int, _ altimeter: Int) throws {
+                                                                             _ cadence: Int, _ altimeter: Int,
+                                                                             _ first: FirstAltitudes?) throws {
         let dir = try #require(ImportTests.tracks)
         let bytes = try #require(readFile(dir + "/" + file))
         let inputs = try importing(bytes, as: .fit)
@@ -139,9 +149,9 @@ struct ImportTests {
         #expect(counts.cadence == cadence)
         #expect(counts.altimeter == altimeter)
         #expect(ordered, "inputs come in the recording's time order")
-        if file == "fitparse__sample-activity.fit" {
-            #expect(firstAltimeter == .sample(.altimeter(alt: 161, t: 1_309_123_120)), "\(String(describing: firstAltimeter))")
-            #expect(firstFix.map { abs($0.alt - 112.6) < 1e-9 } == true, "\(String(describing: firstFix))")
+        if let first {
+            #expect(firstAltimeter == first.altimeter, "\(String(describing: firstAltimeter))")
+            #expect(firstFix.map { abs($0.alt - first.fixAlt) < 1e-9 } == true, "\(String(describing: firstFix))")
         }
     }
 
