@@ -122,7 +122,11 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
     Returns:
         The inputs as a list of JSON Lines lines (``str``, without line
         ends): fixes (``{"t", "lat", "lon", ...}`` with ``hr``/``cadence``
-        where the file has them) in recorded order, ready for
+        where the file has them) in recorded order, and, from FIT, the
+        device's timer stops and restarts as ``{"type": "pause", "t": ...}``
+        and ``{"type": "resume", "t": ...}`` lines among them (a session
+        takes them as :meth:`Session.pause` and :meth:`Session.resume`),
+        ready for
         :meth:`Session.push_many` (values are as recorded: pushing validates
         them; an empty list when the file has no timed points)::
 
@@ -160,7 +164,8 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
     The library ends an import with one line ``{"type":"import_report", ...}``: the file's
     ``format``, ``sport`` (as the file names it) and ``activity`` (the profile to open the
     session with: ``"run"``, ``"ride"``, ``"walk"`` or ``None``), counts of the points it
-    skipped (``untimed``: a position without a time; ``no_position``; ``unreadable``), its
+    skipped (``untimed``: a position without a time; ``no_position``; ``unreadable``), the
+    ``pauses`` among the lines (a FIT file's timer stops), its
     ``tracks`` and ``warnings``, and ``device``: the totals the file itself stores (distance,
     ascent, timer time, power... each only when the file has it; ``None`` for GPX). Pushing
     the report line is harmless (a session ignores it), so ``push_many(lines)`` works either
