@@ -214,7 +214,7 @@ void runway_session_close(runway_session *s);
  *  route) is RUNWAY_ERR_LIMIT. */
 runway_status runway_push_json(runway_session *s, const char *json);
 
-/** Push a JSON Lines batch (one input per line, blank lines skipped, "\r\n"
+/** Push a JSON Lines batch (one input, or pause or resume, per line, blank lines skipped, "\r\n"
  *  accepted). Every line is processed, good or bad; *accepted and *rejected
  *  (either may be NULL) always receive the counts. Returns RUNWAY_OK when every
  *  line was accepted, else the status of the first rejected line, whose
@@ -414,7 +414,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  timer (its user's or its auto-pause) a pause after the record of that
  *  second, each restart a resume before it; a timer stopped when the first
  *  record comes is a pause at that record; changes after the last record are
- *  left out. Replayed from a start at the first line's time, the flight's
+ *  left out; events stamped in system time are placed as the records would
+ *  be, else left out with a warning (docs/formats.md). Replayed from a start at the first line's time, the flight's
  *  elapsed_s is then the device's timer time over the records. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
@@ -466,7 +467,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  give: runway_import; runway_session_open with the report's "activity"
  *  and its "altitude_source" as "fix_altitude" (FIT: "barometric") unless
  *  the config names them; runway_start at the first input's time;
- *  runway_push_jsonl of every input (a refused input is logged and counted,
+ *  runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.
  *  options: NULL or a JSON object, every key optional:
@@ -482,7 +483,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *     "report":{...the import report line of runway_import...},
  *     "inputs":N,"accepted":N,"rejected":N,
  *     "first_rejection":null | {"index":I,"message":"..."}}
- *  (index: the input's place, 1-based; message: why the engine refused it).
+ *  (inputs: the lines replayed, a FIT file's pause and resume lines included;
+ *  index: the refused line's place, 1-based; message: why the engine refused it).
  *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, wrong
  *  type, a store or a live clock) or a NULL bytes/result_out;
  *  RUNWAY_ERR_LIMIT for options over RUNWAY_MAX_INPUT_BYTES; RUNWAY_ERR_INPUT

@@ -148,9 +148,6 @@ struct ExportRoundTripTests {
 
     // MARK: The last point's distance
 
-    /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
-    /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
-    /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).
     /// A paused flight exported to FIT and analysed again keeps its timer: the export's timer
     /// events come back as pause and resume lines, so the replay's elapsed time is the flight's
     /// (less the second between the start and the first fix: a replay starts at its first input),
@@ -171,6 +168,9 @@ struct ExportRoundTripTests {
         #expect(abs(replay.distanceM - r.distanceM) <= 0.005 * r.distanceM, "\(replay.distanceM) m, the flight's \(r.distanceM) m")
     }
 
+    /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
+    /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
+    /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).
     @Test(arguments: [(Activity.run, true), (.ride, true), (.run, false)])
     func theLastExportedPointCarriesTheFlightsDistance(_ activity: Activity, _ filters: Bool) throws {
         let flights = [try ExportFixture.simulated(activity: activity, filters: filters), try TimerFixture.userPaused(activity: activity)]

@@ -188,6 +188,37 @@ struct DistanceTests {
         #expect(abs(s.distanceM - (1000 + 200 * 60.0 / 160)) < 12)
     }
 
+    /// A runner who stood through a hold (no fixes while holding) and set off at a resume between
+    /// fixes 4 s apart: the fix's own speed says the step after the resume was run after it, and it
+    /// counts whole; without a speed, the leg's share of the step's time counts (4 of its 24 s).
+    @Test(arguments: [false, true])
+    func aStepAcrossAResumeCountsAsFarAsTheFixsSpeedCarriedTheRunner(_ filters: Bool) throws {
+        let stepM = 11.2, speed = 2.8
+        func flight(doppler: Bool) throws -> Double {
+            var d = Driver(Driver.config(filter: 0, filters: filters))
+            try d.phase(.start, 0)
+            var k = 0.0
+            for t in stride(from: 0.0, through: 40, by: 4) {
+                try d.fix(t, 52 + degreesNorth(stepM * k), 4, speed: doppler ? speed : .nan); k += 1
+            }
+            try d.phase(.pause, 40)
+            try d.phase(.resume, 60)   // standing at the last fix, then off at 2.8 m/s
+            k -= 1
+            for t in stride(from: 64.0, through: 104, by: 4) {
+                k += 1; try d.fix(t, 52 + degreesNorth(stepM * k), 4, speed: doppler ? speed : .nan)
+            }
+            try d.phase(.stop, 104)
+            return d.core.distance
+        }
+        let run = 21 * stepM   // 10 steps before the pause, 11 after (the first across the hold)
+        if filters {
+            #expect(abs(try flight(doppler: true) - run) < 2, "the step after the resume counts whole")
+        } else {
+            #expect(abs(try flight(doppler: true) - run) < 0.05, "the step after the resume counts whole")
+            #expect(abs(try flight(doppler: false) - (run - stepM * 20 / 24)) < 0.05, "its 4 of 24 s")
+        }
+    }
+
     /// A host that stops sending fixes while paused (a phone app saving its battery, a watch that
     /// records nothing while its timer is stopped, a FIT file's timer stop replayed) gets the same
     /// distance as one that sends them: the walk while holding is no distance either way. The
@@ -208,8 +239,8 @@ struct DistanceTests {
                 for k in 0...400 {
                     let t = Double(k)
                     if t > pauseT && t - 1 <= pauseT { try d.phase(.pause, pauseT) }
-                    if t > resumeT && t - 1 <= resumeT { try d.phase(.resume, resumeT) }
-                    if t > pauseT && t <= resumeT && !fixesWhileHolding { continue }
+                    if t >= resumeT && t - 1 < resumeT { try d.phase(.resume, resumeT) }   // (310: a fix of its second)
+                    if t > pauseT && t < resumeT && !fixesWhileHolding { continue }
                     try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3)
                 }
                 try d.phase(.stop, 400)
@@ -220,9 +251,13 @@ struct DistanceTests {
             #expect(abs(sent.distance - ran) < 4, "\(pauseT)-\(resumeT): fixes while holding \(sent.distance) m, \(ran) m run")
             #expect(abs(dark.distance - sent.distance) < 1, "\(pauseT)-\(resumeT): without fixes while holding \(dark.distance) m, with \(sent.distance) m")
             #expect(dark.distance / dark.movingS <= 3.05, "no faster than the runner ran")
-            // No route point after another faster than the runner ran.
+            // No route point after another faster than the runner ran, and none twice.
             let r = dark.route
             let starts = Set(r.segmentStarts)
+            for i in 1..<r.count {
+                #expect(!(r.time(i) == r.time(i - 1) && r.latitude(i) == r.latitude(i - 1) && r.longitude(i) == r.longitude(i - 1)),
+                        "\(pauseT)-\(resumeT): route point \(i) repeats the one before")
+            }
             for i in 1..<r.count where !starts.contains(i) && r.time(i) > r.time(i - 1) {
                 let v = Geodesy.distance(lat1: r.latitude(i - 1), lon1: r.longitude(i - 1), lat2: r.latitude(i), lon2: r.longitude(i)) / (r.time(i) - r.time(i - 1))
                 #expect(v < 3.05, "\(pauseT)-\(resumeT): route point \(i) at \(r.time(i)): \(v) m/s")

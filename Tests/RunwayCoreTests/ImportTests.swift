@@ -686,6 +686,28 @@ struct ImportTests {
         let stoppedAtFirst = event(-5, start) + event(-2, stop) + record(0) + event(3, start) + record(4)
         #expect(try lines(stoppedAtFirst) == ["fix 0", "pause 0", "resume 3", "fix 4"])
 
+        // A stop and a start in the first record's second: a pause and its resume after it; in
+        // the last record's second: neither (no pause is left without its resume, no resume
+        // without its pause).
+        let blinkAtFirst = event(-5, start) + record(0) + event(0, stop) + event(0, start) + record(1) + record(60)
+        #expect(try lines(blinkAtFirst) == ["fix 0", "pause 0", "resume 0", "fix 1", "fix 60"])
+        let blinkAtLast = event(-5, start) + record(0) + record(60) + event(60, stop) + event(60, start)
+        #expect(try lines(blinkAtLast) == ["fix 0", "fix 60"])
+
+        // A timer event stamped in system time (seconds since power-on) among UTC records is placed
+        // as the records would be (here by the first UTC timestamp after it), else left out.
+        let unplaced = try report(FITFile.wrap(definitions + record(0) + [0x01] + FITFile.le(UInt32(500)) + [0, stop]
+                                               + record(10), headerSize: 14, fileCRC: true), as: .fit)
+        #expect(unplaced.timer.isEmpty && unplaced.inputs.count == 2)
+        #expect(unplaced.report.warnings.first?.contains("1 timer event") == true
+                && unplaced.report.warnings.first?.contains("left out") == true, "\(unplaced.report.warnings)")
+        let placed = try report(FITFile.wrap(definitions + [0x01] + FITFile.le(UInt32(509)) + [0, stop] + record(10)
+                                             + event(20, start) + record(30), headerSize: 14, fileCRC: true), as: .fit)
+        var placedLines: [String] = []
+        placed.forEachLine { if case .command(let c, let t) = $0 { placedLines.append("\(c.rawValue) \(Int(t - epoch) - Int(t0))") } }
+        #expect(placedLines == ["pause 10", "resume 20"], "the stop at system time 509, the second before the UTC record at t0 + 10")
+        #expect(placed.report.warnings.first?.contains("1 timer event") == true, "\(placed.report.warnings)")
+
         // Replayed as a run (no auto-pause), the flight's cruise time is the timer's: 1 + 10 + 5 s.
         let bytes = FITFile.wrap(definitions + paused, headerSize: 14, fileCRC: true)
         let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in

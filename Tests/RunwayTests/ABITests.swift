@@ -150,7 +150,7 @@ struct ABITests {
         #expect(lastError().has("line 12"), "the second pause, while holding")
         #expect(accepted == 15 && rejected == 1)
         #expect(lines.push(#"{"type":"resume","t":"soon"}"#) == RUNWAY_ERR_INPUT)
-        #expect(lines.log().contains("pause"), "the refused pause is logged")
+        #expect(lines.log().contains("cannot pause in phase holding"), "the refused pause of the batch is logged")
         #expect(fixes(13...14).withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
         #expect(runway_stop_impl(called.handle, .nan) == RUNWAY_OK && runway_stop_impl(lines.handle, .nan) == RUNWAY_OK)
         #expect(lines.summary() == called.summary())

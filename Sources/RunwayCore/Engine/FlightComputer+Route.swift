@@ -61,11 +61,10 @@ extension FlightComputer {
     mutating func keepLegStart(toward fix: Fix, at t: Double) {
         guard let s = legStart else { return }
         legStart = nil
+        guard t > s.at else { return }   // a fix of the command's second is the leg's first point itself
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
         let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - s.at, stepS: t - s.t)
-        var dLon = fix.lon - s.lon   // the short way, across the antimeridian too
-        if dLon > 180 { dLon -= 360 } else if dLon < -180 { dLon += 360 }
-        var lon = s.lon + dLon * f
+        var lon = s.lon + Geodesy.wrappedDeltaLon(s.lon, fix.lon) * f   // the short way, across the antimeridian too
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: s.at))
     }

@@ -235,6 +235,12 @@ extension FITReader {
             }
         }
 
+        /// Leaves out this file's timer events stamped in system time (nothing places them).
+        mutating func dropSystemTimedEvents() {
+            let drop = Set(systemTimedEvents)
+            timerEvents = timerEvents.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+        }
+
         /// The message at `at` runs past the end of the data.
         mutating func cut(_ at: Int) throws(RunwayError) {
             report.unreadable += 1
@@ -245,22 +251,30 @@ extension FITReader {
         /// Gives this file's system-time inputs UTC times: by its `timestamp_correlation`, else by
         /// its first UTC timestamp (taken as the moment of the system time last seen before it).
         mutating func placeSystemTimes(what: String) throws(RunwayError) {
-            guard !systemTimed.isEmpty else { return }
+            guard !systemTimed.isEmpty || !systemTimedEvents.isEmpty else { return }
             let offset: Double
+            func count(_ n: Int, _ noun: String) -> String? { n == 0 ? nil : "\(n) \(noun)\(n == 1 ? "" : "s")" }
+            let stamped = [count(systemTimed.count, "record"), count(systemTimedEvents.count, "timer event")]
+                .compactMap { $0 }.joined(separator: " and ")
             if let correlation {
                 offset = correlation
-                report.warnings.append("\(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") of the \(what) stamped in device system time placed by its timestamp_correlation")
+                report.warnings.append("\(stamped) of the \(what) stamped in device system time placed by its timestamp_correlation")
             } else if let utc = firstUTC, let system = utc.systemBefore {
                 offset = Double(utc.t - system)
-                report.warnings.append("\(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") of the \(what) stamped in device system time placed by its first UTC timestamp (taken as the moment of the system time before it; approximate)")
+                report.warnings.append("\(stamped) of the \(what) stamped in device system time placed by its first UTC timestamp (taken as the moment of the system time before it; approximate)")
+            } else if systemTimed.isEmpty {
+                // Only timer events in system time and nothing to place them by: the records'
+                // times stand, and those events are left out.
+                dropSystemTimedEvents()
+                report.warnings.append("\(stamped) of the \(what) stamped in device system time, with nothing to place them by, left out")
+                return
             } else {
                 let message = "the \(what) stamps \(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") in device system time (seconds since power-on, below 0x10000000) and has no timestamp_correlation or UTC timestamp to place them"
                 guard salvage else { throw .input(message) }
                 // Salvage: the records cannot be placed; they are left out.
                 let drop = Set(systemTimed)
                 inputs = inputs.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
-                let dropEvents = Set(systemTimedEvents)
-                timerEvents = timerEvents.enumerated().filter { !dropEvents.contains($0.offset) }.map(\.element)
+                dropSystemTimedEvents()
                 report.unreadable += drop.count
                 report.warnings.append(message + "; they were left out (salvage)")
                 return

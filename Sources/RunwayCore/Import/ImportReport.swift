@@ -203,10 +203,12 @@ public struct ImportedRecording: Sendable {
         self.report.inputs = inputs.count
     }
 
-    /// A pause (the device's timer stopped) or a resume (it started again) at `t`.
+    /// A pause (the device's timer stopped) or a resume (it started again) at `t`, written just
+    /// before the input at index `beforeInput`.
     public struct TimerChange: Sendable, Equatable {
         public var command: PhaseCommand
         public var t: Double
+        public var beforeInput: Int
 
         /// Whether the change comes before an input at `t`: a resume before an input of its own
         /// time, a pause after it (the device writes the record, then stops its timer).
@@ -219,44 +221,51 @@ public struct ImportedRecording: Sendable {
         case command(PhaseCommand, t: Double)
     }
 
-    /// Sets `timer` from the device's timer events (when, and whether the timer started) in file
-    /// order: each stop of a running timer is a pause, each start of a stopped one a resume. The
-    /// flight starts at the first input with the timer as the events before it left it (a pause
-    /// at that input's time when stopped); a change after the last input changes nothing and is
-    /// left out (the replay's stop ends the flight there). The report's `inputs` counts the pause and resume lines, and `pauses` the pauses.
+    /// Sets `timer` from the device's timer events (when, and whether the timer started): each
+    /// stop of a running timer is a pause, each start of a stopped one a resume, written before
+    /// the first input it precedes. The flight starts at the first input with the timer as the
+    /// events up to it left it (a pause at that input's time, after it, when stopped); changes
+    /// after the last input change nothing and are left out (the replay's stop ends the flight
+    /// there), so every pause written before the last input is followed by its resume or by
+    /// inputs held. The report's `inputs` counts the pause and resume lines, `pauses` the pauses.
     public mutating func setTimer(_ events: [(t: Double, starts: Bool)]) {
         timer = []
-        guard let first = inputs.first?.t, let last = inputs.last?.t else { return }
-        var running = true, runningAtFirst = true
+        var changes: [TimerChange] = []   // alternating, from a running timer
+        var running = true
         for event in events.sorted(by: { $0.t < $1.t }) where event.starts != running {
             running = event.starts
-            let change = TimerChange(command: running ? .resume : .pause, t: event.t)
-            if change.precedes(first) {
-                runningAtFirst = running
-            } else if change.precedes(last) {
-                timer.append(change)
+            changes.append(TimerChange(command: running ? .resume : .pause, t: event.t, beforeInput: 0))
+        }
+        var next = 0, written = true
+        for (k, input) in inputs.enumerated() {
+            while next < changes.count, changes[next].precedes(input.t) {
+                let runs = changes[next].command == .resume
+                if k > 0 && runs != written {
+                    var change = changes[next]
+                    change.beforeInput = k
+                    timer.append(change)
+                }
+                written = runs   // (before the first input: folded into the state it starts with)
+                next += 1
+            }
+            if k == 0 && !written {
+                timer.append(TimerChange(command: .pause, t: input.t, beforeInput: 1))
             }
         }
-        // (A pause at the first input's time comes after it: the flight starts, then holds.)
-        if !runningAtFirst { timer.insert(TimerChange(command: .pause, t: first), at: 0) }
         report.inputs = inputs.count + timer.count
         report.pauses = timer.lazy.filter { $0.command == .pause }.count
     }
 
     /// Calls `body` with every line in replay order: the inputs as read, each timer change
-    /// before the first input it precedes.
+    /// before its input.
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
         var next = 0
-        for input in inputs {
-            while next < timer.count, timer[next].precedes(input.t) {
+        for (k, input) in inputs.enumerated() {
+            while next < timer.count, timer[next].beforeInput <= k {
                 try body(.command(timer[next].command, t: timer[next].t))
                 next += 1
             }
             try body(.input(input))
-        }
-        while next < timer.count {
-            try body(.command(timer[next].command, t: timer[next].t))
-            next += 1
         }
     }
 }

@@ -20,7 +20,8 @@ public struct RecordingAnalysis: Sendable {
     /// The stopped flight.
     public var flight: FlightComputer
     public var inputs = 0, accepted = 0, rejected = 0
-    /// The first refused input: its place among the inputs (1-based) and why.
+    /// The first refused line: its place among the lines (1-based; pause and resume lines count)
+    /// and why.
     public var firstRejection: (index: Int, error: RunwayError)? = nil
 
     /// Imports `bytes` as `options` say and replays them.

@@ -64,7 +64,8 @@ pub struct Analysis {
     pub accepted: usize,
     /// Inputs the engine refused (logged; the rest went on).
     pub rejected: usize,
-    /// The first refused input: its place among the inputs (1-based) and why.
+    /// The first refused line: its place among the lines (1-based; a FIT file's pause and resume
+    /// lines count) and why.
     pub first_rejection: Option<(usize, String)>,
 }
 
