@@ -131,13 +131,9 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
             throw error
         }
         // An import report (runway_import's last line) is accepted and ignored: no state, no event.
-        switch request {
-        case nil: return
-        case .input(let input)?: try s.process(input)
-        case .command(let command, let t)?: try s.command(command, at: t, logsRejection: true)
-        case .lap(let t)?: try s.lap(at: t)
-        case .tick(let t)?: try s.tick(at: t)
-        }
+        // A pause or resume line is the command, refused and logged as an input is.
+        guard let request else { return }
+        try s.process(request)
     }
 }
 
@@ -216,7 +212,7 @@ public func runway_push_fix_impl(_ handle: SessionHandle?, _ fix: UnsafePointer<
                 s.reject(error)
                 throw error
             }
-            try s.process(input)
+            try s.process(.input(input))
         }
     }
 }

@@ -101,12 +101,12 @@ final class Session: @unchecked Sendable {
 
     // MARK: - Inputs
 
-    /// Processes one decoded input; a rejected one is logged and rethrown.
-    func process(_ input: ValidatedInput) throws(RunwayError) {
+    /// Processes one decoded input (or a pause or resume line); a rejected one is logged and rethrown.
+    func process(_ request: FlightDriver.Request) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
             do throws(RunwayError) {
-                try perform(.input(input), wallClock: now)
+                try perform(request, wallClock: now)
             } catch {
                 driver.core.logRejection(error, events: &scratch)
                 dispatch()
@@ -143,20 +143,10 @@ final class Session: @unchecked Sendable {
         }
     }
 
-    /// A phase command; `logsRejection`: a refused one is logged, as a refused input is (a pause
-    /// or resume line of pushed JSON).
-    func command(_ command: PhaseCommand, at t: Double, logsRejection: Bool = false) throws(RunwayError) {
+    func command(_ command: PhaseCommand, at t: Double) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
-            do throws(RunwayError) {
-                try perform(.command(command, t: t), wallClock: now)
-            } catch {
-                if logsRejection {
-                    driver.core.logRejection(error, events: &scratch)
-                    dispatch()
-                }
-                throw error
-            }
+            try perform(.command(command, t: t), wallClock: now)
             dispatch()
             if command == .stop, let store, let flightID {
                 try store.finish(id: flightID, row: Session.row(of: driver.core, id: flightID), recordJSON: driver.core.summaryJSON())
