@@ -685,6 +685,7 @@ struct ImportTests {
 
         let stoppedAtFirst = event(-5, start) + event(-2, stop) + record(0) + event(3, start) + record(4)
         #expect(try lines(stoppedAtFirst) == ["fix 0", "pause 0", "resume 3", "fix 4"])
+        #expect(try lines(event(-5, start) + event(-2, stop) + record(0)) == ["fix 0"], "a pause after the only record is left out")
 
         // A stop and a start in the first record's second: a pause and its resume after it; in
         // the last record's second: neither (no pause is left without its resume, no resume

@@ -224,7 +224,8 @@ public struct ImportedRecording: Sendable {
     /// Sets `timer` from the device's timer events (when, and whether the timer started): each
     /// stop of a running timer is a pause, each start of a stopped one a resume, written before
     /// the first input it precedes. The flight starts at the first input with the timer as the
-    /// events up to it left it (a pause at that input's time, after it, when stopped); changes
+    /// events up to it left it (a pause at that input's time, after it, when stopped and more
+    /// inputs follow); changes
     /// after the last input change nothing and are left out (the replay's stop ends the flight
     /// there), so every pause written before the last input is followed by its resume or by
     /// inputs held. The report's `inputs` counts the pause and resume lines, `pauses` the pauses.
@@ -248,7 +249,7 @@ public struct ImportedRecording: Sendable {
                 written = runs   // (before the first input: folded into the state it starts with)
                 next += 1
             }
-            if k == 0 && !written {
+            if k == 0 && !written && inputs.count > 1 {   // (after the only input it changes nothing)
                 timer.append(TimerChange(command: .pause, t: input.t, beforeInput: 1))
             }
         }
