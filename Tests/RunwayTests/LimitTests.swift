@@ -361,6 +361,41 @@ struct LimitTests {
         #expect(!r.log().has("journaled entries were refused"), "a faithful replay refuses nothing")
     }
 
+    /// Pause and resume lines pushed through runway_push_jsonl (as an import writes a FIT file's
+    /// timer stops) are journaled as the commands: a flight recovered after its host died is the
+    /// same flight, held as it was, its walk while holding no distance.
+    @Test func pauseAndResumeLinesAreJournaledAndARecoveredFlightIsTheSame() throws {
+        let dir = TempDir(prefix: "runway-limits")
+        let path = dir.path + "/timer.db"
+        let s = try CSession(#"{"store":"\#(path)","flight_id":"timer"}"#)
+        #expect(s.start(Self.t0) == RUNWAY_OK)
+        func fixes(_ range: ClosedRange<Int>) -> String {
+            range.map { "{\"t\":\(Self.t0 + Double($0)),\"lat\":\(52 + Double($0) * 2.7e-5),\"lon\":4,\"speed\":3}\n" }.joined()
+        }
+        let text = fixes(0...60) + "{\"type\":\"pause\",\"t\":\(Self.t0 + 60)}\n" + "{\"type\":\"resume\",\"t\":\(Self.t0 + 120)}\n"
+            + fixes(120...150) + "{\"type\":\"pause\",\"t\":\(Self.t0 + 150)}\n"
+        let (st, accepted, rejected) = s.jsonl(text)
+        #expect(st == RUNWAY_OK && accepted == 95 && rejected == 0)
+        let snapshot = s.snapshot(), summary = s.summary()
+        #expect(after("\"phase\":", in: snapshot)?.hasPrefix("\"holding\"") == true)
+        #expect(field("elapsed_s", in: snapshot) == 90)
+        s.close()   // the host dies: the flight is unfinished
+
+        let store = try FlightStore(path: path)
+        let (_, entries) = try store.journal(of: "timer")
+        store.close()
+        #expect(entries.count == 1 + 92 + 3, "start, the fixes, two pauses and a resume")
+
+        var h: OpaquePointer? = nil
+        #expect(runway_session_recover_impl(path, "timer", nil, &h) == RUNWAY_OK)
+        let r = try CSession.adopt(h)
+        #expect(after("\"phase\":", in: r.snapshot())?.hasPrefix("\"holding\"") == true)
+        #expect(field("elapsed_s", in: r.snapshot()) == 90)
+        #expect(field("distance_m", in: r.snapshot()) == field("distance_m", in: snapshot))
+        #expect(after("\"route\":", in: r.summary()) == after("\"route\":", in: summary))
+        #expect(!r.log().has("journaled entries were refused"), "a faithful replay refuses nothing")
+    }
+
     @Test func recoveringWithASmallerRouteLimitSaysWhatTheReplayRefused() throws {
         let dir = TempDir(prefix: "runway-limits")
         let path = dir.path + "/smaller.db"
