@@ -210,7 +210,6 @@ final class GPXReader: XMLStreamHandler {
         var inputs = collector.inputs
         collector.inputs = []
         report.cadenceToStepsPerMinute(&inputs)
-        report.inputs = inputs.count
         report.warnAboutLeftOut()
         return ImportedRecording(inputs: inputs, report: report)
     }

@@ -219,6 +219,27 @@ public struct ImportedRecording: Sendable {
     public enum Line: Sendable, Equatable {
         case input(Input)
         case command(PhaseCommand, t: Double)
+
+        /// What the line asks of a flight: the input validated, or the command at its time.
+        public func request() throws(RunwayError) -> FlightDriver.Request {
+            switch self {
+            case .input(let input): return .input(try ValidatedInput(input))
+            case .command(let command, let t): return .command(command, t: t)
+            }
+        }
+
+        /// Writes the line as one JSON object in the shape `InputDecoder.decodeLine` reads
+        /// (`Input.write`, or `{"type":"pause","t":…}`).
+        public func write(to w: inout JSONWriter) {
+            switch self {
+            case .input(let input): input.write(to: &w)
+            case .command(let command, let t):
+                w.beginObject()
+                w.field("type", command.rawValue)
+                w.field("t", t)
+                w.endObject()
+            }
+        }
     }
 
     /// Sets `timer` from the device's timer events (when, and whether the timer started): each

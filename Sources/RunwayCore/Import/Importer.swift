@@ -100,14 +100,7 @@ public enum Importer {
         out.reserveCapacity(imported.inputs.count * 96 + 512)
         imported.forEachLine { line in
             var w = JSONWriter(capacity: 128)
-            switch line {
-            case .input(let input): write(input, to: &w)
-            case .command(let command, let t):
-                w.beginObject()
-                w.field("type", command.rawValue)
-                w.field("t", t)
-                w.endObject()
-            }
+            line.write(to: &w)
             out.append(contentsOf: w.bytes)
             out.append(0x0A)
         }

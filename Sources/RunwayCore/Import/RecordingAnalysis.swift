@@ -51,10 +51,7 @@ public struct RecordingAnalysis: Sendable {
             result.inputs += 1
             events.removeAll(keepingCapacity: true)
             do throws(RunwayError) {
-                switch line {
-                case .input(let input): try driver.perform(.input(ValidatedInput(input)), wallClock: .nan, events: &events)
-                case .command(let command, let t): try driver.perform(.command(command, t: t), wallClock: .nan, events: &events)
-                }
+                try driver.perform(line.request(), wallClock: .nan, events: &events)
                 result.accepted += 1
             } catch {
                 driver.core.logRejection(error, events: &events)

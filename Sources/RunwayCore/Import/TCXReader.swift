@@ -300,7 +300,6 @@ final class TCXReader: XMLStreamHandler {
         }
         let inputs = collector.inputs
         collector.inputs = []
-        report.inputs = inputs.count
         report.warnAboutLeftOut()
         return ImportedRecording(inputs: inputs, report: report)
     }

@@ -23,7 +23,8 @@ public enum InputDecoder {
         switch try decodeLine(bytes) {
         case .input(let input)?: return input
         case .command(let command, _)?: throw .input("a \"\(command.rawValue)\" line is a command, not an input")
-        case nil, .lap?, .tick?: throw .input("an \"import_report\" line is a summary, not an input")
+        case nil: throw .input("an \"import_report\" line is a summary, not an input")
+        case .lap?, .tick?: throw .input("a lap or tick line is a request, not an input")   // (decodeLine makes neither)
         }
     }
 
