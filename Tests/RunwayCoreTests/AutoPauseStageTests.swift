@@ -63,20 +63,30 @@ struct AutoPauseStageTests {
     @Test func aGapCrossedStandingStartsTheSlowHoldAtItsBeginning() {
         var stage = AutoPauseStage(settings: settings)
         #expect(stage.update(speedMps: 8, at: 60, phases: cruising, cruiseSince: 0, waiting: nil) == .none)
-        let sample = stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false))
+        let sample = stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false), legSince: 0)
         #expect(sample == 0.001)
         #expect(stage.update(speedMps: sample ?? .nan, at: 1260, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 60, withdrawMovingS: 0))
     }
 
+    @Test func onlyTheGapsTimeInTheCurrentLegIsAStandingSample() {
+        // The leg began at 1258 (a resume): 2 s of the gap are cruise, under the 3 s hold, no
+        // sample; began at 1200, the slow hold starts there, not at the gap's beginning.
+        var stage = AutoPauseStage(settings: settings)
+        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false), legSince: 1258) == nil)
+        #expect(stage.machine.slowSince == nil)
+        let sample = stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false), legSince: 1200)
+        #expect(sample == 0.001 && stage.machine.slowSince == 1200)
+    }
+
     @Test func aGapCrossedMovingOrUnmeasuredOrWithAutoPauseOffStartsNoSlowHold() {
         var stage = AutoPauseStage(settings: settings)
-        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: .nan, held: false)) == nil)   // unconfirmed
-        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: 0.5, held: false)) == nil)    // not below 0.5
+        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: .nan, held: false), legSince: 0) == nil)   // unconfirmed
+        #expect(stage.crossedStanding(credit(at: 1260, fromT: 60, speed: 0.5, held: false), legSince: 0) == nil)    // not below 0.5
         #expect(stage.machine.slowSince == nil)
         var off = settings
         off.enabled = false
         var disabled = AutoPauseStage(settings: off)
-        #expect(disabled.crossedStanding(credit(at: 1260, fromT: 60, speed: 0, held: false)) == nil)
+        #expect(disabled.crossedStanding(credit(at: 1260, fromT: 60, speed: 0, held: false), legSince: 0) == nil)
         #expect(disabled.machine.slowSince == nil)
     }
 

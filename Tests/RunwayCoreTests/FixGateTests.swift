@@ -362,6 +362,31 @@ struct GateOutlierWhileHeldTests {
         #expect(abs(elapsed - (autoPause ? 360 : 1560)) < 10, "elapsed \(elapsed) s")
     }
 
+    @Test(arguments: [true, false])
+    func aGapAcrossAUsersPauseIsNoStandingAfterTheResume(_ doppler: Bool) throws {
+        // A bike computer whose timer the rider (or its own auto-pause) stopped records nothing
+        // until the timer runs again: fixes to 60 s, a pause at 60 s, a resume at 1260 s, and the
+        // rider rides on at once from where the fixes stopped. The gap's line is short for its
+        // 20 minutes, but the rider stood through a pause, not through cruise: no auto-pause after
+        // the resume (a hold never spans a change the user made), and every second of the two
+        // legs is elapsed and moving time.
+        var d = Driver(EngineConfig(activity: .ride))
+        let speed = { (v: Double) in doppler ? v : .nan }
+        try d.phase(.start, 0)
+        var north = 0.0
+        for i in 0...60 { north = 8 * Double(i); try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.pause, 60)
+        try d.phase(.resume, 1260)
+        for i in 1260...1560 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.stop, 1560)
+        let elapsed = d.core.elapsed, moving = d.core.movingS, distance = d.core.distance
+        let paused = autoPaused(d)
+        #expect(!paused)
+        #expect(elapsed == 360, "elapsed \(elapsed) s")
+        #expect(moving <= elapsed && moving >= 355, "moving \(moving) s")
+        #expect(abs(distance - (480 + 2408)) < 30, "distance \(distance)")
+    }
+
     @Test func aSparseRecordersStandingGapThenARiddenGapPauseAndResumeWithTheLapsAddingUp() throws {
         // Positions only. The rider stands from 60 s to 200 s (fixes at 61 and 200 s where the
         // rider stands), rides 2 400 m in the next 300 s with no fix, then 1 Hz fixes to 700 s. The

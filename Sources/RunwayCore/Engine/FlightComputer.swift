@@ -211,7 +211,7 @@ public struct FlightComputer: Sendable {
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
         // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
         var standing = false
-        if phase == .cruise, let v = pause.crossedStanding(c) {
+        if phase == .cruise, let v = pause.crossedStanding(c, legSince: clock.cruiseSince) {
             autoPause(v, at: now, &events)
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it

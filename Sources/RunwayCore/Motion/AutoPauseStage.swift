@@ -97,9 +97,16 @@ public struct AutoPauseStage: Sendable {
     /// returned as the hold's next sample, which the composer feeds to `update` at once (at the
     /// confirming fix's time: the pause is backdated to the hold's start whatever that time).
     /// Nil when auto-pause is off or the gap was not crossed standing.
-    mutating func crossedStanding(_ credit: GapCredit) -> Double? {
+    ///
+    /// Only the gap's time in the current leg (since `legSince`: the start, a resume, an
+    /// auto-resume) says the rider stood in cruise, and a gap with less of it than the hold needs
+    /// is no sample: a hold never spans a change the user made. (A device whose timer is stopped
+    /// records nothing: its rider stood through the pause, which says nothing of the resume.)
+    mutating func crossedStanding(_ credit: GapCredit, legSince: Double) -> Double? {
         guard machine.settings.enabled, credit.speedAcrossMps < machine.settings.pauseBelowMps else { return nil }
-        machine.backdateSlowHold(to: credit.fromT)
+        let since = legSince.isNaN ? credit.fromT : max(credit.fromT, legSince)
+        guard credit.at - since >= machine.settings.holdS else { return nil }
+        machine.backdateSlowHold(to: since)
         return credit.speedAcrossMps
     }
 
