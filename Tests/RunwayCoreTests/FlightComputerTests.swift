@@ -251,6 +251,14 @@ struct DistanceTests {
             #expect(abs(sent.distance - ran) < 4, "\(pauseT)-\(resumeT): fixes while holding \(sent.distance) m, \(ran) m run")
             #expect(abs(dark.distance - sent.distance) < 1, "\(pauseT)-\(resumeT): without fixes while holding \(dark.distance) m, with \(sent.distance) m")
             #expect(dark.distance / dark.movingS <= 3.05, "no faster than the runner ran")
+            // No segment of the leg's first point alone (a hold without fixes longer than the
+            // gap is no gap in cruise).
+            func segments(_ r: Route) -> [Int] {
+                let s = r.segmentStarts
+                return s.indices.map { (($0 + 1 < s.count ? s[$0 + 1] : r.count) - s[$0]) }
+            }
+            #expect(!segments(dark.route).contains(1) && !segments(sent.route).contains(1),
+                    "\(pauseT)-\(resumeT): segments \(segments(dark.route)) without fixes while holding, \(segments(sent.route)) with")
             // No route point after another faster than the runner ran, and none twice.
             let r = dark.route
             let starts = Set(r.segmentStarts)

@@ -57,16 +57,19 @@ extension FlightComputer {
     /// The first fix of a leg that waited for one: its first point is on the line from the last
     /// position before the leg to `fix`, where the leg's share of that line begins (`legShare`),
     /// so the stretch from the command to the fix counts and the walk before it does not.
+    /// Returns the time of the point kept (the command's), nil when none was.
     @inline(never)   // once a leg, kept out of the fix path
-    mutating func keepLegStart(toward fix: Fix, at t: Double) {
-        guard let s = legStart else { return }
+    @discardableResult
+    mutating func keepLegStart(toward fix: Fix, at t: Double) -> Double? {
+        guard let s = legStart else { return nil }
         legStart = nil
-        guard t > s.at else { return }   // a fix of the command's second is the leg's first point itself
+        guard t > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
         let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - s.at, stepS: t - s.t)
         var lon = s.lon + Geodesy.wrappedDeltaLon(s.lon, fix.lon) * f   // the short way, across the antimeridian too
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
         recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: s.at))
+        return s.at
     }
 
     /// A route point at the flight's figures now.

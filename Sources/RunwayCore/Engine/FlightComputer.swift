@@ -122,8 +122,11 @@ public struct FlightComputer: Sendable {
             let accurate = gate.raw(fix, log: &eventLog)
             shown.show(fix)
             if phase == .cruise && accurate {
-                if legStart != nil { keepLegStart(toward: fix, at: t) }
-                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: lastAccepted?.t)
+                // A leg's first point is where the runner was at the command: the step from it
+                // spans only cruise, whatever the hold without fixes before it.
+                var previousT = lastAccepted?.t
+                if legStart != nil, let legT = keepLegStart(toward: fix, at: t) { previousT = legT }
+                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: previousT)
                 if m.step.newSegment { startSegment() }
                 odometer.add(m.step, over: clock.cruiseTime(from: m.movingSince, to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
