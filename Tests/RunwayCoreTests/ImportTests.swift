@@ -709,6 +709,20 @@ struct ImportTests {
         #expect(placedLines == ["pause 10", "resume 20"], "the stop at system time 509, the second before the UTC record at t0 + 10")
         #expect(placed.report.warnings.first?.contains("1 timer event") == true, "\(placed.report.warnings)")
 
+        // A lap's start time in system time is placed the same way, else left out (not reported
+        // as a time in 1990). Local 2: lap (timestamp, start_time).
+        let lapDefinition: [UInt8] = [0x42, 0, 0] + FITFile.le(UInt16(19)) + [2, 253, 4, 0x86, 2, 4, 0x86]
+        func lap(end: UInt32, start: UInt32) -> [UInt8] { [0x02] + FITFile.le(end) + FITFile.le(start) }
+        let lapPlaced = try report(FITFile.wrap(definitions + lapDefinition + [0x01] + FITFile.le(UInt32(509)) + [0, stop]
+                                                + record(10) + record(30) + lap(end: t0 + 30, start: 505), headerSize: 14, fileCRC: true), as: .fit)
+        #expect(lapPlaced.report.device?.laps.map { $0.startT - epoch } == [Double(t0) + 6], "system time 505, 4 s before the stop at t0 + 10")
+        #expect(lapPlaced.report.warnings.first?.contains("1 lap start") == true, "\(lapPlaced.report.warnings)")
+        let lapUnplaced = try report(FITFile.wrap(definitions + lapDefinition + record(0) + record(30)
+                                                  + lap(end: t0 + 30, start: 505), headerSize: 14, fileCRC: true), as: .fit)
+        #expect(lapUnplaced.report.device?.laps.count == 1 && lapUnplaced.report.device?.laps.first?.startT.isNaN == true)
+        #expect(lapUnplaced.report.warnings.first?.contains("1 lap start") == true
+                && lapUnplaced.report.warnings.first?.contains("left out") == true, "\(lapUnplaced.report.warnings)")
+
         // Replayed as a run (no auto-pause), the flight's cruise time is the timer's: 1 + 10 + 5 s.
         let bytes = FITFile.wrap(definitions + paused, headerSize: 14, fileCRC: true)
         let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in

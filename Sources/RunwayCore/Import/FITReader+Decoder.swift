@@ -235,10 +235,12 @@ extension FITReader {
             }
         }
 
-        /// Leaves out this file's timer events stamped in system time (nothing places them).
+        /// Leaves out this file's timer events and lap start times stamped in system time
+        /// (nothing places them).
         mutating func dropSystemTimedEvents() {
             let drop = Set(systemTimedEvents)
             timerEvents = timerEvents.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+            for k in systemTimedLaps { laps[k][2] = nil }
         }
 
         /// The message at `at` runs past the end of the data.
@@ -251,10 +253,11 @@ extension FITReader {
         /// Gives this file's system-time inputs UTC times: by its `timestamp_correlation`, else by
         /// its first UTC timestamp (taken as the moment of the system time last seen before it).
         mutating func placeSystemTimes(what: String) throws(RunwayError) {
-            guard !systemTimed.isEmpty || !systemTimedEvents.isEmpty else { return }
+            guard !systemTimed.isEmpty || !systemTimedEvents.isEmpty || !systemTimedLaps.isEmpty else { return }
             let offset: Double
             func count(_ n: Int, _ noun: String) -> String? { n == 0 ? nil : "\(n) \(noun)\(n == 1 ? "" : "s")" }
-            let stamped = [count(systemTimed.count, "record"), count(systemTimedEvents.count, "timer event")]
+            let stamped = [count(systemTimed.count, "record"), count(systemTimedEvents.count, "timer event"),
+                           count(systemTimedLaps.count, "lap start")]
                 .compactMap { $0 }.joined(separator: " and ")
             if let correlation {
                 offset = correlation
@@ -263,8 +266,8 @@ extension FITReader {
                 offset = Double(utc.t - system)
                 report.warnings.append("\(stamped) of the \(what) stamped in device system time placed by its first UTC timestamp (taken as the moment of the system time before it; approximate)")
             } else if systemTimed.isEmpty {
-                // Only timer events in system time and nothing to place them by: the records'
-                // times stand, and those events are left out.
+                // Only timer events or lap starts in system time and nothing to place them by:
+                // the records' times stand, and those events and lap start times are left out.
                 dropSystemTimedEvents()
                 report.warnings.append("\(stamped) of the \(what) stamped in device system time, with nothing to place them by, left out")
                 return
