@@ -161,10 +161,19 @@ struct InvariantTests {
             for (label, config) in [("its sport", EngineConfig(activity: own)), ("run", EngineConfig()),
                                     ("auto-pause", { var c = EngineConfig(activity: own); c.autoPause.enabled = true; return c }()),
                                     ("filters off", { var c = EngineConfig(activity: own); c.filters = false; return c }())] {
-                var c = InvariantCheck("\(file) (\(label))", config: config)
-                for input in recording.inputs { if let v = try? ValidatedInput(input) { c.push(v) } }
-                let problems = c.finish()
-                #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+                // Replayed from its inputs alone, and with its device's timer (pause and resume
+                // lines) when it has one.
+                for withTimer in recording.timer.isEmpty ? [false] : [false, true] {
+                    var c = InvariantCheck("\(file) (\(label)\(withTimer ? ", its timer" : ""))", config: config)
+                    recording.forEachLine { line in
+                        switch line {
+                        case .input(let input): if let v = try? ValidatedInput(input) { c.push(v) }
+                        case .command(let command, let t): if withTimer { c.command(command, at: t) }
+                        }
+                    }
+                    let problems = c.finish()
+                    #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+                }
             }
         }
         #expect(read >= 10)
