@@ -76,6 +76,10 @@ struct AutoPauseStageTests {
         #expect(stage.machine.slowSince == nil)
         let sample = stage.crossedStanding(credit(at: 1260, fromT: 60, d: 1, speed: 0.001, held: false), legSince: 1200)
         #expect(sample == 0.001 && stage.machine.slowSince == 1200)
+        // A gap wholly in the leg is a sample however short (a gap_s under the hold).
+        var short = AutoPauseStage(settings: settings)
+        #expect(short.crossedStanding(credit(at: 62, fromT: 60, d: 0, speed: 0, held: false), legSince: 0) == 0)
+        #expect(short.machine.slowSince == 60)
     }
 
     @Test func aGapCrossedMovingOrUnmeasuredOrWithAutoPauseOffStartsNoSlowHold() {

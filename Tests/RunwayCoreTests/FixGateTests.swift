@@ -362,29 +362,38 @@ struct GateOutlierWhileHeldTests {
         #expect(abs(elapsed - (autoPause ? 360 : 1560)) < 10, "elapsed \(elapsed) s")
     }
 
-    @Test(arguments: [true, false])
-    func aGapAcrossAUsersPauseIsNoStandingAfterTheResume(_ doppler: Bool) throws {
-        // A bike computer whose timer the rider (or its own auto-pause) stopped records nothing
-        // until the timer runs again: fixes to 60 s, a pause at 60 s, a resume at 1260 s, and the
-        // rider rides on at once from where the fixes stopped. The gap's line is short for its
-        // 20 minutes, but the rider stood through a pause, not through cruise: no auto-pause after
-        // the resume (a hold never spans a change the user made), and every second of the two
-        // legs is elapsed and moving time.
-        var d = Driver(EngineConfig(activity: .ride))
+    @Test(arguments: [(1260.0, true, true), (1260.0, false, true), (1200.0, true, true), (1200.0, true, false)])
+    func aGapAcrossAUsersPauseIsNoStandingAfterTheResume(_ resumeT: Double, _ doppler: Bool, _ filters: Bool) throws {
+        // Fixes to 60 s, a pause at 60 s, no fixes while paused, then the rider rides on at 8 m/s
+        // from the resume and from where the fixes stopped; the first fix comes at 1260 s.
+        // - Resumed at 1260 s: a bike computer whose timer was stopped (by its rider or its own
+        //   auto-pause) records nothing until it runs again. The gap's line is short for its 20
+        //   minutes, but the rider stood through a pause, not through cruise: a hold never spans
+        //   a change the user made.
+        // - Resumed at 1200 s: a phone host that stops location updates while paused, whose first
+        //   fix comes a minute after the resume, 480 m on. The line measures 480 m in the leg's
+        //   60 s, as the fix's Doppler speed says.
+        // Either way no auto-pause, every metre and second of the two legs counts, and no route
+        // segment is one point.
+        var config = EngineConfig(activity: .ride)
+        config.filters = filters
+        var d = Driver(config)
         let speed = { (v: Double) in doppler ? v : .nan }
         try d.phase(.start, 0)
-        var north = 0.0
-        for i in 0...60 { north = 8 * Double(i); try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(8 * Double(i)), 4, speed: speed(8), hAcc: 5) }
         try d.phase(.pause, 60)
-        try d.phase(.resume, 1260)
-        for i in 1260...1560 { north += 8; try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: speed(8), hAcc: 5) }
+        try d.phase(.resume, resumeT)
+        for i in 1260...1560 { try d.fix(Double(i), 52 + degreesNorth(480 + 8 * (Double(i) - resumeT)), 4, speed: speed(8), hAcc: 5) }
         try d.phase(.stop, 1560)
         let elapsed = d.core.elapsed, moving = d.core.movingS, distance = d.core.distance
         let paused = autoPaused(d)
         #expect(!paused)
-        #expect(elapsed == 360, "elapsed \(elapsed) s")
-        #expect(moving <= elapsed && moving >= 355, "moving \(moving) s")
-        #expect(abs(distance - (480 + 2408)) < 30, "distance \(distance)")
+        #expect(elapsed == 60 + 1560 - resumeT, "elapsed \(elapsed) s")
+        #expect(moving <= elapsed && moving >= elapsed - 10, "moving \(moving) s")
+        #expect(abs(distance - (480 + 8 * (1560 - resumeT))) < 30, "distance \(distance) m")
+        let r = d.core.route, starts = r.segmentStarts
+        let sizes = starts.indices.map { (($0 + 1 < starts.count ? starts[$0 + 1] : r.count) - starts[$0]) }
+        #expect(!sizes.contains(1), "segments \(sizes)")
     }
 
     @Test func aSparseRecordersStandingGapThenARiddenGapPauseAndResumeWithTheLapsAddingUp() throws {

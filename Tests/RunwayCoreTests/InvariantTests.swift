@@ -38,8 +38,11 @@ struct InvariantCheck {
         afterEach()
     }
 
+    /// Commands refused (a recording's timer lines never should be).
+    var refusedCommands = 0
+
     mutating func command(_ c: PhaseCommand, at t: Double) {
-        do { try core.command(c, at: t, wallClock: .nan, events: &events) } catch {}
+        do { try core.command(c, at: t, wallClock: .nan, events: &events) } catch { refusedCommands += 1 }
         afterEach()
     }
 
@@ -171,6 +174,7 @@ struct InvariantTests {
                         case .command(let command, let t): if withTimer { c.command(command, at: t) }
                         }
                     }
+                    #expect(c.refusedCommands == 0, "\(file) (\(label)): \(c.refusedCommands) timer lines refused")
                     let problems = c.finish()
                     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
                 }

@@ -123,11 +123,11 @@ public struct FlightComputer: Sendable {
             shown.show(fix)
             if phase == .cruise && accurate {
                 // A leg's first point is where the runner was at the command: the step from it
-                // spans only cruise, whatever the hold without fixes before it.
-                var previousT = lastAccepted?.t
-                if legStart != nil, let legT = keepLegStart(toward: fix, at: t) { previousT = legT }
-                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: previousT)
-                if m.step.newSegment { startSegment() }
+                // spans only cruise, whatever the hold without fixes before it, and continues the
+                // segment that point began (a gap or not: raw accumulation counts its line).
+                let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
+                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t)
+                if m.step.newSegment && legT == nil { startSegment() }
                 odometer.add(m.step, over: clock.cruiseTime(from: m.movingSince, to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
@@ -203,12 +203,13 @@ public struct FlightComputer: Sendable {
     }
 
     /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
-    mutating func credit(_ c: GapCredit, _ events: inout [Event]) {
+    mutating func credit(_ gap: GapCredit, _ events: inout [Event]) {
         defer { cutWaitingLap(&events) }
-        guard !c.held else {
-            if phases.isAutoHeld { pause.takeHeld(c) }
+        guard !gap.held else {
+            if phases.isAutoHeld { pause.takeHeld(gap) }
             return
         }
+        let c = phase == .cruise ? inLeg(gap) : gap
         // Crossed below the auto-pause threshold (a device that records nothing while its rider
         // stands): the slow hold began before the gap, and the pause is decided now, backdated to
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
@@ -229,12 +230,27 @@ public struct FlightComputer: Sendable {
             // holding is no distance).
             let cruise = clock.cruiseTime(from: c.lastT, to: c.at)
             let moving = !standing && stillness.walked(c) ? cruise : 0
-            let distanceM = c.at > c.lastT ? c.distanceM * min(1, cruise / (c.at - c.lastT)) : c.distanceM
+            let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             odometer.credit(distanceM: distanceM, movingS: moving)
             pace.shift(by: distanceM)
             recorder.credit(distanceM, toPointAt: c.at)
         }
         if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
+    }
+
+    /// A gap that began before the current leg (a start or a resume while no fixes came), with
+    /// its speed measured over the leg's share of its line (`legShare`: as far as the confirming
+    /// fix's Doppler speed carried the runner since the command, else the time share), as a step
+    /// across a resume counts: a rider who stood through the pause and set off at the resume
+    /// crossed it moving. Any other gap as it is.
+    func inLeg(_ c: GapCredit) -> GapCredit {
+        let since = clock.cruiseSince
+        guard c.fromT < since, c.confirmedT > since, c.speedAcrossMps.isFinite else { return c }
+        let stepS = c.confirmedT - c.fromT, legS = c.confirmedT - since
+        let lineM = c.speedAcrossMps * stepS
+        var leg = c
+        leg.speedAcrossMps = lineM * FlightComputer.legShare(of: lineM, speed: c.confirmingDopplerMps, legS: legS, stepS: stepS) / legS
+        return leg
     }
 
     /// Applies what auto-pause decides at a speed sample.

@@ -162,7 +162,8 @@ public struct GapResolver: Sendable {
         var speed = Double.nan
         if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
         return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
-                         confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom)
+                         confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
+                         confirmedT: confirming == nil ? .nan : confirmedT)
     }
 }
 
@@ -185,6 +186,8 @@ public struct GapCredit: Sendable, Equatable {
     public var held: Bool
     /// An auto-pause decided while it waited, backdated to before its end.
     public var pausedFrom: Double?
+    /// The confirming fix's time: `speedAcrossMps` is over `fromT` to it (NaN: unconfirmed).
+    public var confirmedT = Double.nan
 }
 
 /// What the other stages may know of a gap that waits.

@@ -7,7 +7,8 @@
 ///
 /// - A gap confirmed at moving speed in cruise: no auto-pause is backdated across it.
 /// - A gap confirmed at standing speed in cruise (below the pause threshold) starts the slow hold
-///   at its beginning, and its speed is a sample of the hold: the rider stood through it (a
+///   at its beginning (or the leg's, when it began before the leg: nothing when less than the
+///   hold lies in the leg), and its speed is a sample of the hold: the rider stood through it (a
 ///   device stops recording while its rider stands), so the pause is backdated to before it.
 /// - A held gap (it ended while auto-paused) crossed at moving speed starts the fast hold at its
 ///   beginning (never before the pause itself), and its speed is a sample of the hold.
@@ -104,8 +105,11 @@ public struct AutoPauseStage: Sendable {
     /// records nothing: its rider stood through the pause, which says nothing of the resume.)
     mutating func crossedStanding(_ credit: GapCredit, legSince: Double) -> Double? {
         guard machine.settings.enabled, credit.speedAcrossMps < machine.settings.pauseBelowMps else { return nil }
-        let since = legSince.isNaN ? credit.fromT : max(credit.fromT, legSince)
-        guard credit.at - since >= machine.settings.holdS else { return nil }
+        var since = credit.fromT
+        if since < legSince {   // (NaN: no leg known)
+            since = legSince
+            guard credit.at - since >= machine.settings.holdS else { return nil }
+        }
         machine.backdateSlowHold(to: since)
         return credit.speedAcrossMps
     }
