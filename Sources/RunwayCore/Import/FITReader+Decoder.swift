@@ -272,9 +272,9 @@ extension FITReader {
                 report.warnings.append("\(stamped) of the \(what) stamped in device system time, with nothing to place them by, left out")
                 return
             } else {
-                let message = "the \(what) stamps \(systemTimed.count) record\(systemTimed.count == 1 ? "" : "s") in device system time (seconds since power-on, below 0x10000000) and has no timestamp_correlation or UTC timestamp to place them"
+                let message = "the \(what) stamps \(stamped) in device system time (seconds since power-on, below 0x10000000) and has no timestamp_correlation or UTC timestamp to place them"
                 guard salvage else { throw .input(message) }
-                // Salvage: the records cannot be placed; they are left out.
+                // Salvage: the records (and timer events, lap starts) cannot be placed; they are left out.
                 let drop = Set(systemTimed)
                 inputs = inputs.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
                 dropSystemTimedEvents()
