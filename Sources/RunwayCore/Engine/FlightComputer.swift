@@ -146,10 +146,11 @@ public struct FlightComputer: Sendable {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
-                if cruiseDt < dt {   // (its speed as the Doppler check trusts it)
-                    cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: dopplerCheck.trusted(fix).speed, legS: cruiseDt, stepS: dt)
+                if cruiseDt < dt || legStart != nil {   // (a leg's first step: the fix as the Doppler check trusts it)
+                    let trusted = dopplerCheck.trusted(fix)
+                    if cruiseDt < dt { cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: trusted.speed, legS: cruiseDt, stepS: dt) }
+                    if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: trusted, at: t) } }
                 }
-                if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: dopplerCheck.trusted(fix), at: t) } }
                 let judged = stillness.judge(cruiseStep, fix: fix, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
@@ -209,7 +210,7 @@ public struct FlightComputer: Sendable {
             if phases.isAutoHeld { pause.takeHeld(gap) }
             return
         }
-        let c = phase == .cruise ? inLeg(gap) : gap
+        let c = inLeg(gap)   // (outside cruise there is no leg: as it is)
         // Crossed below the auto-pause threshold (a device that records nothing while its rider
         // stands): the slow hold began before the gap, and the pause is decided now, backdated to
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
@@ -242,7 +243,8 @@ public struct FlightComputer: Sendable {
     /// its speed measured over the leg's share of its line (`legShare`: as far as the confirming
     /// fix's Doppler speed carried the runner since the command, else the time share), as a step
     /// across a resume counts: a rider who stood through the pause and set off at the resume
-    /// crossed it moving. Any other gap as it is.
+    /// crossed it moving. Any other gap as it is (and every gap outside cruise, where
+    /// `cruiseSince` is NaN).
     func inLeg(_ c: GapCredit) -> GapCredit {
         let since = clock.cruiseSince
         guard c.fromT < since, c.confirmedT > since, c.speedAcrossMps.isFinite else { return c }
