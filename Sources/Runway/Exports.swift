@@ -131,7 +131,7 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
             throw error
         }
         // An import report (runway_import's last line) is accepted and ignored: no state, no event.
-        // A pause or resume line is the command, refused and logged as an input is.
+        // A start, pause or resume line is the command, refused and logged as an input is.
         guard let request else { return }
         try s.process(request)
     }

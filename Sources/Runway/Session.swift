@@ -101,7 +101,7 @@ final class Session: @unchecked Sendable {
 
     // MARK: - Inputs
 
-    /// Processes one decoded input (or a pause or resume line); a rejected one is logged and rethrown.
+    /// Processes one decoded input (or a start, pause or resume line); a rejected one is logged and rethrown.
     func process(_ request: FlightDriver.Request) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
@@ -117,7 +117,7 @@ final class Session: @unchecked Sendable {
     }
 
     /// Processes a batch in order under one lock; returns the first failure with its index.
-    /// (A pause or resume line is the command; a stop is never one, so no flight ends here.)
+    /// (A start, pause or resume line is the command; a stop is never one, so no flight ends here.)
     func process(batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)],
                  accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
         let now = liveClock ? WallClock.now() : .nan

@@ -149,10 +149,9 @@ struct ExportRoundTripTests {
     // MARK: The last point's distance
 
     /// A paused flight exported to FIT and analysed again keeps its timer: the export's timer
-    /// events come back as pause and resume lines, so the replay's elapsed time is the flight's
-    /// (less the second between the start and the first fix: a replay starts at its first input),
-    /// and so is its distance: the ground covered while paused, which the file has no record of,
-    /// is not counted again.
+    /// events come back as start, pause and resume lines, so the replay's elapsed time is the
+    /// flight's (from its start, a second before the first fix), and so is its distance: the
+    /// ground covered while paused, which the file has no record of, is not counted again.
     @Test(arguments: [Activity.run, .ride])
     func aPausedFlightsFITReplaysToItsOwnTimerAndDistance(_ activity: Activity) throws {
         let r = try TimerFixture.userPaused(activity: activity)
@@ -161,11 +160,39 @@ struct ExportRoundTripTests {
         var config = EngineConfig(activity: activity)
         config.autoPause.enabled = false
         let replay = try RecordingAnalysis.run(back, config: config).flight.record
-        let firstT = try #require(back.inputs.first?.t)
-        #expect(replay.elapsedS == r.elapsedS - (firstT - r.startT), "\(replay.elapsedS) s, the flight's \(r.elapsedS) s")
+        #expect(replay.startT == r.startT && replay.elapsedS == r.elapsedS, "\(replay.elapsedS) s, the flight's \(r.elapsedS) s")
         // Within the 0.5% of a run with Doppler speed (the file holds the route's points, 6 m
         // apart, not the fixes); the 180 m walked during the first pause would be 6.8%.
         #expect(abs(replay.distanceM - r.distanceM) <= 0.005 * r.distanceM, "\(replay.distanceM) m, the flight's \(r.distanceM) m")
+    }
+
+    /// A flight whose first fix came two minutes after its start (a GPS lock after the runner
+    /// pressed start) exported to FIT and analysed again starts at its start, not at its first
+    /// fix: its elapsed time is the flight's, paused or not, and the replay's JSON Lines begin
+    /// with the start line.
+    @Test(arguments: [false, true])
+    func aFlightWhoseFirstFixCameAfterItsStartReplaysFromItsStart(_ paused: Bool) throws {
+        let script: [TimerFixture.Step] = paused
+            ? [.command(.pause, 30), .command(.resume, 90), .fixes(120...600, moving: true)]
+            : [.fixes(120...600, moving: true)]
+        let r = try TimerFixture.flight(autoPause: false, script)
+        #expect(r.elapsedS == (paused ? 540 : 600))
+        let back = try imported(r, .fit)
+        #expect(back.startsBeforeItsFirstInput && back.timer.first?.t == r.startT)
+        var config = EngineConfig()
+        config.autoPause.enabled = false
+        let replay = try RecordingAnalysis.run(back, config: config)
+        #expect(replay.rejected == 0)
+        #expect(replay.flight.record.startT == r.startT && replay.flight.record.elapsedS == r.elapsedS,
+                "\(replay.flight.record.elapsedS) s, the flight's \(r.elapsedS) s")
+        #expect(abs(replay.flight.record.distanceM - r.distanceM) <= 0.005 * r.distanceM)
+        // The same through JSON Lines: the first line starts the flight.
+        let fit = Exporter.export(r, as: .fit)
+        let lines: Result<[UInt8], RunwayError> = fit.withUnsafeBytes { b in
+            do throws(RunwayError) { return .success(try Importer.jsonLines(b, as: .fit)) } catch { return .failure(error) }
+        }
+        let text = String(decoding: try lines.get(), as: UTF8.self)
+        #expect(text.hasPrefix(#"{"type":"start","t":\#(Int(r.startT)).0}"#), "\(text.prefix(80))")
     }
 
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and

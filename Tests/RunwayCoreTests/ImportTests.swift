@@ -678,22 +678,30 @@ struct ImportTests {
             return lines
         }
 
+        // A timer started before the first record starts the flight there (a start line).
         let paused = event(-5, start) + record(0) + record(1) + event(1, stop) + event(2, stopAll)
             + event(6, stop, event: 9) + event(10, start) + record(10) + event(20, stop) + event(25, start)
             + event(26, start) + record(30) + event(30, stopAll)
-        #expect(try lines(paused) == ["fix 0", "fix 1", "pause 1", "resume 10", "fix 10", "pause 20", "resume 25", "fix 30"])
+        #expect(try lines(paused) == ["start -5", "fix 0", "fix 1", "pause 1", "resume 10", "fix 10", "pause 20", "resume 25", "fix 30"])
+        // After a start line the changes before the first record are lines of their own; a start
+        // in the first record's second is no start line.
+        let stoppedBeforeFirst = event(-5, start) + event(-2, stop) + record(0) + event(3, start) + record(4)
+        #expect(try lines(stoppedBeforeFirst) == ["start -5", "pause -2", "fix 0", "resume 3", "fix 4"])
+        #expect(try lines(event(0, start) + record(0) + record(1)) == ["fix 0", "fix 1"])
 
-        let stoppedAtFirst = event(-5, start) + event(-2, stop) + record(0) + event(3, start) + record(4)
+        // With no start before it, the flight starts at the first record with the timer as the
+        // events before it left it: a pause at it when stopped.
+        let stoppedAtFirst = event(-2, stop) + record(0) + event(3, start) + record(4)
         #expect(try lines(stoppedAtFirst) == ["fix 0", "pause 0", "resume 3", "fix 4"])
-        #expect(try lines(event(-5, start) + event(-2, stop) + record(0)) == ["fix 0"], "a pause after the only record is left out")
+        #expect(try lines(event(-2, stop) + record(0)) == ["fix 0"], "a pause after the only record is left out")
 
         // A stop and a start in the first record's second: a pause and its resume after it; in
         // the last record's second: neither (no pause is left without its resume, no resume
         // without its pause).
-        let blinkAtFirst = event(-5, start) + record(0) + event(0, stop) + event(0, start) + record(1) + record(60)
+        let blinkAtFirst = record(0) + event(0, stop) + event(0, start) + record(1) + record(60)
         #expect(try lines(blinkAtFirst) == ["fix 0", "pause 0", "resume 0", "fix 1", "fix 60"])
         let blinkAtLast = event(-5, start) + record(0) + record(60) + event(60, stop) + event(60, start)
-        #expect(try lines(blinkAtLast) == ["fix 0", "fix 60"])
+        #expect(try lines(blinkAtLast) == ["start -5", "fix 0", "fix 60"])
 
         // A timer event stamped in system time (seconds since power-on) among UTC records is placed
         // as the records would be (here by the first UTC timestamp after it), else left out.
@@ -723,13 +731,17 @@ struct ImportTests {
         #expect(lapUnplaced.report.warnings.first?.contains("1 lap start") == true
                 && lapUnplaced.report.warnings.first?.contains("left out") == true, "\(lapUnplaced.report.warnings)")
 
-        // Replayed as a run (no auto-pause), the flight's cruise time is the timer's: 1 + 10 + 5 s.
-        let bytes = FITFile.wrap(definitions + paused, headerSize: 14, fileCRC: true)
-        let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in
-            try RecordingAnalysis.run(b, options: try AnalysisOptions.parse(#"{"config":{"activity":"run"}}"#))
+        // Replayed as a run (no auto-pause), the flight's cruise time is the timer's: 6 + 10 + 5 s
+        // (from the start 5 s before the first record), and 3 + 1 s.
+        for (data, timer) in [(paused, 21.0), (stoppedBeforeFirst, 4)] {
+            let bytes = FITFile.wrap(definitions + data, headerSize: 14, fileCRC: true)
+            let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in
+                try RecordingAnalysis.run(b, options: try AnalysisOptions.parse(#"{"config":{"activity":"run"}}"#))
+            }
+            #expect(analysis.rejected == 0)
+            #expect(analysis.flight.record.elapsedS == timer)
+            #expect(analysis.flight.record.startT == Double(t0) + epoch - 5)
         }
-        #expect(analysis.rejected == 0)
-        #expect(analysis.flight.record.elapsedS == 16)
     }
 
     // MARK: - JSON Lines

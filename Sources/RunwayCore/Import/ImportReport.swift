@@ -192,8 +192,9 @@ public struct ImportReport: Sendable, Equatable {
 /// was read.
 public struct ImportedRecording: Sendable {
     public var inputs: [Input]
-    /// The device's timer stops and restarts (FIT timer events) as pause and resume commands, in
-    /// time order, only where the timer changed between the first input and the last.
+    /// The device's timer (FIT timer events) as commands in time order: a start when the timer
+    /// started before the first input, then its stops and restarts as pauses and resumes, only
+    /// where the timer changed before the last input (see `setTimer`).
     public var timer: [TimerChange] = []
     public var report: ImportReport
 
@@ -203,8 +204,8 @@ public struct ImportedRecording: Sendable {
         self.report.inputs = inputs.count
     }
 
-    /// A pause (the device's timer stopped) or a resume (it started again) at `t`, written just
-    /// before the input at index `beforeInput`.
+    /// A start (the device's timer started before the first input), a pause (it stopped) or a
+    /// resume (it started again) at `t`, written just before the input at index `beforeInput`.
     public struct TimerChange: Sendable, Equatable {
         public var command: PhaseCommand
         public var t: Double
@@ -229,7 +230,7 @@ public struct ImportedRecording: Sendable {
         }
 
         /// Writes the line as one JSON object in the shape `InputDecoder.decodeLine` reads
-        /// (`Input.write`, or `{"type":"pause","t":…}`).
+        /// (`Input.write`, or `{"type":"pause","t":…}` for a command: start, pause or resume).
         public func write(to w: inout JSONWriter) {
             switch self {
             case .input(let input): input.write(to: &w)
@@ -244,17 +245,27 @@ public struct ImportedRecording: Sendable {
 
     /// Sets `timer` from the device's timer events (when, and whether the timer started): each
     /// stop of a running timer is a pause, each start of a stopped one a resume, written before
-    /// the first input it precedes. The flight starts at the first input with the timer as the
-    /// events up to it left it (a pause at that input's time, after it, when stopped and more
-    /// inputs follow); changes
-    /// after the last input change nothing and are left out (the replay's stop ends the flight
-    /// there), so every pause written before the last input is followed by its resume or by
-    /// inputs held. The report's `inputs` counts the pause and resume lines, `pauses` the pauses.
+    /// the first input it precedes. When the timer's first event is a start before the first
+    /// input (a device started before its first record, as at a GPS lock after pressing start,
+    /// or a flight exported with its first fix after its start), the flight starts there: a
+    /// start line first, then the changes up to the first input as they came. Otherwise the
+    /// flight starts at the first input with the timer as the events up to it left it (a pause
+    /// at that input's time, after it, when stopped and more inputs follow). Changes after the
+    /// last input change nothing and are left out (the replay's stop ends the flight there), so
+    /// every pause written before the last input is followed by its resume or by inputs held.
+    /// The report's `inputs` counts the start, pause and resume lines, `pauses` the pauses.
     public mutating func setTimer(_ events: [(t: Double, starts: Bool)]) {
         timer = []
+        let sorted = events.sorted(by: { $0.t < $1.t })
+        var from = 0
+        if let first = sorted.first, first.starts, let firstInput = inputs.first, first.t < firstInput.t {
+            timer.append(TimerChange(command: .start, t: first.t, beforeInput: 0))
+            from = 1
+        }
+        let started = from == 1
         var changes: [TimerChange] = []   // alternating, from a running timer
         var running = true
-        for event in events.sorted(by: { $0.t < $1.t }) where event.starts != running {
+        for event in sorted[from...] where event.starts != running {
             running = event.starts
             changes.append(TimerChange(command: running ? .resume : .pause, t: event.t, beforeInput: 0))
         }
@@ -262,21 +273,25 @@ public struct ImportedRecording: Sendable {
         for (k, input) in inputs.enumerated() {
             while next < changes.count, changes[next].precedes(input.t) {
                 let runs = changes[next].command == .resume
-                if k > 0 && runs != written {
+                if (k > 0 || started) && runs != written {
                     var change = changes[next]
                     change.beforeInput = k
                     timer.append(change)
                 }
-                written = runs   // (before the first input: folded into the state it starts with)
+                written = runs   // (before the first input with no start line: folded into the state it starts with)
                 next += 1
             }
-            if k == 0 && !written && inputs.count > 1 {   // (after the only input it changes nothing)
+            if k == 0 && !written && !started && inputs.count > 1 {   // (after the only input it changes nothing)
                 timer.append(TimerChange(command: .pause, t: input.t, beforeInput: 1))
             }
         }
         report.inputs = inputs.count + timer.count
         report.pauses = timer.lazy.filter { $0.command == .pause }.count
     }
+
+    /// Whether the recording's first line is a start line (`timer` begins with a start): the
+    /// flight starts at that line's time, not at the first input's.
+    public var startsBeforeItsFirstInput: Bool { timer.first?.command == .start }
 
     /// Calls `body` with every line in replay order: the inputs as read, each timer change
     /// before its input.

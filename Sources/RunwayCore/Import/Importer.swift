@@ -83,11 +83,13 @@ public enum Importer {
         return (format, options)
     }
 
-    /// Reads a recording as JSON Lines text: one input per line, with the device's timer stops
-    /// and restarts as pause and resume lines among them (`ImportedRecording.timer`), then the
-    /// import report (`{"type":"import_report",...}`), each line ending in a newline (what
-    /// `runway_push_jsonl` takes: it accepts and ignores the report).
+    /// Reads a recording as JSON Lines text: one input per line, with the device's timer as a
+    /// start line first (when it started before the first input) and its stops and restarts as
+    /// pause and resume lines among them (`ImportedRecording.timer`), then the import report
+    /// (`{"type":"import_report",...}`), each line ending in a newline (what `runway_push_jsonl`
+    /// takes: it accepts and ignores the report).
     ///
+    ///     {"type":"start","t":1699999999.0}
     ///     {"lat":52.1,"lon":4.3,"t":1700000000.0,"alt":3.5,"speed":3.1,"hr":148.0}
     ///     {"type":"pause","t":1700000001.0}
     ///     {"type":"resume","t":1700000030.0}

@@ -5,8 +5,8 @@ import CJSON
 ///
 /// The flight is the one today's separate calls give: `runway_import`, a session opened with the
 /// import report's `activity` (and its `altitude_source` as `fix_altitude`) unless the config
-/// names them, started at the first input's time, fed
-/// every line (`runway_push_jsonl`: the inputs, and the device's timer stops as pause and resume
+/// names them, started at the first input's time unless the first line is a start line, fed
+/// every line (`runway_push_jsonl`: the inputs, and the device's timer as start, pause and resume
 /// lines; a refused one is logged and the rest go on), stopped at
 /// the latest time it saw; the summary is `runway_summary_json`'s.
 ///
@@ -20,7 +20,7 @@ public struct RecordingAnalysis: Sendable {
     /// The stopped flight.
     public var flight: FlightComputer
     public var inputs = 0, accepted = 0, rejected = 0
-    /// The first refused line: its place among the lines (1-based; pause and resume lines count)
+    /// The first refused line: its place among the lines (1-based; start, pause and resume lines count)
     /// and why.
     public var firstRejection: (index: Int, error: RunwayError)? = nil
 
@@ -46,7 +46,9 @@ public struct RecordingAnalysis: Sendable {
         var events: [Event] = []
         events.reserveCapacity(8)
         var result = RecordingAnalysis(report: imported.report, flight: driver.core)
-        try driver.perform(.command(.start, t: first.t), wallClock: .nan, events: &events)
+        if !imported.startsBeforeItsFirstInput {
+            try driver.perform(.command(.start, t: first.t), wallClock: .nan, events: &events)
+        }
         imported.forEachLine { line in
             result.inputs += 1
             events.removeAll(keepingCapacity: true)

@@ -17,7 +17,7 @@ import Glibc
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
     ///
-    /// - Throws: `.input` for an import report or a pause or resume line too (they are not inputs;
+    /// - Throws: `.input` for an import report or a start, pause or resume line too (they are not inputs;
     ///   see `decodeLine`).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
         switch try decodeLine(bytes) {
@@ -28,8 +28,8 @@ public enum InputDecoder {
         }
     }
 
-    /// Decodes one line of JSON Lines input into the request it makes: an input, a pause or resume
-    /// (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer stops), or nil for
+    /// Decodes one line of JSON Lines input into the request it makes: an input, a start, pause or
+    /// resume (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer), or nil for
     /// the import report (`"type":"import_report"`, the line `runway_import` ends with), which the
     /// push paths accept and ignore.
     public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
