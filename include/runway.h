@@ -200,10 +200,12 @@ void runway_session_close(runway_session *s);
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
  *               not used by the engine yet)
- *    a pause or resume: {"type":"pause","t":..}  {"type":"resume","t":..}
- *               (as runway_import writes a recording's timer stops): the same
- *               as runway_pause / runway_resume at t (null or absent t: now),
- *               with their statuses; a refused one is logged like an input
+ *    a start, pause or resume: {"type":"start","t":..}  {"type":"pause","t":..}
+ *               {"type":"resume","t":..} (as runway_import writes a recording's
+ *               timer): the same as runway_start / runway_pause / runway_resume
+ *               at t (null or absent t: now), with their statuses (a start line
+ *               after the start is RUNWAY_ERR_STATE); a refused one is logged
+ *               like an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
@@ -409,14 +411,19 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples, and in
  *  FIT its altitude an {"type":"altimeter","alt":M,"t":T} sample (a FIT
  *  file's altitudes are the device's own: replay with its altitude_source).
- *  A FIT file's timer events become {"type":"pause","t":T} and
- *  {"type":"resume","t":T} lines among them: each stop of the device's running
+ *  A FIT file's timer events become lines: when the timer's first event is a
+ *  start before the first record, a {"type":"start","t":T} line first (the
+ *  flight starts there, as the device's timer did; the changes up to the first
+ *  record follow as they came), and {"type":"pause","t":T} and
+ *  {"type":"resume","t":T} lines among the inputs: each stop of the device's running
  *  timer (its user's or its auto-pause) a pause after the record of that
  *  second, each restart a resume before it; a timer stopped when the first
- *  record comes is a pause at that record; changes after the last record are
- *  left out; events stamped in system time are placed as the records would
- *  be, else left out with a warning (docs/formats.md). Replayed from a start at the first line's time, the flight's
- *  elapsed_s is then the device's timer time over the records. The LAST
+ *  record comes (with no start line) is a pause at that record; changes after
+ *  the last record are left out; events stamped in system time are placed as
+ *  the records would be, else left out with a warning (docs/formats.md).
+ *  Replayed as runway_analyse does (the start line starts the flight, else
+ *  runway_start at the first input's time), the flight's elapsed_s is then
+ *  the device's timer time up to the last record. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
  *     "altitude_source":"barometric",
@@ -434,7 +441,7 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
  *  device's own altitude; null for GPX and TCX, which do not say). inputs: lines before the
- *  report (inputs, and pause and resume lines); pauses: the pause lines; untimed: points with a position but no time (left out); no_position:
+ *  report (inputs, and start, pause and resume lines); pauses: the pause lines; untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
  *  Track, or FIT file of a chain. device: the totals the file stores (FIT
@@ -466,8 +473,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
  *  and its "altitude_source" as "fix_altitude" (FIT: "barometric") unless
- *  the config names them; runway_start at the first input's time;
- *  runway_push_jsonl of every line (a refused line is logged and counted,
+ *  the config names them; runway_start at the first input's time unless the
+ *  first line is a start line (which starts it); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.
  *  options: NULL or a JSON object, every key optional:
@@ -483,7 +490,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *     "report":{...the import report line of runway_import...},
  *     "inputs":N,"accepted":N,"rejected":N,
  *     "first_rejection":null | {"index":I,"message":"..."}}
- *  (inputs: the lines replayed, a FIT file's pause and resume lines included;
+ *  (inputs: the lines replayed, a FIT file's start, pause and resume lines included;
  *  index: the refused line's place, 1-based; message: why the engine refused it).
  *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, wrong
  *  type, a store or a live clock) or a NULL bytes/result_out;

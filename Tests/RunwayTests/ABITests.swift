@@ -157,6 +157,34 @@ struct ABITests {
         #expect(field("elapsed_s", in: called.summary()) == 9)
     }
 
+    /// A start line (as `runway_import` writes a recording's timer started before its first
+    /// record) is `runway_start` at its time, through either push path: the flight's time runs
+    /// from it, not from the first fix; a second one is a state error, logged, and the lines after
+    /// it go on.
+    @Test func aStartLineIsTheStartAtItsTime() throws {
+        func fixes(_ ts: ClosedRange<Int>) -> String { ts.map { "{\"t\":\($0),\"lat\":\(52 + Double($0) * 0.0001),\"lon\":4}\n" }.joined() }
+        let called = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(runway_start_impl(called.handle, 100) == RUNWAY_OK)
+        var accepted = 0, rejected = 0
+        #expect(fixes(130...150).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+
+        let one = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(one.push(#"{"type":"start","t":100}"#) == RUNWAY_OK)
+        #expect(one.snapshot().contains("\"phase\":\"cruise\""))
+        #expect(fixes(130...150).withCString { runway_push_jsonl_impl(one.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+
+        let lines = try CSession(#"{"distance_filter_m":0}"#)
+        let text = "{\"type\":\"start\",\"t\":100}\n" + fixes(130...140) + "{\"type\":\"start\",\"t\":140}\n" + fixes(141...150)
+        #expect(text.withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_ERR_STATE)
+        #expect(lastError().has("line 13"), "the second start, in cruise")
+        #expect(accepted == 22 && rejected == 1)
+        #expect(lines.log().contains("cannot start in phase cruise"), "the refused start of the batch is logged")
+        for s in [called, one, lines] { #expect(runway_stop_impl(s.handle, .nan) == RUNWAY_OK) }
+        #expect(lines.summary() == called.summary() && one.summary() == called.summary())
+        #expect(field("elapsed_s", in: called.summary()) == 50)
+        #expect(field("start_t", in: lines.summary()) == 100)
+    }
+
     @Test func aFiveMegabyteLineAndDeepNestingAreRefusedCleanly() throws {
         let s = try CSession()
         let big = #"{"lat":52,"lon":4,"t":1,"pad":""# + String(repeating: "y", count: 5 << 20) + "\"}"
