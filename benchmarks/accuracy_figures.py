@@ -215,7 +215,7 @@ if os.path.isdir(os.path.join(TRACKS, "fixes")):
         cfg = dict(config or {})
         if report and report.get("activity"): cfg.setdefault("activity", report["activity"])
         with librunway.Session(cfg) as s:
-            s.start(); s.push_many(lines); s.stop()
+            recording._start_replay(s, lines); s.push_many(lines); s.stop()
             return s.summary(), report
     if recording.import_available():
         ski, report = imported("tcxreader__cross-country-skiing_activity_1.tcx")

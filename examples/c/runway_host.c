@@ -27,11 +27,13 @@
  *
  * How lines are pushed: every other non-blank line goes to the library unchanged
  * through runway_push_json(); the library is the one validator of inputs
- * (fixes, samples, the pause and resume lines an import writes for a FIT
- * file's timer stops, unknown keys). The host parses each line with cJSON only
+ * (fixes, samples, the start, pause and resume lines an import writes for a
+ * FIT file's timer, unknown keys). The host parses each line with cJSON only
  * to read what a host needs for itself: its "t", to start the flight at the
  * first timed line's time (as runway_analyse does: a ride's sensor samples
- * and timer stops before its first position belong to the flight), and
+ * and timer stops before its first position belong to the flight) unless
+ * that line is a start line ({"type":"start","t":..}, a FIT timer started
+ * before its first record: pushed, it starts the flight itself), and
  * whether it is a fix (an object with "lat"/"lon" and no "type"), to stop
  * the flight at the last accepted fix's time.
  *
@@ -199,9 +201,10 @@ static int is_timed(const cJSON *obj, double *t) {
   return 1;
 }
 
-static int is_import_report(const cJSON *obj) {
+/* Whether obj is an object whose "type" is type_name. */
+static int has_type(const cJSON *obj, const char *type_name) {
   const cJSON *type = cJSON_GetObjectItemCaseSensitive(obj, "type");
-  return cJSON_IsString(type) && strcmp(type->valuestring, "import_report") == 0;
+  return cJSON_IsString(type) && strcmp(type->valuestring, type_name) == 0;
 }
 
 /* The whole input, NUL-terminated (a NUL inside a line is caught line by line later). */
@@ -236,7 +239,7 @@ static char *config_with_profile(const char *config, const char *input) {
   size_t len = end ? (size_t)(end - start) : strlen(start);
   cJSON *report = cJSON_ParseWithLength(start, len);
   char *out = NULL;
-  if (is_import_report(report)) {
+  if (has_type(report, "import_report")) {
     cJSON *cfg = config ? cJSON_Parse(config) : cJSON_CreateObject();
     const char *keys[2][2] = {{"activity", "activity"}, {"altitude_source", "fix_altitude"}};
     int added = 0;
@@ -323,7 +326,8 @@ static int parse_args(int argc, char **argv, options *o) {
   return 0;
 }
 
-/* Push every line of in; start at the first timed line, remember the last accepted fix's t. */
+/* Push every line of in; start at the first timed line (unless it is a start line, which starts
+   the flight itself), remember the last accepted fix's t. */
 static int replay(runway_session *s, FILE *in, const char *in_name, double *last_fix_t,
                   long *fixes, long *rejected) {
   char *line = NULL;
@@ -342,11 +346,12 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     }
     cJSON *obj = cJSON_Parse(line);
     double t = NAN, line_t = NAN;
-    int fix = is_fix(obj, &t), report = is_import_report(obj), timed = is_timed(obj, &line_t);
+    int fix = is_fix(obj, &t), timed = is_timed(obj, &line_t);
+    int report = has_type(obj, "import_report"), start_line = has_type(obj, "start");
     cJSON_Delete(obj);
     if (report) continue; /* what the import read, not an input */
-    if ((fix || timed) && !started) {
-      runway_status st = runway_start(s, timed ? line_t : t);
+    if ((fix || timed || start_line) && !started) {
+      runway_status st = start_line ? RUNWAY_OK : runway_start(s, timed ? line_t : t);
       if (st != RUNWAY_OK) {
         rc = library_error("start", st);
         break;

@@ -169,5 +169,36 @@ else
   echo "== imported ride: skipped ($ride or $lib not present)"
 fi
 
+if [[ -f "$lib" ]]; then
+  echo "== a flight whose first fix came 2 min after its start, exported as FIT and imported"
+  # Its import begins with a start line: pushed, it starts the flight (the host calls no
+  # runway_start), as runway_analyse replays it; started at the first fix, 2 min would be lost.
+  late="$(RUNWAY_LIBRARY="$lib" PYTHONPATH="$here/../../bindings/python" python3 - "$work/late.jsonl" <<'PY'
+import sys, librunway
+T0, CONFIG = 1700000000.0, {"auto_pause": False}
+with librunway.Session(CONFIG) as s:
+    s.start(T0)
+    for i in range(481):                     # 1 Hz, 3 m/s north, from T0 + 120 to T0 + 600
+        s.push({"t": T0 + 120 + i, "lat": 52.0 + i * 3.0 / 111257.0, "lon": 4.0, "speed": 3.0})
+    s.stop()
+    fit = s.export("fit")
+lines = librunway.import_recording(fit, "fit")
+assert lines[0] == '{"type":"start","t":1700000000.0}', lines[0]
+with open(sys.argv[1], "w") as f:
+    f.write("".join(line + "\n" for line in lines))
+a = librunway.analyse_recording(fit, "fit", CONFIG)       # runway_analyse
+print(a["summary"]["elapsed_s"], a["summary"]["distance_m"], a["rejected"])
+PY
+)"
+  read -r late_s late_m late_rejected <<<"$late"
+  run late 0 -e 100000 -c '{"auto_pause":false}' -o "$work/late.json" "$work/late.jsonl"
+  check_summary late "$work/late.json" "s['start_t'] == 1700000000" "s['elapsed_s'] == 600" \
+    "s['elapsed_s'] == $late_s" "abs(s['distance_m'] - $late_m) < 1e-6" "$late_rejected == 0"
+  if ! grep -q 'rejected' "$work/late.err"; then ok; else
+    fail "late: a line was rejected"; sed 's/^/    /' "$work/late.err" >&2; fi
+else
+  echo "== a flight whose first fix came 2 min after its start: skipped ($lib not present)"
+fi
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]

@@ -14,7 +14,8 @@
 The file is imported (as :func:`librunway.import_recording` does), a flight is opened with the
 profile (``activity``) the file names (its import report's ``activity``: a FIT or TCX cycling
 sport is ``ride``, walking or hiking ``walk``; otherwise the default, ``run``), started at the
-first input's time, fed every input and stopped at the latest time it saw: one library call
+first input's time (or by a FIT file's start line: its timer started before its first record),
+fed every input and stopped at the latest time it saw: one library call
 (``runway_analyse``, :func:`librunway.analyse_recording`) that reads the file straight into the
 engine. The events and snapshots (:attr:`Flight.events`, :attr:`Flight.snapshots`, used by
 :meth:`Flight.route_rows`) are replayed from the file the first time they are asked for.
@@ -31,8 +32,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from .errors import InputError, RunwayError
-from .recording import (IMPORT_FORMATS, analyse_available, analyse_recording, import_recording,
-                        split_report)
+from .recording import (IMPORT_FORMATS, _start_replay, analyse_available, analyse_recording,
+                        import_recording, split_report)
 from .route import RoutePoints
 from .session import Session
 
@@ -180,8 +181,8 @@ def _times(lines: list[str]) -> list[float]:
 
 def _replay(lines: list[str], cfg: dict) -> tuple[dict, list[dict], list[dict], int]:
     """Replays the lines through a session as ``runway_analyse`` does (start at the first
-    input's time, stop at the latest time seen), keeping its events and snapshots."""
-    times = _times(lines)
+    input's time unless a start line starts it, stop at the latest time seen), keeping its
+    events and snapshots."""
     snapshots: list[dict] = []
     events: list[dict] = []
     rejected = 0
@@ -194,7 +195,7 @@ def _replay(lines: list[str], cfg: dict) -> tuple[dict, list[dict], list[dict], 
                     elif inputs:           # not the snapshots of start() and stop()
                         snapshots.append(event)
 
-            s.start(times[0])
+            _start_replay(s, lines)
             drain(False)
             for i in range(0, len(lines), _POLL_EVERY):
                 rejected += s.push_many(lines[i:i + _POLL_EVERY])[1]
@@ -309,7 +310,7 @@ class Flight:
         if fmt not in self._exports:
             lines = self._inputs()
             with Session(self.config) as s:
-                s.start(_times(lines)[0])
+                _start_replay(s, lines)
                 s.push_many(lines)
                 s.stop()
                 self._exports[fmt] = s.export(fmt)

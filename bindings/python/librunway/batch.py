@@ -2,8 +2,9 @@
 
 Each recording (``.gpx``, ``.tcx``, ``.fit``) is analysed in one library call
 (:func:`librunway.analyse_recording`, ``runway_analyse``: the file read straight
-into a flight of its own, started at its first input, stopped at the latest time
-it saw; with an older library, :func:`librunway.import_recording` and a
+into a flight of its own, started at its first input (or by a FIT file's start
+line: its timer started before its first record), stopped at the latest time it
+saw; with an older library, :func:`librunway.import_recording` and a
 :class:`librunway.Session`) —
 with the activity profile the file names (FIT sport, TCX ``Sport``, GPX
 ``<type>``; ``run`` when it names none). The result is one row per recording::
@@ -76,7 +77,8 @@ from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import InputError, LibraryError, RunwayError
-from .recording import analyse_available, analyse_recording, import_recording, split_report
+from .recording import (_start_replay, analyse_available, analyse_recording, import_recording,
+                        split_report)
 from .session import Session
 
 __all__ = ["analyse", "analyse_file", "find_recordings", "local_cluster", "sniff_sport",
@@ -374,12 +376,13 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
                  name: Optional[str] = None) -> dict:
     """Analyse one recording in its own flight, return its row.
 
-    The flight starts at the first input's time and stops at the latest time it
-    saw; ``config`` (a session config) applies to it, with ``activity``
-    from the file's sport unless ``config`` sets one. ``name`` is the row's
-    ``file`` (default: ``path``). Never raises for a bad file: the row's
-    ``error`` says what went wrong. Raises only :class:`librunway.LibraryError`
-    (no usable librunway: not the file's fault).
+    The flight starts at the first input's time (or where a FIT file's start
+    line says) and stops at the latest time it saw; ``config`` (a session
+    config) applies to it, with ``activity`` from the file's sport unless
+    ``config`` sets one. ``name`` is the row's ``file`` (default: ``path``).
+    Never raises for a bad file: the row's ``error`` says what went wrong.
+    Raises only :class:`librunway.LibraryError` (no usable librunway: not the
+    file's fault).
     """
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row["file"] = os.fspath(path) if name is None else name
@@ -459,7 +462,7 @@ def _analyse_by_lines(data: bytes, fmt: str, config: Optional[Mapping[str, Any]]
     if not lines:
         raise RecordingError("no timed points")
     with Session(cfg) as s:
-        s.start(json.loads(lines[0]).get("t"))
+        _start_replay(s, lines)
         try:
             accepted, rejected = s.push_many(lines, strict=True)
         except RunwayError as e:

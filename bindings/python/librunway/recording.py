@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import json
 from ctypes import byref, c_size_t, c_void_p
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import ArgumentError, LibraryError
 from .route import RoutePoints
-from .session import _c_string
+from .session import Session, _c_string
 
 __all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS",
            "analyse_recording", "analyse_available", "analyse_route_available"]
@@ -54,7 +54,8 @@ def analyse_recording(data: RecordingData, format: str = "auto",
                       route: Union[bool, str] = True, salvage: bool = False) -> dict[str, Any]:
     """A recording's flight in one library call (``runway_analyse``): the file is read
     straight into the engine (no JSON Lines), replayed with the file's sport unless
-    ``config`` names an ``activity``, started at its first input and stopped at the latest.
+    ``config`` names an ``activity``, started by its start line or else at its first input,
+    and stopped at the latest.
 
     Args:
         route: ``True`` (the summary's ``"route"`` a list of ``[lat, lon, alt, t]`` lists, read
@@ -123,16 +124,22 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
         The inputs as a list of JSON Lines lines (``str``, without line
         ends): fixes (``{"t", "lat", "lon", ...}`` with ``hr``/``cadence``
         where the file has them) in recorded order, and, from FIT, the
-        device's timer stops and restarts as ``{"type": "pause", "t": ...}``
-        and ``{"type": "resume", "t": ...}`` lines among them (a session
-        takes them as :meth:`Session.pause` and :meth:`Session.resume`),
-        ready for
+        device's timer: a ``{"type": "start", "t": ...}`` line first when
+        it started before the first record, its stops and restarts as
+        ``{"type": "pause", "t": ...}`` and ``{"type": "resume", "t": ...}``
+        lines among them (a session takes them as :meth:`Session.start`,
+        :meth:`Session.pause` and :meth:`Session.resume`), ready for
         :meth:`Session.push_many` (values are as recorded: pushing validates
-        them; an empty list when the file has no timed points)::
+        them), and last the import report (:func:`split_report`; alone when
+        the file has no timed points). Replayed as :func:`analyse_recording`
+        does, a start line starts the flight, else it starts at the first
+        input's time::
 
             lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
             with librunway.Session() as s:
-                s.start(json.loads(lines[0])["t"])
+                first = json.loads(lines[0])
+                if first.get("type") != "start":    # a start line starts it itself
+                    s.start(first["t"])
                 s.push_many(lines)
                 s.stop()
 
@@ -181,3 +188,16 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
             if isinstance(obj, dict) and obj.get("type") == "import_report":
                 return lines[:-1], obj
     return lines, None
+
+
+def _start_replay(session: Session, lines: Sequence[str]) -> None:
+    """Start a replay of :func:`import_recording`'s ``lines`` as ``runway_analyse`` does: at the
+    first input's time, unless the first line (an import report aside) is a start line (a FIT
+    timer started before its first record), which starts the flight when pushed with the rest."""
+    for line in lines:
+        first = json.loads(line)
+        if first.get("type") == "import_report":
+            continue
+        if first.get("type") != "start":
+            session.start(first.get("t"))
+        return

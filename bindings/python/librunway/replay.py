@@ -14,7 +14,8 @@ cycling FIT or TCX is replayed as a ride, walking or hiking as a walk; else the
 default, run) unless --config sets "activity"; the summary says which.
 
 Each point is pushed into a librunway.Session with the replay clock: the flight
-starts at the first point's time and stops at the last's, and between points
+starts at the first point's time (or at a first start line's: a FIT file's timer
+started before its first record) and stops at the last's, and between points
 the command sleeps according to the timestamps divided by --speed (--speed 60:
 a minute of run per second; --speed 0: as fast as possible). A subscription to
 flight and phase events (policy "latest") drives the display: on a terminal
@@ -609,7 +610,9 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
         final = None
         interrupted = False
         try:
-            session.start(points[0].t)
+            # A first start line starts the flight when pushed (as runway_analyse replays it).
+            if not (points[0].fix is None and points[0].samples[0].get("type") == "start"):
+                session.start(points[0].t)
             wall0 = time.monotonic()
             try:
                 for index, point in enumerate(points, 1):

@@ -15,20 +15,28 @@ pub fn import_available() -> bool {
 
 /// Turns a recording — the whole file's bytes, in `format` `"gpx"`, `"tcx"` or `"fit"` — into
 /// librunway inputs: JSON Lines, one input a line, ready for
-/// [`crate::Session::push_jsonl`].
+/// [`crate::Session::push_jsonl`]. Replayed as [`analyse`] does, the flight starts at the first
+/// input's time, unless the first line is a start line, which starts it when pushed:
 ///
 /// ```no_run
 /// # fn main() -> runway::Result<()> {
 /// let jsonl = runway::import_recording(&std::fs::read("run.fit").unwrap(), "fit")?;
 /// let s = runway::Session::open(None)?;
-/// let first_t = runway::json::f64_field(jsonl.lines().next().unwrap_or("{}"), "t");
-/// s.start(first_t)?;
+/// let first = jsonl.lines().next().unwrap_or("{}");
+/// if runway::json::str_field(first, "type").as_deref() != Some("start") {
+///     s.start(runway::json::f64_field(first, "t"))?;
+/// }
 /// s.push_jsonl(&jsonl).into_result()?;
 /// # Ok(()) }
 /// ```
 ///
 /// Fixes come in recorded order with `hr`/`cadence` where the file has them; values are as
-/// recorded (pushing validates them); the result is empty when the file has no timed points.
+/// recorded (pushing validates them); there are none when the file has no timed points.
+/// A FIT file's timer becomes lines: `{"type":"start","t":..}` first when it started before the
+/// first record, `{"type":"pause","t":..}` and `{"type":"resume","t":..}` among the inputs (a
+/// session takes them as [`crate::Session::start`], [`crate::Session::pause`] and
+/// [`crate::Session::resume`]). The last line is the import report (`"type":"import_report"`),
+/// which a session accepts and ignores.
 ///
 /// Errors: [`Status::Argument`] an unknown format; [`Status::Input`] data that is not a valid
 /// recording of that format (or larger than 64 MiB); [`Status::Internal`] when the loaded library has
@@ -64,14 +72,15 @@ pub struct Analysis {
     pub accepted: usize,
     /// Inputs the engine refused (logged; the rest went on).
     pub rejected: usize,
-    /// The first refused line: its place among the lines (1-based; a FIT file's pause and resume
-    /// lines count) and why.
+    /// The first refused line: its place among the lines (1-based; a FIT file's start, pause and
+    /// resume lines count) and why.
     pub first_rejection: Option<(usize, String)>,
 }
 
 /// A recording's flight in one library call (`runway_analyse`): the file read straight into a
 /// flight of its own with the file's sport (unless `options`' config names an `activity`),
-/// started at its first input and stopped at the latest time it saw.
+/// started at its first input (or by a FIT file's start line: its timer started before its
+/// first record) and stopped at the latest time it saw.
 ///
 /// `options`: `None` or `{"format":"auto","salvage":false,"route":true,"config":{...}}`
 /// (runway.h).

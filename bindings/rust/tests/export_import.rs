@@ -256,7 +256,7 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         }
         let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
         let s = Session::open(config.as_deref()).unwrap();
-        s.start(runway::json::f64_field(jsonl.lines().next().unwrap(), "t")).unwrap();
+        start_replay(&s, &jsonl);
         let pushed = s.push_jsonl(&jsonl);
         s.stop(None).unwrap();
         let a = runway::analyse(&data, None).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -38,7 +38,7 @@ fn expected(path: &Path, format: &str) -> (String, usize) {
         }
     }
     let s = Session::open(activity.map(|a| format!(r#"{{"activity":"{a}"}}"#)).as_deref()).unwrap();
-    s.start(None).unwrap();
+    start_replay(&s, &lines);
     let batch = s.push_jsonl(&lines);
     s.stop(None).unwrap();
     let sum = s.summary().unwrap();
@@ -107,6 +107,32 @@ fn gpx_tcx_and_fit_exports_replay_by_extension() {
     std::fs::write(&jsonl, runway::import_recording(&s.export("gpx").unwrap(), "gpx").unwrap()).unwrap();
     let out = replay(&jsonl);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_fit_start_line_starts_the_flight_and_is_not_rejected() {
+    // A flight whose first fix came 2 min after its start (1 Hz, 3 m/s north, T0 + 120 to
+    // T0 + 600), exported as FIT: its import begins with a start line, which the example pushes
+    // with the rest instead of starting the flight itself, as runway_analyse replays it.
+    let s = Session::open(Some(r#"{"auto_pause":false}"#)).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..=480 {
+        let (t, lat) = (T0 + 120.0 + i as f64, LAT0 + i as f64 * 3.0 / 111_257.0);
+        s.push_json(&format!(r#"{{"t":{t},"lat":{lat:.9},"lon":4.0,"speed":3.0}}"#)).unwrap();
+    }
+    s.stop(None).unwrap();
+    assert_eq!(s.summary().unwrap().elapsed_s, 600.0);
+    let fit = s.export("fit").unwrap();
+    let jsonl = runway::import_recording(&fit, "fit").unwrap();
+    assert_eq!(jsonl.lines().next(), Some(r#"{"type":"start","t":1700000000.0}"#));
+    let dir = TempDir::new("replay-start");
+    let path = dir.join("late.fit");
+    std::fs::write(&path, &fit).unwrap();
+    let stdout = check(&path, "fit"); // no line rejected
+    let a = runway::analyse(&fit, None).unwrap();
+    let (distance, elapsed) = (num(&a.summary, "distance_m"), num(&a.summary, "elapsed_s"));
+    assert_eq!((a.rejected, elapsed, num(&a.summary, "start_t")), (0, 600.0, T0));
+    assert!(stdout.contains(&format!("{distance:.1} m in {elapsed:.0} s")), "{stdout}");
 }
 
 #[test]

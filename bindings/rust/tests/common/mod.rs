@@ -104,6 +104,16 @@ pub fn recv_until<T: std::fmt::Debug>(rx: &Receiver<T>, what: &str, mut pred: im
     }
 }
 
+/// Starts a replay of `jsonl` (import_recording's lines) as runway_analyse does: at the first
+/// input's time, unless the first line is a start line (a FIT file's timer started before its
+/// first record), which starts the flight when it is pushed.
+pub fn start_replay(s: &runway::Session, jsonl: &str) {
+    let first = jsonl.lines().find(|l| !l.trim().is_empty()).unwrap_or("{}");
+    if runway::json::str_field(first, "type").as_deref() != Some("start") {
+        s.start(runway::json::f64_field(first, "t")).unwrap();
+    }
+}
+
 /// The shared folder of real recorded tracks (`<repo>/../shared/tracks`), if present.
 pub fn tracks_dir() -> Option<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tracks");
