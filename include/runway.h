@@ -198,6 +198,10 @@ void runway_session_close(runway_session *s);
  *                time; power is watts 0..5000)
  *    a sample:  {"type":"hr","bpm":148,"t":..}  {"type":"cadence","spm":172,"t":..}
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
+ *               {"type":"speed","speed":3.1,"t":..} (a speed sensor's: a wheel,
+ *               a foot pod, a treadmill; 0..100 m/s. It measures distance and
+ *               moving time until the session's first accepted fix, then
+ *               nothing: docs/inputs.md; the summary's sensor_distance_m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
  *               not used by the engine yet)
  *    a start, pause or resume: {"type":"start","t":..}  {"type":"pause","t":..}
@@ -410,7 +414,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  file has them; a timed point without a position becomes {"type":"hr"},
  *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples, and in
  *  FIT its altitude an {"type":"altimeter","alt":M,"t":T} sample (a FIT
- *  file's altitudes are the device's own: replay with its altitude_source).
+ *  file's altitudes are the device's own: replay with its altitude_source)
+ *  and its speed a {"type":"speed","speed":S,"t":T} sample (a wheel sensor's).
  *  A FIT file's timer events become lines: when the timer's first event is a
  *  start before the first record, a {"type":"start","t":T} line first (the
  *  flight starts there, as the device's timer did; the changes up to the first

@@ -34,6 +34,10 @@ extension Input {
             w.field("type", "power")
             w.field("watts", watts)
             Input.optional(&w, "t", t)
+        case .sample(.speed(let mps, let t)):
+            w.field("type", "speed")
+            w.field("speed", mps)
+            Input.optional(&w, "t", t)
         }
         w.endObject()
     }

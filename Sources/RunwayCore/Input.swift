@@ -30,10 +30,13 @@ public enum Sample: Sendable, Equatable {
     case altimeter(alt: Double, t: Double)
     /// Power from a power meter (watts); 0 while coasting is a measurement like any other.
     case power(watts: Double, t: Double)
+    /// Speed from a speed sensor (m/s): a wheel sensor, a foot pod, a treadmill. It measures the
+    /// flight until its first fix (indoors, or before the GPS locks); see `SpeedSensorStage`.
+    case speed(mps: Double, t: Double)
 
     public var t: Double {
         switch self {
-        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t), .power(_, let t): return t
+        case .heartRate(_, let t), .cadence(_, let t), .altimeter(_, let t), .power(_, let t), .speed(_, let t): return t
         }
     }
 }
@@ -58,6 +61,7 @@ public enum Input: Sendable, Equatable {
         case .sample(.cadence(let s, _)): return .sample(.cadence(spm: s, t: t))
         case .sample(.altimeter(let a, _)): return .sample(.altimeter(alt: a, t: t))
         case .sample(.power(let w, _)): return .sample(.power(watts: w, t: t))
+        case .sample(.speed(let v, _)): return .sample(.speed(mps: v, t: t))
         }
     }
 }

@@ -94,6 +94,7 @@ enum JournalCoding {
                 && sameBits(x.hr, y.hr) && sameBits(x.cadence, y.cadence) && sameBits(x.power, y.power)
         case (.sample(.heartRate(let v, let t)), .sample(.heartRate(let w, let u))),
              (.sample(.power(let v, let t)), .sample(.power(let w, let u))),
+             (.sample(.speed(let v, let t)), .sample(.speed(let w, let u))),
              (.sample(.cadence(let v, let t)), .sample(.cadence(let w, let u))),
              (.sample(.altimeter(let v, let t)), .sample(.altimeter(let w, let u))):
             return sameBits(v, w) && sameBits(t, u)

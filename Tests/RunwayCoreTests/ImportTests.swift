@@ -119,18 +119,18 @@ struct ImportTests {
     /// Records without a position, counted with python-fitparse (and fitdecode): 2013-02-06 has 7,
     /// all with heart rate and altitude; sample-activity has 133, all with heart rate and
     /// altitude and 131 with cadence. Their altitude (the device's barometric altitude) becomes an
-    /// altimeter sample.
+    /// altimeter sample, their speed (a wheel sensor's) a speed sample.
     @Test(.enabled(if: tracks != nil, "../shared/tracks is not here"),
-          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0, 7, nil),
-                      ("fitparse__sample-activity.fit", 2965, 133, 131, 133,
+          arguments: [("fitparse__2013-02-06-12-11-14.fit", 583, 7, 0, 7, 7, nil),
+                      ("fitparse__sample-activity.fit", 2965, 133, 131, 133, 133,
                        FirstAltitudes(altimeter: .sample(.altimeter(alt: 161, t: 1_309_123_120)), fixAlt: 112.6))])
-    func fitRecordsWithoutAPositionBecomeHeartRateCadenceAndAltimeterSamples(_ file: String, _ fixes: Int, _ hr: Int,
-                                                                             _ cadence: Int, _ altimeter: Int,
+    func fitRecordsWithoutAPositionBecomeHeartRateCadenceAltimeterAndSpeedSamples(_ file: String, _ fixes: Int, _ hr: Int,
+                                                                             _ cadence: Int, _ altimeter: Int, _ speed: Int,
                                                                              _ first: FirstAltitudes?) throws {
         let dir = try #require(ImportTests.tracks)
         let bytes = try #require(readFile(dir + "/" + file))
         let inputs = try importing(bytes, as: .fit)
-        var counts = (fixes: 0, hr: 0, cadence: 0, altimeter: 0)
+        var counts = (fixes: 0, hr: 0, cadence: 0, altimeter: 0, speed: 0)
         var lastT = -Double.infinity, ordered = true
         var firstAltimeter: Input? = nil, firstFix: Fix? = nil
         for input in inputs {
@@ -140,6 +140,7 @@ struct ImportTests {
             case .sample(.cadence): counts.cadence += 1
             case .sample(.altimeter): counts.altimeter += 1; if firstAltimeter == nil { firstAltimeter = input }
             case .sample(.power): Issue.record("these files have no power")
+            case .sample(.speed): counts.speed += 1
             }
             if input.t < lastT { ordered = false }
             lastT = input.t
@@ -148,6 +149,7 @@ struct ImportTests {
         #expect(counts.hr == hr)
         #expect(counts.cadence == cadence)
         #expect(counts.altimeter == altimeter)
+        #expect(counts.speed == speed)
         #expect(ordered, "inputs come in the recording's time order")
         if let first {
             #expect(firstAltimeter == first.altimeter, "\(String(describing: firstAltimeter))")
@@ -397,6 +399,7 @@ struct ImportTests {
             .sample(.heartRate(bpm: 140, t: t + 40)),
             .sample(.cadence(spm: 80, t: t + 40)),
             .sample(.heartRate(bpm: 141, t: t + 41)),
+            .sample(.speed(mps: 0, t: t + 41)),          // its speed without a position: a sensor's
             .sample(.altimeter(alt: 12.4, t: t + 41)),   // its enhanced altitude: the device's own
         ]
         #expect(inputs.count == expected.count)
@@ -404,22 +407,22 @@ struct ImportTests {
     }
 
     /// A position-less record's altitude that no altimeter sample may have (a corrupt value,
-    /// 119 500 m) is left out; its heart rate is kept.
+    /// 119 500 m) is left out; its heart rate and speed are kept.
     @Test func aFITAltitudeNoAltimeterSampleMayHaveIsLeftOut() throws {
         let inputs = try importing(FITFile.sample(unplacedAltitude: 600_000), as: .fit)
         let t = FITFile.start + 631_065_600
-        #expect(inputs.count == 7)
-        #expect(inputs.last == .sample(.heartRate(bpm: 141, t: t + 41)))
+        #expect(inputs.count == 8)
+        #expect(inputs.suffix(2) == [.sample(.heartRate(bpm: 141, t: t + 41)), .sample(.speed(mps: 0, t: t + 41))])
     }
 
     @Test func fitWithA12ByteHeaderIsRead() throws {
         let inputs = try importing(FITFile.sample(headerSize: 12), as: .fit)
-        #expect(inputs.count == 8)
+        #expect(inputs.count == 9)
     }
 
     @Test func chainedFITFilesAreReadOneAfterTheOther() throws {
         let inputs = try importing(FITFile.sample() + FITFile.sample(headerSize: 12), as: .fit)
-        #expect(inputs.count == 16)
+        #expect(inputs.count == 18)
     }
 
     @Test func aBadFITCRCIsCorrupt() {
@@ -428,7 +431,7 @@ struct ImportTests {
         #expect(inputError(file, .fit)?.message.hasPrefix("corrupt FIT file: file CRC") == true)
         #expect(inputError(file, .fit)?.message.contains("at byte \(file.count - 2)") == true)
         let kept = try? salvaged(file)
-        #expect(kept?.inputs.count == 8, "salvage keeps the records behind a bad file CRC")
+        #expect(kept?.inputs.count == 9, "salvage keeps the records behind a bad file CRC")
         #expect(kept?.report.warnings.first?.hasPrefix("corrupt FIT file: file CRC") == true)
         file = FITFile.sample()
         file[3] ^= 0x01  // a header byte under the header CRC
@@ -842,10 +845,10 @@ struct ImportTests {
 
     @Test func fitReportCountsRecordsWithoutATimeOrAPosition() throws {
         let r = try report(FITFile.sample(), as: .fit).report
-        #expect(r.inputs == 8)
+        #expect(r.inputs == 9)
         #expect(r.untimed == 1, "the record with a position and no valid time")
         #expect(r.noPosition == 2, "the records at t+40 and t+41 became samples")
-        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 8, untimed: 1)])
+        #expect(r.tracks == [ImportReport.Track(index: 0, name: nil, points: 9, untimed: 1)])
         #expect(r.sport == nil && r.device == nil)
     }
 
@@ -980,6 +983,7 @@ struct ImportTests {
         case (.sample(.power(let x, let s))?, .sample(.power(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.cadence(let x, let s))?, .sample(.cadence(let y, let u))?): return eq(x, y) && eq(s, u)
         case (.sample(.altimeter(let x, let s))?, .sample(.altimeter(let y, let u))?): return eq(x, y) && eq(s, u)
+        case (.sample(.speed(let x, let s))?, .sample(.speed(let y, let u))?): return eq(x, y) && eq(s, u)
         default: return false
         }
     }

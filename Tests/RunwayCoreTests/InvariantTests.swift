@@ -14,7 +14,8 @@ struct InvariantCheck {
     var events: [Event] = []
     var problems: [String] = []
     var lastDistance = 0.0
-    /// The fastest Doppler speed among the fixes pushed, and whether every fix carried one.
+    /// The fastest measured speed among the inputs pushed (a fix's Doppler, a speed sample), and
+    /// whether every fix carried Doppler.
     var fastestDopplerMps = 0.0, everyFixHasDoppler = true
     let name: String
 
@@ -34,6 +35,7 @@ struct InvariantCheck {
         if case .fix(let f) = input.input {
             if f.speed.isNaN { everyFixHasDoppler = false } else { fastestDopplerMps = max(fastestDopplerMps, f.speed) }
         }
+        if case .sample(.speed(let v, _)) = input.input { fastestDopplerMps = max(fastestDopplerMps, v) }   // a sensor's measured speed
         do { try core.process(input, wallClock: .nan, events: &events) } catch {}
         afterEach()
     }

@@ -19,6 +19,8 @@ import RunwaySim
         .input(.sample(.cadence(spm: 172, t: 1_764_439_515))),
         .input(.sample(.altimeter(alt: 412.57142857142856, t: 1_764_439_516.75))),
         .input(.sample(.altimeter(alt: -999.9999999999999, t: 1_764_439_517))),
+        .input(.sample(.speed(mps: 3.3333333333333335, t: 1_764_439_517.5))),
+        .input(.sample(.speed(mps: 0, t: 1_764_439_518))),
         .lap(t: 1_764_439_600.0625),
         .lap(t: .nan),
         .command(.pause, t: 1_764_439_700),

@@ -70,7 +70,8 @@ func same(_ a: JournalEntry, _ b: JournalEntry) -> Bool {
                 same(x.vAcc, y.vAcc), same(x.hr, y.hr), same(x.cadence, y.cadence)].allSatisfy { $0 }
     case (.input(.sample(.heartRate(let v, let t))), .input(.sample(.heartRate(let w, let u)))),
          (.input(.sample(.cadence(let v, let t))), .input(.sample(.cadence(let w, let u)))),
-         (.input(.sample(.altimeter(let v, let t))), .input(.sample(.altimeter(let w, let u)))):
+         (.input(.sample(.altimeter(let v, let t))), .input(.sample(.altimeter(let w, let u)))),
+         (.input(.sample(.speed(let v, let t))), .input(.sample(.speed(let w, let u)))):
         return same(v, w) && same(t, u)
     default: return false
     }

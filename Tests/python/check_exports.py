@@ -21,7 +21,8 @@ check raises ``ExportCheckError`` (an ``AssertionError``) saying what is wrong.
                   must agree within 0.1%
     filters       "off" (raw accumulation, no distance filter): the GPX points' length must then
                   also agree with distance_m within 0.1% (bridging the gaps when count_gaps, less
-                  `uncounted_bridges_m`: the lines across pauses, which are no distance)
+                  `uncounted_bridges_m`: the lines across pauses, which are no distance, plus
+                  `sensor_distance_m`: what speed samples measured before the first fix)
     count_gaps    whether the distance counts the straight line across gaps (default true)
     activity      run / walk / ride
     hr            whether the flight has heart rate (GPX extensions, FIT records)
@@ -154,7 +155,8 @@ def check_distances(segments: list[list[tuple[float, float]]], expect: dict, wha
         require(close(within, expect["route_geodesic_m"]),
                 f"{what}: geodesic length {within:.3f} m vs the route's {expect['route_geodesic_m']:.3f} m")
     if expect.get("filters") == "off" and "distance_m" in expect:
-        length = (bridged if expect.get("count_gaps", True) else within) - expect.get("uncounted_bridges_m", 0.0)
+        length = ((bridged if expect.get("count_gaps", True) else within) - expect.get("uncounted_bridges_m", 0.0)
+                  + expect.get("sensor_distance_m", 0.0))
         require(close(length, expect["distance_m"]),
                 f"{what}: geodesic length {length:.3f} m vs the flight's distance {expect['distance_m']:.3f} m"
                 " (raw accumulation: they must agree within 0.1%)")
@@ -530,6 +532,7 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
         "route_geodesic_m": within,
         "route_geodesic_bridged_m": bridged,
         "uncounted_bridges_m": uncounted,
+        "sensor_distance_m": summary.get("sensor_distance_m", 0.0),
         "filters": filters,
         "count_gaps": count_gaps,
         "activity": activity or summary.get("activity", "run"),

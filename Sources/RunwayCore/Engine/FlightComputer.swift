@@ -28,6 +28,9 @@ public struct FlightComputer: Sendable {
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
+    var speedSensor: SpeedSensorStage
+    /// The distance when the first fix was accepted (NaN before): all of it the speed samples'.
+    var distanceAtFirstFix = Double.nan
     var lastAccepted: GapResolver.LastFix? = nil
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
     /// its first point waits for the next fix (`keepLegStart`).
@@ -51,6 +54,7 @@ public struct FlightComputer: Sendable {
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
+        speedSensor = SpeedSensorStage(movingMps: config.stillness.movingDopplerMps, maxIntervalS: config.gapS)
     }
 
     // MARK: - Inputs
@@ -103,6 +107,7 @@ public struct FlightComputer: Sendable {
         case .sample(.altimeter(let metres, _)):
             if phase == .cruise { elevationStage.barometric(alt: metres, at: t, distanceM: distance) }
         case .sample(.power): break   // a metric's (below)
+        case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }
         metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise)
         emitFlight(&events)
@@ -166,6 +171,7 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
+        if lastAccepted == nil { distanceAtFirstFix = distance }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
@@ -173,6 +179,39 @@ public struct FlightComputer: Sendable {
             // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.
             autoPause(!fix.speed.isNaN ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
         }
+        lapsAndAlerts(at: t, &events)
+    }
+
+    /// A speed sensor's sample: until the session's first accepted fix it measures the flight
+    /// (`SpeedSensorStage`) as a fix's step would: distance and moving time in cruise, a held step
+    /// while auto-paused, the pace, auto-pause, laps and alerts. A sample faster than the profile's
+    /// cap (filters on) measures nothing, with a warning the first time.
+    mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
+        let autoHeld = phases.isAutoHeld
+        guard lastAccepted == nil, phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
+        guard !config.filters || mps <= config.speedCapMps else {
+            speedSensor.seen(at: t)
+            if speedSensor.noteTooFast() {
+                eventLog.note(.warning, "speed sample \(mps) m/s is faster than the \(config.activity.rawValue) profile's cap (\(config.speedCapMps) m/s): not counted")
+            }
+            return
+        }
+        if let m = speedSensor.step(mps: mps, at: t, since: autoHeld ? -.infinity : clock.cruiseSince) {
+            if autoHeld {
+                pause.hold(m.step, at: t, dt: m.dt)
+            } else {
+                odometer.add(m.step, over: m.dt)
+                pause.cruised(movingS: m.step.moving ? m.dt : 0, at: t)
+                pace.push(t: t, distanceM: distance)
+            }
+        }
+        if config.filters {
+            pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
+        } else {
+            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise)
+        }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
+        if config.filters { autoPause(mps, at: t, &events) }
         lapsAndAlerts(at: t, &events)
     }
 

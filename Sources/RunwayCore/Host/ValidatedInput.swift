@@ -13,6 +13,8 @@
 public struct ValidatedInput: Sendable, Equatable {
     /// The altitudes an altimeter sample may have, metres.
     public static let altimeterRangeM = -1000.0...100_000.0
+    /// The fastest a speed sensor's sample may say, m/s (the fastest cap a profile has is far under).
+    public static let sensorSpeedMaxMps = 100.0
     public let input: Input
 
     /// Checks `input`.
@@ -41,6 +43,11 @@ public struct ValidatedInput: Sendable, Equatable {
             let w = try Self.power(watts)
             try Self.optionalTime(t)
             self.input = .sample(.power(watts: w, t: t))
+        case .sample(.speed(let mps, let t)):
+            guard !mps.isNaN else { throw .input("speed sample needs \"speed\"") }
+            guard mps >= 0, mps <= Self.sensorSpeedMaxMps else { throw .input("speed \(mps) out of range 0...\(Int(Self.sensorSpeedMaxMps))") }
+            try Self.optionalTime(t)
+            self.input = .sample(.speed(mps: mps, t: t))
         }
     }
 

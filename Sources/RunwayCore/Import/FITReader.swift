@@ -128,6 +128,10 @@ enum FITReader {
             if !hr.isNaN { inputs.append(.sample(.heartRate(bpm: hr, t: t))) }
             if !spm.isNaN { inputs.append(.sample(.cadence(spm: spm, t: t))) }
             if !power.isNaN { inputs.append(.sample(.power(watts: power, t: t))) }
+            // Speed without a position is a speed sensor's (a wheel sensor, a foot pod): a speed
+            // sample (one no sensor could give, a corrupt value, is left out).
+            let v = enhancedSpeed.isNaN ? speed : enhancedSpeed
+            if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { inputs.append(.sample(.speed(mps: v, t: t))) }
             let alt = enhancedAltitude.isNaN ? altitude : enhancedAltitude
             // (An altitude no altimeter sample may have, a corrupt value, is left out.)
             if ValidatedInput.altimeterRangeM.contains(alt) { inputs.append(.sample(.altimeter(alt: alt, t: t))) }

@@ -136,6 +136,7 @@ extension Input {
         case .sample(.cadence(let spm, let t)): return [2, spm.bitPattern, t.bitPattern]
         case .sample(.altimeter(let alt, let t)): return [3, alt.bitPattern, t.bitPattern]
         case .sample(.power(let watts, let t)): return [4, watts.bitPattern, t.bitPattern]
+        case .sample(.speed(let mps, let t)): return [8, mps.bitPattern, t.bitPattern]
         }
     }
 }

@@ -52,6 +52,7 @@ struct InputFields {
         case .cadence: return .input(try ValidatedInput(.sample(.cadence(spm: values.11, t: values.2))))
         case .altimeter: return .input(try ValidatedInput(.sample(.altimeter(alt: values.3, t: values.2))))
         case .power: return .input(try ValidatedInput(.sample(.power(watts: values.13, t: values.2))))
+        case .speed: return .input(try ValidatedInput(.sample(.speed(mps: values.4, t: values.2))))
         case .start: return .command(.start, t: values.2)
         case .pause: return .command(.pause, t: values.2)
         case .resume: return .command(.resume, t: values.2)
@@ -62,7 +63,7 @@ struct InputFields {
 
 /// What an input object's `"type"` names (none: a fix).
 enum InputKind {
-    case fix, hr, cadence, altimeter, power, importReport
+    case fix, hr, cadence, altimeter, power, speed, importReport
     /// A timer command in the stream (a recording's timer start before its first input, its
     /// stops and restarts): `runway_start`, `runway_pause` and `runway_resume` at the line's `t`.
     case start, pause, resume
@@ -75,12 +76,13 @@ enum InputKind {
         case "cadence": self = .cadence
         case "altimeter": self = .altimeter
         case "power": self = .power
+        case "speed": self = .speed
         case "import_report": self = .importReport
         case "start": self = .start
         case "pause": self = .pause
         case "resume": self = .resume
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, start, pause or resume)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause or resume)")
         }
     }
 }

@@ -47,6 +47,7 @@ extension FlightComputer {
             w.beginObject(); w.field("preferred", "positions"); w.field("doppler_m", d.dopplerM)
             w.field("positions_m", d.positionsM); w.field("at_t", d.t); w.endObject()
         } else { w.null() }
+        w.field("sensor_distance_m", sensorDistance)
         w.field("points", route.count)
         w.field("segments", route.segmentStarts.count)
         w.key("laps")

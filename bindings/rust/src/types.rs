@@ -337,6 +337,8 @@ pub struct Summary {
     pub profile_mismatch: Option<ProfileMismatch>,
     /// Set once the Doppler speed disagreed with the positions (`None` while it measures).
     pub doppler_check: Option<DopplerCheck>,
+    /// Metres of the distance that speed samples measured (until the first fix); 0 when none.
+    pub sensor_distance_m: f64,
     /// Route points.
     pub points: u64,
     /// Route segments (a new one after a gap).
@@ -400,6 +402,7 @@ impl Summary {
             filtered: Filtered::from_value("summary filtered", o.get("filtered"))?,
             profile_mismatch: ProfileMismatch::from_value(o.get("profile_mismatch"))?,
             doppler_check: DopplerCheck::from_value(o.get("doppler_check"))?,
+            sensor_distance_m: o.f64("sensor_distance_m")?,
             points: o.u64("points")?,
             segments: o.u64("segments")?,
             laps: o.array("laps")?.iter().map(Lap::from_value).collect::<Result<_>>()?,

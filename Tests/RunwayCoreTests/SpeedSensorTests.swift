@@ -1,0 +1,193 @@
+import Testing
+@testable import RunwayCore
+import RunwaySim
+
+/// Speed samples (a wheel sensor, a foot pod, a treadmill) measure a flight until its first fix.
+@Suite("Speed samples: a flight measured by a speed sensor until its first fix")
+struct SpeedSensorTests {
+    static let t0 = 1_700_000_000.0
+
+    /// A reproducible stream of speeds (a linear congruential generator; no test tunes on it).
+    struct Speeds {
+        var state: UInt64
+        mutating func next(in range: ClosedRange<Double>) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return range.lowerBound + Double(state >> 11) / Double(1 << 53) * (range.upperBound - range.lowerBound)
+        }
+    }
+
+    func speed(_ d: inout Driver, _ t: Double, _ mps: Double) throws {
+        try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t))), wallClock: .nan, events: &d.events)
+    }
+
+    /// Indoors (no fix at all): distance is each sample's speed over the time since the one before,
+    /// moving time the samples at a walker's speed or more; standing samples add neither, and the
+    /// time before the first sample of the flight counts from the start. Over seeds and profiles.
+    @Test(arguments: [(Activity.run, UInt64(1)), (.walk, 2), (.ride, 3), (.run, 41), (.ride, 97)])
+    func anIndoorFlightIsItsSamplesSpeedOverTime(_ activity: Activity, _ seed: UInt64) throws {
+        var config = EngineConfig(activity: activity)
+        config.autoPause.enabled = false
+        config.autoLapM = 1000
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        var rng = Speeds(state: seed)
+        var t = Self.t0, distance = 0.0, moving = 0.0
+        let top = min(activity.speedCapMps, 8)
+        for k in 0..<900 {
+            let dt = rng.next(in: 0.5...2)                    // a sensor's uneven intervals
+            let v = (300..<360).contains(k) ? rng.next(in: 0...0.3) : rng.next(in: 1...top)   // a minute standing
+            t += dt
+            try speed(&d, t, v)
+            if v >= config.stillness.movingDopplerMps { distance += v * dt; moving += dt }
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(abs(r.distanceM - distance) <= 1e-6 * distance, "\(r.distanceM) m, the samples' \(distance) m")
+        #expect(abs(r.movingS - moving) <= 1e-6 * moving && r.movingS < r.elapsedS)
+        #expect(r.elapsedS == t - Self.t0)
+        #expect(r.route.count == 0)
+        // Auto-laps at each kilometre, and the laps add up to the flight.
+        #expect(r.laps.count == Int(distance / 1000) + 1)
+        #expect(abs(r.laps.reduce(0) { $0 + $1.distanceM } - r.distanceM) <= 1e-6 * distance)
+        #expect(abs(r.laps.reduce(0) { $0 + $1.elapsedS } - r.elapsedS) <= 1e-6 * r.elapsedS)
+        #expect(r.maxSpeedMps <= top && r.maxSpeedMps > 1)
+    }
+
+    /// A ride whose GPS locks seven minutes after the start, its wheel sensor on throughout: the
+    /// sensor measures until the first fix, the positions after it, and no stretch counts twice.
+    @Test(arguments: [true, false])
+    func theSensorMeasuresUntilTheFirstFixAndThePositionsAfterIt(_ doppler: Bool) throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        let v = 6.0
+        for k in 1...420 { try speed(&d, Self.t0 + Double(k), v) }
+        #expect(abs(d.core.distance - 420 * v) < 1e-9 && d.core.movingS == 420)
+        var north = 0.0
+        for k in 420...1020 {
+            try d.fix(Self.t0 + Double(k), 52 + degreesNorth(north), 4, speed: doppler ? v : .nan, hAcc: 4)
+            if k > 420 { try speed(&d, Self.t0 + Double(k), v) }   // the wheel, after the fix: measures nothing
+            north += v
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        let truth = 1020 * v
+        #expect(abs(r.distanceM - truth) <= 0.005 * truth, "\(r.distanceM) m of \(truth) m")
+        #expect(abs(r.movingS - 1020) <= 5 && r.elapsedS == 1020)
+        #expect(r.route.count > 0 && r.route.distanceM(0) >= 420 * v - 0.01, "the route begins where the sensor left off")
+    }
+
+    /// Once a fix has been accepted (here one before the start), speed samples measure nothing:
+    /// the line from that fix to the next covers their time (as a gap's line does).
+    @Test func afterAFixTheSamplesMeasureNothing() throws {
+        var d = Driver(EngineConfig(activity: .run))
+        try d.fix(Self.t0 - 5, 52, 4, hAcc: 4)
+        try d.phase(.start, Self.t0)
+        for k in 1...60 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(d.core.distance == 0 && d.core.movingS == 0)
+    }
+
+    /// Samples count only in cruise: not before the start, nor while the user holds; after the
+    /// resume they measure from it. One faster than the profile's cap measures nothing, with one
+    /// warning however many come.
+    @Test func samplesCountInCruiseOnlyAndNothingFasterThanTheCap() throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        for k in 0...9 { try speed(&d, Self.t0 - 10 + Double(k), 3) }
+        try d.phase(.start, Self.t0)
+        for k in 1...100 { try speed(&d, Self.t0 + Double(k), 3) }         // 300 m
+        try d.phase(.pause, Self.t0 + 100)
+        for k in 101...160 { try speed(&d, Self.t0 + Double(k), 3) }       // held: nothing
+        try d.phase(.resume, Self.t0 + 160.5)
+        for k in 161...200 { try speed(&d, Self.t0 + Double(k), 3) }       // 0.5 s + 39 s at 3 m/s
+        for k in 201...230 { try speed(&d, Self.t0 + Double(k), 20) }      // over the run's 12 m/s
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(abs(r.distanceM - 3 * 139.5) < 1e-9, "\(r.distanceM)")
+        #expect(abs(r.movingS - 139.5) < 1e-9)
+        #expect(d.core.log.lines.filter { $0.level == .warning && $0.message.contains("faster than the run profile's cap") }.count == 1)
+    }
+
+    /// With auto-pause (a ride on a trainer that stops for two minutes), the sensor's standing
+    /// samples pause the flight and its moving ones resume it: elapsed time leaves most of the stop
+    /// out, and the distance is the moving samples'.
+    @Test func aSensorsStandstillAutoPausesARide() throws {
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, Self.t0)
+        for k in 1...1200 {
+            let v = (400..<520).contains(k) ? 0.0 : 7.0
+            try speed(&d, Self.t0 + Double(k), v)
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(abs(r.distanceM - 7 * 1080) <= 7 * 5, "\(r.distanceM)")
+        #expect(r.elapsedS < 1200 - 100, "auto-paused through most of the stop: \(r.elapsedS) s")
+        #expect(r.movingS <= r.elapsedS && abs(r.movingS - 1080) <= 5)
+    }
+
+    /// A real ride whose wheel sensor measured 408 s before its GPS locked (`sample-activity.fit`,
+    /// an Edge 500): analysed with its sport, it reads its device's own distance (the wheel's) and
+    /// moving time within the device's timer. Before speed samples it read 85 336 m (−3.9 %) and
+    /// 10 265 s (−4.1 %): the time and ground before the first position were lost.
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"))
+    func aRideWhoseWheelMeasuredBeforeTheGPSLockedReadsItsDevicesDistanceAndTimer() throws {
+        let dir = try #require(SharedTracks.folder)
+        let bytes = try #require(SharedTracks.read(dir + "/fitparse__sample-activity.fit"))
+        let analysis = try bytes.withUnsafeBytes { (b) throws(RunwayError) in
+            try RecordingAnalysis.run(b, options: try AnalysisOptions.parse("{}"))
+        }
+        let device = try #require(analysis.report.device)
+        let r = analysis.flight.record
+        #expect(r.activity == .ride && analysis.rejected == 0)
+        #expect(abs(r.distanceM - device.distanceM) <= 0.005 * device.distanceM, "\(r.distanceM) m, the device's \(device.distanceM) m")
+        #expect(r.movingS <= device.timerS && r.movingS >= 0.99 * device.timerS, "moving \(r.movingS) s, the device's timer \(device.timerS) s")
+        #expect(analysis.flight.sensorDistance > 3000 && analysis.flight.sensorDistance < 4000, "\(analysis.flight.sensorDistance) m before the first fix")
+    }
+
+    /// JSON: `{"type":"speed","speed":S,"t":T}` through both decoders alike; a missing, negative or
+    /// absurd speed is refused.
+    @Test func theSpeedLineDecodesAndBadOnesAreRefused() throws {
+        func decode(_ text: String) -> Result<FlightDriver.Request?, RunwayError> {
+            var copy = text
+            return copy.withUTF8 { buf in
+                let bytes = UnsafeRawBufferPointer(buf)
+                #expect(InputDecoder.difference(bytes) == nil, "\(text)")
+                return Result { () throws(RunwayError) in try InputDecoder.decodeLine(bytes) }
+            }
+        }
+        #expect(try decode(#"{"type":"speed","speed":3.25,"t":1700000000}"#).get() == .input(try ValidatedInput(.sample(.speed(mps: 3.25, t: 1_700_000_000)))))
+        for bad in [#"{"type":"speed","t":1}"#, #"{"type":"speed","speed":-1,"t":1}"#, #"{"type":"speed","speed":101,"t":1}"#, #"{"type":"speed","speed":"3","t":1}"#] {
+            guard case .failure(let e) = decode(bad) else { Issue.record("\(bad) accepted"); continue }
+            #expect(e.status == .input)
+        }
+        var w = JSONWriter()
+        Input.sample(.speed(mps: 3.25, t: 1_700_000_000)).write(to: &w)
+        #expect(String(decoding: w.bytes, as: UTF8.self) == #"{"type":"speed","speed":3.25,"t":1700000000.0}"#)
+    }
+
+    /// The invariants hold on sensor flights of every profile, with auto-pause and filters on or off.
+    @Test func sensorFlightsKeepTheInvariants() throws {
+        for activity in Activity.allCases {
+            for (autoPause, filters) in [(true, true), (false, true), (false, false)] {
+                var config = EngineConfig(activity: activity)
+                config.autoPause.enabled = autoPause
+                config.filters = filters
+                var c = InvariantCheck("sensor \(activity) auto-pause \(autoPause) filters \(filters)", config: config)
+                var rng = Speeds(state: 7)
+                var t = Self.t0
+                for k in 0..<1500 {
+                    t += rng.next(in: 0.5...3)
+                    let v = (k / 200) % 3 == 1 ? rng.next(in: 0...0.4) : rng.next(in: 0...activity.speedCapMps * 1.2)
+                    if let input = try? ValidatedInput(.sample(.speed(mps: v, t: t))) { c.push(input) }
+                    if k == 700 { c.command(.pause, at: t) }
+                    if k == 760 { c.command(.resume, at: t) }
+                    if k == 800 { c.lap(at: t) }
+                }
+                let problems = c.finish()
+                #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+            }
+        }
+    }
+}

@@ -1,0 +1,51 @@
+"""Speed samples ({"type":"speed","speed":S,"t":T}: a wheel sensor, a foot pod, a treadmill)
+through the C ABI: they measure a flight with no fix (indoors), the summary says how much of the
+distance they measured, bad ones are refused with InputError, and once a fix has been accepted
+they measure nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+import librunway
+
+T0 = 1700000000.0
+
+
+def test_an_indoor_flight_is_measured_by_its_speed_samples():
+    with librunway.Session({"auto_pause": False, "auto_lap_m": 1000}) as s:
+        s.start(T0)
+        # 10 minutes at 3 m/s, then a minute standing on the treadmill, then 5 more at 3.5 m/s.
+        speeds = [3.0] * 600 + [0.0] * 60 + [3.5] * 300
+        s.push_many({"type": "speed", "speed": v, "t": T0 + k + 1} for k, v in enumerate(speeds))
+        s.stop()
+        summary = s.summary()
+    assert summary["distance_m"] == pytest.approx(600 * 3.0 + 300 * 3.5)
+    assert summary["sensor_distance_m"] == summary["distance_m"]
+    assert summary["moving_s"] == pytest.approx(900) and summary["elapsed_s"] == pytest.approx(960)
+    assert len(summary["laps"]) == 3 and summary["points"] == 0
+
+
+def test_bad_speed_samples_are_refused_and_change_nothing():
+    with librunway.Session() as s:
+        s.start(T0)
+        for bad in ({"type": "speed", "t": T0 + 1}, {"type": "speed", "speed": -1, "t": T0 + 1},
+                    {"type": "speed", "speed": 101, "t": T0 + 1}):
+            with pytest.raises(librunway.InputError):
+                s.push(bad)
+        s.push({"type": "speed", "speed": 3, "t": T0 + 1})
+        assert s.snapshot()["distance_m"] == pytest.approx(3)
+
+
+def test_after_a_fix_speed_samples_measure_nothing():
+    with librunway.Session({"auto_pause": False}) as s:
+        s.start(T0)
+        for k in range(1, 31):
+            s.push({"type": "speed", "speed": 3, "t": T0 + k})
+        s.push({"lat": 52.0, "lon": 4.0, "t": T0 + 31, "speed": 3, "h_acc": 4})
+        for k in range(32, 92):
+            s.push({"type": "speed", "speed": 3, "t": T0 + k})
+        s.stop()
+        summary = s.summary()
+    assert summary["sensor_distance_m"] == pytest.approx(90)
+    assert summary["distance_m"] == pytest.approx(90)
