@@ -138,7 +138,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         int n;
         switch (b >> 6) {
         case 0: n = snprintf(batch + used, sizeof batch - used, "{\"type\":\"hr\",\"bpm\":%d,\"t\":%.1f}\n", 60 + b, t); break;
-        case 1: n = snprintf(batch + used, sizeof batch - used, "{\"type\":\"cadence\",\"spm\":%d,\"t\":%.1f}\r\n", b, t); break;
+        case 1:
+          n = (b & 4) ? snprintf(batch + used, sizeof batch - used, "{\"type\":\"speed\",\"speed\":%.1f,\"t\":%.1f}\n", (b & 15) * 0.7, t)
+                      : snprintf(batch + used, sizeof batch - used, "{\"type\":\"cadence\",\"spm\":%d,\"t\":%.1f}\r\n", b, t);
+          break;
         case 2: n = snprintf(batch + used, sizeof batch - used, "{\"type\":\"altimeter\",\"alt\":%d,\"t\":%.1f}\n\n", 250 + (b & 31), t); break;
         default: n = snprintf(batch + used, sizeof batch - used, "{\"lat\":%.7f,\"lon\":%.7f,\"t\":%.1f,\"h_acc\":4}\n", lat += 0.00003, lon, t); break;
         }

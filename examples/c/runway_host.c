@@ -350,8 +350,8 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     int report = has_type(obj, "import_report"), start_line = has_type(obj, "start");
     cJSON_Delete(obj);
     if (report) continue; /* what the import read, not an input */
-    if ((fix || timed || start_line) && !started) {
-      runway_status st = start_line ? RUNWAY_OK : runway_start(s, timed ? line_t : t);
+    if ((fix || timed) && !started && !start_line) {
+      runway_status st = runway_start(s, timed ? line_t : t);
       if (st != RUNWAY_OK) {
         rc = library_error("start", st);
         break;
@@ -360,6 +360,7 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     }
     runway_status st = runway_push_json(s, line);
     if (st == RUNWAY_OK) {
+      if (start_line) started = 1; /* (a refused one leaves the start to the next timed line) */
       if (fix) {
         (*fixes)++;
         *last_fix_t = t;

@@ -19,8 +19,9 @@
 /// per minute): it becomes steps per minute, (cadence + fractional_cadence) × 2, when the file's
 /// sport is running/walking/hiking, stays rpm for cycling, and is kept as recorded, with a
 /// warning, when the file names no sport. A record with a position becomes a fix; one without becomes heart-rate,
-/// cadence and power samples when it has them, and an altimeter sample of its altitude (the device's
-/// own, as its fixes' `alt`: a bike computer riding before its GPS has a lock records the climb);
+/// cadence, power and speed samples when it has them (its speed a wheel sensor's or a foot pod's),
+/// and an altimeter sample of its altitude (the device's own, as its fixes' `alt`: a bike computer
+/// riding before its GPS has a lock records the climb);
 /// one without a time is dropped (counted as untimed when it has a position). Times are unix seconds (FIT epoch 1989-12-31 + 631065600 s).
 /// Timestamps below 0x10000000 are the device's system time (seconds since power-on): they are
 /// placed by the file's `timestamp_correlation` (162), else by its first UTC timestamp (taken as

@@ -44,12 +44,12 @@ public struct ImportReport: Sendable, Equatable {
     public var format: ImportFormat
     /// The file's own sport name (FIT sport enum name, TCX `Sport` lower-cased, GPX `trk/type`).
     public var sport: String?
-    /// Lines written before the report: inputs, and the pause and resume lines of the device's timer.
+    /// Lines written before the report: inputs, and the start, pause and resume lines of the device's timer.
     public var inputs = 0
     /// Points or records with a position but no time (left out).
     public var untimed = 0
     /// Timed points without a position (kept only as samples of what they carry: hr, cadence,
-    /// power, and in FIT the device's altitude as an altimeter sample).
+    /// power, and in FIT the device's altitude as an altimeter sample and its speed as a speed sample).
     public var noPosition = 0
     /// Records the reader could not decode.
     public var unreadable = 0
@@ -182,7 +182,7 @@ public struct ImportReport: Sendable, Equatable {
             warnings.append("track \(track.index)\(name): \(track.untimed) point\(track.untimed == 1 ? "" : "s") without a time left out")
         }
         if noPosition > 0 {
-            let kept = format == .fit ? "heart-rate/cadence/power/altimeter" : "heart-rate/cadence/power"
+            let kept = format == .fit ? "heart-rate/cadence/power/speed/altimeter" : "heart-rate/cadence/power"
             warnings.append("\(noPosition) timed point\(noPosition == 1 ? "" : "s") without a position kept only as \(kept) samples")
         }
     }
@@ -258,7 +258,9 @@ public struct ImportedRecording: Sendable {
         timer = []
         let sorted = events.sorted(by: { $0.t < $1.t })
         var from = 0
-        if let first = sorted.first, first.starts, let firstInput = inputs.first, first.t < firstInput.t {
+        // (A start at a time no input may have, a system time misplaced, is no start line.)
+        if let first = sorted.first, first.starts, let firstInput = inputs.first, first.t < firstInput.t,
+           (try? ValidatedInput.time(first.t)) != nil {
             timer.append(TimerChange(command: .start, t: first.t, beforeInput: 0))
             from = 1
         }

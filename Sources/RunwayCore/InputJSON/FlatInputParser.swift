@@ -199,6 +199,7 @@ enum FlatInputParser {
             case 0x72_68: return .hr                                       // "hr"
             case 0x65_63_6E_65_64_61_63: return .cadence                   // "cadence"
             case 0x72_65_77_6F_70: return .power                           // "power"
+            case 0x64_65_65_70_73: return .speed                           // "speed"
             default: return nil
             }
         }

@@ -402,7 +402,7 @@ impl Summary {
             filtered: Filtered::from_value("summary filtered", o.get("filtered"))?,
             profile_mismatch: ProfileMismatch::from_value(o.get("profile_mismatch"))?,
             doppler_check: DopplerCheck::from_value(o.get("doppler_check"))?,
-            sensor_distance_m: o.f64("sensor_distance_m")?,
+            sensor_distance_m: o.opt_f64("sensor_distance_m")?.unwrap_or(0.0),
             points: o.u64("points")?,
             segments: o.u64("segments")?,
             laps: o.array("laps")?.iter().map(Lap::from_value).collect::<Result<_>>()?,
