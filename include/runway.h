@@ -200,7 +200,7 @@ void runway_session_close(runway_session *s);
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
  *               {"type":"speed","speed":3.1,"t":..} (a speed sensor's: a wheel,
  *               a foot pod, a treadmill; 0..100 m/s. It measures distance and
- *               moving time until the session's first accepted fix, then
+ *               moving time until the flight's first fix in cruise, then
  *               nothing: docs/inputs.md; the summary's sensor_distance_m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
  *               not used by the engine yet)

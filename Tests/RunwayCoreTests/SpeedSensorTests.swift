@@ -78,14 +78,56 @@ struct SpeedSensorTests {
         #expect(r.route.count > 0 && r.route.distanceM(0) >= 420 * v - 0.01, "the route begins where the sensor left off")
     }
 
-    /// Once a fix has been accepted (here one before the start), speed samples measure nothing:
-    /// the line from that fix to the next covers their time (as a gap's line does).
-    @Test func afterAFixTheSamplesMeasureNothing() throws {
-        var d = Driver(EngineConfig(activity: .run))
-        try d.fix(Self.t0 - 5, 52, 4, hAcc: 4)
+    /// A fix before the start (a phone that had a position at the door) does not stop the sensor:
+    /// it measures until the first fix in cruise, and positions take the leg up from where it
+    /// left off (the leg's share of the line from the fix before the start begins there), so the
+    /// stretch counts once. Indoors, where no fix follows, the sensor measures it all. Filters on
+    /// and off, with Doppler speed and without.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func aFixBeforeTheStartDoesNotStopTheSensor(_ filters: Bool, _ doppler: Bool) throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        config.filters = filters
+        config.distanceFilterM = 0
+        let v = 4.0
+        var indoors = Driver(config)
+        try indoors.fix(Self.t0 - 5, 52, 4, hAcc: 4)
+        try indoors.phase(.start, Self.t0)
+        for k in 1...600 { try speed(&indoors, Self.t0 + Double(k), v) }
+        try indoors.phase(.stop)
+        #expect(abs(indoors.core.distance - 600 * v) < 1e-6 && indoors.core.movingS == 600)
+
+        // Out of the door: the sensor for 300 s, then fixes (the sensor still on) for 300 s.
+        var d = Driver(config)
+        try d.fix(Self.t0 - 5, 52, 4, speed: doppler ? 0 : .nan, hAcc: 4)
         try d.phase(.start, Self.t0)
-        for k in 1...60 { try speed(&d, Self.t0 + Double(k), 3) }
-        #expect(d.core.distance == 0 && d.core.movingS == 0)
+        for k in 1...300 { try speed(&d, Self.t0 + Double(k), v) }
+        for k in 300...600 {
+            try d.fix(Self.t0 + Double(k), 52 + degreesNorth(v * Double(k)), 4, speed: doppler ? v : .nan, hAcc: 4)
+            try speed(&d, Self.t0 + Double(k), v)
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(abs(r.distanceM - 600 * v) <= 0.0001 * 600 * v, "\(r.distanceM) m of \(600 * v) m")
+        #expect(abs(d.core.sensorDistance - 300 * v) < 1e-6)
+        #expect(abs(r.movingS - 600) <= 2 && r.elapsedS == 600)
+    }
+
+    /// After the flight's first fix in cruise, speed samples measure nothing, in that leg or a
+    /// later one: a gap's line measures what the sensor would count again.
+    @Test func afterTheFirstFixInCruiseTheSamplesMeasureNothing() throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 0...60 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4) }
+        let before = (d.core.distance, d.core.movingS)
+        for k in 61...120 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(d.core.distance == before.0 && d.core.movingS == before.1)
+        try d.phase(.pause, Self.t0 + 121)
+        try d.phase(.resume, Self.t0 + 130)
+        for k in 131...200 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(d.core.distance == before.0 && d.core.sensorDistance == 0)
     }
 
     /// Samples count only in cruise: not before the start, nor while the user holds; after the

@@ -63,13 +63,19 @@ extension FlightComputer {
     mutating func keepLegStart(toward fix: Fix, at t: Double) -> Double? {
         guard let s = legStart else { return nil }
         legStart = nil
-        guard t > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
+        // (Where speed samples measured the leg, positions take it up where they left off.)
+        let from = max(s.at, speedSensor.measuredUntil)
+        guard t > from else {
+            guard from > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
+            recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t))   // (of the sensor's last second: positions begin here)
+            return t
+        }
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
-        let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - s.at, stepS: t - s.t)
+        let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - from, stepS: t - s.t)
         var lon = s.lon + Geodesy.wrappedDeltaLon(s.lon, fix.lon) * f   // the short way, across the antimeridian too
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: s.at))
-        return s.at
+        recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: from))
+        return from
     }
 
     /// A route point at the flight's figures now.

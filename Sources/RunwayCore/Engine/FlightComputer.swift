@@ -29,7 +29,8 @@ public struct FlightComputer: Sendable {
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var speedSensor: SpeedSensorStage
-    /// The distance when the first fix was accepted (NaN before): all of it the speed samples'.
+    /// The distance before the flight's first fix in cruise (NaN before it): all of it the speed
+    /// samples'. Once set, positions measure and speed samples no longer do.
     var distanceAtFirstFix = Double.nan
     var lastAccepted: GapResolver.LastFix? = nil
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
@@ -115,13 +116,16 @@ public struct FlightComputer: Sendable {
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         fixes += 1
+        let distanceBefore = distance
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         gate.see(fix)
         let dt = lastAccepted.map { t - $0.t } ?? 0
         // Moving time counts cruise time only: the step from a fix before the start or a resume
         // counts from the start of the leg.
-        let cruiseDt = clock.cruiseSince.isNaN ? dt : min(dt, max(0, t - clock.cruiseSince))
+        // (From where speed samples left off, when they measured the leg.)
+        let since = positionsSince
+        let cruiseDt = since.isNaN ? dt : min(dt, max(0, t - since))
         var measured: Step? = nil
         if !config.filters {   // the shorter pipeline
             let accurate = gate.raw(fix, log: &eventLog)
@@ -133,7 +137,7 @@ public struct FlightComputer: Sendable {
                 let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t)
                 if m.step.newSegment && legT == nil { startSegment() }
-                odometer.add(m.step, over: clock.cruiseTime(from: m.movingSince, to: t))   // (counted when moving)
+                odometer.add(m.step, over: clock.cruiseTime(from: max(m.movingSince, speedSensor.measuredUntil), to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
@@ -171,7 +175,7 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
-        if lastAccepted == nil { distanceAtFirstFix = distance }
+        if distanceAtFirstFix.isNaN && (phase == .cruise || phases.isAutoHeld) { distanceAtFirstFix = distanceBefore }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
@@ -182,13 +186,19 @@ public struct FlightComputer: Sendable {
         lapsAndAlerts(at: t, &events)
     }
 
-    /// A speed sensor's sample: until the session's first accepted fix it measures the flight
+    /// Where positions begin to measure the current leg: its start or resume, or where speed
+    /// samples measured it up to when later (NaN outside cruise).
+    var positionsSince: Double {
+        clock.cruiseSince.isNaN ? .nan : max(clock.cruiseSince, speedSensor.measuredUntil)
+    }
+
+    /// A speed sensor's sample: until the flight's first fix in cruise it measures the flight
     /// (`SpeedSensorStage`) as a fix's step would: distance and moving time in cruise, a held step
     /// while auto-paused, the pace, auto-pause, laps and alerts. A sample faster than the profile's
     /// cap (filters on) measures nothing, with a warning the first time.
     mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
         let autoHeld = phases.isAutoHeld
-        guard lastAccepted == nil, phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
+        guard distanceAtFirstFix.isNaN, phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
         guard !config.filters || mps <= config.speedCapMps else {
             speedSensor.seen(at: t)
             if speedSensor.noteTooFast() {
@@ -268,7 +278,7 @@ public struct FlightComputer: Sendable {
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
             // the line, the cruise time's share counts (a gap across a pause: the walk while
             // holding is no distance).
-            let cruise = clock.cruiseTime(from: c.lastT, to: c.at)
+            let cruise = clock.cruiseTime(from: max(c.lastT, speedSensor.measuredUntil), to: c.at)
             let moving = !standing && stillness.walked(c) ? cruise : 0
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             odometer.credit(distanceM: distanceM, movingS: moving)
@@ -285,7 +295,7 @@ public struct FlightComputer: Sendable {
     /// crossed it moving. Any other gap as it is (and every gap outside cruise, where
     /// `cruiseSince` is NaN).
     func inLeg(_ c: GapCredit) -> GapCredit {
-        let since = clock.cruiseSince
+        let since = positionsSince
         guard c.fromT < since, c.confirmedT > since, c.speedAcrossMps.isFinite else { return c }
         let stepS = c.confirmedT - c.fromT, legS = c.confirmedT - since
         let lineM = c.speedAcrossMps * stepS

@@ -1,7 +1,7 @@
 /// Speed samples (a wheel sensor, a foot pod, a treadmill) measure the flight where no position
-/// can: until the session's first accepted fix, so indoors, where none comes, and before the GPS
-/// locks. Once a fix has been accepted, positions measure (a later fix's line from it covers the
-/// time the sensor would count again), and speed samples measure nothing.
+/// can: until the flight's first fix in cruise, so indoors, where none comes, and before the GPS
+/// locks. Positions then measure the leg from where the sensor left off (`measuredUntil`: the
+/// leg's share of a line from a fix before it begins there), and speed samples measure nothing.
 ///
 /// Each sample measures the time since the previous one (or since the leg began, when that is
 /// later) at its own speed, as a sensor's reading is the speed over its last interval: a step of
@@ -18,6 +18,8 @@ struct SpeedSensorStage: Sendable, Equatable {
     let maxIntervalS: Double
     /// The previous sample's time (NaN: none yet).
     private var lastT = Double.nan
+    /// The time up to which the samples measured the flight (-infinity: never).
+    private(set) var measuredUntil = -Double.infinity
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
 
@@ -34,6 +36,7 @@ struct SpeedSensorStage: Sendable, Equatable {
         let from = lastT.isNaN ? since : max(lastT, since)
         let dt = t - from
         guard dt > 0, dt <= maxIntervalS else { return nil }
+        measuredUntil = t
         let moving = mps >= movingMps
         return (Step(distanceM: moving ? mps * dt : 0, moving: moving), dt)
     }
