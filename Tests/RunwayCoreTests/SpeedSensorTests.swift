@@ -113,6 +113,21 @@ struct SpeedSensorTests {
         #expect(abs(r.movingS - 600) <= 2 && r.elapsedS == 600)
     }
 
+    /// A fix too inaccurate to measure by (filters on or off) does not stop the sensor: it is no
+    /// fix positions measure the flight by.
+    @Test(arguments: [true, false])
+    func anInaccurateFixDoesNotStopTheSensor(_ filters: Bool) throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        config.filters = filters
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 1...60 { try speed(&d, Self.t0 + Double(k), 3) }
+        try d.fix(Self.t0 + 60.5, 52, 4, hAcc: 500)
+        for k in 61...120 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(abs(d.core.distance - 360) < 1e-9 && abs(d.core.sensorDistance - 360) < 1e-9, "\(d.core.distance)")
+    }
+
     /// After the flight's first fix in cruise, speed samples measure nothing, in that leg or a
     /// later one: a gap's line measures what the sensor would count again.
     @Test func afterTheFirstFixInCruiseTheSamplesMeasureNothing() throws {

@@ -127,8 +127,10 @@ public struct FlightComputer: Sendable {
         let since = positionsSince
         let cruiseDt = since.isNaN ? dt : min(dt, max(0, t - since))
         var measured: Step? = nil
+        var positionsMeasure: Bool   // (the fix is one positions measure the flight by)
         if !config.filters {   // the shorter pipeline
             let accurate = gate.raw(fix, log: &eventLog)
+            positionsMeasure = phase == .cruise && accurate
             shown.show(fix)
             if phase == .cruise && accurate {
                 // A leg's first point is where the runner was at the command: the step from it
@@ -145,6 +147,7 @@ public struct FlightComputer: Sendable {
         } else {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
+            positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall),
             // paid out no faster than the speed cap allows.
@@ -175,7 +178,7 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
-        if distanceAtFirstFix.isNaN && (phase == .cruise || phases.isAutoHeld) { distanceAtFirstFix = distanceBefore }
+        if distanceAtFirstFix.isNaN && positionsMeasure { distanceAtFirstFix = distanceBefore }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
