@@ -126,11 +126,15 @@ struct ABITests {
         #expect(s.push(#"{"t":4,"lat":52.0002,"lon":4,"power":9000}"#) == RUNWAY_ERR_INPUT, "power on a fix is range-checked")
     }
 
+    /// JSON Lines of fixes at the seconds `ts`, 11 m apart northward.
+    private func fixes(_ ts: ClosedRange<Int>) -> String {
+        ts.map { "{\"t\":\($0),\"lat\":\(52 + Double($0) * 0.0001),\"lon\":4}\n" }.joined()
+    }
+
     /// A pause or resume line (as `runway_import` writes a recording's timer stops) is the
     /// command at its time, through either push path; one the phase refuses is a state error that
     /// is logged and changes nothing, and the lines after it go on.
     @Test func aPauseOrResumeLineIsTheCommandAtItsTime() throws {
-        func fixes(_ ts: ClosedRange<Int>) -> String { ts.map { "{\"t\":\($0),\"lat\":\(52 + Double($0) * 0.0001),\"lon\":4}\n" }.joined() }
         let called = try CSession(#"{"distance_filter_m":0}"#)
         #expect(runway_start_impl(called.handle, 0) == RUNWAY_OK)
         var accepted = 0, rejected = 0
@@ -162,7 +166,6 @@ struct ABITests {
     /// from it, not from the first fix; a second one is a state error, logged, and the lines after
     /// it go on.
     @Test func aStartLineIsTheStartAtItsTime() throws {
-        func fixes(_ ts: ClosedRange<Int>) -> String { ts.map { "{\"t\":\($0),\"lat\":\(52 + Double($0) * 0.0001),\"lon\":4}\n" }.joined() }
         let called = try CSession(#"{"distance_filter_m":0}"#)
         #expect(runway_start_impl(called.handle, 100) == RUNWAY_OK)
         var accepted = 0, rejected = 0
