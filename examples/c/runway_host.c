@@ -35,7 +35,8 @@
  * that line is a start line ({"type":"start","t":..}, a FIT timer started
  * before its first record: pushed, it starts the flight itself), and
  * whether it is a fix (an object with "lat"/"lon" and no "type"), to stop
- * the flight at the last accepted fix's time.
+ * the flight at the last accepted fix's time (with no fix at all, an indoor
+ * flight of speed samples, at the latest input's).
  *
  * Events arrive on a library thread through a callback with the "queue"
  * policy, so that "every Nth flight event" counts real events, not coalesced
@@ -327,9 +328,9 @@ static int parse_args(int argc, char **argv, options *o) {
 }
 
 /* Push every line of in; start at the first timed line (unless it is a start line, which starts
-   the flight itself), remember the last accepted fix's t. */
+   the flight itself), remember the last accepted fix's t; count the accepted lines and fixes. */
 static int replay(runway_session *s, FILE *in, const char *in_name, double *last_fix_t,
-                  long *fixes, long *rejected) {
+                  long *accepted, long *fixes, long *rejected) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t len;
@@ -360,6 +361,7 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     }
     runway_status st = runway_push_json(s, line);
     if (st == RUNWAY_OK) {
+      (*accepted)++;
       if (start_line) started = 1; /* (a refused one leaves the start to the next timed line) */
       if (fix) {
         (*fixes)++;
@@ -444,17 +446,17 @@ int main(int argc, char **argv) {
   if (st != RUNWAY_OK) rc = library_error("subscribe", st);
 
   double last_fix_t = NAN;
-  long fixes = 0, rejected = 0;
-  if (rc == 0) rc = replay(s, in, in_name, &last_fix_t, &fixes, &rejected);
+  long accepted = 0, fixes = 0, rejected = 0;
+  if (rc == 0) rc = replay(s, in, in_name, &last_fix_t, &accepted, &fixes, &rejected);
   fclose(in);
   free(input);
 
-  if (rc == 0 && fixes == 0) {
-    fprintf(stderr, "%s: %s: no fix was accepted\n", prog, in_name);
+  if (rc == 0 && accepted == 0) {
+    fprintf(stderr, "%s: %s: no input was accepted\n", prog, in_name);
     rc = EXIT_FILE;
   }
   if (rc == 0) {
-    st = runway_stop(s, last_fix_t);
+    st = runway_stop(s, last_fix_t); /* (NaN with no fix: the latest input's time) */
     /* A sample after the last fix moved the clock on: stop "now", at that sample. */
     if (st == RUNWAY_ERR_INPUT) st = runway_stop(s, NAN);
     if (st != RUNWAY_OK) rc = library_error("stop", st);

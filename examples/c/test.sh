@@ -200,5 +200,16 @@ else
   echo "== a flight whose first fix came 2 min after its start: skipped ($lib not present)"
 fi
 
+echo "== an indoor flight: speed samples only (a treadmill's foot pod), no fix"
+python3 - "$work/indoor.jsonl" <<'PY'
+import sys
+with open(sys.argv[1], "w") as f:
+    for k in range(1, 601):                  # 10 min at 3 m/s, the last minute standing
+        f.write('{"type":"speed","speed":%s,"t":%d}\n' % ("3.0" if k <= 540 else "0.0", 1700000000 + k))
+PY
+run indoor 0 -e 100000 -c '{"auto_pause":false}' -o "$work/indoor.json" "$work/indoor.jsonl"
+check_summary indoor "$work/indoor.json" "abs(s['distance_m'] - 1617) < 1e-6" \
+  "abs(s['sensor_distance_m'] - 1617) < 1e-6" "s['moving_s'] == 539" "s['elapsed_s'] == 599" "s['points'] == 0"
+
 echo "$passed passed, $failed failed"
 [[ "$failed" == 0 ]]
