@@ -57,19 +57,17 @@ extension FlightComputer {
     /// The first fix of a leg that waited for one: its first point is on the line from the last
     /// position before the leg to `fix`, where the leg's share of that line begins (`legShare`),
     /// so the stretch from the command to the fix counts and the walk before it does not.
-    /// Returns the time of the point kept (the command's), nil when none was.
+    /// Returns the time of the point kept (the command's, or where speed samples left off), nil
+    /// when none was.
     @inline(never)   // once a leg, kept out of the fix path
     @discardableResult
     mutating func keepLegStart(toward fix: Fix, at t: Double) -> Double? {
         guard let s = legStart else { return nil }
         legStart = nil
-        // (Where speed samples measured the leg, positions take it up where they left off.)
+        guard t > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
+        // (Where speed samples measured the leg, positions take it up where they left off: at the
+        // fix itself when their last sample was of its second.)
         let from = max(s.at, speedSensor.measuredUntil)
-        guard t > from else {
-            guard from > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
-            recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t))   // (of the sensor's last second: positions begin here)
-            return t
-        }
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
         let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - from, stepS: t - s.t)
         var lon = s.lon + Geodesy.wrappedDeltaLon(s.lon, fix.lon) * f   // the short way, across the antimeridian too
