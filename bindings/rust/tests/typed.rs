@@ -256,3 +256,26 @@ fn a_long_route_is_read_whole() {
     assert!((sum.route[n - 1].lat - lat_at(n - 1)).abs() < 1e-7);
     assert_eq!(sum.route[5].alt, Some(12.5));
 }
+
+/// Speed samples (a treadmill's foot pod, no fix): the summary says how much of the distance
+/// they measured; a summary written before that member existed (a stored flight of an older
+/// build) reads as 0.
+#[test]
+fn a_summary_says_what_speed_samples_measured() {
+    let s = Session::open(Some(r#"{"auto_pause":false}"#)).unwrap();
+    s.start(Some(T0)).unwrap();
+    for k in 1..=60 {
+        s.push_json(&format!(r#"{{"type":"speed","speed":3.0,"t":{}}}"#, T0 + k as f64)).unwrap();
+    }
+    s.stop(None).unwrap();
+    let sum = s.summary().unwrap();
+    assert!((sum.distance_m - 180.0).abs() < 1e-9, "{}", sum.distance_m);
+    assert_eq!(sum.sensor_distance_m, sum.distance_m);
+
+    let text = s.summary_json().unwrap();
+    let at = text.find(r#""sensor_distance_m":"#).expect("the member is written");
+    let end = at + text[at..].find(',').unwrap() + 1;
+    let older = format!("{}{}", &text[..at], &text[end..]);
+    let read = Summary::from_json(&older).unwrap();
+    assert_eq!((read.sensor_distance_m, read.distance_m), (0.0, sum.distance_m));
+}
