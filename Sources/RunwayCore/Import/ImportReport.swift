@@ -257,17 +257,15 @@ public struct ImportedRecording: Sendable {
     public mutating func setTimer(_ events: [(t: Double, starts: Bool)]) {
         timer = []
         let sorted = events.sorted(by: { $0.t < $1.t })
-        var from = 0
         // (A start at a time no input may have, a system time misplaced, is no start line.)
         if let first = sorted.first, first.starts, let firstInput = inputs.first, first.t < firstInput.t,
            (try? ValidatedInput.time(first.t)) != nil {
             timer.append(TimerChange(command: .start, t: first.t, beforeInput: 0))
-            from = 1
         }
-        let started = from == 1
+        let started = !timer.isEmpty
         var changes: [TimerChange] = []   // alternating, from a running timer
         var running = true
-        for event in sorted[from...] where event.starts != running {
+        for event in sorted.dropFirst(started ? 1 : 0) where event.starts != running {
             running = event.starts
             changes.append(TimerChange(command: running ? .resume : .pause, t: event.t, beforeInput: 0))
         }
