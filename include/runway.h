@@ -200,8 +200,9 @@ void runway_session_close(runway_session *s);
  *               {"type":"altimeter","alt":123.4,"t":..} (barometric altitude, m)
  *               {"type":"speed","speed":3.1,"t":..} (a speed sensor's: a wheel,
  *               a foot pod, a treadmill; 0..100 m/s. It measures distance and
- *               moving time until the flight's first fix in cruise, then
- *               nothing: docs/inputs.md; the summary's sensor_distance_m)
+ *               moving time where positions are silent: before the first fix
+ *               in cruise, and after gap_s without one (a tunnel); while
+ *               fixes come, nothing: docs/inputs.md; sensor_distance_m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
  *               not used by the engine yet)
  *    a start, pause or resume: {"type":"start","t":..}  {"type":"pause","t":..}

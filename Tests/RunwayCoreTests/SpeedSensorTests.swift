@@ -1,9 +1,10 @@
 import Testing
+import Foundation
 @testable import RunwayCore
 import RunwaySim
 
-/// Speed samples (a wheel sensor, a foot pod, a treadmill) measure a flight until its first fix.
-@Suite("Speed samples: a flight measured by a speed sensor until its first fix")
+/// Speed samples (a wheel sensor, a foot pod, a treadmill) measure a flight where positions are silent.
+@Suite("Speed samples: a flight measured by a speed sensor where positions are silent")
 struct SpeedSensorTests {
     static let t0 = 1_700_000_000.0
 
@@ -128,21 +129,130 @@ struct SpeedSensorTests {
         #expect(abs(d.core.distance - 360) < 1e-9 && abs(d.core.sensorDistance - 360) < 1e-9, "\(d.core.distance)")
     }
 
-    /// After the flight's first fix in cruise, speed samples measure nothing, in that leg or a
-    /// later one: a gap's line measures what the sensor would count again.
-    @Test func afterTheFirstFixInCruiseTheSamplesMeasureNothing() throws {
+    /// A ride through a curved tunnel: fixes for 300 s, none for the 180 s of a half circle, fixes
+    /// again for 300 s, the wheel sensor on throughout. While fixes come the samples wait; when
+    /// positions fall silent for `gap_s` the sensor takes the flight up from the last fix, and the
+    /// fix after the tunnel takes it up from the sensor's last sample: the tunnel counts once, at
+    /// its length (its straight line, which a gap credits without a sensor, is 2/π of it). Filters
+    /// on and off, with Doppler speed and without.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func aTunnelIsMeasuredByTheSensor(_ filters: Bool, _ doppler: Bool) throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        config.filters = filters
+        config.distanceFilterM = 0
+        let v = 6.0, path = CurvedTunnel(v: v)
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 0...780 {
+            let t = Self.t0 + Double(k)
+            if !path.inTunnel(k) {
+                let (lat, lon) = path.position(at: Double(k))
+                try d.fix(t, lat, lon, speed: doppler ? v : .nan, hAcc: 4)
+            }
+            if k > 0 { try speed(&d, t, v) }
+            if k == 320 { #expect(d.core.distance < 300 * v + 1, "the samples wait for the positions' silence: \(d.core.distance) m") }
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        let truth = 780 * v
+        #expect(abs(r.distanceM - truth) <= 0.001 * truth, "\(r.distanceM) m of \(truth) m")
+        #expect(abs(d.core.sensorDistance - 180 * v) <= v, "\(d.core.sensorDistance) m measured by the sensor")
+        #expect(abs(r.movingS - 780) <= 2 && r.elapsedS == 780)
+    }
+
+    /// The same tunnel with the sensor silent for its second half: the sensor measures the first
+    /// half, and of the line across the gap only the share after its last sample counts, so the
+    /// straight tunnel counts once (its line and its length agree), with Doppler speed and without.
+    @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
+    func aSensorThatFallsSilentInTheTunnelLeavesTheRestToTheLine(_ filters: Bool, _ doppler: Bool) throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        config.filters = filters
+        config.distanceFilterM = 0
+        let v = 6.0
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 0...780 {
+            let t = Self.t0 + Double(k)
+            if !(300..<480).contains(k) { try d.fix(t, 52 + degreesNorth(v * Double(k)), 4, speed: doppler ? v : .nan, hAcc: 4) }
+            if k > 0 && !(390..<480).contains(k) { try speed(&d, t, v) }
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        let truth = 780 * v, line = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52 + degreesNorth(truth), lon2: 4)
+        #expect(abs(r.distanceM - line) <= 0.001 * line, "\(r.distanceM) m of \(line) m")
+        #expect(abs(d.core.sensorDistance - 90 * v) <= v, "\(d.core.sensorDistance) m measured by the sensor")
+        #expect(abs(r.movingS - 780) <= 2)
+    }
+
+    /// While fixes come (a dropout shorter than `gap_s` included), the samples measure nothing:
+    /// a foot pod that reads 10 % fast does not change the positions' distance.
+    @Test(arguments: [true, false])
+    func whileFixesComeTheSamplesMeasureNothing(_ filters: Bool) throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        config.filters = filters
+        config.distanceFilterM = 0
+        var without = Driver(config), with = Driver(config)
+        try without.phase(.start, Self.t0)
+        try with.phase(.start, Self.t0)
+        for k in 0...600 {
+            let t = Self.t0 + Double(k)
+            if !(200..<220).contains(k) {
+                try without.fix(t, 52 + degreesNorth(4 * Double(k)), 4, speed: 4, hAcc: 4)
+                try with.fix(t, 52 + degreesNorth(4 * Double(k)), 4, speed: 4, hAcc: 4)
+            }
+            if k > 0 { try speed(&with, t, 4.4) }
+        }
+        #expect(with.core.distance == without.core.distance && with.core.movingS == without.core.movingS)
+        #expect(with.core.sensorDistance == 0)
+    }
+
+    /// Fixes, then none: the sensor takes the flight up from the last fix (an indoor leg after an
+    /// outdoor one), in that leg and after a pause and resume.
+    @Test func whenFixesStopTheSensorTakesTheFlightUpFromTheLastOne() throws {
         var config = EngineConfig(activity: .run)
         config.autoPause.enabled = false
         var d = Driver(config)
         try d.phase(.start, Self.t0)
         for k in 0...60 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4) }
         let before = (d.core.distance, d.core.movingS)
-        for k in 61...120 { try speed(&d, Self.t0 + Double(k), 3) }
-        #expect(d.core.distance == before.0 && d.core.movingS == before.1)
+        for k in 61...80 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(d.core.distance == before.0, "positions may yet measure these 20 s")
+        for k in 81...120 { try speed(&d, Self.t0 + Double(k), 3) }
+        #expect(abs(d.core.distance - (before.0 + 180)) < 1e-9 && abs(d.core.movingS - (before.1 + 60)) < 1e-9)
         try d.phase(.pause, Self.t0 + 121)
         try d.phase(.resume, Self.t0 + 130)
         for k in 131...200 { try speed(&d, Self.t0 + Double(k), 3) }
-        #expect(d.core.distance == before.0 && d.core.sensorDistance == 0)
+        #expect(abs(d.core.distance - (before.0 + 180 + 210)) < 1e-9 && abs(d.core.sensorDistance - 390) < 1e-9)
+    }
+
+    /// A ride that stops for two minutes in a tunnel: the sensor's standing samples auto-pause it
+    /// there, and its moving ones resume it; the stop is neither distance nor moving time.
+    @Test func aStopInTheTunnelAutoPausesTheRide() throws {
+        let v = 6.0, path = CurvedTunnel(v: v)
+        var d = Driver(EngineConfig(activity: .ride))
+        try d.phase(.start, Self.t0)
+        var truth = 0.0, s = 0.0
+        for k in 0...900 {
+            let t = Self.t0 + Double(k)
+            let stopped = (400..<520).contains(k)   // in the tunnel (300..<600 here)
+            if !(300..<600).contains(k) {
+                let (lat, lon) = path.position(at: s / v)
+                try d.fix(t, lat, lon, speed: v, hAcc: 4)
+            }
+            if k > 0 {
+                try speed(&d, t, stopped ? 0 : v)
+                if !stopped { s += v; truth += v }
+            }
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(d.events.contains { if case .phase(_, .holding, .auto) = $0.body { true } else { false } })
+        #expect(abs(r.distanceM - truth) <= 0.002 * truth, "\(r.distanceM) m of \(truth) m")
+        #expect(r.movingS <= 780 + 2 && r.movingS >= 780 - 5, "\(r.movingS) s moving")
+        #expect(r.elapsedS < 900 - 100, "auto-paused through most of the stop: \(r.elapsedS) s")
     }
 
     /// Samples count only in cruise: not before the start, nor while the user holds; after the
@@ -250,5 +360,30 @@ struct SpeedSensorTests {
                 #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
             }
         }
+    }
+}
+
+/// A path at `v` m/s: 300 s north, 180 s round a half circle (a tunnel: no fixes), then south.
+struct CurvedTunnel {
+    let v: Double
+    /// Metres a degree north and east near (52° N, 4° E), from the engine's own geodesy.
+    let northM = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52.001, lon2: 4) / 0.001
+    let eastM = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52, lon2: 4.001) / 0.001
+
+    func inTunnel(_ k: Int) -> Bool { (300..<480).contains(k) }
+
+    /// The position `s` seconds along the path.
+    func position(at seconds: Double) -> (lat: Double, lon: Double) {
+        let s = seconds * v, straight = 300 * v, arc = 180 * v, r = arc / Double.pi
+        let (north, east): (Double, Double)
+        if s <= straight {
+            (north, east) = (s, 0)
+        } else if s <= straight + arc {
+            let phi = (s - straight) / r
+            (north, east) = (straight + r * sin(phi), r - r * cos(phi))
+        } else {
+            (north, east) = (straight - (s - straight - arc), 2 * r)
+        }
+        return (52 + north / northM, 4 + east / eastM)
     }
 }

@@ -13,8 +13,8 @@ extension FlightComputer {
     public var log: LogRing { eventLog.ring }
     public var distance: Double { odometer.distanceM }
     public var movingS: Double { odometer.movingS }
-    /// Metres the speed samples measured (until the first fix in cruise: `SpeedSensorStage`); 0 when none.
-    public var sensorDistance: Double { distanceAtFirstFix.isNaN ? distance : distanceAtFirstFix }
+    /// Metres the speed samples measured (where positions were silent: `SpeedSensorStage`); 0 when none.
+    public var sensorDistance: Double { sensorM }
     public var maxSpeed: Double { odometer.maxSpeedMps }
     public var filtered: FilterCounts { gate.filtered }
     /// Cruise seconds so far.

@@ -29,9 +29,8 @@ public struct FlightComputer: Sendable {
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
     var speedSensor: SpeedSensorStage
-    /// The distance before the flight's first fix in cruise (NaN before it): all of it the speed
-    /// samples'. Once set, positions measure and speed samples no longer do.
-    var distanceAtFirstFix = Double.nan
+    /// Metres the speed samples measured (with their held steps a resume credited).
+    var sensorM = 0.0
     var lastAccepted: GapResolver.LastFix? = nil
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
     /// its first point waits for the next fix (`keepLegStart`).
@@ -116,7 +115,6 @@ public struct FlightComputer: Sendable {
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         fixes += 1
-        let distanceBefore = distance
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         gate.see(fix)
@@ -139,7 +137,12 @@ public struct FlightComputer: Sendable {
                 let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t)
                 if m.step.newSegment && legT == nil { startSegment() }
-                odometer.add(m.step, over: clock.cruiseTime(from: max(m.movingSince, speedSensor.measuredUntil), to: t))   // (counted when moving)
+                var step = m.step
+                let measuredUntil = speedSensor.measuredUntil
+                if measuredUntil > recorder.lastKeptT {   // a line from before the sensor's stretch: the share after it
+                    step.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: t - measuredUntil, stepS: t - recorder.lastKeptT)
+                }
+                odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, speedSensor.measuredUntil), to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
@@ -178,7 +181,7 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
-        if distanceAtFirstFix.isNaN && positionsMeasure { distanceAtFirstFix = distanceBefore }
+        if positionsMeasure { speedSensor.positioned(at: t) }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
@@ -195,13 +198,14 @@ public struct FlightComputer: Sendable {
         clock.cruiseSince.isNaN ? .nan : max(clock.cruiseSince, speedSensor.measuredUntil)
     }
 
-    /// A speed sensor's sample: until the flight's first fix in cruise it measures the flight
-    /// (`SpeedSensorStage`) as a fix's step would: distance and moving time in cruise, a held step
-    /// while auto-paused, the pace, auto-pause, laps and alerts. A sample faster than the profile's
-    /// cap (filters on) measures nothing, with a warning the first time.
+    /// A speed sensor's sample: where positions are silent (`SpeedSensorStage`: before the first
+    /// fix, or none for `gap_s`) it measures the flight as a fix's step would: distance and moving
+    /// time in cruise, a held step while auto-paused, the pace, auto-pause, laps and alerts. While
+    /// fixes come it waits. A sample faster than the profile's cap (filters on) measures nothing,
+    /// with a warning the first time.
     mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
         let autoHeld = phases.isAutoHeld
-        guard distanceAtFirstFix.isNaN, phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
+        guard phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
         guard !config.filters || mps <= config.speedCapMps else {
             speedSensor.seen(at: t)
             if speedSensor.noteTooFast() {
@@ -211,13 +215,15 @@ public struct FlightComputer: Sendable {
         }
         if let m = speedSensor.step(mps: mps, at: t, since: autoHeld ? -.infinity : clock.cruiseSince) {
             if autoHeld {
-                pause.hold(m.step, at: t, dt: m.dt)
+                if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
-                odometer.add(m.step, over: m.dt)
-                pause.cruised(movingS: m.step.moving ? m.dt : 0, at: t)
+                odometer.credit(distanceM: m.movingM, movingS: m.movingS)
+                sensorM += m.movingM
+                pause.cruised(movingS: m.movingS, at: t)
                 pace.push(t: t, distanceM: distance)
             }
         }
+        guard speedSensor.measures(at: t) else { return }   // positions measure the flight
         if config.filters {
             pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
         } else {
@@ -324,6 +330,7 @@ public struct FlightComputer: Sendable {
             for s in held {
                 odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
                 heldM += s.distanceM
+                if s.bySensor { sensorM += s.distanceM }
             }
             gaps.resumed(fastHoldSince: since)
             cutWaitingLap(&events)   // the resume may have dropped the gap it waited for

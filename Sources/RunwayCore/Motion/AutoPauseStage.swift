@@ -22,6 +22,8 @@ public struct AutoPauseStage: Sendable {
         var t: Double
         var d: Double
         var movingS: Double
+        /// A speed sensor's (its distance is the samples').
+        var bySensor = false
     }
 
     public private(set) var machine: AutoPause
@@ -52,9 +54,9 @@ public struct AutoPauseStage: Sendable {
         if movingS > 0 { slowSteps.append(HeldStep(t: t, d: 0, movingS: movingS)) }
     }
 
-    /// A step measured while auto-paused.
-    mutating func hold(_ step: Step, at t: Double, dt: Double) {
-        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0))
+    /// A step measured while auto-paused (by a speed sensor: `bySensor`).
+    mutating func hold(_ step: Step, at t: Double, dt: Double, bySensor: Bool = false) {
+        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor))
     }
 
     /// A user's phase command: holds in progress are forgotten; a pause drops the held steps.
@@ -149,7 +151,7 @@ public struct AutoPauseStage: Sendable {
             return .pause(from: when, withdrawMovingS: withdrawn)
         case .resume(let at):
             // The resumed leg starts at `at`: a step's moving time counts from there.
-            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: min($0.movingS, $0.t - at)) }
+            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: min($0.movingS, $0.t - at), bySensor: $0.bySensor) }
             held.removeAll(keepingCapacity: true)
             return .resume(since: at, held: credited)
         }
@@ -169,4 +171,6 @@ public enum PauseDecision: Sendable, Equatable {
 public struct HeldCredit: Sendable, Equatable {
     public var distanceM: Double
     public var movingS: Double
+    /// A speed sensor's step.
+    public var bySensor = false
 }

@@ -1,18 +1,29 @@
-/// Speed samples (a wheel sensor, a foot pod, a treadmill) measure the flight where no position
-/// can: until the flight's first fix in cruise, so indoors, where none comes, and before the GPS
-/// locks. Positions then measure the leg from where the sensor left off (`measuredUntil`: the
-/// leg's share of a line from a fix before it begins there), and speed samples measure nothing.
+/// Speed samples (a wheel sensor, a foot pod, a treadmill) measure the flight where positions are
+/// silent: before the first fix, indoors, where none comes, and wherever no fix has measured the
+/// flight for longer than `maxIntervalS` (the config's `gap_s`, after which the next fix is a gap):
+/// a tunnel, a GPS that lost its lock, an indoor leg after an outdoor one. While fixes come, the
+/// samples wait: those since the latest fix are kept as a backlog, and when positions fall silent
+/// the sensor takes the flight up from that fix, the backlog first. When fixes come again,
+/// positions take the leg up from where the sensor left off (`measuredUntil`: of a gap's line, or
+/// of a line from a fix before a start or a resume, only the share after it counts).
 ///
-/// Each sample measures the time since the previous one (or since the leg began, when that is
-/// later) at its own speed, as a sensor's reading is the speed over its last interval: a step of
-/// that distance, moving when at a walker's speed or more; slower, neither distance nor moving
-/// time, as a standing runner's steps. A silence longer than `maxIntervalS` (the config's `gap_s`)
-/// measures nothing.
+/// Each sample measures the time since the previous one (or since the leg began, or the latest fix,
+/// when that is later) at its own speed, as a sensor's reading is the speed over its last interval:
+/// a step of that distance, moving when at a walker's speed or more; slower, neither distance nor
+/// moving time, as a standing runner's steps. A silence longer than `maxIntervalS` measures nothing.
 ///
 ///     var s = SpeedSensorStage(movingMps: 0.8, maxIntervalS: 30)
-///     s.step(mps: 3, at: 1, since: 0)   // (Step(distanceM: 3, moving: true), dt: 1)
-///     s.step(mps: 0.2, at: 2, since: 0) // (Step(distanceM: 0, moving: false), dt: 1)
+///     s.step(mps: 3, at: 1, since: 0)   // Measured(movingM: 3, movingS: 1, standingS: 0)
+///     s.positioned(at: 2)               // a fix measured the flight at 2
+///     s.step(mps: 3, at: 3, since: 0)   // nil: kept in the backlog while positions measure
+///     s.step(mps: 3, at: 40, since: 0)  // Measured(movingM: 3, movingS: 1, ...): the backlog; 37 s of silence measure nothing
 struct SpeedSensorStage: Sendable, Equatable {
+    /// What samples measured: the moving samples' distance and time, and the standing samples' time.
+    struct Measured: Sendable, Equatable {
+        var movingM = 0.0, movingS = 0.0, standingS = 0.0
+        var isEmpty: Bool { movingS == 0 && standingS == 0 }
+    }
+
     /// The speed from which a sample is movement (the stillness detector's walker's speed).
     let movingMps: Double
     let maxIntervalS: Double
@@ -20,6 +31,10 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var lastT = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
     private(set) var measuredUntil = -Double.infinity
+    /// When a fix last measured the flight (-infinity: none has).
+    private var positionedAt = -Double.infinity
+    /// What the samples since that fix measured, waiting for positions to fall silent.
+    private var backlog = Measured()
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
 
@@ -28,18 +43,41 @@ struct SpeedSensorStage: Sendable, Equatable {
         self.maxIntervalS = maxIntervalS
     }
 
-    /// The step a sample of `mps` at `t` measures over the time since the previous sample and not
-    /// before `since` (the leg's start; -infinity while auto-paused, where the hold keeps it); nil
-    /// when it measures none (no time in the leg, or a silence longer than `maxIntervalS`).
-    mutating func step(mps: Double, at t: Double, since: Double) -> (step: Step, dt: Double)? {
+    /// Whether samples at `t` measure the flight: no fix has for longer than `maxIntervalS`.
+    func measures(at t: Double) -> Bool { t - positionedAt > maxIntervalS }
+
+    /// A sample of `mps` at `t`, over the time since the previous sample and not before `since`
+    /// (the leg's start; -infinity while auto-paused, where the hold keeps it) nor the latest fix.
+    /// Returns what the samples measured when they measure the flight (the backlog with this
+    /// sample's interval); nil while positions do (the interval joins the backlog), or when
+    /// nothing was measured (no time in the leg, or a silence longer than `maxIntervalS`).
+    mutating func step(mps: Double, at t: Double, since: Double) -> Measured? {
         defer { lastT = t }
-        let from = lastT.isNaN ? since : max(lastT, since)
+        let from = max(lastT.isNaN ? since : max(lastT, since), positionedAt)
         let dt = t - from
-        guard dt > 0, dt <= maxIntervalS else { return nil }
+        if dt > 0, dt <= maxIntervalS {
+            if mps >= movingMps {
+                backlog.movingM += mps * dt
+                backlog.movingS += dt
+            } else {
+                backlog.standingS += dt
+            }
+        }
+        guard measures(at: t), !backlog.isEmpty else { return nil }
+        defer { backlog = Measured() }
         measuredUntil = t
-        let moving = mps >= movingMps
-        return (Step(distanceM: moving ? mps * dt : 0, moving: moving), dt)
+        return backlog
     }
+
+    /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
+    mutating func positioned(at t: Double) {
+        positionedAt = t
+        backlog = Measured()
+    }
+
+    /// A phase command: a backlog is of the leg that ends (as the positions' stretch after the
+    /// latest fix, it is not counted).
+    mutating func legChanged() { backlog = Measured() }
 
     /// Notes a sample faster than the profile's cap: true the first time (to log it).
     mutating func noteTooFast() -> Bool {
@@ -47,7 +85,7 @@ struct SpeedSensorStage: Sendable, Equatable {
         return !sawTooFast
     }
 
-    /// A sample that measures nothing (before the start, while the user holds, once positioned):
-    /// the next one measures from it.
+    /// A sample that measures nothing (before the start, while the user holds): the next one
+    /// measures from it.
     mutating func seen(at t: Double) { lastT = t }
 }

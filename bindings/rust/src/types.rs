@@ -337,7 +337,7 @@ pub struct Summary {
     pub profile_mismatch: Option<ProfileMismatch>,
     /// Set once the Doppler speed disagreed with the positions (`None` while it measures).
     pub doppler_check: Option<DopplerCheck>,
-    /// Metres of the distance that speed samples measured (until the first fix); 0 when none.
+    /// Metres of the distance that speed samples measured (where positions were silent); 0 when none.
     pub sensor_distance_m: f64,
     /// Route points.
     pub points: u64,
