@@ -21,8 +21,9 @@ check raises ``ExportCheckError`` (an ``AssertionError``) saying what is wrong.
                   must agree within 0.1%
     filters       "off" (raw accumulation, no distance filter): the GPX points' length must then
                   also agree with distance_m within 0.1% (bridging the gaps when count_gaps, less
-                  `uncounted_bridges_m`: the lines across pauses, which are no distance, plus
-                  `sensor_distance_m`: what speed samples measured before the first fix)
+                  `uncounted_bridges_m`: the lines across pauses, which are no distance, and across
+                  gaps a speed sensor measured, plus `sensor_distance_m`: what speed samples
+                  measured where positions were silent)
     count_gaps    whether the distance counts the straight line across gaps (default true)
     activity      run / walk / ride
     hr            whether the flight has heart rate (GPX extensions, FIT records)
@@ -505,11 +506,13 @@ def check(data: bytes, fmt: str, expect: dict | None = None) -> dict:
 
 
 def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool = True,
-                        activity: str | None = None, resumes: tuple[float, ...] = ()) -> dict:
+                        activity: str | None = None, resumes: tuple[float, ...] = (),
+                        sensed: tuple[float, ...] = ()) -> dict:
     """The `expect` figures of a flight from librunway's summary (``runway_summary_json``, with the
     route): the route's geodesic length computed here, from the route's own points. `resumes`:
     the times the flight was resumed; the line from a segment to the next across one is a pause's,
-    no distance."""
+    no distance. `sensed`: the times of speed samples; the line across a gap in which one came is
+    the sensor's stretch (its distance is the summary's `sensor_distance_m`)."""
     route = summary.get("route") or []
     starts = [s for s in summary.get("segment_starts") or [0] if 0 <= s < len(route)] or [0]
     bounds = starts + [len(route)]
@@ -518,7 +521,7 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     uncounted = 0.0
     for b in bounds[1:-1]:
         last, first = route[b - 1], route[b]
-        if any(last[3] <= r <= first[3] for r in resumes):
+        if any(last[3] <= r <= first[3] for r in resumes) or any(last[3] < s < first[3] for s in sensed):
             uncounted += geodesic_m(last[0], last[1], first[0], first[1])
     landed = summary.get("phase") == "touchdown"
     laps = len(summary.get("laps") or [])

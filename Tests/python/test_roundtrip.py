@@ -79,9 +79,11 @@ def test_a_recording_survives_import_replay_export_and_an_independent_reader(nam
         sm = ctypes.c_void_p()
         assert l.runway_summary_json(s, ctypes.byref(sm)) == 0
         summary = json.loads(buffer(l, sm, ctypes.c_size_t(len(ctypes.string_at(sm.value)))))
-        # The lines across the device's timer stops (pause and resume lines) are no distance.
+        # The lines across the device's timer stops (pause and resume lines) are no distance, and
+        # those across gaps its speed sensor measured are the sensor's.
         resumes = tuple(json.loads(x)["t"] for x in lines if '"type":"resume"' in x)
-        expect = check_exports.expect_from_summary(summary, filters="off", resumes=resumes)
+        sensed = tuple(json.loads(x)["t"] for x in lines if '"type":"speed"' in x)
+        expect = check_exports.expect_from_summary(summary, filters="off", resumes=resumes, sensed=sensed)
         for export_format in ("gpx", "fit"):
             assert l.runway_export(s, export_format.encode(), ctypes.byref(out), ctypes.byref(n)) == 0
             data = buffer(l, out, n)

@@ -1,7 +1,7 @@
 """Speed samples ({"type":"speed","speed":S,"t":T}: a wheel sensor, a foot pod, a treadmill)
 through the C ABI: they measure a flight with no fix (indoors), the summary says how much of the
-distance they measured, bad ones are refused with InputError, and once a fix has been accepted
-they measure nothing."""
+distance they measured, bad ones are refused with InputError, and they measure where positions
+are silent (before the first fix, and after gap_s without one), nothing while fixes come."""
 
 from __future__ import annotations
 
@@ -37,15 +37,22 @@ def test_bad_speed_samples_are_refused_and_change_nothing():
         assert s.snapshot()["distance_m"] == pytest.approx(3)
 
 
-def test_after_a_fix_speed_samples_measure_nothing():
-    with librunway.Session({"auto_pause": False}) as s:
+def test_speed_samples_measure_where_positions_are_silent():
+    """Before the first fix, and from the last fix once none has come for gap_s; while fixes come,
+    samples that read 10 % fast change nothing."""
+    north = 3 / 111_250   # degrees a second at 3 m/s
+    with librunway.Session({"auto_pause": False, "gap_s": 30}) as s:
         s.start(T0)
         for k in range(1, 31):
             s.push({"type": "speed", "speed": 3, "t": T0 + k})
-        s.push({"lat": 52.0, "lon": 4.0, "t": T0 + 31, "speed": 3, "h_acc": 4})
-        for k in range(32, 92):
+        for k in range(31, 91):
+            s.push({"lat": 52.0 + north * (k - 31), "lon": 4.0, "t": T0 + k, "speed": 3, "h_acc": 4})
+            s.push({"type": "speed", "speed": 3.3, "t": T0 + k})
+        assert s.snapshot()["distance_m"] < 90 + 60 * 3.1
+        for k in range(91, 151):
             s.push({"type": "speed", "speed": 3, "t": T0 + k})
         s.stop()
         summary = s.summary()
-    assert summary["sensor_distance_m"] == pytest.approx(90)
-    assert summary["distance_m"] == pytest.approx(90)
+    assert summary["sensor_distance_m"] == pytest.approx(90 + 60 * 3)
+    assert summary["distance_m"] == pytest.approx(90 + 59 * 3 + 60 * 3, rel=0.005)
+    assert summary["moving_s"] == pytest.approx(150, abs=1)
