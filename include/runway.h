@@ -209,7 +209,8 @@ void runway_session_close(runway_session *s);
  *               {"type":"resume","t":..} (as runway_import writes a recording's
  *               timer): the same as runway_start / runway_pause / runway_resume
  *               at t (null or absent t: now), with their statuses (a start line
- *               after the start is RUNWAY_ERR_STATE); a refused one is logged
+ *               after the start is RUNWAY_ERR_STATE, unless at the flight's own
+ *               start time: already true, RUNWAY_OK); a refused one is logged
  *               like an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
@@ -242,7 +243,10 @@ runway_status runway_tick(runway_session *s, double t);
 /* ---- Flight phases ------------------------------------------------------- */
 /* preflight -> cruise (start) <-> holding (pause/resume) -> touchdown (stop,
  * from cruise or holding). Any other transition is RUNWAY_ERR_STATE and
- * changes nothing; a session is one flight. Each change emits a "phase" event,
+ * changes nothing; a session is one flight. A start at the flight's own
+ * start time (the same t) before the stop is already true: RUNWAY_OK, and
+ * nothing changes (no event, nothing stored), so a host may start a replay at
+ * its first line's time and push every line, a start line too. Each change emits a "phase" event,
  * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
  * before any input, that of the next one (the events of that call then carry
@@ -427,8 +431,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  record comes (with no start line) is a pause at that record; changes after
  *  the last record are left out; events stamped in system time are placed as
  *  the records would be, else left out with a warning (docs/formats.md).
- *  Replayed as runway_analyse does (the start line starts the flight, else
- *  runway_start at the first input's time), the flight's elapsed_s is then
+ *  Replayed as runway_analyse does (runway_start at the first line's time:
+ *  the start line's, else the first input's; then every line), the flight's elapsed_s is then
  *  the device's timer time up to the last record. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
@@ -479,8 +483,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
  *  and its "altitude_source" as "fix_altitude" (FIT: "barometric") unless
- *  the config names them; runway_start at the first input's time unless the
- *  first line is a start line (which starts it); runway_push_jsonl of every line (a refused line is logged and counted,
+ *  the config names them; runway_start at the first line's time (a start
+ *  line's, else the first input's); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.
  *  options: NULL or a JSON object, every key optional:

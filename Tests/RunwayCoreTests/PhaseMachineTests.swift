@@ -47,6 +47,36 @@ struct PhaseMachineTests {
         }
     }
 
+    /// A start at the flight's own start time while it flies is already true: nothing changes,
+    /// nothing is journaled, no event. Any other start after the start (another time, none, or
+    /// after touchdown) is a state error.
+    @Test func aStartAtTheFlightsOwnStartTimeIsAlreadyTrue() throws {
+        var driver = FlightDriver(config: EngineConfig())
+        var journaled: [JournalEntry] = []
+        var events: [Event] = []
+        func perform(_ r: FlightDriver.Request) throws(RunwayError) {
+            try driver.perform(r, wallClock: .nan, journal: { (e) throws(RunwayError) in journaled.append(e) }, events: &events)
+        }
+        try perform(.command(.start, t: 100))
+        try perform(.input(try ValidatedInput(.fix(Fix(t: 101, lat: 52, lon: 4, speed: 3)))))
+        let before = (driver.core.snapshot.seq, journaled.count, events.count, driver.core.log.lines.count)
+        try perform(.command(.start, t: 100))
+        #expect((driver.core.snapshot.seq, journaled.count, events.count, driver.core.log.lines.count) == before)
+        try perform(.command(.pause, t: 110))
+        try perform(.command(.start, t: 100))   // holding: still the flight's start
+        #expect(driver.core.phase == .holding && journaled.count == before.1 + 1)
+        for t in [110.0, 120, .nan] {
+            #expect(throws: RunwayError.self) { try perform(.command(.start, t: t)) }
+        }
+        try perform(.command(.stop, t: 120))
+        do {
+            try perform(.command(.start, t: 100))
+            Issue.record("a start after touchdown was allowed")
+        } catch {
+            #expect(error.status == .state && error.message.hasSuffix("(a session is one flight)"))
+        }
+    }
+
     @Test func aUserPauseWhileAutoPausedTakesOverTheHold() throws {
         var phases = PhaseMachine()
         _ = phases.change(to: .cruise, by: nil)

@@ -182,8 +182,17 @@ struct ABITests {
         #expect(lastError().has("line 13"), "the second start, in cruise")
         #expect(accepted == 22 && rejected == 1)
         #expect(lines.log().contains("cannot start in phase cruise"), "the refused start of the batch is logged")
-        for s in [called, one, lines] { #expect(runway_stop_impl(s.handle, .nan) == RUNWAY_OK) }
-        #expect(lines.summary() == called.summary() && one.summary() == called.summary())
+        // A host that starts at the first line's time and pushes every line, the start line too:
+        // a start at the flight's own start time is already true (RUNWAY_OK, nothing changes).
+        let plain = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(runway_start_impl(plain.handle, 100) == RUNWAY_OK)
+        let all = "{\"type\":\"start\",\"t\":100}\n" + fixes(130...150)
+        #expect(all.withCString { runway_push_jsonl_impl(plain.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(accepted == 22 && rejected == 0)
+        #expect(runway_start_impl(plain.handle, 100) == RUNWAY_OK)
+        for s in [called, one, lines, plain] { #expect(runway_stop_impl(s.handle, .nan) == RUNWAY_OK) }
+        #expect(runway_start_impl(plain.handle, 100) == RUNWAY_ERR_STATE, "after touchdown: a session is one flight")
+        #expect(lines.summary() == called.summary() && one.summary() == called.summary() && plain.summary() == called.summary())
         #expect(field("elapsed_s", in: called.summary()) == 50)
         #expect(field("start_t", in: lines.summary()) == 100)
     }

@@ -31,9 +31,9 @@
  * FIT file's timer, unknown keys). The host parses each line with cJSON only
  * to read what a host needs for itself: its "t", to start the flight at the
  * first timed line's time (as runway_analyse does: a ride's sensor samples
- * and timer stops before its first position belong to the flight) unless
- * that line is a start line ({"type":"start","t":..}, a FIT timer started
- * before its first record: pushed, it starts the flight itself), and
+ * and timer stops before its first position belong to the flight; a start
+ * line's, {"type":"start","t":..} for a FIT timer started before its first
+ * record, is then already true when pushed), and
  * whether it is a fix (an object with "lat"/"lon" and no "type"), to stop
  * the flight at the last accepted fix's time (with no fix at all, an indoor
  * flight of speed samples, at the latest input's).
@@ -327,8 +327,8 @@ static int parse_args(int argc, char **argv, options *o) {
   return 0;
 }
 
-/* Push every line of in; start at the first timed line (unless it is a start line, which starts
-   the flight itself), remember the last accepted fix's t; count the accepted lines and fixes. */
+/* Push every line of in; start at the first timed line's time (a start line's is then already
+   true), remember the last accepted fix's t; count the accepted lines and fixes. */
 static int replay(runway_session *s, FILE *in, const char *in_name, double *last_fix_t,
                   long *accepted, long *fixes, long *rejected) {
   char *line = NULL;
@@ -348,10 +348,10 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     cJSON *obj = cJSON_Parse(line);
     double t = NAN, line_t = NAN;
     int fix = is_fix(obj, &t), timed = is_timed(obj, &line_t);
-    int report = has_type(obj, "import_report"), start_line = has_type(obj, "start");
+    int report = has_type(obj, "import_report");
     cJSON_Delete(obj);
     if (report) continue; /* what the import read, not an input */
-    if ((fix || timed) && !started && !start_line) {
+    if ((fix || timed) && !started) {
       runway_status st = runway_start(s, timed ? line_t : t);
       if (st != RUNWAY_OK) {
         rc = library_error("start", st);
@@ -362,7 +362,6 @@ static int replay(runway_session *s, FILE *in, const char *in_name, double *last
     runway_status st = runway_push_json(s, line);
     if (st == RUNWAY_OK) {
       (*accepted)++;
-      if (start_line) started = 1; /* (a refused one leaves the start to the next timed line) */
       if (fix) {
         (*fixes)++;
         *last_fix_t = t;

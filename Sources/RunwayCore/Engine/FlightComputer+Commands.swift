@@ -7,7 +7,8 @@ extension FlightComputer {
     /// the user's; resume ends either kind of hold.
     /// - Throws: `.state` when not allowed in the current phase, `.input` for a time before the latest.
     public mutating func command(_ command: PhaseCommand, at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
-        self.command(command, resolved: try check(command, at: t, wallClock: wallClock), events: &events)
+        guard let resolved = try check(command, at: t, wallClock: wallClock) else { return }
+        self.command(command, resolved: resolved, events: &events)
     }
 
     /// Applies a command `check` allowed (its time resolved once, there).
@@ -46,8 +47,12 @@ extension FlightComputer {
         public var t: Double
     }
 
-    /// Checks that `command` is allowed now; changes nothing.
-    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand {
+    /// Checks that `command` is allowed now; changes nothing. Nil when it is already true, so there
+    /// is nothing to do: a start at the flight's own start time while it flies (a recording's start
+    /// line, pushed by a host that started the flight at its first line's time). Any other start
+    /// after the start is a state error.
+    public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand? {
+        if command == .start, t == clock.startT, phase != .preflight, phase != .touchdown { return nil }
         let next = try phases.check(command)
         return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
     }

@@ -48,7 +48,7 @@ public struct FlightDriver: Sendable {
                 try journal(.input(stamped))
             }
         case .command(let command, let t):
-            let resolved = try core.check(command, at: t, wallClock: wallClock)
+            guard let resolved = try core.check(command, at: t, wallClock: wallClock) else { return }   // already true: not journaled
             try journal?(.command(command, t: resolved.t))
             core.command(command, resolved: resolved, events: &events)
         case .lap(let t):

@@ -132,14 +132,13 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
         :meth:`Session.push_many` (values are as recorded: pushing validates
         them), and last the import report (:func:`split_report`; alone when
         the file has no timed points). Replayed as :func:`analyse_recording`
-        does, a start line starts the flight, else it starts at the first
-        input's time::
+        does, the flight starts at the first line's time (a start line's, else
+        the first input's) and takes every line (a start line at the flight's
+        own start time is already true)::
 
             lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
             with librunway.Session() as s:
-                first = json.loads(lines[0])
-                if first.get("type") != "start":    # a start line starts it itself
-                    s.start(first["t"])
+                s.start(json.loads(lines[0])["t"])
                 s.push_many(lines)
                 s.stop()
 
@@ -192,12 +191,10 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
 
 def _start_replay(session: Session, lines: Sequence[str]) -> None:
     """Start a replay of :func:`import_recording`'s ``lines`` as ``runway_analyse`` does: at the
-    first input's time, unless the first line (an import report aside) is a start line (a FIT
-    timer started before its first record), which starts the flight when pushed with the rest."""
+    first line's time (an import report aside): a start line's (a FIT timer started before its
+    first record), which is then already true when pushed with the rest, else the first input's."""
     for line in lines:
         first = json.loads(line)
-        if first.get("type") == "import_report":
-            continue
-        if first.get("type") != "start":
+        if first.get("type") != "import_report":
             session.start(first.get("t"))
-        return
+            return

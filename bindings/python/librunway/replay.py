@@ -610,9 +610,8 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
         final = None
         interrupted = False
         try:
-            # A first start line starts the flight when pushed (as runway_analyse replays it).
-            if not (points[0].fix is None and points[0].samples[0].get("type") == "start"):
-                session.start(points[0].t)
+            # At the first point's time: a first start line's is then already true when pushed.
+            session.start(points[0].t)
             wall0 = time.monotonic()
             try:
                 for index, point in enumerate(points, 1):

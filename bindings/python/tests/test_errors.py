@@ -164,7 +164,10 @@ def test_phase_changes_out_of_order_are_state_errors(session):
         session.stop(T0)
     session.start(T0)
     with pytest.raises(librunway.StateError):
-        session.start(T0)
+        session.start(T0 + 0.5)   # a second start at another time
+    before = session.snapshot()
+    session.start(T0)             # at the flight's own start time: already true, nothing changes
+    assert session.snapshot() == before
     with pytest.raises(librunway.StateError):
         session.resume(T0)
     session.stop(T0 + 1)

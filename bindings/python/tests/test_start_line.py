@@ -1,7 +1,7 @@
 """A recording whose timer started before its first record: its import begins with a start line
-({"type":"start","t":T}), which every replay of the lines in Python pushes with the rest instead
-of starting the flight itself (as runway_analyse does): no line is rejected and the flight
-starts at T. The recording is the engine's own FIT export of a flight whose first fix came
+({"type":"start","t":T}). Every replay of the lines in Python starts the flight at the first
+line's time and pushes every line (as runway_analyse does): the start line at the flight's own
+start time is already true, no line is rejected and the flight starts at T. The recording is the engine's own FIT export of a flight whose first fix came
 2 min after its start."""
 
 from __future__ import annotations
@@ -48,14 +48,23 @@ def test_the_import_begins_with_a_start_line_that_starts_the_flight(late_fix):
     lines, report = librunway.split_report(librunway.import_recording(fit, "fit"))
     assert json.loads(lines[0]) == {"type": "start", "t": T0}
     assert report["inputs"] == len(lines)
-    # The pattern import_recording's docstring shows.
+    # The pattern import_recording's docstring shows: start at the first line's time, push every
+    # line (strictly: the start line at the flight's own start time is already true).
     with librunway.Session(CONFIG) as s:
-        first = json.loads(lines[0])
-        if first.get("type") != "start":
-            s.start(first["t"])
+        s.start(json.loads(lines[0])["t"])
+        assert s.push_many(lines, strict=True) == (len(lines), 0)
+        s.stop()
+        check(s.summary(), original)
+    # Pushed without starting, the start line starts the flight.
+    with librunway.Session(CONFIG) as s:
         assert s.push_many(lines) == (len(lines), 0)
         s.stop()
         check(s.summary(), original)
+    # Any other start after the start is still a state error.
+    with librunway.Session(CONFIG) as s:
+        s.start(T0 - 1)
+        with pytest.raises(librunway.StateError):
+            s.push(lines[0])
     one = librunway.analyse_recording(fit, "fit", CONFIG)
     assert one["rejected"] == 0
     check(one["summary"], original)

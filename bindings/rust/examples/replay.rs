@@ -74,11 +74,10 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let phases =
         session.poll_subscription(Some(r#"{"kinds":["phase","log"],"policy":"queue","capacity":65536}"#))?;
 
-    // As runway_analyse replays a recording: a start line first (a FIT file's timer started
-    // before its first record) starts the flight when pushed, else it starts at the first input.
-    if json::str_field(lines.lines().next().unwrap_or("{}"), "type").as_deref() != Some("start") {
-        session.start(None)?; // None: at the first input's time
-    }
+    // As runway_analyse replays a recording: at the first line's time (a start line's, a FIT
+    // file's timer started before its first record, which is then already true; else the first
+    // input's), then every line.
+    session.start(json::f64_field(lines.lines().next().unwrap_or("{}"), "t"))?;
     let batch = session.push_jsonl(&lines);
     session.stop(None)?;
     for event in phases.drain() {

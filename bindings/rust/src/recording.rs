@@ -16,16 +16,14 @@ pub fn import_available() -> bool {
 /// Turns a recording — the whole file's bytes, in `format` `"gpx"`, `"tcx"` or `"fit"` — into
 /// librunway inputs: JSON Lines, one input a line, ready for
 /// [`crate::Session::push_jsonl`]. Replayed as [`analyse`] does, the flight starts at the first
-/// input's time, unless the first line is a start line, which starts it when pushed:
+/// line's time (a start line's, else the first input's) and takes every line (a start line at
+/// the flight's own start time is already true):
 ///
 /// ```no_run
 /// # fn main() -> runway::Result<()> {
 /// let jsonl = runway::import_recording(&std::fs::read("run.fit").unwrap(), "fit")?;
 /// let s = runway::Session::open(None)?;
-/// let first = jsonl.lines().next().unwrap_or("{}");
-/// if runway::json::str_field(first, "type").as_deref() != Some("start") {
-///     s.start(runway::json::f64_field(first, "t"))?;
-/// }
+/// s.start(runway::json::f64_field(jsonl.lines().next().unwrap_or("{}"), "t"))?;
 /// s.push_jsonl(&jsonl).into_result()?;
 /// # Ok(()) }
 /// ```

@@ -97,7 +97,10 @@ fn state_errors_change_nothing() {
     expect_err(s.stop(Some(T0)), Status::State);
     assert_eq!(runway::json::str_field(&s.snapshot_json().unwrap(), "phase").unwrap(), "preflight");
     s.start(Some(T0)).unwrap();
-    expect_err(s.start(Some(T0)), Status::State);
+    expect_err(s.start(Some(T0 + 0.5)), Status::State); // a second start at another time
+    let started = run_state(&s);
+    s.start(Some(T0)).unwrap(); // at the flight's own start time: already true, nothing changes
+    assert_eq!(run_state(&s), started);
     expect_err(s.resume(Some(T0)), Status::State);
     s.pause(Some(T0)).unwrap();
     expect_err(s.pause(Some(T0)), Status::State);

@@ -105,13 +105,11 @@ pub fn recv_until<T: std::fmt::Debug>(rx: &Receiver<T>, what: &str, mut pred: im
 }
 
 /// Starts a replay of `jsonl` (import_recording's lines) as runway_analyse does: at the first
-/// input's time, unless the first line is a start line (a FIT file's timer started before its
-/// first record), which starts the flight when it is pushed.
+/// line's time (a start line's, a FIT file's timer started before its first record, which is
+/// then already true when pushed; else the first input's).
 pub fn start_replay(s: &runway::Session, jsonl: &str) {
     let first = jsonl.lines().find(|l| !l.trim().is_empty()).unwrap_or("{}");
-    if runway::json::str_field(first, "type").as_deref() != Some("start") {
-        s.start(runway::json::f64_field(first, "t")).unwrap();
-    }
+    s.start(runway::json::f64_field(first, "t")).unwrap();
 }
 
 /// The shared folder of real recorded tracks (`<repo>/../shared/tracks`), if present.
