@@ -25,9 +25,7 @@ def separate_calls(data: bytes, fmt: str, config=None) -> tuple[dict, dict, int]
     if report.get("altitude_source"):
         cfg.setdefault("fix_altitude", report["altitude_source"])
     with librunway.Session(cfg) as s:
-        first = json.loads(lines[0])
-        if first.get("type") != "start":      # a start line (a FIT timer) starts it when pushed
-            s.start(first["t"])
+        s.start(json.loads(lines[0])["t"])   # a start line's (a FIT timer's) is then already true
         rejected = s.push_many(lines)[1]
         s.stop()
         return s.summary(), report, rejected
