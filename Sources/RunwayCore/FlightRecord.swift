@@ -20,6 +20,8 @@ public struct FlightRecord: Sendable {
     public var maxCadenceSpm: Double
     public var laps: [Lap]
     public var route: Route
+    /// Where a speed sensor measured the flight, without a position (`RouteRecorder.sensed`).
+    public var sensed = Route()
     /// The cruise legs (start/resume to pause/auto-pause/stop), in order; their durations add up
     /// to `elapsedS`. Empty when unknown (the FIT export then times the whole flight).
     public var timerLegs: [TimerLeg] = []
@@ -41,7 +43,7 @@ extension FlightComputer {
                      distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
                      avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
                      avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,
-                     laps: laps.laps, route: route,
+                     laps: laps.laps, route: route, sensed: recorder.sensed,
                      timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now),
                      avgPowerW: metric("avg_power_w"), maxPowerW: metric("max_power_w"),
                      normalizedPowerW: metric("normalized_power_w"))

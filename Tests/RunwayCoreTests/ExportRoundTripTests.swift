@@ -195,6 +195,50 @@ struct ExportRoundTripTests {
         #expect(text.hasPrefix(#"{"type":"start","t":\#(Int(r.startT)).0}"#), "\(text.prefix(80))")
     }
 
+    /// A flight a speed sensor measured (indoors on a trainer, with a pause and a standing minute;
+    /// a ride with a curved tunnel) exported to FIT and analysed again reads its own distance,
+    /// moving time and timer: the sensor's stretch is written as records without a position, each
+    /// with its sample's speed and the flight's distance, which the import reads as speed samples.
+    /// Before, the indoor flight's FIT had no record (its import refused it: no timed points) and
+    /// the tunnel's read as its straight line.
+    @Test(arguments: [false, true])
+    func aFlightASpeedSensorMeasuredReplaysFromItsFIT(_ tunnel: Bool) throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0, v = 6.0, path = CurvedTunnel(v: v)
+        try d.phase(.start, t0)
+        var t = t0, k = 0
+        while t < t0 + 900 {
+            t += Double(1 + k % 3)   // whole seconds (a FIT record's time), uneven
+            k += 1
+            if tunnel, !path.inTunnel(Int(t - t0)) {
+                let (lat, lon) = path.position(at: t - t0)
+                try d.fix(t, lat, lon, speed: v, hAcc: 4)
+            }
+            if !tunnel && k == 100 { try d.phase(.pause, t) }
+            if !tunnel && k == 130 { try d.phase(.resume, t) }
+            let mps = (200..<230).contains(k) ? 0.2 : v + Double(k % 5) * 0.3   // standing, then riding
+            try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t))), wallClock: .nan, events: &d.events)
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(r.sensed.count > (tunnel ? 50 : 300))
+        let back = try imported(r, .fit)
+        let replay = try RecordingAnalysis.run(back, config: config)
+        let again = replay.flight.record
+        #expect(replay.rejected == 0)
+        // The sensor's stretch replays exactly; positions within 0.5 %, as the other flights here
+        // (a record's speed is the flight's smoothed speed, the fix's Doppler is not kept).
+        #expect(abs(again.distanceM - r.distanceM) <= (tunnel ? 0.005 : 1e-6) * r.distanceM, "\(again.distanceM) m, the flight's \(r.distanceM) m")
+        #expect(abs(again.movingS - r.movingS) <= 2 && again.elapsedS == r.elapsedS, "\(again.movingS) s moving of \(r.movingS), \(again.elapsedS) s of \(r.elapsedS)")
+        #expect(abs(replay.flight.sensorDistance - d.core.sensorDistance) <= 1e-6 * r.distanceM && again.sensed.count == r.sensed.count)
+        // The records' distances never decrease, and the last is the flight's.
+        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+        let distances = fit.all(20).compactMap { $0[5] }
+        #expect(distances == distances.sorted() && abs(Double(distances.last ?? 0) / 100 - r.distanceM) <= 0.01)
+    }
+
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
     /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
     /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).

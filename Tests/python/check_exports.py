@@ -9,7 +9,8 @@ check raises ``ExportCheckError`` (an ``AssertionError``) saying what is wrong.
 
 ``expect`` (every key optional) describes the flight::
 
-    points        route points (GPX trkpt, TCX Trackpoint, FIT record, CSV row)
+    points        route points (GPX trkpt, TCX Trackpoint, FIT record with a position, CSV row;
+                  a FIT record without one is a speed sensor's, only when sensor_distance_m > 0)
     segments      route segments (GPX trkseg, CSV segment numbers)
     segment_sizes points per segment (GeoJSON lines: segments of two or more points)
     laps          laps in TCX and FIT (the finished laps, plus the lap in progress of a
@@ -325,6 +326,10 @@ def check_fit(data: bytes, expect: dict | None = None) -> dict:
     require(events[-1].get("event") == "timer" and events[-1].get("event_type") == "stop_all",
             "no timer stop_all event last")
     records = messages.get("record_mesgs", [])
+    # A record without a position is a speed sensor's (where it measured the flight): its sample's
+    # speed and the flight's distance; the others are the route's points.
+    sensed = [r for r in records if r.get("position_lat") is None and r.get("position_long") is None]
+    records_all, records = records, [r for r in records if not (r.get("position_lat") is None and r.get("position_long") is None)]
     laps = messages["lap_mesgs"]
     sessions = messages["session_mesgs"]
     # The timer as Garmin's tools derive it: the sum of the start -> stop_all intervals of the
@@ -363,19 +368,23 @@ def check_fit(data: bytes, expect: dict | None = None) -> dict:
     require(abs(lap_total - total) <= 0.01 * len(laps) + 0.011, f"laps add up to {lap_total} m, session {total} m")
     if "activity" in expect:
         require(session.get("sport") == FIT_SPORT[expect["activity"]], f"session sport {session.get('sport')}")
-    stamps = [r["timestamp"] for r in records]
+    require(not sensed or expect.get("sensor_distance_m", 0.0) > 0 or "sensor_distance_m" not in expect,
+            f"{len(sensed)} records without a position, and no speed sample measured the flight")
+    require(all(r.get("speed") is not None and r.get("distance") is not None for r in sensed),
+            "a record without a position has no speed or distance")
+    stamps = [r["timestamp"] for r in records_all]
     require(all(a <= b for a, b in zip(stamps, stamps[1:])), "record timestamps go backwards")
     semis = 180.0 / 2 ** 31
     path = [(r["position_lat"] * semis, r["position_long"] * semis) for r in records
             if r.get("position_lat") is not None and r.get("position_long") is not None]
-    require(len(path) == len(records), "a record without a position")
+    require(len(path) == len(records), "a record with half a position")
     if expect.get("hr"):
-        require(any(r.get("heart_rate") is not None for r in records), "no record heart rate")
+        require(any(r.get("heart_rate") is not None for r in records_all), "no record heart rate")
     elif expect.get("hr") is False:
-        require(all(r.get("heart_rate") is None for r in records), "record heart rate in a flight without it")
-    distances = [r.get("distance") for r in records if r.get("distance") is not None]
+        require(all(r.get("heart_rate") is None for r in records_all), "record heart rate in a flight without it")
+    distances = [r.get("distance") for r in records_all if r.get("distance") is not None]
     require(all(a <= b + 1e-9 for a, b in zip(distances, distances[1:])), "record distance goes backwards")
-    return {"records": len(records), "laps": len(laps), "session_total_distance_m": total,
+    return {"records": len(records), "sensed_records": len(sensed), "laps": len(laps), "session_total_distance_m": total,
             "session_total_timer_time_s": session.get("total_timer_time"), "sport": session.get("sport"),
             "profile_version": Decoder(Stream.from_byte_array(bytearray(data))).read_file_header(True)
             .get_dict()["profile_version"]}

@@ -260,3 +260,38 @@ def test_a_real_recording_replayed_and_exported_keeps_its_distance(recording):
     assert 0 < expect["points"] <= accepted
     figures = {fmt: ce.check(data, fmt, expect) for fmt, data in exports.items()}
     assert abs(figures["gpx"]["distance_error"]) < ce.DISTANCE_TOLERANCE
+
+
+def test_an_indoor_rides_fit_carries_its_speed_samples_and_replays_to_its_distance():
+    """A trainer ride (speed samples and heart rate, no fix): the FIT export's records have no
+    position and carry each sample's speed and the flight's distance, as Garmin's SDK reads them;
+    analysed again, the FIT gives the ride's distance, moving time and timer. Every export still
+    opens in its reader (the others carry positions only: no points)."""
+    import librunway
+    from garmin_fit_sdk import Decoder, Stream
+
+    Session = _session_class()
+    t0 = 1_700_000_000
+    speeds = [7.0 + (k % 7) * 0.25 for k in range(600)] + [0.0] * 60 + [8.0] * 300
+    with Session({"activity": "ride", "auto_pause": False}) as s:
+        s.start(t0)
+        for k, v in enumerate(speeds, 1):
+            s.push({"type": "hr", "bpm": 140, "t": t0 + k})
+            s.push({"type": "speed", "speed": v, "t": t0 + k})
+        s.stop()
+        summary = s.summary()
+        exports = _exports(s)
+    assert summary["points"] == 0 and summary["sensor_distance_m"] == summary["distance_m"] > 7000
+    messages, errors = Decoder(Stream.from_byte_array(bytearray(exports["fit"]))).read()
+    assert errors == []
+    records = messages["record_mesgs"]
+    assert len(records) == len(speeds)
+    assert all(r.get("position_lat") is None and r.get("heart_rate") == 140 for r in records)
+    assert [r["speed"] for r in records] == pytest.approx(speeds, abs=1e-3)
+    assert records[-1]["distance"] == pytest.approx(summary["distance_m"], abs=0.01)
+    expect = ce.expect_from_summary(summary)
+    for fmt, data in exports.items():   # (the others have no point to carry heart rate on)
+        assert ce.check(data, fmt, expect if fmt == "fit" else {**expect, "hr": None}) is not None
+    again = librunway.analyse_recording(exports["fit"], "fit", {"auto_pause": False})["summary"]
+    assert again["distance_m"] == pytest.approx(summary["distance_m"], rel=1e-6)
+    assert again["moving_s"] == summary["moving_s"] and again["elapsed_s"] == summary["elapsed_s"]

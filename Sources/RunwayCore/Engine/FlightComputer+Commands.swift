@@ -23,6 +23,7 @@ extension FlightComputer {
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
         speedSensor.legChanged()
+        recorder.dropWaiting()
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)

@@ -76,6 +76,12 @@ extension FlightComputer {
         return from
     }
 
+    /// A speed sample's point (no position) at the flight's figures now, with the sample's speed.
+    func sensedPoint(_ mps: Double, at t: Double) -> RoutePoint {
+        RoutePoint(lat: .nan, lon: .nan, alt: .nan, t: t, distanceM: distance, speedMps: mps,
+                   hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
+    }
+
     /// A route point at the flight's figures now.
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,

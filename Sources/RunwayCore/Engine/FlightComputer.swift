@@ -181,7 +181,10 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
-        if positionsMeasure { speedSensor.positioned(at: t) }
+        if positionsMeasure {
+            speedSensor.positioned(at: t)
+            recorder.dropWaiting()
+        }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
@@ -221,7 +224,10 @@ public struct FlightComputer: Sendable {
                 sensorM += m.movingM
                 pause.cruised(movingS: m.movingS, at: t)
                 pace.push(t: t, distanceM: distance)
+                recorder.sense(sensedPoint(mps, at: t), ownM: speedSensor.sampleM)
             }
+        } else if phase == .cruise && !speedSensor.measures(at: t) {
+            recorder.senseWaiting(sensedPoint(mps, at: t), ownM: speedSensor.sampleM)
         }
         guard speedSensor.measures(at: t) else { return }   // positions measure the flight
         if config.filters {

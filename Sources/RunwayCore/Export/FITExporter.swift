@@ -43,7 +43,7 @@ enum FITExporter {
     static let messageIndex = FITField(254, .uint16)
 
     static func export(_ r: FlightRecord) -> [UInt8] {
-        var fit = FITWriter(capacity: 512 + r.route.count * 32)
+        var fit = FITWriter(capacity: 512 + (r.route.count + r.sensed.count) * 32)
         let start = time(r.exportStartT), end = time(r.exportEndT)
         let onFoot = r.activity != .ride
         fit.message(global: Mesg.fileID, local: 0, [
@@ -70,13 +70,23 @@ enum FITExporter {
         } else {
             for leg in legs { events += [(leg.start, 0), (leg.end, 4)] }   // start, stop_all
         }
-        var next = 0
-        for i in 0..<route.count {
-            while next < events.count, events[next].t <= route.time(i) {
+        // The route's points and the speed sensor's (records without a position), in time order.
+        let sensed = r.sensed
+        var next = 0, i = 0, j = 0
+        while i < route.count || j < sensed.count {
+            let bySensor = j < sensed.count && (i == route.count || sensed.time(j) < route.time(i))
+            let t = bySensor ? sensed.time(j) : route.time(i)
+            while next < events.count, events[next].t <= t {
                 timerEvent(&fit, at: time(events[next].t), type: events[next].type)
                 next += 1
             }
-            record(&fit, route, i, onFoot: onFoot)
+            if bySensor {
+                record(&fit, sensed, j, onFoot: onFoot, positioned: false)
+                j += 1
+            } else {
+                record(&fit, route, i, onFoot: onFoot)
+                i += 1
+            }
         }
         while next < events.count {
             timerEvent(&fit, at: time(events[next].t), type: events[next].type)
@@ -107,12 +117,13 @@ enum FITExporter {
         ])
     }
 
-    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, onFoot: Bool) {
+    /// A record of point `i`: `positioned` false for a speed sensor's point (no position, no altitude).
+    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, onFoot: Bool, positioned: Bool = true) {
         let cadence = route.cadence(i)
         var fields: [(FITField, FITValue)] = [
             (timestamp, .number(time(route.time(i)))),
-            (FITField(0, .sint32), .number(semicircles(route.latE7(i)))),   // position_lat
-            (FITField(1, .sint32), .number(semicircles(route.lonE7(i)))),   // position_long
+            (FITField(0, .sint32), .number(positioned ? semicircles(route.latE7(i)) : nil)),   // position_lat
+            (FITField(1, .sint32), .number(positioned ? semicircles(route.lonE7(i)) : nil)),   // position_long
             (FITField(2, .uint16), .number(scaled(route.altitude(i), 5, offset: 500))),   // altitude
             (FITField(3, .uint8), .number(whole(route.heartRate(i)))),    // heart_rate
             (FITField(4, .uint8), .number(whole(onFoot ? (cadence / 2).rounded(.down) : cadence))),  // cadence

@@ -37,6 +37,8 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var backlog = Measured()
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
+    /// The latest sample's own metres (its interval's distance; 0 when it measured none).
+    private(set) var sampleM = 0.0
 
     init(movingMps: Double, maxIntervalS: Double) {
         self.movingMps = movingMps
@@ -55,9 +57,11 @@ struct SpeedSensorStage: Sendable, Equatable {
         defer { lastT = t }
         let from = max(lastT.isNaN ? since : max(lastT, since), positionedAt)
         let dt = t - from
+        sampleM = 0
         if dt > 0, dt <= maxIntervalS {
             if mps >= movingMps {
-                backlog.movingM += mps * dt
+                sampleM = mps * dt
+                backlog.movingM += sampleM
                 backlog.movingS += dt
             } else {
                 backlog.standingS += dt

@@ -21,6 +21,13 @@ public struct RouteRecorder: Sendable {
     private var segmentOffset = (dx: Double.nan, dy: Double.nan)
     /// Whether a point was refused because the route is full, since this was last cleared.
     var refusedPoint = false
+    /// Where a speed sensor measured the flight (no position): a point a sample that measured, in
+    /// cruise, with the flight's distance at its time (its lat/lon are not a position), up to
+    /// `maxPoints`. The FIT export writes them as records without a position.
+    public private(set) var sensed = Route()
+    /// Samples in the sensor's backlog (while positions may yet measure their stretch), each with
+    /// its own metres: kept when the sensor takes the flight up, dropped when a fix measures it.
+    private var waiting: [(point: RoutePoint, ownM: Double)] = []
     let distanceFilterM: Double
     let maxPoints: Int
 
@@ -32,6 +39,33 @@ public struct RouteRecorder: Sendable {
     /// Starts a new segment, unless the route is full (no point would follow).
     mutating func beginSegment() {
         if route.count < maxPoints { route.beginSegment() }
+    }
+
+    /// A speed sample that waits in the sensor's backlog (`ownM`: its interval's metres).
+    mutating func senseWaiting(_ p: RoutePoint, ownM: Double) {
+        if sensed.count + waiting.count < maxPoints { waiting.append((p, ownM)) }
+    }
+
+    /// A speed sample that measured the flight (`p.distanceM`: the flight's distance with it):
+    /// the samples that waited go first, each with the distance up to its own interval.
+    mutating func sense(_ p: RoutePoint, ownM: Double) {
+        var d = p.distanceM - ownM - waiting.reduce(0) { $0 + $1.ownM }
+        for w in waiting where sensed.count < maxPoints {
+            d += w.ownM
+            append(w.point, distanceM: d)
+        }
+        waiting.removeAll(keepingCapacity: true)
+        if sensed.count < maxPoints { append(p, distanceM: p.distanceM) }
+    }
+
+    /// A fix measured the flight, or the leg changed: the waiting samples are not the sensor's.
+    mutating func dropWaiting() {
+        if !waiting.isEmpty { waiting.removeAll(keepingCapacity: true) }
+    }
+
+    private mutating func append(_ p: RoutePoint, distanceM: Double) {
+        sensed.append(lat: 0, lon: 0, alt: .nan, t: p.t, distanceM: distanceM, speedMps: p.speedMps,
+                      hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
     /// The next point starts a leg: it is kept however close it is.
