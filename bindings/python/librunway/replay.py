@@ -248,8 +248,8 @@ def load_imported(path: str, fmt: str) -> Track:
             points.append(Point(t, obj))        # hr/cadence on a fix count as its samples
         else:
             points.append(Point(t, None, [obj]))
-    if not any(p.fix is not None for p in points):
-        raise InputFileError(f"{path}: no track points with a time")
+    if not points:   # (an indoor flight has speed samples and no fix: it replays as they measure it)
+        raise InputFileError(f"{path}: no timed points")
     return Track(points, None, untimed)
 
 

@@ -151,6 +151,22 @@ def test_replay_counts_a_fit_files_altitude_as_the_file_says():
     assert g and float(g.group(1)) != float(m.group(1)), as_gps.stdout
 
 
+def test_replay_of_an_indoor_flights_fit_is_measured_by_its_speed_samples(tmp_path):
+    # A trainer ride's FIT (records without a position: its speed samples, and heart rate).
+    t0 = 1_700_000_000
+    with librunway.Session({"activity": "ride", "auto_pause": False}) as s:
+        s.start(t0)
+        for k in range(1, 601):
+            s.push({"type": "hr", "bpm": 140, "t": t0 + k})
+            s.push({"type": "speed", "speed": 7.5, "t": t0 + k})
+        s.stop()
+        (tmp_path / "trainer.fit").write_bytes(s.export("fit"))
+    p = run("replay", tmp_path / "trainer.fit", "--speed", "0")
+    assert p.returncode == 0, p.stderr
+    assert re.search(r"^  distance +4\.50 km \(4500\.0 m\)$", p.stdout, re.M), p.stdout
+    assert re.search(r"^  heart rate +avg 140 bpm", p.stdout, re.M), p.stdout
+
+
 def test_replay_errors_are_one_line(tmp_path):
     one_line_error(run("replay", tmp_path / "nope.gpx"), "librunway replay: ")
     one_line_error(run("replay", SAMPLE, "--speed", "-1"), "librunway replay: ")
