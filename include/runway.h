@@ -245,8 +245,10 @@ runway_status runway_tick(runway_session *s, double t);
  * from cruise or holding). Any other transition is RUNWAY_ERR_STATE and
  * changes nothing; a session is one flight. A start at the flight's own
  * start time (the same t) before the stop is already true: RUNWAY_OK, and
- * nothing changes (no event, nothing stored), so a host may start a replay at
- * its first line's time and push every line, a start line too. Each change emits a "phase" event,
+ * nothing changes (no event, nothing stored; paused, it stays paused), so a
+ * host may start a replay at its first line's time and push every line, a
+ * start line too. A start whose time is still pending (t = NaN before any
+ * input) has no time to match: a start line after it is RUNWAY_ERR_STATE. Each change emits a "phase" event,
  * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
  * before any input, that of the next one (the events of that call then carry

@@ -31,7 +31,7 @@ public enum Sample: Sendable, Equatable {
     /// Power from a power meter (watts); 0 while coasting is a measurement like any other.
     case power(watts: Double, t: Double)
     /// Speed from a speed sensor (m/s): a wheel sensor, a foot pod, a treadmill. It measures the
-    /// flight until its first fix in cruise (indoors, or before the GPS locks); see `SpeedSensorStage`.
+    /// flight where positions are silent (indoors, before the GPS locks, a tunnel); see `SpeedSensorStage`.
     case speed(mps: Double, t: Double)
 
     public var t: Double {

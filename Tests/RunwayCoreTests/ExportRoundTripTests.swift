@@ -239,6 +239,27 @@ struct ExportRoundTripTests {
         #expect(distances == distances.sorted() && abs(Double(distances.last ?? 0) / 100 - r.distanceM) <= 0.01)
     }
 
+    /// A trainer ride that stops for two minutes, auto-pause on (the ride profile's default):
+    /// the samples while auto-paused are no records, and its FIT analysed again pauses there too,
+    /// to the ride's own distance, moving time and timer.
+    @Test func anAutoPausedTrainerRideReplaysFromItsFIT() throws {
+        let config = EngineConfig(activity: .ride)
+        #expect(config.autoPause.enabled)
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for k in 1...900 {
+            let mps = (300..<420).contains(k) ? 0.1 : 7.0
+            try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t0 + Double(k)))), wallClock: .nan, events: &d.events)
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(r.elapsedS < 800 && r.sensed.count < 800, "auto-paused: \(r.elapsedS) s, \(r.sensed.count) records")
+        let again = try RecordingAnalysis.run(try imported(r, .fit), config: config).flight.record
+        #expect(again.distanceM == r.distanceM && again.movingS == r.movingS && again.elapsedS == r.elapsedS,
+                "\(again.distanceM) m, \(again.movingS) s, \(again.elapsedS) s of \(r.distanceM), \(r.movingS), \(r.elapsedS)")
+    }
+
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
     /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
     /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).

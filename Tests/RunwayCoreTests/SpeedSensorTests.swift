@@ -228,6 +228,48 @@ struct SpeedSensorTests {
         #expect(abs(d.core.distance - (before.0 + 180 + 210)) < 1e-9 && abs(d.core.sensorDistance - 390) < 1e-9)
     }
 
+    /// Fixes stop (a runner going indoors) and the user pauses 16 s later, before positions have
+    /// been silent for `gap_s`: the samples since the last fix are the sensor's, counted at the
+    /// pause (no line will cross it), and after the resume the sensor measures the leg. With the
+    /// distance filter leaving the last fix out of the route, the point kept for it at the pause
+    /// carries the distance at that fix, so the FIT's records (the route's and the sensor's, in
+    /// time order) never go back in distance, and the last is the flight's.
+    @Test(arguments: [5.0, 0])
+    func aPauseSoonAfterTheLastFixKeepsTheSensorsStretch(_ distanceFilterM: Double) throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        config.distanceFilterM = distanceFilterM
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 0...99 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4) }
+        for k in 100...115 { try speed(&d, Self.t0 + Double(k), 3) }
+        try d.phase(.pause, Self.t0 + 115)
+        try d.phase(.resume, Self.t0 + 120)
+        for k in 121...300 { try speed(&d, Self.t0 + Double(k), 3) }
+        try d.phase(.stop)
+        let r = d.core.record
+        let positions = 3 * 99.0, sensor = 3 * (16.0 + 180)
+        #expect(abs(r.distanceM - (positions + sensor)) <= 0.002 * (positions + sensor), "\(r.distanceM) m")
+        #expect(abs(d.core.sensorDistance - sensor) < 1e-9, "\(d.core.sensorDistance) m by the sensor")
+        #expect(abs(r.movingS - 295) <= 1 && r.elapsedS == 295)
+        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
+        let distances = fit.all(20).compactMap { $0[5] }
+        #expect(distances == distances.sorted(), "FIT record distances go back")
+        #expect(abs(Double(distances.last ?? 0) / 100 - r.distanceM) <= 0.01)
+    }
+
+    /// The sensor measured up to the end of the last interval it counted: a sample that ends a
+    /// silence longer than `gap_s` pays the backlog out, and the silence is no one's yet (a gap's
+    /// line from the last fix counts its share from there).
+    @Test func theSensorMeasuredUpToItsLastIntervalNotAcrossASilence() {
+        var s = SpeedSensorStage(movingMps: 0.8, maxIntervalS: 30)
+        s.positioned(at: 0)
+        #expect(s.step(mps: 3, at: 1, since: 0) == nil, "waits while positions may measure")
+        let m = s.step(mps: 3, at: 40, since: 0)
+        #expect(m == SpeedSensorStage.Measured(movingM: 3, movingS: 1, standingS: 0) && s.measuredUntil == 1)
+        #expect(s.step(mps: 3, at: 41, since: 0) == SpeedSensorStage.Measured(movingM: 3, movingS: 1, standingS: 0) && s.measuredUntil == 41)
+    }
+
     /// A ride that stops for two minutes in a tunnel: the sensor's standing samples auto-pause it
     /// there, and its moving ones resume it; the stop is neither distance nor moving time.
     @Test func aStopInTheTunnelAutoPausesTheRide() throws {

@@ -18,11 +18,14 @@ extension FlightComputer {
         if !time.isNaN { advance(to: time) }
         if phase == .cruise && (command == .pause || command == .stop) {
             if let moved = stillness.endLeg() { creditMovement(moved, before: time.isNaN ? now : time) }
+            if let m = speedSensor.legEnds() {   // the sensor's stretch since the last fix
+                sensorMeasured(m, at: now)
+                recorder.senseWaiting(upTo: distance)
+            }
             keepLatestPosition()
         }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
-        speedSensor.legChanged()
         recorder.dropWaiting()
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }

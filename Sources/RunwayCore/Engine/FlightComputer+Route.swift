@@ -89,9 +89,12 @@ extension FlightComputer {
     }
 
     /// A leg ends at the latest accepted fix when the distance filter left it out, so the route's
-    /// last cumulative distance is the flight's (not on a full route).
+    /// last cumulative distance is the flight's (not on a full route). When speed samples measured
+    /// the flight after that fix, the point has the distance at the fix (the rest is theirs).
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
-        recorder.keepLast(point(last.lat, last.lon, shown.alt, at: last.t), flightDistanceM: distance)
+        var p = point(last.lat, last.lon, shown.alt, at: last.t)
+        if speedSensor.measuredUntil > last.t { p.distanceM = min(distance, distanceAtPosition) }
+        recorder.keepLast(p, flightDistanceM: p.distanceM)
     }
 }

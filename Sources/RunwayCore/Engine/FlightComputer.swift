@@ -31,6 +31,8 @@ public struct FlightComputer: Sendable {
     var speedSensor: SpeedSensorStage
     /// Metres the speed samples measured (with their held steps a resume credited).
     var sensorM = 0.0
+    /// The flight's distance when a fix last measured it.
+    var distanceAtPosition = 0.0
     var lastAccepted: GapResolver.LastFix? = nil
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
     /// its first point waits for the next fix (`keepLegStart`).
@@ -184,6 +186,7 @@ public struct FlightComputer: Sendable {
         if positionsMeasure {
             speedSensor.positioned(at: t)
             recorder.dropWaiting()
+            distanceAtPosition = distance
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
@@ -220,9 +223,7 @@ public struct FlightComputer: Sendable {
             if autoHeld {
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
-                odometer.credit(distanceM: m.movingM, movingS: m.movingS)
-                sensorM += m.movingM
-                pause.cruised(movingS: m.movingS, at: t)
+                sensorMeasured(m, at: t)
                 pace.push(t: t, distanceM: distance)
                 recorder.sense(sensedPoint(mps, at: t), ownM: speedSensor.sampleM)
             }
@@ -238,6 +239,14 @@ public struct FlightComputer: Sendable {
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if config.filters { autoPause(mps, at: t, &events) }
         lapsAndAlerts(at: t, &events)
+    }
+
+    /// What speed samples measured in cruise: distance and moving time, and auto-pause's count
+    /// of moving time since a slow hold began (the samples' points go to the route recorder).
+    mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
+        odometer.credit(distanceM: m.movingM, movingS: m.movingS)
+        sensorM += m.movingM
+        pause.cruised(movingS: m.movingS, at: t)
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
@@ -280,7 +289,7 @@ public struct FlightComputer: Sendable {
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
         // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
         var standing = false
-        if phase == .cruise, let v = pause.crossedStanding(c, legSince: clock.cruiseSince) {
+        if phase == .cruise, let v = pause.crossedStanding(c, legSince: positionsSince) {   // (not across the sensor's stretch)
             autoPause(v, at: now, &events)
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it

@@ -16,7 +16,7 @@
 ///     s.step(mps: 3, at: 1, since: 0)   // Measured(movingM: 3, movingS: 1, standingS: 0)
 ///     s.positioned(at: 2)               // a fix measured the flight at 2
 ///     s.step(mps: 3, at: 3, since: 0)   // nil: kept in the backlog while positions measure
-///     s.step(mps: 3, at: 40, since: 0)  // Measured(movingM: 3, movingS: 1, ...): the backlog; 37 s of silence measure nothing
+///     s.step(mps: 3, at: 40, since: 0)  // Measured(movingM: 3, movingS: 1, ...): the backlog, up to 3; 37 s of silence measure nothing
 struct SpeedSensorStage: Sendable, Equatable {
     /// What samples measured: the moving samples' distance and time, and the standing samples' time.
     struct Measured: Sendable, Equatable {
@@ -33,8 +33,10 @@ struct SpeedSensorStage: Sendable, Equatable {
     private(set) var measuredUntil = -Double.infinity
     /// When a fix last measured the flight (-infinity: none has).
     private var positionedAt = -Double.infinity
-    /// What the samples since that fix measured, waiting for positions to fall silent.
+    /// What the samples since that fix measured, waiting for positions to fall silent, and the
+    /// end of its last interval.
     private var backlog = Measured()
+    private var backlogUntil = -Double.infinity
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
     /// The latest sample's own metres (its interval's distance; 0 when it measured none).
@@ -66,10 +68,17 @@ struct SpeedSensorStage: Sendable, Equatable {
             } else {
                 backlog.standingS += dt
             }
+            backlogUntil = t
         }
-        guard measures(at: t), !backlog.isEmpty else { return nil }
+        guard measures(at: t) else { return nil }
+        return takeBacklog()
+    }
+
+    /// The backlog as measured (nil when empty): the samples measured the flight up to its end.
+    private mutating func takeBacklog() -> Measured? {
+        guard !backlog.isEmpty else { return nil }
         defer { backlog = Measured() }
-        measuredUntil = t
+        measuredUntil = backlogUntil
         return backlog
     }
 
@@ -79,9 +88,9 @@ struct SpeedSensorStage: Sendable, Equatable {
         backlog = Measured()
     }
 
-    /// A phase command: a backlog is of the leg that ends (as the positions' stretch after the
-    /// latest fix, it is not counted).
-    mutating func legChanged() { backlog = Measured() }
+    /// The leg ends (a pause or a stop) before positions measured the samples' backlog: the
+    /// sensor measured it (nil when empty). Positions take up no line across that stretch.
+    mutating func legEnds() -> Measured? { takeBacklog() }
 
     /// Notes a sample faster than the profile's cap: true the first time (to log it).
     mutating func noteTooFast() -> Bool {

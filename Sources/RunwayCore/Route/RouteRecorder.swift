@@ -49,13 +49,19 @@ public struct RouteRecorder: Sendable {
     /// A speed sample that measured the flight (`p.distanceM`: the flight's distance with it):
     /// the samples that waited go first, each with the distance up to its own interval.
     mutating func sense(_ p: RoutePoint, ownM: Double) {
-        var d = p.distanceM - ownM - waiting.reduce(0) { $0 + $1.ownM }
+        senseWaiting(upTo: p.distanceM - ownM)
+        if sensed.count < maxPoints { append(p, distanceM: p.distanceM) }
+    }
+
+    /// The samples that waited measured the flight up to `distanceM` (the flight's distance at the
+    /// last of them): each is kept with the distance up to its own interval.
+    mutating func senseWaiting(upTo distanceM: Double) {
+        var d = distanceM - waiting.reduce(0) { $0 + $1.ownM }
         for w in waiting where sensed.count < maxPoints {
             d += w.ownM
             append(w.point, distanceM: d)
         }
         waiting.removeAll(keepingCapacity: true)
-        if sensed.count < maxPoints { append(p, distanceM: p.distanceM) }
     }
 
     /// A fix measured the flight, or the leg changed: the waiting samples are not the sensor's.

@@ -23,7 +23,7 @@ RIDES = ["fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit", "fitparse__sample
 # (its points' raw geodesic sum is 0.7 % longer: it carries their noise), and so is the Edge
 # 200's (a receiver without sensors); the Edge 500's is its wheel sensor's, 3.9 % over its GPS
 # track: the wheel alone measured the first 408 s, before the GPS locked, which the engine
-# counts from the records' speed (speed samples until the first fix).
+# counts from the records' speed (speed samples, where positions are silent).
 RIDE_REFEREE = {RIDES[0]: ("device", "total_distance_m"), RIDES[1]: ("device", "total_distance_m"),
                 RIDES[2]: ("device", "total_distance_m")}
 needs_tracks = pytest.mark.skipif(not TRACKS.is_dir(), reason=f"{TRACKS} absent")
