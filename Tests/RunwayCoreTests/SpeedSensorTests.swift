@@ -21,6 +21,17 @@ struct SpeedSensorTests {
         try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t))), wallClock: .nan, events: &d.events)
     }
 
+    /// A ride started at `t0`, auto-pause off, every fix a route point (filters on or off).
+    func startedRide(filters: Bool) throws -> Driver {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        config.filters = filters
+        config.distanceFilterM = 0
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        return d
+    }
+
     /// Indoors (no fix at all): distance is each sample's speed over the time since the one before,
     /// moving time the samples at a walker's speed or more; standing samples add neither, and the
     /// time before the first sample of the flight counts from the start. Over seeds and profiles.
@@ -137,13 +148,8 @@ struct SpeedSensorTests {
     /// on and off, with Doppler speed and without.
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aTunnelIsMeasuredByTheSensor(_ filters: Bool, _ doppler: Bool) throws {
-        var config = EngineConfig(activity: .ride)
-        config.autoPause.enabled = false
-        config.filters = filters
-        config.distanceFilterM = 0
         let v = 6.0, path = CurvedTunnel(v: v)
-        var d = Driver(config)
-        try d.phase(.start, Self.t0)
+        var d = try startedRide(filters: filters)
         for k in 0...780 {
             let t = Self.t0 + Double(k)
             if !path.inTunnel(k) {
@@ -166,13 +172,8 @@ struct SpeedSensorTests {
     /// straight tunnel counts once (its line and its length agree), with Doppler speed and without.
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aSensorThatFallsSilentInTheTunnelLeavesTheRestToTheLine(_ filters: Bool, _ doppler: Bool) throws {
-        var config = EngineConfig(activity: .ride)
-        config.autoPause.enabled = false
-        config.filters = filters
-        config.distanceFilterM = 0
         let v = 6.0
-        var d = Driver(config)
-        try d.phase(.start, Self.t0)
+        var d = try startedRide(filters: filters)
         for k in 0...780 {
             let t = Self.t0 + Double(k)
             if !(300..<480).contains(k) { try d.fix(t, 52 + degreesNorth(v * Double(k)), 4, speed: doppler ? v : .nan, hAcc: 4) }
