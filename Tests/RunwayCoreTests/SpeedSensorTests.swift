@@ -21,12 +21,12 @@ struct SpeedSensorTests {
         try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t))), wallClock: .nan, events: &d.events)
     }
 
-    /// A ride started at `t0`, auto-pause off, every fix a route point (filters on or off).
-    func startedRide(filters: Bool) throws -> Driver {
-        var config = EngineConfig(activity: .ride)
+    /// A flight started at `t0`, auto-pause off (`distanceFilterM` nil: the default).
+    func started(_ activity: Activity, filters: Bool = true, distanceFilterM: Double? = nil) throws -> Driver {
+        var config = EngineConfig(activity: activity)
         config.autoPause.enabled = false
         config.filters = filters
-        config.distanceFilterM = 0
+        if let distanceFilterM { config.distanceFilterM = distanceFilterM }
         var d = Driver(config)
         try d.phase(.start, Self.t0)
         return d
@@ -129,11 +129,7 @@ struct SpeedSensorTests {
     /// fix positions measure the flight by.
     @Test(arguments: [true, false])
     func anInaccurateFixDoesNotStopTheSensor(_ filters: Bool) throws {
-        var config = EngineConfig(activity: .run)
-        config.autoPause.enabled = false
-        config.filters = filters
-        var d = Driver(config)
-        try d.phase(.start, Self.t0)
+        var d = try started(.run, filters: filters)
         for k in 1...60 { try speed(&d, Self.t0 + Double(k), 3) }
         try d.fix(Self.t0 + 60.5, 52, 4, hAcc: 500)
         for k in 61...120 { try speed(&d, Self.t0 + Double(k), 3) }
@@ -149,7 +145,7 @@ struct SpeedSensorTests {
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aTunnelIsMeasuredByTheSensor(_ filters: Bool, _ doppler: Bool) throws {
         let v = 6.0, path = CurvedTunnel(v: v)
-        var d = try startedRide(filters: filters)
+        var d = try started(.ride, filters: filters, distanceFilterM: 0)
         for k in 0...780 {
             let t = Self.t0 + Double(k)
             if !path.inTunnel(k) {
@@ -173,7 +169,7 @@ struct SpeedSensorTests {
     @Test(arguments: [(true, true), (true, false), (false, true), (false, false)])
     func aSensorThatFallsSilentInTheTunnelLeavesTheRestToTheLine(_ filters: Bool, _ doppler: Bool) throws {
         let v = 6.0
-        var d = try startedRide(filters: filters)
+        var d = try started(.ride, filters: filters, distanceFilterM: 0)
         for k in 0...780 {
             let t = Self.t0 + Double(k)
             if !(300..<480).contains(k) { try d.fix(t, 52 + degreesNorth(v * Double(k)), 4, speed: doppler ? v : .nan, hAcc: 4) }
@@ -237,11 +233,7 @@ struct SpeedSensorTests {
     /// time order) never go back in distance, and the last is the flight's.
     @Test(arguments: [5.0, 0])
     func aPauseSoonAfterTheLastFixKeepsTheSensorsStretch(_ distanceFilterM: Double) throws {
-        var config = EngineConfig(activity: .run)
-        config.autoPause.enabled = false
-        config.distanceFilterM = distanceFilterM
-        var d = Driver(config)
-        try d.phase(.start, Self.t0)
+        var d = try started(.run, distanceFilterM: distanceFilterM)
         for k in 0...99 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4) }
         for k in 100...115 { try speed(&d, Self.t0 + Double(k), 3) }
         try d.phase(.pause, Self.t0 + 115)
