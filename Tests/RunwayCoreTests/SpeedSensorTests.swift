@@ -251,6 +251,29 @@ struct SpeedSensorTests {
         #expect(abs(Double(distances.last ?? 0) / 100 - r.distanceM) <= 0.01)
     }
 
+    /// A ride stops in a tunnel (auto-paused by its sensor) and sets off again just before its
+    /// fixes come back, while still auto-paused: the gap that ends then is the hold's, less what
+    /// the sensor measured of it, so the tunnel counts once and the stop stays paused. (Before,
+    /// the gap's whole line was held again and credited at the resume: +16 %, and no pause.)
+    @Test(arguments: [464, 466, 468, 469])
+    func aGapThatEndsWhileAutoPausedCountsOnlyWhatTheSensorDidNot(_ setsOff: Int) throws {
+        var d = Driver(EngineConfig(activity: .ride))
+        let v = 6.0
+        try d.phase(.start, Self.t0)
+        var north = 0.0
+        for k in 0...700 {
+            let t = Self.t0 + Double(k), standing = (400..<setsOff).contains(k)
+            if k > 0 && !standing { north += v }
+            if !(300..<470).contains(k) { try d.fix(t, 52 + degreesNorth(north), 4, speed: standing ? 0 : v, hAcc: 4) }
+            if k > 0 { try speed(&d, t, standing ? 0 : v) }
+        }
+        try d.phase(.stop)
+        let r = d.core.record
+        // Less only the interval of the sample that resumes it (the hold's, as a fix's step is).
+        #expect(r.distanceM <= north + 1e-6 && r.distanceM >= north - v - 1e-6, "\(r.distanceM) m of \(north) m")
+        #expect(r.elapsedS < 700 - 50 && r.movingS <= r.elapsedS, "\(r.movingS) s moving, \(r.elapsedS) s")
+    }
+
     /// The sensor measured up to the end of the last interval it counted: a sample that ends a
     /// silence longer than `gap_s` pays the backlog out, and the silence is no one's yet (a gap's
     /// line from the last fix counts its share from there).

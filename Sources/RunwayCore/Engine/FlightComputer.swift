@@ -280,7 +280,7 @@ public struct FlightComputer: Sendable {
     mutating func credit(_ gap: GapCredit, _ events: inout [Event]) {
         defer { cutWaitingLap(&events) }
         guard !gap.held else {
-            if phases.isAutoHeld { pause.takeHeld(gap) }
+            if phases.isAutoHeld { pause.takeHeld(afterSensor(gap)) }
             return
         }
         let c = inLeg(gap)   // (outside cruise there is no leg: as it is)
@@ -326,6 +326,18 @@ public struct FlightComputer: Sendable {
         var leg = c
         leg.speedAcrossMps = lineM * FlightComputer.legShare(of: lineM, speed: c.confirmingDopplerMps, legS: legS, stepS: stepS) / legS
         return leg
+    }
+
+    /// A gap that ended while auto-paused, less what speed samples measured of it (held steps of
+    /// their own): the share of its line after their last sample, which its time begins at.
+    func afterSensor(_ c: GapCredit) -> GapCredit {
+        let until = speedSensor.measuredUntil
+        guard until > c.lastT, c.at > c.lastT else { return c }
+        var g = c
+        g.lastT = min(until, c.at)
+        g.fromT = max(c.fromT, g.lastT)
+        g.distanceM *= FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: c.at - g.lastT, stepS: c.at - c.lastT)
+        return g
     }
 
     /// Applies what auto-pause decides at a speed sample.
