@@ -1,5 +1,5 @@
 import Testing
-import Foundation
+import Glibc
 @testable import RunwayCore
 import RunwaySim
 
