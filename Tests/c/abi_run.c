@@ -612,7 +612,8 @@ static void test_run(void) {
 
   /* ---- cruise: fixes 0..19 as JSON --------------------------------------- */
   EXPECT(runway_start(s, T0), RUNWAY_OK);
-  EXPECT(runway_start(s, T0), RUNWAY_ERR_STATE);
+  EXPECT(runway_start(s, T0 + 1), RUNWAY_ERR_STATE); /* a second start at another time */
+  EXPECT(runway_start(s, T0), RUNWAY_OK);            /* at the flight's own start time: already true */
   EXPECT(runway_resume(s, T0), RUNWAY_ERR_STATE);
   long accepted_inputs = 0;
   char buf[512];
@@ -752,6 +753,7 @@ static void test_run(void) {
   /* ---- touchdown ------------------------------------------------------------- */
   EXPECT(runway_stop(s, T0 + 64), RUNWAY_OK);
   EXPECT(runway_start(s, T0 + 64), RUNWAY_ERR_STATE);
+  EXPECT(runway_start(s, T0), RUNWAY_ERR_STATE); /* its own start time too: a session is one flight */
   EXPECT(runway_resume(s, T0 + 64), RUNWAY_ERR_STATE);
   EXPECT(runway_stop(s, T0 + 64), RUNWAY_ERR_STATE);
 
