@@ -352,6 +352,8 @@ struct SpeedSensorTests {
         #expect(r.distanceM >= 7 * 1079 - 1e-6 && r.distanceM <= 7 * 1080 + 1e-6, "\(r.distanceM)")
         #expect(r.elapsedS < 1200 - 100, "auto-paused through most of the stop: \(r.elapsedS) s")
         #expect(r.movingS <= r.elapsedS && r.movingS >= 1079 - 1e-6 && r.movingS <= 1080 + 1e-6, "\(r.movingS)")
+        // All of it the sensor's, the held steps the resume credited too.
+        #expect(abs(d.core.sensorDistance - r.distanceM) < 1e-9, "\(d.core.sensorDistance) m of \(r.distanceM) m")
     }
 
     /// A real ride whose wheel sensor measured 408 s before its GPS locked (`sample-activity.fit`,

@@ -144,7 +144,7 @@ public struct FlightComputer: Sendable {
                 if measuredUntil > recorder.lastKeptT {   // a line from before the sensor's stretch: the share after it
                     step.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: t - measuredUntil, stepS: t - recorder.lastKeptT)
                 }
-                odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, speedSensor.measuredUntil), to: t))   // (counted when moving)
+                odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, measuredUntil), to: t))   // (counted when moving)
                 if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
                 pace.push(t: t, distanceM: distance)
             }
