@@ -274,6 +274,33 @@ struct SpeedSensorTests {
         #expect(r.elapsedS < 700 - 50 && r.movingS <= r.elapsedS, "\(r.movingS) s moving, \(r.elapsedS) s")
     }
 
+    /// A ride auto-paused at a light; the GPS loses its lock and the rider wheels the bike ten
+    /// seconds before pausing (the hold becomes the user's, and what was held goes with it), then
+    /// resumes five minutes later indoors: the samples wheeled while held are not the new leg's.
+    @Test(arguments: [true, false])
+    func whatTheSensorMeasuredWhileHeldGoesWithAUsersPause(_ samplesWhilePaused: Bool) throws {
+        var d = Driver(EngineConfig(activity: .ride))
+        let v = 6.0
+        try d.phase(.start, Self.t0)
+        for k in 0...259 {
+            let t = Self.t0 + Double(k), moving = k <= 200
+            try d.fix(t, 52 + degreesNorth(v * Double(min(k, 200))), 4, speed: moving ? v : 0, hAcc: 4)
+            if k > 0 { try speed(&d, t, moving ? v : 0) }
+        }
+        #expect(d.core.phase == .holding, "auto-paused at the light")
+        let before = (d.core.distance, d.core.movingS)
+        for k in 260...270 { try speed(&d, Self.t0 + Double(k), 1.5) }   // wheeled, no fix
+        try d.phase(.pause, Self.t0 + 271)
+        if samplesWhilePaused { for k in 272...599 { try speed(&d, Self.t0 + Double(k), 1.5) } }
+        try d.phase(.resume, Self.t0 + 600)
+        for k in 601...700 { try speed(&d, Self.t0 + Double(k), v) }
+        try d.phase(.stop)
+        let r = d.core.record
+        #expect(abs(r.distanceM - (before.0 + 100 * v)) < 1e-6, "\(r.distanceM) m, \(before.0) m before the light")
+        #expect(abs(d.core.sensorDistance - 100 * v) < 1e-6, "\(d.core.sensorDistance) m by the sensor")
+        #expect(abs(r.movingS - (before.1 + 100)) < 1e-6, "\(r.movingS) s moving")
+    }
+
     /// The sensor measured up to the end of the last interval it counted: a sample that ends a
     /// silence longer than `gap_s` pays the backlog out, and the silence is no one's yet (a gap's
     /// line from the last fix counts its share from there).

@@ -18,15 +18,12 @@ extension FlightComputer {
         if !time.isNaN { advance(to: time) }
         if phase == .cruise && (command == .pause || command == .stop) {
             if let moved = stillness.endLeg() { creditMovement(moved, before: time.isNaN ? now : time) }
-            if let m = speedSensor.legEnds() {   // the sensor's stretch since the last fix
-                sensorMeasured(m, at: now)
-                recorder.senseWaiting(upTo: distance)
-            }
+            if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
         }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
-        recorder.dropWaiting()
+        speedSensor.legChanged()
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)

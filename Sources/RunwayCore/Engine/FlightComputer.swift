@@ -56,7 +56,8 @@ public struct FlightComputer: Sendable {
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
-        speedSensor = SpeedSensorStage(movingMps: config.stillness.movingDopplerMps, maxIntervalS: config.gapS)
+        speedSensor = SpeedSensorStage(movingMps: config.stillness.movingDopplerMps, maxIntervalS: config.gapS,
+                                       maxSamples: config.maxRoutePoints)
     }
 
     // MARK: - Inputs
@@ -185,7 +186,6 @@ public struct FlightComputer: Sendable {
         }
         if positionsMeasure {
             speedSensor.positioned(at: t)
-            recorder.dropWaiting()
             distanceAtPosition = distance
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
@@ -219,16 +219,14 @@ public struct FlightComputer: Sendable {
             }
             return
         }
-        if let m = speedSensor.step(mps: mps, at: t, since: autoHeld ? -.infinity : clock.cruiseSince) {
-            if autoHeld {
+        let since = autoHeld ? -Double.infinity : clock.cruiseSince
+        if let m = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t)) {
+            if autoHeld {   // (a held step: no route point)
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
                 sensorMeasured(m, at: t)
                 pace.push(t: t, distanceM: distance)
-                recorder.sense(sensedPoint(mps, at: t), ownM: speedSensor.sampleM)
             }
-        } else if phase == .cruise && !speedSensor.measures(at: t) {
-            recorder.senseWaiting(sensedPoint(mps, at: t), ownM: speedSensor.sampleM)
         }
         guard speedSensor.measures(at: t) else { return }   // positions measure the flight
         if config.filters {
@@ -241,12 +239,13 @@ public struct FlightComputer: Sendable {
         lapsAndAlerts(at: t, &events)
     }
 
-    /// What speed samples measured in cruise: distance and moving time, and auto-pause's count
-    /// of moving time since a slow hold began (the samples' points go to the route recorder).
+    /// What speed samples measured in cruise: distance and moving time, auto-pause's count of
+    /// moving time since a slow hold began, and the samples' points on the route recorder.
     mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
         odometer.credit(distanceM: m.movingM, movingS: m.movingS)
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
+        recorder.sense(m.samples, upTo: distance)
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.

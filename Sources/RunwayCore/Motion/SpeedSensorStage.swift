@@ -7,6 +7,12 @@
 /// positions take the leg up from where the sensor left off (`measuredUntil`: of a gap's line, or
 /// of a line from a fix before a start or a resume, only the share after it counts).
 ///
+/// The backlog is the one list of those samples: their sums, and each sample's route point (the
+/// flight's figures at it) with its own metres. It leaves the stage one way only: measured (in
+/// cruise, with the points for the route; while auto-paused, as a held step), or dropped (a fix
+/// measured its stretch, or the leg changed before the sensor did: what waited in a hold the user
+/// made a pause is not the next leg's).
+///
 /// Each sample measures the time since the previous one (or since the leg began, or the latest fix,
 /// when that is later) at its own speed, as a sensor's reading is the speed over its last interval:
 /// a step of that distance, moving when at a walker's speed or more; slower, neither distance nor
@@ -21,12 +27,23 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// What samples measured: the moving samples' distance and time, and the standing samples' time.
     struct Measured: Sendable, Equatable {
         var movingM = 0.0, movingS = 0.0, standingS = 0.0
+        /// The samples' points, in time order (at most `maxSamples` of them).
+        var samples: [Sample] = []
         var isEmpty: Bool { movingS == 0 && standingS == 0 }
+    }
+
+    /// A sample's route point (the flight's figures at its time; `distanceM` is set when it is
+    /// recorded) and the metres of its own interval.
+    struct Sample: Sendable, Equatable {
+        var point: RoutePoint
+        var ownM: Double
     }
 
     /// The speed from which a sample is movement (the stillness detector's walker's speed).
     let movingMps: Double
     let maxIntervalS: Double
+    /// The most points the backlog keeps (the route's own cap): its sums count every sample.
+    let maxSamples: Int
     /// The previous sample's time (NaN: none yet).
     private var lastT = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
@@ -39,12 +56,10 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var backlogUntil = -Double.infinity
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
-    /// The latest sample's own metres (its interval's distance; 0 when it measured none).
-    private(set) var sampleM = 0.0
-
-    init(movingMps: Double, maxIntervalS: Double) {
+    init(movingMps: Double, maxIntervalS: Double, maxSamples: Int = 0) {   // (0: no points kept)
         self.movingMps = movingMps
         self.maxIntervalS = maxIntervalS
+        self.maxSamples = maxSamples
     }
 
     /// Whether samples at `t` measure the flight: no fix has for longer than `maxIntervalS`.
@@ -55,12 +70,13 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// Returns what the samples measured when they measure the flight (the backlog with this
     /// sample's interval); nil while positions do (the interval joins the backlog), or when
     /// nothing was measured (no time in the leg, or a silence longer than `maxIntervalS`).
-    mutating func step(mps: Double, at t: Double, since: Double) -> Measured? {
+    /// `point`: the sample's route point, kept with its interval (none when nil).
+    mutating func step(mps: Double, at t: Double, since: Double, point: RoutePoint? = nil) -> Measured? {
         defer { lastT = t }
         let from = max(lastT.isNaN ? since : max(lastT, since), positionedAt)
         let dt = t - from
-        sampleM = 0
         if dt > 0, dt <= maxIntervalS {
+            var sampleM = 0.0   // (its interval's metres)
             if mps >= movingMps {
                 sampleM = mps * dt
                 backlog.movingM += sampleM
@@ -69,6 +85,7 @@ struct SpeedSensorStage: Sendable, Equatable {
                 backlog.standingS += dt
             }
             backlogUntil = t
+            if let point, backlog.samples.count < maxSamples { backlog.samples.append(Sample(point: point, ownM: sampleM)) }
         }
         guard measures(at: t) else { return nil }
         return takeBacklog()
@@ -85,12 +102,20 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
     mutating func positioned(at t: Double) {
         positionedAt = t
-        backlog = Measured()
+        dropBacklog()
     }
 
-    /// The leg ends (a pause or a stop) before positions measured the samples' backlog: the
-    /// sensor measured it (nil when empty). Positions take up no line across that stretch.
+    /// The leg ends in cruise (a pause or a stop) before positions measured the samples' backlog:
+    /// the sensor measured it (nil when empty). Positions take up no line across that stretch.
     mutating func legEnds() -> Measured? { takeBacklog() }
+
+    /// A phase command changed the leg: what is left in the backlog waited in a leg that ended
+    /// without it (a hold the user made a pause, a resume), and measures nothing.
+    mutating func legChanged() { dropBacklog() }
+
+    private mutating func dropBacklog() {
+        if !backlog.isEmpty { backlog = Measured() }   // (a sample's point comes with its interval)
+    }
 
     /// Notes a sample faster than the profile's cap: true the first time (to log it).
     mutating func noteTooFast() -> Bool {

@@ -25,9 +25,6 @@ public struct RouteRecorder: Sendable {
     /// cruise, with the flight's distance at its time (its lat/lon are not a position), up to
     /// `maxPoints`. The FIT export writes them as records without a position.
     public private(set) var sensed = Route()
-    /// Samples in the sensor's backlog (while positions may yet measure their stretch), each with
-    /// its own metres: kept when the sensor takes the flight up, dropped when a fix measures it.
-    private var waiting: [(point: RoutePoint, ownM: Double)] = []
     let distanceFilterM: Double
     let maxPoints: Int
 
@@ -41,32 +38,14 @@ public struct RouteRecorder: Sendable {
         if route.count < maxPoints { route.beginSegment() }
     }
 
-    /// A speed sample that waits in the sensor's backlog (`ownM`: its interval's metres).
-    mutating func senseWaiting(_ p: RoutePoint, ownM: Double) {
-        if sensed.count + waiting.count < maxPoints { waiting.append((p, ownM)) }
-    }
-
-    /// A speed sample that measured the flight (`p.distanceM`: the flight's distance with it):
-    /// the samples that waited go first, each with the distance up to its own interval.
-    mutating func sense(_ p: RoutePoint, ownM: Double) {
-        senseWaiting(upTo: p.distanceM - ownM)
-        if sensed.count < maxPoints { append(p, distanceM: p.distanceM) }
-    }
-
-    /// The samples that waited measured the flight up to `distanceM` (the flight's distance at the
+    /// Speed samples that measured the flight up to `distanceM` (the flight's distance with the
     /// last of them): each is kept with the distance up to its own interval.
-    mutating func senseWaiting(upTo distanceM: Double) {
-        var d = distanceM - waiting.reduce(0) { $0 + $1.ownM }
-        for w in waiting where sensed.count < maxPoints {
-            d += w.ownM
-            append(w.point, distanceM: d)
+    mutating func sense(_ samples: [SpeedSensorStage.Sample], upTo distanceM: Double) {
+        var d = distanceM - samples.reduce(0) { $0 + $1.ownM }
+        for s in samples where sensed.count < maxPoints {
+            d += s.ownM
+            append(s.point, distanceM: d)
         }
-        waiting.removeAll(keepingCapacity: true)
-    }
-
-    /// A fix measured the flight, or the leg changed: the waiting samples are not the sensor's.
-    mutating func dropWaiting() {
-        if !waiting.isEmpty { waiting.removeAll(keepingCapacity: true) }
     }
 
     private mutating func append(_ p: RoutePoint, distanceM: Double) {
