@@ -56,6 +56,55 @@ struct TrackFilterTests {
         #expect(moving < 5)
     }
 
+    /// A runner or rider who stops, abruptly or braking, and stands a minute, with clean fixes
+    /// whose Doppler speed has no course (as FIT and TCX recordings carry it): the steps end where
+    /// the fixes do, and the standing ones count nothing. Before, the filtered speed, which a
+    /// speed without a course does not correct, lagged the stop and its steps ran on past it:
+    /// 5 to 16 m a stop, with 4 to 7 s of moving time.
+    @Test(arguments: [(6.0, 0.0, 52.0), (6, 1, -33.9), (6, 2, 64.1), (3, 0, 1.3), (3, 1.5, 52), (1.4, 0, -16.5), (9, 3, 40.7)])
+    func aStopWithoutACourseEndsWhereTheFixesDo(_ v: Double, _ braking: Double, _ lat: Double) {
+        var filter = TrackFilter()
+        let perDegree = Geodesy.distance(lat1: lat, lon1: 4, lat2: lat + 0.01, lon2: 4) / 0.01
+        var s = 0.0, speed = v, total = 0.0, movingSteps = 0, truthMovingSteps = 0
+        for k in 0...200 {
+            if k > 0 {
+                let next = k <= 100 ? v : (braking == 0 ? 0 : max(0, speed - braking))
+                s += (speed + next) / 2
+                if speed + next > 0 { truthMovingSteps += 1 }
+                speed = next
+            }
+            let step = filter.update(Fix(lat: lat + s / perDegree, lon: 4, speed: speed, hAcc: 4), t: Double(k))
+            total += step.distanceM
+            if step.moving { movingSteps += 1 }
+        }
+        let truth = Geodesy.distance(lat1: lat, lon1: 4, lat2: lat + s / perDegree, lon2: 4)
+        #expect(abs(total - truth) < 0.5, "\(total) m of \(truth) m")
+        #expect(movingSteps == truthMovingSteps, "\(movingSteps) moving steps of \(truthMovingSteps)")
+    }
+
+    /// A device that stops recording while its rider stands (its own auto-pause): a step of 20 s
+    /// whose Doppler says standing at both ends and whose fixes moved 2 m counts no more than
+    /// that (before, the filtered speed over the 20 s: some 40 m).
+    @Test func aDevicesOwnPauseCountsNoMoreThanItsFixesMoved() {
+        var filter = TrackFilter()
+        for k in 0...60 { _ = filter.update(Fix(lat: 52 + degreesNorth(6 * Double(k)), lon: 4, speed: 6, hAcc: 4), t: Double(k)) }
+        _ = filter.update(Fix(lat: 52 + degreesNorth(363), lon: 4, speed: 0, hAcc: 4), t: 61)
+        let step = filter.update(Fix(lat: 52 + degreesNorth(365), lon: 4, speed: 0, hAcc: 4), t: 81)
+        #expect(step.distanceM <= 2 + 1e-6 && !step.moving, "\(step.distanceM) m")
+    }
+
+    /// A receiver that reports 0 m/s for its first seconds while its fixes move: the positions
+    /// measure those seconds, until its Doppler speed has shown movement.
+    @Test func aDopplerThatReadsZeroAtTheStartLeavesItToThePositions() {
+        var filter = TrackFilter()
+        var total = 0.0
+        for k in 0...120 {
+            let t = Double(k)
+            total += filter.update(Fix(lat: 52 + degreesNorth(3 * t), lon: 4, speed: k < 8 ? 0 : 3, hAcc: 4), t: t).distanceM
+        }
+        #expect(total > 360 - 6 && total <= 360 + 1, "\(total) m of 360 m")
+    }
+
     @Test func aDopplerSpeedBelowTheStationaryThresholdCountsAsStanding() {
         var filter = TrackFilter()
         var total = 0.0

@@ -9,7 +9,8 @@ import Glibc
 /// - A Doppler speed with a course updates the velocity directly (Doppler is far less noisy than
 ///   positions differenced).
 /// - Distance: with Doppler speed in the fixes, the trapezoid of the speeds over time (a speed
-///   below `stationaryDopplerMps` counts as standing); otherwise the filtered speed over time
+///   below `stationaryDopplerMps` counts as standing: believed once the Doppler speed has shown
+///   movement, before that the positions speak where they clearly move); otherwise the filtered speed over time
 ///   while it is above `movingSpeedMps` (the filtered speed of a receiver standing still wanders,
 ///   and adding it up is how raw accumulation turns ten minutes at a red light into a kilometre).
 ///   In all no further than the fixes moved since the filter started: the filtered speed lags a
@@ -48,6 +49,8 @@ public struct TrackFilter: Sendable {
     var east = Axis(), north = Axis()
     var lastT = Double.nan
     var lastDoppler = Double.nan
+    /// Whether a fix's Doppler speed has shown movement since the filter started.
+    var dopplerHasMoved = false
     var lastFixLat = Double.nan, lastFixLon = Double.nan
     /// Positions only, since the filter started: the distance its steps counted (and the start
     /// lag credited, `credited`), and the distance its fixes moved (the sum of their geodesics).
@@ -86,6 +89,7 @@ public struct TrackFilter: Sendable {
         north = Axis(pp: sigma * sigma, vv: velocityVar)
         lastT = t
         lastDoppler = fix.speed
+        dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
     }
@@ -121,18 +125,27 @@ public struct TrackFilter: Sendable {
             let a = lastDoppler < settings.stationaryDopplerMps ? 0 : lastDoppler
             let b = fix.speed < settings.stationaryDopplerMps ? 0 : fix.speed
             var d = (a + b) / 2 * dt
-            // Starting, stopping or "standing": some receivers report 0 m/s for the first seconds
-            // of a run. When Doppler says standing at either end, let the filtered positions
-            // speak if they clearly move.
-            if a == 0 || b == 0 {
+            // Starting, stopping or "standing". Some receivers report 0 m/s for the first seconds
+            // of a run: until the Doppler speed has shown movement since the filter started, a step
+            // it calls standing is left to the filtered positions if they clearly move. Once it
+            // has, its standing is believed at both ends of a step (the filtered speed lags a stop
+            // and ran on past it: a metre a second of the first seconds at a light, 40 m across a
+            // device's own 20 s pause). At a step between moving and standing the positions add
+            // to the trapezoid no further than the fixes moved over it (the same lag, 5 to 15 m a
+            // stop without a course, which Doppler's velocity would correct).
+            var chord = Double.nan
+            if (a == 0 || b == 0) && !(a == 0 && b == 0 && dopplerHasMoved) {
                 let v = speedMps
-                if v >= settings.movingSpeedMps { d = max(d, v * dt) }
+                if v >= settings.movingSpeedMps {
+                    chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+                    d = max(d, min(v * dt, chord))
+                }
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
             // its rider stood) the endpoints' speeds say little about the time between: moving is
             // judged by the displacement over the step.
             if dt > settings.longStepS {
-                let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+                if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
                 result = (d, chord / dt >= settings.stationaryDopplerMps)
             } else {
                 result = (d, d > 0)
@@ -157,6 +170,7 @@ public struct TrackFilter: Sendable {
             result = (bounded, bounded > 0)
         }
         lastDoppler = fix.speed
+        if fix.speed >= settings.stationaryDopplerMps { dopplerHasMoved = true }
         lastFixLat = fix.lat; lastFixLon = fix.lon
         return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
     }
