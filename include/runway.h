@@ -422,7 +422,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  {"type":"cadence"} and {"type":"power","watts":W,"t":T} samples, and in
  *  FIT its altitude an {"type":"altimeter","alt":M,"t":T} sample (a FIT
  *  file's altitudes are the device's own: replay with its altitude_source)
- *  and its speed a {"type":"speed","speed":S,"t":T} sample (a wheel sensor's).
+ *  and its speed a {"type":"speed","speed":S,"t":T} sample (a wheel sensor's);
+ *  in TCX a speed sample too: the Trackpoint's Speed, else its DistanceMeters
+ *  since the Trackpoint before it in its Track over the time between.
  *  A FIT file's timer events become lines: when the timer's first event is a
  *  start before the first record, a {"type":"start","t":T} line first (the
  *  flight starts there, as the device's timer did; the changes up to the first

@@ -195,14 +195,10 @@ struct ExportRoundTripTests {
         #expect(text.hasPrefix(#"{"type":"start","t":\#(Int(r.startT)).0}"#), "\(text.prefix(80))")
     }
 
-    /// A flight a speed sensor measured (indoors on a trainer, with a pause and a standing minute;
-    /// a ride with a curved tunnel) exported to FIT and analysed again reads its own distance,
-    /// moving time and timer: the sensor's stretch is written as records without a position, each
-    /// with its sample's speed and the flight's distance, which the import reads as speed samples.
-    /// Before, the indoor flight's FIT had no record (its import refused it: no timed points) and
-    /// the tunnel's read as its straight line.
-    @Test(arguments: [false, true])
-    func aFlightASpeedSensorMeasuredReplaysFromItsFIT(_ tunnel: Bool) throws {
+    /// A ride a speed sensor measured, auto-pause off: indoors on a trainer (a user's pause and a
+    /// standing half minute), or through a curved tunnel (`CurvedTunnel`) with fixes outside it;
+    /// samples at uneven whole seconds.
+    func sensorFlight(tunnel: Bool) throws -> (EngineConfig, Driver) {
         var config = EngineConfig(activity: .ride)
         config.autoPause.enabled = false
         var d = Driver(config)
@@ -222,6 +218,18 @@ struct ExportRoundTripTests {
             try d.core.process(try ValidatedInput(.sample(.speed(mps: mps, t: t))), wallClock: .nan, events: &d.events)
         }
         try d.phase(.stop)
+        return (config, d)
+    }
+
+    /// A flight a speed sensor measured (indoors on a trainer, with a pause and a standing minute;
+    /// a ride with a curved tunnel) exported to FIT and analysed again reads its own distance,
+    /// moving time and timer: the sensor's stretch is written as records without a position, each
+    /// with its sample's speed and the flight's distance, which the import reads as speed samples.
+    /// Before, the indoor flight's FIT had no record (its import refused it: no timed points) and
+    /// the tunnel's read as its straight line.
+    @Test(arguments: [false, true])
+    func aFlightASpeedSensorMeasuredReplaysFromItsFIT(_ tunnel: Bool) throws {
+        let (config, d) = try sensorFlight(tunnel: tunnel)
         let r = d.core.record
         #expect(r.sensed.count > (tunnel ? 50 : 300))
         let back = try imported(r, .fit)
@@ -258,6 +266,60 @@ struct ExportRoundTripTests {
         let again = try RecordingAnalysis.run(try imported(r, .fit), config: config).flight.record
         #expect(again.distanceM == r.distanceM && again.movingS == r.movingS && again.elapsedS == r.elapsedS,
                 "\(again.distanceM) m, \(again.movingS) s, \(again.elapsedS) s of \(r.distanceM), \(r.movingS), \(r.elapsedS)")
+    }
+
+    /// The same flights exported to TCX and analysed again: the sensor's stretch is Trackpoints
+    /// without a Position, each with its sample's speed (`<ns3:TPX><ns3:Speed>`, to 1 mm/s) and
+    /// the flight's distance, which the import reads as speed samples. TCX has no timer events,
+    /// and its replay starts at its first Trackpoint: the indoor flight's first sample measures
+    /// nothing (its interval from the start is not in the TCX), nor does its first after the
+    /// resume (the pause is not one in the TCX, and the sample before it is too long ago); two
+    /// intervals, < 0.5 %, and the pause is elapsed time. Before, an indoor flight's TCX had no Trackpoint and its
+    /// import refused it; the tunnel read as its straight line.
+    @Test(arguments: [false, true])
+    func aFlightASpeedSensorMeasuredReplaysFromItsTCX(_ tunnel: Bool) throws {
+        let (config, d) = try sensorFlight(tunnel: tunnel)
+        let r = d.core.record
+        let back = try imported(r, .tcx)
+        let replay = try RecordingAnalysis.run(back, config: config)
+        let again = replay.flight.record
+        #expect(replay.rejected == 0 && again.sensed.count == r.sensed.count - (tunnel ? 0 : 2), "\(again.sensed.count) of \(r.sensed.count) points")
+        #expect(abs(again.distanceM - r.distanceM) <= 0.005 * r.distanceM, "\(again.distanceM) m, the flight's \(r.distanceM) m")
+        #expect(abs(replay.flight.sensorDistance - d.core.sensorDistance) <= (tunnel ? 0.001 : 0.005) * d.core.sensorDistance,
+                "\(replay.flight.sensorDistance) m by the sensor of \(d.core.sensorDistance) m")
+        #expect(abs(again.movingS - r.movingS) <= 3, "\(again.movingS) s moving of \(r.movingS)")
+        // The Trackpoints' distances never decrease, and the last is the flight's.
+        let tcx = try parsedExport(r, .tcx)
+        let distances = tcx.descendants("Trackpoint").compactMap { Double($0.first("DistanceMeters")?.text ?? "") }
+        #expect(distances.count == r.route.count + r.sensed.count)
+        #expect(distances == distances.sorted() && abs((distances.last ?? 0) - r.distanceM) <= 0.01)
+    }
+
+    /// An indoor run's TCX as a treadmill or a sync service writes it: Trackpoints with a Time,
+    /// the device's cumulative DistanceMeters and a heart rate, no Position and no Speed. Each
+    /// measures the distance since the one before it, so the run reads its device's distance,
+    /// less the first interval of a second Track (after a pause of 5 minutes): its first
+    /// Trackpoint has none before it in its Track, and the next finds the sample before the
+    /// pause too long ago (`gap_s`).
+    @Test func anIndoorTCXWithOnlyDistancesReadsItsDevicesDistance() throws {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        func point(_ t: Int, _ d: Double) -> String {
+            "<Trackpoint><Time>2026-03-01T07:\(two(t / 60)):\(two(t % 60))Z</Time><DistanceMeters>\(d)</DistanceMeters><HeartRateBpm><Value>140</Value></HeartRateBpm></Trackpoint>"
+        }
+        var first = "", second = "", d = 0.0
+        for t in 0...600 where t % 2 == 0 { first += point(t, d); d += 2 * (2.8 + Double(t % 7) * 0.1) }
+        let paused = d
+        for t in 900...1500 where t % 2 == 0 { second += point(t, d); d += 2 * 3.0 }
+        let last = d - 2 * 3.0
+        let text = "<?xml version=\"1.0\"?><TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\"><Activities><Activity Sport=\"Running\"><Id>2026-03-01T07:00:00Z</Id><Lap StartTime=\"2026-03-01T07:00:00Z\"><TotalTimeSeconds>1200</TotalTimeSeconds><DistanceMeters>\(last)</DistanceMeters><Track>\(first)</Track><Track>\(second)</Track></Lap></Activity></Activities></TrainingCenterDatabase>"
+        let bytes = Array(text.utf8)
+        let recording = try bytes.withUnsafeBytes { b throws(RunwayError) in try Importer.recording(b, as: .tcx) }
+        let speeds = recording.inputs.filter { if case .sample(.speed) = $0 { true } else { false } }
+        #expect(speeds.count == 300 + 300, "\(speeds.count) speed samples")
+        let flight = try RecordingAnalysis.run(recording, config: EngineConfig(activity: .run)).flight
+        let truth = (paused - 2 * (2.8 + Double(600 % 7) * 0.1)) + (last - paused - 2 * 3.0)
+        #expect(abs(flight.record.distanceM - truth) < 1e-6, "\(flight.record.distanceM) m of \(truth) m")
+        #expect(abs(flight.sensorDistance - truth) < 1e-6)
     }
 
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and

@@ -321,6 +321,7 @@ struct ImportTests {
             .fix(Fix(t: t0, lat: 47.5, lon: 8.25, alt: 483, speed: 2.75, hr: 121, cadence: 168)),  // RunCadence per foot × 2
             .sample(.heartRate(bpm: 122, t: t0 + 1)),
             .sample(.cadence(spm: 85, t: t0 + 1)),
+            .sample(.speed(mps: 1.5, t: t0 + 2)),   // 3 m since the one before, over 2 s
             .fix(Fix(t: t0 + 3, lat: -47.5, lon: -8.25)),
         ]
         #expect(inputs.count == expected.count)

@@ -230,7 +230,7 @@ def _in_order(names: list[str], order: list[str], what: str) -> None:
 
 def check_tcx(data: bytes, expect: dict | None = None) -> dict:
     expect = expect or {}
-    ns = {"t": TCX_NS}
+    ns = {"t": TCX_NS, "x": "http://www.garmin.com/xmlschemas/ActivityExtension/v2"}
     root = ET.fromstring(data)
     require(root.tag == f"{{{TCX_NS}}}TrainingCenterDatabase", f"root element {root.tag}")
     activities = root.findall("t:Activities/t:Activity", ns)
@@ -255,7 +255,8 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
     if "laps" in expect:
         require(len(laps) == expect["laps"], f"{len(laps)} laps, expected {expect['laps']}")
     lap_distance = 0.0
-    points = []
+    points = []   # the positioned trackpoints (the route's)
+    times, distances, sensed = [], [], 0
     lap_starts = []
     for k, lap in enumerate(laps):
         what = f"lap {k + 1}"
@@ -281,19 +282,34 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
                 t = parse_iso(tp.find("t:Time", ns).text)
                 if k > 0:
                     require(t >= lap_start, f"{what}: a trackpoint at {t} before the lap's start {lap_start}")
+                times.append(t)
+                dm = tp.find("t:DistanceMeters", ns)
+                if dm is not None:
+                    distances.append(float(dm.text))
                 pos = tp.find("t:Position", ns)
+                if pos is None:
+                    # A speed sensor's point (where it measured the flight): its sample's speed
+                    # and the flight's distance, no position.
+                    speed = tp.find("t:Extensions/x:TPX/x:Speed", ns)
+                    require(speed is not None and dm is not None, f"{what}: a trackpoint without a position has no speed or distance")
+                    sensed += 1
+                    continue
                 lat = float(pos.find("t:LatitudeDegrees", ns).text)
                 lon = float(pos.find("t:LongitudeDegrees", ns).text)
                 require(-90 <= lat <= 90 and -180 <= lon <= 180, f"position {lat}, {lon}")
                 points.append((t, lat, lon))
     require(lap_starts == sorted(lap_starts), "laps out of order")
-    require(all(a[0] <= b[0] for a, b in zip(points, points[1:])), "trackpoint times go backwards")
+    require(all(a <= b for a, b in zip(times, times[1:])), "trackpoint times go backwards")
+    require(all(a <= b + 1e-9 for a, b in zip(distances, distances[1:])), "trackpoint distance goes backwards")
+    require(not sensed or expect.get("sensor_distance_m", 0.0) > 0 or "sensor_distance_m" not in expect,
+            f"{sensed} trackpoints without a position, and no speed sample measured the flight")
     if "points" in expect:
         require(len(points) == expect["points"], f"{len(points)} trackpoints, expected {expect['points']}")
     if "distance_m" in expect:
         require(abs(lap_distance - expect["distance_m"]) <= 0.01 * len(laps) + 1e-6,
                 f"laps add up to {lap_distance:.2f} m, the flight is {expect['distance_m']:.2f} m")
-    return {"laps": len(laps), "trackpoints": len(points), "lap_distance_m": lap_distance, "sport": sport}
+    return {"laps": len(laps), "trackpoints": len(points), "sensed_trackpoints": sensed, "lap_distance_m": lap_distance,
+            "sport": sport}
 
 
 # ---------------------------------------------------------------------------------------------

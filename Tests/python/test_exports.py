@@ -265,8 +265,11 @@ def test_a_real_recording_replayed_and_exported_keeps_its_distance(recording):
 def test_an_indoor_rides_fit_carries_its_speed_samples_and_replays_to_its_distance():
     """A trainer ride (speed samples and heart rate, no fix): the FIT export's records have no
     position and carry each sample's speed and the flight's distance, as Garmin's SDK reads them;
-    analysed again, the FIT gives the ride's distance, moving time and timer. Every export still
-    opens in its reader (the others carry positions only: no points)."""
+    analysed again, the FIT gives the ride's distance, moving time and timer. The TCX's
+    Trackpoints have no Position and carry the same (speed in the TPX extension), and analysed
+    again it gives the distance and moving time (its replay starts at its first Trackpoint: the
+    first second, from the start, is not in it). Every export still opens in its reader (GPX,
+    GeoJSON and CSV carry positions only: no points)."""
     import librunway
     from garmin_fit_sdk import Decoder, Stream
 
@@ -291,7 +294,11 @@ def test_an_indoor_rides_fit_carries_its_speed_samples_and_replays_to_its_distan
     assert records[-1]["distance"] == pytest.approx(summary["distance_m"], abs=0.01)
     expect = ce.expect_from_summary(summary)
     for fmt, data in exports.items():   # (the others have no point to carry heart rate on)
-        assert ce.check(data, fmt, expect if fmt == "fit" else {**expect, "hr": None}) is not None
+        assert ce.check(data, fmt, expect if fmt in ("fit", "tcx") else {**expect, "hr": None}) is not None
+    assert ce.check_tcx(exports["tcx"], expect)["sensed_trackpoints"] == len(speeds)
+    tcx = librunway.analyse_recording(exports["tcx"], "tcx", {"auto_pause": False})["summary"]
+    assert tcx["distance_m"] == pytest.approx(summary["distance_m"] - speeds[0], abs=0.01)
+    assert tcx["moving_s"] == summary["moving_s"] - 1
     again = librunway.analyse_recording(exports["fit"], "fit", {"auto_pause": False})["summary"]
     assert again["distance_m"] == pytest.approx(summary["distance_m"], rel=1e-6)
     assert again["moving_s"] == summary["moving_s"] and again["elapsed_s"] == summary["elapsed_s"]

@@ -16,7 +16,9 @@ struct ExportLap: Sendable {
     /// The route points in the lap: those whose time falls in [startT, endT) (the last lap
     /// also takes everything after its start; the first, anything before it).
     var points: Range<Int> = 0..<0
-    /// Maxima over the lap's points; NaN when no point has the value.
+    /// The speed sensor's points in the lap (`FlightRecord.sensed`), by the same rule.
+    var sensed: Range<Int> = 0..<0
+    /// Maxima over the lap's points (the route's and the sensor's); NaN when no point has the value.
     var maxSpeedMps: Double = .nan
     var maxHrBpm: Double = .nan
     var maxCadenceSpm: Double = .nan

@@ -51,24 +51,31 @@ extension FlightRecord {
         route.count > 0 && route.time(route.count - 1) >= t
     }
 
-    /// Gives each lap its points (route times never decrease) and the maxima over them.
+    /// Gives each lap its points, the route's and the sensor's (their times never decrease), and
+    /// the maxima over them.
     private func assignPoints(to laps: inout [ExportLap]) {
-        var i = 0
+        var i = 0, j = 0
         for k in laps.indices {
-            let first = i
-            if k == laps.count - 1 {
-                i = route.count
-            } else {
-                while i < route.count, !(route.time(i) >= laps[k].endT) { i += 1 }
-            }
-            laps[k].points = first..<i
-            for p in first..<i {
-                laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, route.speedMps(p))
-                laps[k].maxHrBpm = Self.larger(laps[k].maxHrBpm, route.heartRate(p))
-                laps[k].maxCadenceSpm = Self.larger(laps[k].maxCadenceSpm, route.cadence(p))
-                laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, route.power(p))
+            let last = k == laps.count - 1
+            laps[k].points = Self.take(route, from: &i, before: last ? .infinity : laps[k].endT)
+            laps[k].sensed = Self.take(sensed, from: &j, before: last ? .infinity : laps[k].endT)
+            for (points, range) in [(route, laps[k].points), (sensed, laps[k].sensed)] {
+                for p in range {
+                    laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, points.speedMps(p))
+                    laps[k].maxHrBpm = Self.larger(laps[k].maxHrBpm, points.heartRate(p))
+                    laps[k].maxCadenceSpm = Self.larger(laps[k].maxCadenceSpm, points.cadence(p))
+                    laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, points.power(p))
+                }
             }
         }
+    }
+
+    /// The points of `points` from `i` on whose time is before `end` (all that are left when it
+    /// is infinite); `i` moves past them.
+    private static func take(_ points: Route, from i: inout Int, before end: Double) -> Range<Int> {
+        let first = i
+        while i < points.count, end.isInfinite || !(points.time(i) >= end) { i += 1 }
+        return first..<i
     }
 
     /// The larger of two values, either of which may be NaN (unknown).

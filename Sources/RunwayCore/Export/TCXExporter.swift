@@ -14,6 +14,12 @@
 /// v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
 /// number, so an odd step count rounds to the nearer even one), and power in `<ns3:Watts>`. A lap
 /// with power has `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
+///
+/// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its
+/// points are Trackpoints without a Position or altitude, in time order among the route's, with
+/// the sample's speed in `<ns3:TPX><ns3:Speed>`: the TCX import reads them back as speed samples.
+/// They join the Track open at their time (a lap that begins with them opens one, which the
+/// route's next segment continues).
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 1024 + r.route.count * 260)
@@ -64,14 +70,25 @@ enum TCXExporter {
         out.write("    <Intensity>Active</Intensity>\n    <TriggerMethod>")
         out.write(lap.trigger == .auto ? "Distance" : "Manual")
         out.write("</TriggerMethod>\n")
-        // One Track per route segment the lap's points touch.
-        for segment in segments {
-            let part = segment.clamped(to: lap.points)
-            guard !part.isEmpty else { continue }
-            out.write("    <Track>\n")
-            for i in part { trackpoint(r.route, i, onFoot: r.activity != .ride, &out) }
-            out.write("    </Track>\n")
+        // One Track per route segment the lap's points touch; the sensor's points in time order
+        // among them, in the Track open at their time.
+        var track: Int? = nil   // the segment of the open Track (-1: opened by sensor points)
+        var segment = 0, i = lap.points.lowerBound, j = lap.sensed.lowerBound
+        while i < lap.points.upperBound || j < lap.sensed.upperBound {
+            if j < lap.sensed.upperBound && (i == lap.points.upperBound || r.sensed.time(j) < r.route.time(i)) {
+                if track == nil { out.write("    <Track>\n"); track = -1 }
+                trackpoint(r.sensed, j, onFoot: r.activity != .ride, positioned: false, &out)
+                j += 1
+                continue
+            }
+            while segment < segments.count - 1, segments[segment].upperBound <= i { segment += 1 }
+            if let open = track, open != segment, open != -1 { out.write("    </Track>\n"); track = nil }
+            if track == nil { out.write("    <Track>\n") }
+            track = segment
+            trackpoint(r.route, i, onFoot: r.activity != .ride, &out)
+            i += 1
         }
+        if track != nil { out.write("    </Track>\n") }
         let maxWatts = lap.maxPowerW.rounded()
         if maxWatts >= 0, maxWatts <= 65_535 {
             out.write("    <Extensions><ns3:LX><ns3:MaxWatts>"); out.write(fixed: maxWatts, 0)
@@ -92,18 +109,23 @@ enum TCXExporter {
         out.write("</Value></"); out.write(name); out.write(">\n")
     }
 
-    static func trackpoint(_ route: Route, _ i: Int, onFoot: Bool, _ out: inout TextBuffer) {
+    /// A route point, or (`positioned` false) a speed sensor's point: no Position or altitude,
+    /// its speed in the TPX extension.
+    static func trackpoint(_ route: Route, _ i: Int, onFoot: Bool, positioned: Bool = true, _ out: inout TextBuffer) {
         // A Trackpoint's Time is required; route times are validated inputs, so this always holds.
         guard let time = ISOTime.string(route.time(i)) else { return }
         out.write("     <Trackpoint><Time>")
         out.write(time)
-        out.write("</Time><Position><LatitudeDegrees>")
-        out.write(degreesE7: route.latE7(i))
-        out.write("</LatitudeDegrees><LongitudeDegrees>")
-        out.write(degreesE7: route.lonE7(i))
-        out.write("</LongitudeDegrees></Position>")
-        let alt = route.altitude(i)
-        if alt.isFinite { out.write("<AltitudeMeters>"); out.write(fixed: alt, 2); out.write("</AltitudeMeters>") }
+        out.write("</Time>")
+        if positioned {
+            out.write("<Position><LatitudeDegrees>")
+            out.write(degreesE7: route.latE7(i))
+            out.write("</LatitudeDegrees><LongitudeDegrees>")
+            out.write(degreesE7: route.lonE7(i))
+            out.write("</LongitudeDegrees></Position>")
+            let alt = route.altitude(i)
+            if alt.isFinite { out.write("<AltitudeMeters>"); out.write(fixed: alt, 2); out.write("</AltitudeMeters>") }
+        }
         let d = route.distanceM(i)
         if d.isFinite && d >= 0 { out.write("<DistanceMeters>"); out.write(fixed: d, 2); out.write("</DistanceMeters>") }
         let hr = route.heartRate(i)
@@ -114,10 +136,12 @@ enum TCXExporter {
         let run = onFoot && !cad.isNaN ? (cad / 2).rounded() : Double.nan
         if bike <= 254 { out.write("<Cadence>"); out.write(fixed: bike, 0); out.write("</Cadence>") }
         let watts = route.power(i)
-        let hasRun = run <= 254, hasWatts = !watts.isNaN
-        if hasRun || hasWatts {
+        let speed = positioned ? Double.nan : route.speedMps(i)
+        let hasSpeed = speed >= 0 && speed.isFinite, hasRun = run <= 254, hasWatts = !watts.isNaN
+        if hasSpeed || hasRun || hasWatts {
             // ActivityExtension v2's TPX sequence: Speed, RunCadence, Watts.
             out.write("<Extensions><ns3:TPX>")
+            if hasSpeed { out.write("<ns3:Speed>"); out.write(fixed: speed, 3); out.write("</ns3:Speed>") }
             if hasRun { out.write("<ns3:RunCadence>"); out.write(fixed: run, 0); out.write("</ns3:RunCadence>") }
             if hasWatts { out.write("<ns3:Watts>"); out.write(fixed: watts, 0); out.write("</ns3:Watts>") }
             out.write("</ns3:TPX></Extensions>")

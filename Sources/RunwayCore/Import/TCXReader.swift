@@ -8,8 +8,11 @@
 /// into the engine's steps per minute. `Lap` totals and the `Activity Sport` go in the report.
 ///
 /// - A trackpoint with a position becomes a fix.
-/// - One without a position (indoors, a lost fix) becomes heart-rate and cadence samples when it
-///   has them, and is otherwise skipped.
+/// - One without a position (indoors, a lost fix) becomes heart-rate, cadence and power samples
+///   when it has them, and a speed sample (a foot pod's, a wheel sensor's, a treadmill's): its
+///   `Speed`, else the `DistanceMeters` it recorded since the trackpoint before it in its `Track`
+///   over the time between (a speed no sensor could give is left out). With none of these it is
+///   skipped.
 /// - One without `Time` is dropped; a `Time` that is not ISO 8601 or a half or unreadable
 ///   `Position` is an error. An optional value that is not a number counts as absent.
 ///
@@ -77,6 +80,8 @@ final class TCXReader: XMLStreamHandler {
         var positionError: String? = nil
         var lat = Double.nan, lon = Double.nan
         var alt = Double.nan, hr = Double.nan, cadence = Double.nan, speed = Double.nan, power = Double.nan
+        /// Its `DistanceMeters`: the device's distance so far.
+        var distance = Double.nan
         /// The open `Position` child: its first `LatitudeDegrees`/`LongitudeDegrees` texts.
         var positionDepth = -1
         var latText: String? = nil, lonText: String? = nil
@@ -97,6 +102,8 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
+    /// The latest timed trackpoint with a `DistanceMeters`: its time, distance and `Track`.
+    @exclusivity(unchecked) var lastDistance: (t: Double, m: Double, track: Int)? = nil
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
         if depth == 0 { rootName = n.string }
@@ -205,6 +212,7 @@ final class TCXReader: XMLStreamHandler {
                 points[last].timeText = text.map(RecordedText.trimmed) ?? ""
             case .altitude: points[last].alt = number()
             case .cadence: points[last].cadence = number()
+            case .distance: points[last].distance = number()
             default: break
             }
         } else if points[last].positionDepth >= 0 && points[last].positionDepth + 1 == depth {
@@ -261,6 +269,8 @@ final class TCXReader: XMLStreamHandler {
             return collector.fail(p.index, "Trackpoint \(p.index): Time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
         }
         if let error = p.positionError { return collector.fail(p.index, error) }
+        let before = lastDistance
+        if p.distance.isFinite { lastDistance = (t, p.distance, k) }
         var new: [Input] = []
         if !p.lat.isNaN {
             new.append(.fix(Fix(t: t, lat: p.lat, lon: p.lon, alt: p.alt, speed: p.speed, hr: p.hr, cadence: p.cadence, power: p.power)))
@@ -269,6 +279,9 @@ final class TCXReader: XMLStreamHandler {
             if !p.hr.isNaN { new.append(.sample(.heartRate(bpm: p.hr, t: t))) }
             if !p.cadence.isNaN { new.append(.sample(.cadence(spm: p.cadence, t: t))) }
             if !p.power.isNaN { new.append(.sample(.power(watts: p.power, t: t))) }
+            var v = p.speed
+            if v.isNaN, let b = before, b.track == k, t > b.t, p.distance >= b.m { v = (p.distance - b.m) / (t - b.t) }
+            if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { new.append(.sample(.speed(mps: v, t: t))) }
         }
         if k >= 0 { report.tracks[k].points += new.count }
         collector.add(p.index, new, nested: !points.isEmpty)
