@@ -60,7 +60,7 @@ struct TrackFilterTests {
     /// whose Doppler speed has no course (as FIT and TCX recordings carry it): the steps end where
     /// the fixes do, and the standing ones count nothing. Before, the filtered speed, which a
     /// speed without a course does not correct, lagged the stop and its steps ran on past it:
-    /// 5 to 16 m a stop, with 4 to 7 s of moving time.
+    /// 4 to 34 m a stop, with 4 to 7 s of moving time.
     @Test(arguments: [(6.0, 0.0, 52.0), (6, 1, -33.9), (6, 2, 64.1), (3, 0, 1.3), (3, 1.5, 52), (1.4, 0, -16.5), (9, 3, 40.7)])
     func aStopWithoutACourseEndsWhereTheFixesDo(_ v: Double, _ braking: Double, _ lat: Double) {
         var filter = TrackFilter()
@@ -83,14 +83,38 @@ struct TrackFilterTests {
     }
 
     /// A device that stops recording while its rider stands (its own auto-pause): a step of 20 s
-    /// whose Doppler says standing at both ends and whose fixes moved 2 m counts no more than
-    /// that (before, the filtered speed over the 20 s: some 40 m).
-    @Test func aDevicesOwnPauseCountsNoMoreThanItsFixesMoved() {
+    /// whose Doppler says standing at both ends counts no further than its fixes moved, 5 m, and
+    /// is no moving time (before, the filtered speed over the 20 s: over 100 m). One whose fixes
+    /// moved 100 m (the rider rode on, the speed a sensor's that dropped out) is moving and
+    /// counts most of them (the filtered speed over the step, which has slowed since the speed
+    /// said 0).
+    @Test(arguments: [(5.0, 0.0...5.01, false), (100, 75...100.01, true)])
+    func aDevicesOwnPauseCountsWhatItsFixesMoved(_ movedM: Double, _ counts: ClosedRange<Double>, _ moving: Bool) {
         var filter = TrackFilter()
         for k in 0...60 { _ = filter.update(Fix(lat: 52 + degreesNorth(6 * Double(k)), lon: 4, speed: 6, hAcc: 4), t: Double(k)) }
         _ = filter.update(Fix(lat: 52 + degreesNorth(363), lon: 4, speed: 0, hAcc: 4), t: 61)
-        let step = filter.update(Fix(lat: 52 + degreesNorth(365), lon: 4, speed: 0, hAcc: 4), t: 81)
-        #expect(step.distanceM <= 2 + 1e-6 && !step.moving, "\(step.distanceM) m")
+        let step = filter.update(Fix(lat: 52 + degreesNorth(363 + movedM), lon: 4, speed: 0, hAcc: 4), t: 81)
+        #expect(counts.contains(step.distanceM) && step.moving == moving, "\(step.distanceM) m, moving \(step.moving)")
+    }
+
+    /// A ride whose speed (a wheel sensor's, in a FIT record) reads 0 m/s for a minute while its
+    /// fixes move on at 6 m/s, every 20 s, or a host that passes 0 for a fix without a speed:
+    /// the positions measure what the speed says is standing, once they moved further than a
+    /// standing receiver wanders (within a second or two).
+    @Test(arguments: [(60, 0), (2, 20)])
+    func aSpeedThatDropsOutWhileTheFixesMoveIsLeftToThePositions(_ zeros: Int, _ every: Int) {
+        var filter = TrackFilter()
+        var total = 0.0, movingSteps = 0
+        for k in 0...600 {
+            // (every 0: one stretch of `zeros` seconds)
+            let dropped = every == 0 ? (100..<100 + zeros).contains(k) : (100..<600).contains(k) && (k - 100) % every < zeros
+            let step = filter.update(Fix(lat: 52 + degreesNorth(6 * Double(k)), lon: 4, speed: dropped ? 0 : 6, hAcc: 4), t: Double(k))
+            total += step.distanceM
+            if step.moving { movingSteps += 1 }
+        }
+        let truth = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52 + degreesNorth(3600), lon2: 4)
+        #expect(abs(total - truth) <= 0.001 * truth, "\(total) m of \(truth) m")
+        #expect(movingSteps >= 598, "\(movingSteps) moving steps of 600")
     }
 
     /// A receiver that reports 0 m/s for its first seconds while its fixes move: the positions

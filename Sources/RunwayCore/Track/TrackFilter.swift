@@ -128,17 +128,20 @@ public struct TrackFilter: Sendable {
             // Starting, stopping or "standing". Some receivers report 0 m/s for the first seconds
             // of a run: until the Doppler speed has shown movement since the filter started, a step
             // it calls standing is left to the filtered positions if they clearly move. Once it
-            // has, its standing is believed at both ends of a step (the filtered speed lags a stop
-            // and ran on past it: a metre a second of the first seconds at a light, 40 m across a
-            // device's own 20 s pause). At a step between moving and standing the positions add
-            // to the trapezoid no further than the fixes moved over it (the same lag, 5 to 15 m a
-            // stop without a course, which Doppler's velocity would correct).
+            // has, its standing at both ends of a step is believed, unless the step's fixes moved
+            // further than the moving speed and a position σ explain (a wheel sensor's speed that
+            // drops out mid-ride; a step longer than `longStepS`, below, is judged by its chord):
+            // the filtered speed lags a stop (without a course, Doppler does not correct it) and
+            // ran on past it, 4 to 34 m a stop, and over 100 m across a device's own 20 s pause.
+            // The positions add to the trapezoid no further than the fixes moved over the step.
             var chord = Double.nan
-            if (a == 0 || b == 0) && !(a == 0 && b == 0 && dopplerHasMoved) {
+            if a == 0 || b == 0 {
                 let v = speedMps
                 if v >= settings.movingSpeedMps {
                     chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
-                    d = max(d, min(v * dt, chord))
+                    let believed = a == 0 && b == 0 && dopplerHasMoved && dt <= settings.longStepS
+                        && chord <= settings.movingSpeedMps * dt + positionSigma(fix)
+                    if !believed { d = max(d, min(v * dt, chord)) }
                 }
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
