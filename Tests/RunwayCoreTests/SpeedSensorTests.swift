@@ -301,6 +301,27 @@ struct SpeedSensorTests {
         #expect(abs(r.movingS - (before.1 + 100)) < 1e-6, "\(r.movingS) s moving")
     }
 
+    /// A foot pod at 4 Hz after the last fix, then a pause, with the route's cap at 40 points: the
+    /// backlog keeps the first 40 samples' points (its sums count all 80), and each carries the
+    /// flight's distance up to its own interval, from the distance at the last fix. (Before,
+    /// they were worked back from the flight's distance as if they were the last 40: 30 m high.)
+    @Test func aCappedBacklogsPointsCarryTheirOwnDistances() throws {
+        var config = EngineConfig(activity: .run)
+        config.autoPause.enabled = false
+        config.maxRoutePoints = 40
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        for k in 0...20 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4) }
+        let atLastFix = d.core.distance
+        for k in 1...80 { try speed(&d, Self.t0 + 20 + Double(k) / 4, 3) }
+        try d.phase(.pause, Self.t0 + 40)
+        let sensed = d.core.record.sensed
+        #expect(sensed.count == 40 && abs(d.core.sensorDistance - 60) < 1e-9)
+        for k in 0..<sensed.count {
+            #expect(abs(sensed.distanceM(k) - (atLastFix + 0.75 * Double(k + 1))) < 1e-6, "point \(k): \(sensed.distanceM(k)) m")
+        }
+    }
+
     /// The sensor measured up to the end of the last interval it counted: a sample that ends a
     /// silence longer than `gap_s` pays the backlog out, and the silence is no one's yet (a gap's
     /// line from the last fix counts its share from there).

@@ -245,7 +245,7 @@ public struct FlightComputer: Sendable {
         odometer.credit(distanceM: m.movingM, movingS: m.movingS)
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
-        recorder.sense(m.samples, upTo: distance)
+        recorder.sense(m.samples, from: distance - m.movingM)   // (the backlog's first samples, when it kept fewer)
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.

@@ -114,7 +114,9 @@ struct SpeedSensorStage: Sendable, Equatable {
     mutating func legChanged() { dropBacklog() }
 
     private mutating func dropBacklog() {
-        if !backlog.isEmpty { backlog = Measured() }   // (a sample's point comes with its interval)
+        guard !backlog.isEmpty else { return }   // (a sample's point comes with its interval)
+        backlog.movingM = 0; backlog.movingS = 0; backlog.standingS = 0
+        backlog.samples.removeAll(keepingCapacity: true)   // (filled again by the next fix's interval)
     }
 
     /// Notes a sample faster than the profile's cap: true the first time (to log it).

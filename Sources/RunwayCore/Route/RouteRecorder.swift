@@ -38,10 +38,10 @@ public struct RouteRecorder: Sendable {
         if route.count < maxPoints { route.beginSegment() }
     }
 
-    /// Speed samples that measured the flight up to `distanceM` (the flight's distance with the
-    /// last of them): each is kept with the distance up to its own interval.
-    mutating func sense(_ samples: [SpeedSensorStage.Sample], upTo distanceM: Double) {
-        var d = distanceM - samples.reduce(0) { $0 + $1.ownM }
+    /// Speed samples that measured the flight from `distanceM` on (the flight's distance before
+    /// the first of them): each is kept with the distance up to its own interval.
+    mutating func sense(_ samples: [SpeedSensorStage.Sample], from distanceM: Double) {
+        var d = distanceM
         for s in samples where sensed.count < maxPoints {
             d += s.ownM
             append(s.point, distanceM: d)
