@@ -56,6 +56,7 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var backlogUntil = -Double.infinity
     /// Whether a sample faster than the profile's cap has been seen (it is logged once).
     private var sawTooFast = false
+
     init(movingMps: Double, maxIntervalS: Double, maxSamples: Int = 0) {   // (0: no points kept)
         self.movingMps = movingMps
         self.maxIntervalS = maxIntervalS
