@@ -49,7 +49,8 @@ public struct TrackFilter: Sendable {
     var east = Axis(), north = Axis()
     var lastT = Double.nan
     var lastDoppler = Double.nan
-    /// Whether a fix's Doppler speed has shown movement since the filter started.
+    /// Whether a fix's Doppler speed has shown movement (the moving speed or more, which a
+    /// standing receiver's noise rarely reaches) since the filter started.
     var dopplerHasMoved = false
     var lastFixLat = Double.nan, lastFixLon = Double.nan
     /// Positions only, since the filter started: the distance its steps counted (and the start
@@ -173,7 +174,7 @@ public struct TrackFilter: Sendable {
             result = (bounded, bounded > 0)
         }
         lastDoppler = fix.speed
-        if fix.speed >= settings.stationaryDopplerMps { dopplerHasMoved = true }
+        if fix.speed >= settings.movingSpeedMps { dopplerHasMoved = true }   // (standing noise rarely reaches it)
         lastFixLat = fix.lat; lastFixLon = fix.lon
         return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
     }
