@@ -22,7 +22,7 @@
 /// route's next segment continues).
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
-        var out = TextBuffer(capacity: 1024 + r.route.count * 260)
+        var out = TextBuffer(capacity: 1024 + (r.route.count + r.sensed.count) * 260)
         out.write("""
             <?xml version="1.0" encoding="UTF-8"?>
             <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" \

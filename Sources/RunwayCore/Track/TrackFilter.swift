@@ -9,8 +9,9 @@ import Glibc
 /// - A Doppler speed with a course updates the velocity directly (Doppler is far less noisy than
 ///   positions differenced).
 /// - Distance: with Doppler speed in the fixes, the trapezoid of the speeds over time (a speed
-///   below `stationaryDopplerMps` counts as standing: believed once the Doppler speed has shown
-///   movement, before that the positions speak where they clearly move); otherwise the filtered speed over time
+///   below `stationaryDopplerMps` counts as standing: at both ends of a step believed once the
+///   Doppler speed has shown movement, unless the step is long or its fixes clearly moved; where
+///   the positions speak, no further than the step's chord); otherwise the filtered speed over time
 ///   while it is above `movingSpeedMps` (the filtered speed of a receiver standing still wanders,
 ///   and adding it up is how raw accumulation turns ten minutes at a red light into a kilometre).
 ///   In all no further than the fixes moved since the filter started: the filtered speed lags a
@@ -29,7 +30,8 @@ public struct TrackFilter: Sendable {
         public var dopplerSigmaMps: Double = 0.15
         /// Doppler speeds below this count as standing still.
         public var stationaryDopplerMps: Double = 0.4
-        /// Filtered speeds below this count as standing still (positions only).
+        /// Filtered speeds below this count as standing still (positions only); with Doppler, the
+        /// speed that shows movement, and the least at which the positions speak for a standing one.
         public var movingSpeedMps: Double = 0.8
         /// No speed above this counts (the gate's cap for the activity).
         public var speedCapMps: Double = 12
