@@ -242,10 +242,11 @@ public struct FlightComputer: Sendable {
     /// What speed samples measured in cruise: distance and moving time, auto-pause's count of
     /// moving time since a slow hold began, and the samples' points on the route recorder.
     mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
+        let from = distance   // where the samples' distances start (the backlog's first samples', when it kept fewer)
         odometer.credit(distanceM: m.movingM, movingS: m.movingS)
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
-        recorder.sense(m.samples, from: distance - m.movingM)   // (the backlog's first samples, when it kept fewer)
+        recorder.sense(m.samples, from: from)
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
