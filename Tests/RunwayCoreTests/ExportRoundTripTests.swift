@@ -322,44 +322,6 @@ struct ExportRoundTripTests {
         #expect(abs(flight.sensorDistance - truth) < 1e-6)
     }
 
-    /// A DistanceMeters that does not advance says nothing of the time it stands still: a device
-    /// whose distance is its GPS's freezes it while it has no fix (a tunnel, 60 s without a
-    /// Position between two stretches of fixes), and a treadmill's while its runner stands (20 s).
-    /// Where the distance advances again, the speed is what it advanced over the time since it
-    /// last did. So the tunnel reads as the line between its fixes (before, 60 s of 0 m/s samples
-    /// read it as standing: 180 m short), and the stand is neither distance nor moving time.
-    @Test func aDistanceThatStopsAdvancingMeasuresNoSpeed() throws {
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        func point(_ t: Int, _ d: Double, _ north: Double?) -> String {
-            let position = north.map { "<Position><LatitudeDegrees>\(52 + degreesNorth($0))</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position>" } ?? ""
-            return "<Trackpoint><Time>2026-03-01T07:\(two(t / 60)):\(two(t % 60))Z</Time>\(position)<DistanceMeters>\(d)</DistanceMeters><HeartRateBpm><Value>140</Value></HeartRateBpm></Trackpoint>"
-        }
-        func flight(_ points: String) throws -> FlightComputer {
-            let text = "<?xml version=\"1.0\"?><TrainingCenterDatabase xmlns=\"http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2\"><Activities><Activity Sport=\"Running\"><Id>2026-03-01T07:00:00Z</Id><Lap StartTime=\"2026-03-01T07:00:00Z\"><TotalTimeSeconds>600</TotalTimeSeconds><Track>\(points)</Track></Lap></Activity></Activities></TrainingCenterDatabase>"
-            let recording = try Array(text.utf8).withUnsafeBytes { b throws(RunwayError) in try Importer.recording(b, as: .tcx) }
-            return try RecordingAnalysis.run(recording, config: EngineConfig(activity: .run)).flight
-        }
-        // The tunnel: fixes for 200 s at 3 m/s, 60 s without a Position, the distance frozen at
-        // the tunnel's entry, then fixes again (the device's distance jumps to the line's end).
-        var tunnel = ""
-        for t in 0...460 {
-            let inside = (201...260).contains(t)
-            tunnel += point(t, 3 * Double(inside ? 200 : t), inside ? nil : 3 * Double(t))
-        }
-        let through = try flight(tunnel)
-        let truth = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52 + degreesNorth(1380), lon2: 4)
-        #expect(abs(through.record.distanceM - truth) < 0.01 * truth, "\(through.record.distanceM) m of \(truth) m")
-        // The treadmill: 3 m/s, standing 20 s after 200 s.
-        var treadmill = "", d = 0.0
-        for t in 0...420 {
-            treadmill += point(t, d, nil)
-            if !(200..<220).contains(t) { d += 3 }
-        }
-        let indoor = try flight(treadmill)
-        #expect(abs(indoor.record.distanceM - (d - 3)) <= 3, "\(indoor.record.distanceM) m of \(d - 3) m")
-        #expect(abs(indoor.record.movingS - 400) <= 2, "\(indoor.record.movingS) s moving of 400")
-    }
-
     /// The exported cumulative distance of the last point is the flight's distance (CSV, TCX and
     /// FIT carry it to 1 cm): with the distance filter, the fixes after the last kept point used
     /// to add distance that no point carried (4.2 m on the 2.6 km run, 2.9 m on the ride).

@@ -10,12 +10,9 @@
 /// - A trackpoint with a position becomes a fix.
 /// - One without a position (indoors, a lost fix) becomes heart-rate, cadence and power samples
 ///   when it has them, and a speed sample (a foot pod's, a wheel sensor's, a treadmill's): its
-///   `Speed`, else what its `DistanceMeters` advanced since it last did in its `Track` over the
-///   time since (a speed no sensor could give is left out). A `DistanceMeters` that has not
-///   advanced gives no speed: a device whose distance is its GPS's freezes it while it has no
-///   fix (a tunnel, which then reads as the line between its fixes, not as standing), and the
-///   next that advances measures the whole time (a treadmill's runner who stood: slower than a
-///   walker, neither distance nor moving time). With none of these it is skipped.
+///   `Speed`, else the `DistanceMeters` it recorded since the trackpoint before it in its `Track`
+///   over the time between (a speed no sensor could give is left out). With none of these it is
+///   skipped.
 /// - One without `Time` is dropped; a `Time` that is not ISO 8601 or a half or unreadable
 ///   `Position` is an error. An optional value that is not a number counts as absent.
 ///
@@ -105,8 +102,7 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
-    /// The timed trackpoint where the `DistanceMeters` last changed (or the first with one, or
-    /// the first of its `Track`): its time, distance and `Track`.
+    /// The latest timed trackpoint with a `DistanceMeters`: its time, distance and `Track`.
     @exclusivity(unchecked) var lastDistance: (t: Double, m: Double, track: Int)? = nil
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
@@ -274,7 +270,7 @@ final class TCXReader: XMLStreamHandler {
         }
         if let error = p.positionError { return collector.fail(p.index, error) }
         let before = lastDistance
-        if p.distance.isFinite && !(before.map { $0.track == k && $0.m == p.distance } ?? false) { lastDistance = (t, p.distance, k) }
+        if p.distance.isFinite { lastDistance = (t, p.distance, k) }
         var new: [Input] = []
         if !p.lat.isNaN {
             new.append(.fix(Fix(t: t, lat: p.lat, lon: p.lon, alt: p.alt, speed: p.speed, hr: p.hr, cadence: p.cadence, power: p.power)))
@@ -284,7 +280,7 @@ final class TCXReader: XMLStreamHandler {
             if !p.cadence.isNaN { new.append(.sample(.cadence(spm: p.cadence, t: t))) }
             if !p.power.isNaN { new.append(.sample(.power(watts: p.power, t: t))) }
             var v = p.speed
-            if v.isNaN, let b = before, b.track == k, t > b.t, p.distance > b.m { v = (p.distance - b.m) / (t - b.t) }
+            if v.isNaN, let b = before, b.track == k, t > b.t, p.distance >= b.m { v = (p.distance - b.m) / (t - b.t) }
             if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { new.append(.sample(.speed(mps: v, t: t))) }
         }
         if k >= 0 { report.tracks[k].points += new.count }
