@@ -54,13 +54,6 @@ public struct TrackFilter: Sendable {
     /// Whether a fix's Doppler speed has shown movement (the moving speed or more, which a
     /// standing receiver's noise rarely reaches) since the filter started.
     var dopplerHasMoved = false
-    /// While the Doppler speed says standing (NaN while it says more): the last fix where it said
-    /// more, its time, and the distance the steps counted since. Whether the fixes have moved
-    /// since further than that and standing explain (`standingDoubted`): then the positions
-    /// measure the steps until the speed says more again.
-    var standingLat = Double.nan, standingLon = Double.nan, standingT = Double.nan
-    var standingCountedM = 0.0
-    var standingDoubted = false
     var lastFixLat = Double.nan, lastFixLon = Double.nan
     /// Positions only, since the filter started: the distance its steps counted (and the start
     /// lag credited, `credited`), and the distance its fixes moved (the sum of their geodesics).
@@ -100,7 +93,6 @@ public struct TrackFilter: Sendable {
         lastT = t
         lastDoppler = fix.speed
         dopplerHasMoved = false
-        if fix.speed < settings.stationaryDopplerMps { standingFrom(fix.lat, fix.lon, t: t) } else { standingFrom(.nan, .nan, t: .nan) }
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
     }
@@ -139,32 +131,21 @@ public struct TrackFilter: Sendable {
             // Starting, stopping or "standing". Some receivers report 0 m/s for the first seconds
             // of a run: until the Doppler speed has shown movement since the filter started, a step
             // it calls standing is left to the filtered positions if they clearly move. Once it
-            // has, its standing at both ends of a step is believed (the filtered speed lags a stop
-            // and, without a course to correct it, ran on past it: 4 to 34 m a stop, and over 100 m
-            // across a device's own 20 s pause), unless the step is longer than `longStepS`
-            // (below), or the fixes have moved, since the speed last said more, further than the
-            // steps counted plus the moving speed over that time and a position σ: a wheel
-            // sensor's speed that drops out mid-ride, a host that passes 0 for a missing speed.
-            // Judged over the whole time, not a step at a time: one step of a run at 1 Hz, or of
-            // anything at 2 Hz or with a 15 m accuracy, moves less than a σ. The positions then
-            // measure the steps until the speed says more again: each adds the filtered speed, no
-            // further than its chord, and what the steps counted since the speed said more is
-            // brought up to the fixes' displacement (with a course, the zero speed holds the
-            // filtered speed down).
+            // has, its standing at both ends of a step is believed, unless the step's fixes moved
+            // further than the moving speed and a position σ explain (a wheel sensor's speed that
+            // drops out mid-ride; a step longer than `longStepS`, below, is judged by its chord):
+            // the filtered speed lags a stop (without a course, Doppler does not correct it) and
+            // ran on past it, 4 to 34 m a stop, and over 100 m across a device's own 20 s pause.
+            // The positions add to the trapezoid no further than the fixes moved over the step.
             var chord = Double.nan
             if a == 0 || b == 0 {
                 let v = speedMps
                 if v >= settings.movingSpeedMps {
                     chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
-                    let believed = a == 0 && b == 0 && dopplerHasMoved && dt <= settings.longStepS && !standingDoubted
+                    let believed = a == 0 && b == 0 && dopplerHasMoved && dt <= settings.longStepS
+                        && chord <= settings.movingSpeedMps * dt + positionSigma(fix)
                     if !believed { d = max(d, min(v * dt, chord)) }
                 }
-                if standingT.isNaN { standingFrom(lastFixLat, lastFixLon, t: t - dt) }   // (b == 0)
-                let moved = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
-                let since = t - standingT
-                if moved > standingCountedM + d + settings.movingSpeedMps * since + positionSigma(fix) { standingDoubted = true }
-                if standingDoubted { d = max(d, min(moved - standingCountedM, settings.speedCapMps * dt)) }   // (the rest next step)
-                standingCountedM += d
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
             // its rider stood) the endpoints' speeds say little about the time between: moving is
@@ -196,16 +177,8 @@ public struct TrackFilter: Sendable {
         }
         lastDoppler = fix.speed
         if fix.speed >= settings.movingSpeedMps { dopplerHasMoved = true }   // (standing noise rarely reaches it)
-        if !(fix.speed < settings.stationaryDopplerMps) { standingFrom(.nan, .nan, t: .nan) }
         lastFixLat = fix.lat; lastFixLon = fix.lon
         return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
-    }
-
-    /// The Doppler speed says standing from the fix at `lat`, `lon` and `t` on (NaN: it says more).
-    mutating func standingFrom(_ lat: Double, _ lon: Double, t: Double) {
-        standingLat = lat; standingLon = lon; standingT = t
-        standingCountedM = 0
-        standingDoubted = false
     }
 
     @inline(__always)
