@@ -11,9 +11,11 @@ import Glibc
 /// - Distance: with Doppler speed in the fixes, the trapezoid of the speeds over time (a speed
 ///   below `stationaryDopplerMps` counts as standing: at both ends of a step believed once the
 ///   Doppler speed has shown movement, unless the step is long or its fixes clearly moved; where
-///   the positions speak, no further than the step's chord); otherwise the filtered speed over time
-///   while it is above `movingSpeedMps` (the filtered speed of a receiver standing still wanders,
-///   and adding it up is how raw accumulation turns ten minutes at a red light into a kilometre).
+///   the positions speak, no further than the step's chord; a stretch of standing speeds whose
+///   fixes clearly move on is doubted, `judgeStanding`, and measured by the positions); otherwise
+///   the filtered speed over time while it is above `movingSpeedMps` (the filtered speed of a
+///   receiver standing still wanders, and adding it up is how raw accumulation turns ten minutes
+///   at a red light into a kilometre).
 ///   In all no further than the fixes moved since the filter started: the filtered speed lags a
 ///   stop and would run on past it; what runs ahead waits until the fixes have moved as far
 ///   (`counted`, `fixesMoved`, `ahead`).
@@ -37,6 +39,9 @@ public struct TrackFilter: Sendable {
         public var speedCapMps: Double = 12
         /// A step longer than this is judged moving by its displacement, not its endpoints' speeds.
         public var longStepS: Double = 5
+        /// Consecutive fixes beyond what standing explains after which a Doppler speed that says
+        /// standing is doubted (`judgeStanding`): one fix can be an outlier.
+        public var doubtFixes: Int = 4
         public init() {}
     }
 
@@ -62,6 +67,19 @@ public struct TrackFilter: Sendable {
     var ahead = 0.0
     /// What its steps counted since its last step below the moving speed (`restarted`).
     var sinceRestM = 0.0
+    /// While the Doppler speed says standing (`judgeStanding`): the fix where the stretch began
+    /// (the last before it, where the speed said more; NaN: the speed does not say standing),
+    /// what the steps counted since, and the consecutive fixes since beyond what standing explains.
+    var standingLat = Double.nan, standingLon = Double.nan, standingT = Double.nan
+    var standingCountedM = 0.0
+    var beyondStanding = 0
+    var firstBeyond = (m: 0.0, t: 0.0)
+    /// Whether the stretch's standing is doubted: its fixes are taken without their speed and
+    /// course, and its steps are measured by the positions.
+    var standingDoubted = false
+    /// What a doubted stretch's steps had missed, paid out with the next moving steps no faster
+    /// than the speed cap allows.
+    var owedM = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -95,6 +113,7 @@ public struct TrackFilter: Sendable {
         dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
+        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; owedM = 0
     }
 
     /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
@@ -121,7 +140,10 @@ public struct TrackFilter: Sendable {
         let veBefore = ve, vnBefore = vn   // the speed before, wanted without Doppler only
         predict(dt)
         correctPosition(fix)
-        if !fix.speed.isNaN && !fix.course.isNaN { correctVelocity(fix) }
+        let standing = fix.speed < settings.stationaryDopplerMps   // (false without a speed)
+        var missedM = Double.nan   // (a stretch's standing just doubted: what its fixes moved)
+        if standing { missedM = judgeStanding(fix, t: t, dt: dt) } else { standingT = .nan; standingDoubted = false }
+        if !fix.speed.isNaN && !fix.course.isNaN && !(standing && standingDoubted) { correctVelocity(fix) }
         lastT = t
         let result: (Double, Bool)
         if !fix.speed.isNaN && !lastDoppler.isNaN {
@@ -142,10 +164,26 @@ public struct TrackFilter: Sendable {
                 let v = speedMps
                 if v >= settings.movingSpeedMps {
                     chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
-                    let believed = a == 0 && b == 0 && dopplerHasMoved && dt <= settings.longStepS
+                    let believed = a == 0 && b == 0 && dopplerHasMoved && !standingDoubted && dt <= settings.longStepS
                         && chord <= settings.movingSpeedMps * dt + positionSigma(fix)
-                    if !believed { d = max(d, min(v * dt, chord)) }
+                    if standingDoubted { d = max(d, v * dt) } else if !believed { d = max(d, min(v * dt, chord)) }
                 }
+            }
+            if standing {
+                // A stretch just doubted: what its steps missed of its fixes' displacement is owed.
+                if missedM > 0 { owedM += max(0, missedM - standingCountedM - d) }
+                standingCountedM += d
+                // A doubted stretch whose filtered speed (the positions') has fallen below the
+                // moving speed stands: its standing is judged anew from this fix.
+                if standingDoubted && speedMps < settings.movingSpeedMps {
+                    standingDoubted = false
+                    standingLat = fix.lat; standingLon = fix.lon; standingT = t
+                    standingCountedM = 0; beyondStanding = 0
+                }
+            }
+            if owedM > 0 && d > 0 {
+                let paid = min(owedM, max(0, settings.speedCapMps * dt - d))
+                d += paid; owedM -= paid
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
             // its rider stood) the endpoints' speeds say little about the time between: moving is
@@ -179,6 +217,52 @@ public struct TrackFilter: Sendable {
         if fix.speed >= settings.movingSpeedMps { dopplerHasMoved = true }   // (standing noise rarely reaches it)
         lastFixLat = fix.lat; lastFixLon = fix.lon
         return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
+    }
+
+    /// A fix whose Doppler speed says standing: is that believed? A speed can drop out while its
+    /// fixes move on (a wheel sensor's in a FIT record, a host that passes 0 for a missing
+    /// speed); judged a step at a time, such a speed read as standing wherever one step moves less
+    /// than a σ (a run at 1 Hz, anything at 2 Hz or with a coarse accuracy) and, with a course,
+    /// held the filtered speed down. So the stretch is judged from where it began (the last fix
+    /// where the speed said more): once `doubtFixes` consecutive fixes are further from there than
+    /// standing explains (the moving speed over the time since, plus two position σ: a standing
+    /// receiver's wander, and one fix's outlier is not enough), the stretch is doubted: its fixes
+    /// update the filter without their speed and course, whose velocity starts again from the
+    /// displacement over the stretch, and its steps are measured by the positions (`update`).
+    /// Returns, when the stretch was just doubted, how far its fixes moved (what its steps should
+    /// have counted); NaN otherwise.
+    mutating func judgeStanding(_ fix: Fix, t: Double, dt: Double) -> Double {
+        if standingT.isNaN {
+            standingLat = lastFixLat; standingLon = lastFixLon; standingT = t - dt
+            standingCountedM = 0; beyondStanding = 0; standingDoubted = false
+        }
+        guard !standingDoubted else { return .nan }
+        let since = t - standingT
+        let moved = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
+        if moved > settings.movingSpeedMps * since + 2 * positionSigma(fix) {
+            if beyondStanding == 0 { firstBeyond = (moved, t) }
+            beyondStanding += 1
+        } else {
+            beyondStanding = 0
+        }
+        // Moving on, not an outlier's offset that stays: the fixes beyond still move away at the
+        // moving speed or more, and at half the pace at which the first of them got there or
+        // more (an offset jumps there and stays).
+        let reachedS = firstBeyond.t - standingT
+        guard beyondStanding >= settings.doubtFixes, reachedS > 0,
+              moved - firstBeyond.m >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) * (t - firstBeyond.t) else { return .nan }
+        standingDoubted = true
+        let k = scales()
+        ve = Geodesy.wrappedDeltaLon(standingLon, fix.lon) * k.kx / since
+        vn = (fix.lat - standingLat) * k.ky / since
+        // Starts again at the fix, as unsure as at a start: held back by the zero speeds, the
+        // estimate trails the fixes (what it would catch up is the displacement, owed) and had
+        // stopped learning the velocity from them.
+        lat = fix.lat; lon = fix.lon
+        let sigma = positionSigma(fix)
+        east = Axis(pp: sigma * sigma, vv: 1)
+        north = Axis(pp: sigma * sigma, vv: 1)
+        return moved
     }
 
     @inline(__always)
