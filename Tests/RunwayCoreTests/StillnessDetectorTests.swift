@@ -126,7 +126,37 @@ struct StillnessDetectorTests {
         // Still once the window's ends (15 s apart) are within 3 σ and its mean Doppler is
         // standing noise: 16 s after the stop (the 17th fix there); from then on nothing counts.
         #expect(stillAt == 136)
-        #expect(abs(feed.distance - (180 + 0.1 * 17)) < 1e-9)   // the steps to 120 ... 136
+        // The step to 120 counts (its first fix was at a walker's speed); those to 121 ... 136,
+        // slower than a walker at both ends, waited for the decision and were dropped with the
+        // stand (before, they counted: 1.6 m and 16 s).
+        #expect(abs(feed.distance - 180.1) < 1e-9 && feed.moving == 121, "\(feed.distance) m, \(feed.moving) s")
+    }
+
+    /// Steps slower than a walker at both ends wait while moving, and are credited once their
+    /// stretch is movement: a slow walk (Doppler 0.6 m/s, above standing noise) after 5 s, a
+    /// speed that dropped to 0 while the fixes move on at 3 m/s once its first and last 5 s are
+    /// further apart than a standing receiver wanders; at the leg's end, what waits is credited.
+    /// A stop whose leg ends 6 s later drops its waiting noise.
+    @Test(arguments: [(0.6, 0.6), (0.0, 3.0)])
+    func slowStepsThatAreMovementAreCredited(_ doppler: Double, _ mps: Double) {
+        var feed = Feed(still: false)
+        for i in 0..<30 { feed.add(Self.fix(Double(i), east: 1.5 * Double(i), north: 0, speed: 1.5), step: Step(distanceM: 1.5, moving: true)) }
+        var x = 1.5 * 29
+        for i in 30..<90 {
+            x += mps
+            feed.add(Self.fix(Double(i), east: x, north: 0, speed: doppler), step: Step(distanceM: mps, moving: true))
+            if i == 50 { #expect(feed.distance >= 1.5 * 30 + mps * 10, "\(feed.distance) m at 50 s") }
+        }
+        #expect(!feed.detector.isStill)
+        let end = feed.detector.endLeg()
+        let credited = end?.credit?.distanceM ?? 0
+        #expect(abs(feed.distance + credited - (1.5 * 30 + 60 * mps)) < 1e-9, "\(feed.distance + credited) m")
+        #expect(abs(feed.moving + (end?.credit?.movingS ?? 0) - 90) < 1e-9)
+        // A stop: 6 s of standing noise, then the leg ends.
+        var stop = Feed(still: false)
+        for i in 0..<30 { stop.add(Self.fix(Double(i), east: 1.5 * Double(i), north: 0, speed: 1.5), step: Step(distanceM: 1.5, moving: true)) }
+        for i in 30..<36 { stop.add(Self.fix(Double(i), east: 1.5 * 29, north: 0, speed: 0.3), step: Step(distanceM: 0.15, moving: true)) }
+        #expect(stop.detector.endLeg() == nil && abs(stop.distance - (1.5 * 30 + 0.15)) < 1e-9, "\(stop.distance) m")   // (the step into the stop counts)
     }
 
     @Test func positionsSayMovingEvenWhenTheDopplerSaysStanding() {

@@ -38,21 +38,22 @@ extension StillnessDetector {
             }
         }
 
-        /// The window's two ends at `t`: the distance between the mean positions of its first and
-        /// its last `endS` seconds, the time between their mean times, and the mean position σ
-        /// of the whole window; nil when an end has no sample.
-        func ends(at t: Double, endS: Double) -> (distanceM: Double, spanS: Double, meanSigmaM: Double)? {
-            guard let first else { return nil }
+        /// The window's two ends at `t` (of its samples from `from` on): the distance between the
+        /// mean positions of its first and its last `endS` seconds, the time between their mean
+        /// times, and the mean position σ of those samples; nil when an end has no sample.
+        func ends(at t: Double, endS: Double, from: Double = -.infinity) -> (distanceM: Double, spanS: Double, meanSigmaM: Double)? {
+            guard let first = from > -.infinity ? samples.first(where: { $0.t >= from }) : first else { return nil }
             var a = (x: 0.0, y: 0.0, t: 0.0, n: 0.0), b = (x: 0.0, y: 0.0, t: 0.0, n: 0.0)
-            var sigma = 0.0
-            for s in samples {
+            var sigma = 0.0, n = 0.0
+            for s in samples where s.t >= first.t {
                 if s.t <= first.t + endS { a.x += s.x; a.y += s.y; a.t += s.t; a.n += 1 }
                 if s.t >= t - endS { b.x += s.x; b.y += s.y; b.t += s.t; b.n += 1 }
                 sigma += s.sigma
+                n += 1
             }
             guard a.n > 0, b.n > 0 else { return nil }
             let dx = b.x / b.n - a.x / a.n, dy = b.y / b.n - a.y / a.n
-            return ((dx * dx + dy * dy).squareRoot(), b.t / b.n - a.t / a.n, sigma / Double(count))
+            return ((dx * dx + dy * dy).squareRoot(), b.t / b.n - a.t / a.n, sigma / n)
         }
 
         /// Moves every sample by (−x, −y) metres: the local plane's origin moved.

@@ -20,6 +20,9 @@
 ///   that moved without a break for `movingRunS` seconds at `movingDopplerMps` or more (laps of
 ///   a track too small to leave the radius).
 ///
+/// While moving, a step slower than a walker at both its fixes waits (`judgeMoving`): it is
+/// credited once its stretch is movement, and dropped when the window decides standing.
+///
 /// While still, the steps are held: they add no distance and no moving time. When movement is
 /// confirmed (or a gap is crossed at a walker's speed), the held steps since the movement began
 /// — after the last `quietS` seconds of quiet fixes (Doppler below `stillDopplerMps`; without
@@ -105,6 +108,12 @@ public struct StillnessDetector: Sendable {
     public private(set) var isStill = true
     private var window = Window()
     private var held: [Held] = []
+    /// While moving, the steps that wait for the window (`judgeMoving`), and the slow stretch
+    /// they are in: its start (NaN: none), the sum of its Doppler speeds and their count.
+    private var slow: [Held] = []
+    private var slowStretch = (from: Double.nan, dopplerSum: 0.0, fixes: 0.0)
+    /// The previous fix's Doppler speed (NaN: none).
+    private var lastDoppler = Double.nan
     private var anchor: (x: Double, y: Double)? = nil
     private var anchorT = Double.nan
     private var movingFixes = 0, farFixes = 0
@@ -132,6 +141,9 @@ public struct StillnessDetector: Sendable {
         isStill = still
         window.removeAll()
         held.removeAll(keepingCapacity: true)
+        slow.removeAll(keepingCapacity: true)
+        slowStretch = (.nan, 0, 0)
+        lastDoppler = .nan
         anchor = nil
         movingFixes = 0
         farFixes = 0
@@ -154,10 +166,9 @@ public struct StillnessDetector: Sendable {
             movingFixes = 0
             if doppler >= 0 { measureNoise(doppler, at: t, dt: dt) }
         }
-        guard isStill else {
-            if windowLooksStill(at: t) { enterStill(at: t) }
-            return Judged(step: step, credit: nil)
-        }
+        let before = lastDoppler
+        lastDoppler = doppler
+        guard isStill else { return judgeMoving(step, doppler: doppler, before: before, at: t, dt: dt) }
         // Quiet: Doppler at standing noise, or without Doppler a step the filter did not move.
         let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < stillDoppler
         held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment))
@@ -207,6 +218,64 @@ public struct StillnessDetector: Sendable {
     }
 
     private func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
+
+    /// A step while moving. One whose Doppler speed was under a walker's at both its fixes (and
+    /// that the track filter counted: standing noise above its threshold, or a slow walk or
+    /// climb) waits (`slow`): the window that decides standing needs `windowS` to see a stop,
+    /// and until then a standing receiver's noisier Doppler speeds were counted as moving, 4 to
+    /// 11 s and 1 to 5 m a stop. The waiting steps are credited by a step at a walker's speed,
+    /// or once the slow stretch (since the last fix at a walker's speed) has lasted `endS` and is
+    /// movement (`slowIsMovement`: a slow walk, which the window does not judge standing either,
+    /// or positions that move on); a step that has waited `windowS` is credited in any case.
+    /// When the window decides standing, the waiting steps are dropped, and so is the slow step
+    /// that decided.
+    @inline(__always)
+    private mutating func judgeMoving(_ step: Step, doppler: Double, before: Double, at t: Double, dt: Double) -> Judged {
+        let slowStep = !step.newSegment && doppler < movingDoppler && before < movingDoppler
+        if windowLooksStill(at: t) {
+            enterStill(at: t)
+            return Judged(step: slowStep ? still(step) : step, credit: nil)
+        }
+        guard slowStep else {
+            slowStretch = (.nan, 0, 0)
+            return Judged(step: step, credit: slow.isEmpty ? nil : releaseSlow(before: .infinity))
+        }
+        if slowStretch.from.isNaN { slowStretch = (t - max(0, dt), 0, 0) }
+        slowStretch.dopplerSum += doppler
+        slowStretch.fixes += 1
+        if step.moving || step.distanceM > 0 { slow.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: false)) }
+        guard !slow.isEmpty else { return Judged(step: still(step), credit: nil) }
+        return Judged(step: still(step), credit: releaseSlow(before: slowIsMovement(at: t) ? .infinity : t - settings.windowS))
+    }
+
+    /// Whether the slow stretch is movement, not a standing receiver's noise: over `endS` or
+    /// more (any length at the leg's end, `t` nil), its mean Doppler speed is `stillDoppler` or
+    /// more (a slow walk), or the mean positions of its first and last `endS` seconds are
+    /// further apart than a standing receiver wanders (`stillRadiusSigmas`; a speed that
+    /// dropped out).
+    private func slowIsMovement(at t: Double?) -> Bool {
+        guard let last = window.samples.last?.t, slowStretch.fixes > 0 else { return false }
+        if let t, t - slowStretch.from < settings.endS { return false }
+        if slowStretch.dopplerSum / slowStretch.fixes >= stillDoppler { return true }
+        guard let ends = window.ends(at: last, endS: settings.endS, from: slowStretch.from) else { return false }
+        return ends.distanceM > settings.stillRadiusSigmas * ends.meanSigmaM
+    }
+
+    /// Credits the slow steps that ended before `t` (nil when none).
+    private mutating func releaseSlow(before t: Double) -> HeldCredit? {
+        guard let first = slow.first, first.t < t else { return nil }
+        var credit = HeldCredit(distanceM: 0, movingS: 0)
+        creditedSteps.removeAll()
+        var n = 0
+        while n < slow.count, slow[n].t < t {
+            credit.distanceM += slow[n].d
+            credit.movingS += slow[n].movingS
+            creditedSteps.append(t: slow[n].t, d: slow[n].d)
+            n += 1
+        }
+        slow.removeFirst(n)
+        return credit
+    }
 
     /// The fix on the local plane (re-centred when it is 20 km from the origin).
     @inline(__always)
@@ -270,6 +339,8 @@ public struct StillnessDetector: Sendable {
     private mutating func enterStill(at t: Double) {
         isStill = true
         held.removeAll(keepingCapacity: true)
+        slow.removeAll(keepingCapacity: true)   // (the slow steps before it: the stop's)
+        slowStretch = (.nan, 0, 0)
         var x = 0.0, y = 0.0, n = 0.0
         for s in window.samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
         anchor = n > 0 ? (x / n, y / n) : nil
@@ -293,8 +364,16 @@ public struct StillnessDetector: Sendable {
     /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
     /// more on average — a flight stopped seconds after its runner set off keeps its metres;
     /// standing noise, far slower, is not credited. Nil when nothing is credited.
+    /// While moving, the slow steps waiting (`judgeMoving`) are credited when their stretch is
+    /// movement (`slowIsMovement`), else dropped (a runner who stopped, then the flight).
     public mutating func endLeg() -> Judged? {
-        guard settings.enabled, isStill, let last = held.last else { return nil }
+        guard settings.enabled else { return nil }
+        guard isStill else {
+            defer { slow.removeAll(keepingCapacity: true); slowStretch = (.nan, 0, 0) }
+            guard !slow.isEmpty, slowIsMovement(at: nil) else { return nil }
+            return Judged(step: Step(distanceM: 0, moving: false), credit: releaseSlow(before: .infinity))
+        }
+        guard let last = held.last else { return nil }
         let from = onsetIndex()
         guard from < held.count else { return nil }
         let span = last.t - held[max(from - 1, 0)].t
