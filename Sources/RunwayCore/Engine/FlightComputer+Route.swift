@@ -13,7 +13,8 @@ extension FlightComputer {
     }
 
     /// Pays out what the filter's steps left out (`owed`: start lag, a Doppler window's
-    /// shortfall), no faster than the speed cap allows over `dt` on top of this step's metres.
+    /// shortfall, a dropout's), no faster than the speed cap allows over `dt` on top of this
+    /// step's metres.
     mutating func payOwed(over dt: Double, stepM: Double) {
         let paid = min(owed, max(0, config.speedCapMps * dt - stepM))
         guard paid > 0 else { return }

@@ -155,11 +155,13 @@ public struct FlightComputer: Sendable {
             measured = step
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
-            // What the filter's step left out (its lag after a start, a Doppler window's shortfall),
-            // paid out no faster than the speed cap allows.
+            // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
+            // a dropout's), paid out no faster than the speed cap allows.
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
+            let shortfall = track.takeShortfall()   // (a dropout's: what its steps missed before it was doubted)
+            if phase == .cruise { owed += shortfall }
             if phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.

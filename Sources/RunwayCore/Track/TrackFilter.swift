@@ -40,7 +40,7 @@ public struct TrackFilter: Sendable {
         /// A step longer than this is judged moving by its displacement, not its endpoints' speeds.
         public var longStepS: Double = 5
         /// Consecutive fixes beyond what standing explains after which a Doppler speed that says
-        /// standing is doubted (`judgeStanding`): one fix can be an outlier.
+        /// standing is doubted (`judgeStanding`; at least 2: one fix can be an outlier).
         public var doubtFixes: Int = 4
         public init() {}
     }
@@ -77,9 +77,8 @@ public struct TrackFilter: Sendable {
     /// Whether the stretch's standing is doubted: its fixes are taken without their speed and
     /// course, and its steps are measured by the positions.
     var standingDoubted = false
-    /// What a doubted stretch's steps had missed, paid out with the next moving steps no faster
-    /// than the speed cap allows.
-    var owedM = 0.0
+    /// What a doubted stretch's steps had missed (`takeShortfall`).
+    var shortfallM = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -113,7 +112,16 @@ public struct TrackFilter: Sendable {
         dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
-        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; owedM = 0
+        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; shortfallM = 0
+    }
+
+    /// What the steps of a stretch of standing Doppler speeds missed before it was doubted
+    /// (`judgeStanding`): the displacement of its fixes beyond what they counted; taken once. The
+    /// flight pays it out as it pays the start lag (no faster than the speed cap, the pace window
+    /// shifted), so no step carries it: the Doppler check compares steps the speed measured.
+    public mutating func takeShortfall() -> Double {
+        defer { shortfallM = 0 }
+        return shortfallM
     }
 
     /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
@@ -171,7 +179,7 @@ public struct TrackFilter: Sendable {
             }
             if standing {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is owed.
-                if missedM > 0 { owedM += max(0, missedM - standingCountedM - d) }
+                if missedM > 0 { shortfallM += max(0, missedM - standingCountedM - d) }
                 standingCountedM += d
                 // A doubted stretch whose filtered speed (the positions') has fallen below the
                 // moving speed stands: its standing is judged anew from this fix.
@@ -180,10 +188,6 @@ public struct TrackFilter: Sendable {
                     standingLat = fix.lat; standingLon = fix.lon; standingT = t
                     standingCountedM = 0; beyondStanding = 0
                 }
-            }
-            if owedM > 0 && d > 0 {
-                let paid = min(owedM, max(0, settings.speedCapMps * dt - d))
-                d += paid; owedM -= paid
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
             // its rider stood) the endpoints' speeds say little about the time between: moving is
@@ -228,7 +232,8 @@ public struct TrackFilter: Sendable {
     /// standing explains (the moving speed over the time since, plus two position σ: a standing
     /// receiver's wander, and one fix's outlier is not enough), the stretch is doubted: its fixes
     /// update the filter without their speed and course, whose velocity starts again from the
-    /// displacement over the stretch, and its steps are measured by the positions (`update`).
+    /// displacement over the stretch, and its steps are measured by the positions (`update`);
+    /// what they missed until then is the shortfall (`takeShortfall`).
     /// Returns, when the stretch was just doubted, how far its fixes moved (what its steps should
     /// have counted); NaN otherwise.
     mutating func judgeStanding(_ fix: Fix, t: Double, dt: Double) -> Double {
@@ -249,7 +254,7 @@ public struct TrackFilter: Sendable {
         // moving speed or more, and at half the pace at which the first of them got there or
         // more (an offset jumps there and stays).
         let reachedS = firstBeyond.t - standingT
-        guard beyondStanding >= settings.doubtFixes, reachedS > 0,
+        guard beyondStanding >= max(2, settings.doubtFixes), reachedS > 0,
               moved - firstBeyond.m >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) * (t - firstBeyond.t) else { return .nan }
         standingDoubted = true
         let k = scales()
