@@ -160,8 +160,10 @@ public struct FlightComputer: Sendable {
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
-            let shortfall = track.takeShortfall()   // (a dropout's: what its steps missed before it was doubted)
-            if phase == .cruise { owed += shortfall }
+            if track.shortfallM > 0 {   // (a dropout's: what its steps missed before it was doubted)
+                let shortfall = track.takeShortfall()
+                if phase == .cruise { owed += shortfall }
+            }
             if phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.

@@ -237,6 +237,7 @@ public struct StillnessDetector: Sendable {
             return Judged(step: slowStep ? still(step) : step, credit: nil)
         }
         guard slowStep else {
+            guard !slowStretch.from.isNaN else { return Judged(step: step, credit: nil) }   // (a runner's every step)
             slowStretch = (.nan, 0, 0)
             return Judged(step: step, credit: slow.isEmpty ? nil : releaseSlow(before: .infinity))
         }
