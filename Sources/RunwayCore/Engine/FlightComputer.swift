@@ -344,38 +344,6 @@ public struct FlightComputer: Sendable {
         return g
     }
 
-    /// Applies what auto-pause decides at a speed sample.
-    mutating func autoPause(_ speed: Double, at t: Double, _ events: inout [Event]) {
-        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting) {
-        case .none: return
-        case .pause(let from, let withdrawn):
-            odometer.withdraw(movingS: withdrawn)
-            gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
-            clock.autoPause(from: from)
-            lapStage.cruiseWithdrawn(to: clock.elapsed(in: .holding))   // the hold's part the laps saw
-            keepLatestPosition()
-            alerts.resetHolds()
-            changePhase(to: .holding, by: .auto, at: t, &events)
-        case .resume(let since, let held):
-            var heldM = 0.0
-            for s in held {
-                odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
-                heldM += s.distanceM
-                if s.bySensor { sensorM += s.distanceM }
-            }
-            gaps.resumed(fastHoldSince: since)
-            cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
-            clock.autoResume(since: min(since, t))
-            stillness.reset(still: false)
-            track.restarted(countedM: heldM)
-            pace.reset()
-            alerts.resetHolds()
-            changePhase(to: .cruise, by: nil, at: t, &events)
-            startSegment()
-            if !shown.lat.isNaN { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: t)) }
-        }
-    }
-
     /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on).
     @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {

@@ -90,7 +90,7 @@ public struct StillnessDetector: Sendable {
 
     /// The steps of the latest credit (`Judged.credit`), for the distances of the route and
     /// pace window since they began.
-    public private(set) var creditedSteps = CreditedSteps()
+    public internal(set) var creditedSteps = CreditedSteps()
 
     struct Sample: Sendable {
         var t: Double, x: Double, y: Double, doppler: Double, sigma: Double
@@ -106,12 +106,12 @@ public struct StillnessDetector: Sendable {
     public let settings: Settings
     /// Whether the runner is judged standing.
     public private(set) var isStill = true
-    private var window = Window()
+    private(set) var window = Window()
     private var held: [Held] = []
     /// While moving, the steps that wait for the window (`judgeMoving`), and the slow stretch
     /// they are in: its start (NaN: none), the sum of its Doppler speeds and their count.
-    private var slow: [Held] = []
-    private var slowStretch = (from: Double.nan, dopplerSum: 0.0, fixes: 0.0)
+    var slow: [Held] = []
+    var slowStretch = (from: Double.nan, dopplerSum: 0.0, fixes: 0.0)
     /// The previous fix's Doppler speed (NaN: none).
     private var lastDoppler = Double.nan
     private var anchor: (x: Double, y: Double)? = nil
@@ -125,7 +125,7 @@ public struct StillnessDetector: Sendable {
     /// Doppler noise against `designDopplerSigmaMps`.
     public private(set) var dopplerScale = 1.0
     /// The Doppler thresholds in use: the settings' scaled by `dopplerScale`.
-    private var movingDoppler: Double, stillDoppler: Double
+    private(set) var movingDoppler: Double, stillDoppler: Double
     // The local plane: metres east and north of `origin`, with its metres per degree.
     private var origin = (lat: Double.nan, lon: Double.nan)
     private var scale = (kx: 0.0, ky: 0.0)
@@ -217,66 +217,7 @@ public struct StillnessDetector: Sendable {
         stillDoppler = settings.stillDopplerMps * dopplerScale
     }
 
-    private func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
-
-    /// A step while moving. One whose Doppler speed was under a walker's at both its fixes (and
-    /// that the track filter counted: standing noise above its threshold, or a slow walk or
-    /// climb) waits (`slow`): the window that decides standing needs `windowS` to see a stop,
-    /// and until then a standing receiver's noisier Doppler speeds were counted as moving, 4 to
-    /// 11 s and 1 to 5 m a stop. The waiting steps are credited by a step at a walker's speed,
-    /// or once the slow stretch (since the last fix at a walker's speed) has lasted `endS` and is
-    /// movement (`slowIsMovement`: a slow walk, which the window does not judge standing either,
-    /// or positions that move on); a step that has waited `windowS` is credited in any case.
-    /// When the window decides standing, the waiting steps are dropped, and so is the slow step
-    /// that decided.
-    @inline(__always)
-    private mutating func judgeMoving(_ step: Step, doppler: Double, before: Double, at t: Double, dt: Double) -> Judged {
-        let slowStep = !step.newSegment && doppler < movingDoppler && before < movingDoppler
-        if windowLooksStill(at: t) {
-            enterStill(at: t)
-            return Judged(step: slowStep ? still(step) : step, credit: nil)
-        }
-        guard slowStep else {
-            guard !slowStretch.from.isNaN else { return Judged(step: step, credit: nil) }   // (a runner's every step)
-            slowStretch = (.nan, 0, 0)
-            return Judged(step: step, credit: slow.isEmpty ? nil : releaseSlow(before: .infinity))
-        }
-        if slowStretch.from.isNaN { slowStretch = (t - max(0, dt), 0, 0) }
-        slowStretch.dopplerSum += doppler
-        slowStretch.fixes += 1
-        if step.moving || step.distanceM > 0 { slow.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: false)) }
-        guard !slow.isEmpty else { return Judged(step: still(step), credit: nil) }
-        return Judged(step: still(step), credit: releaseSlow(before: slowIsMovement(at: t) ? .infinity : t - settings.windowS))
-    }
-
-    /// Whether the slow stretch is movement, not a standing receiver's noise: over `endS` or
-    /// more (any length at the leg's end, `t` nil), its mean Doppler speed is `stillDoppler` or
-    /// more (a slow walk), or the mean positions of its first and last `endS` seconds are
-    /// further apart than a standing receiver wanders (`stillRadiusSigmas`; a speed that
-    /// dropped out).
-    private func slowIsMovement(at t: Double?) -> Bool {
-        guard let last = window.samples.last?.t, slowStretch.fixes > 0 else { return false }
-        if let t, t - slowStretch.from < settings.endS { return false }
-        if slowStretch.dopplerSum / slowStretch.fixes >= stillDoppler { return true }
-        guard let ends = window.ends(at: last, endS: settings.endS, from: slowStretch.from) else { return false }
-        return ends.distanceM > settings.stillRadiusSigmas * ends.meanSigmaM
-    }
-
-    /// Credits the slow steps that ended before `t` (nil when none).
-    private mutating func releaseSlow(before t: Double) -> HeldCredit? {
-        guard let first = slow.first, first.t < t else { return nil }
-        var credit = HeldCredit(distanceM: 0, movingS: 0)
-        creditedSteps.removeAll()
-        var n = 0
-        while n < slow.count, slow[n].t < t {
-            credit.distanceM += slow[n].d
-            credit.movingS += slow[n].movingS
-            creditedSteps.append(t: slow[n].t, d: slow[n].d)
-            n += 1
-        }
-        slow.removeFirst(n)
-        return credit
-    }
+    func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
 
     /// The fix on the local plane (re-centred when it is 20 km from the origin).
     @inline(__always)
@@ -303,7 +244,7 @@ public struct StillnessDetector: Sendable {
     /// Whether the window's ends are within the wander of a standing receiver and its Doppler
     /// (when every fix has one) is standing noise.
     @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
-    private func windowLooksStill(at t: Double) -> Bool {
+    func windowLooksStill(at t: Double) -> Bool {
         guard let first = window.first, t - first.t >= settings.windowS * 0.9, window.count >= 3 else { return false }
         let samples = window.samples
         // The cheap tests first, each its own pass (a runner fails them at once).
@@ -337,7 +278,7 @@ public struct StillnessDetector: Sendable {
         return ends.distanceM / ends.spanS
     }
 
-    private mutating func enterStill(at t: Double) {
+    mutating func enterStill(at t: Double) {
         isStill = true
         held.removeAll(keepingCapacity: true)
         slow.removeAll(keepingCapacity: true)   // (the slow steps before it: the stop's)
@@ -435,38 +376,5 @@ public struct StillnessDetector: Sendable {
     private mutating func trimHeld(at t: Double) {
         let keep = settings.quietS + settings.movingRunS + settings.windowS
         if held.count > 64, let first = held.firstIndex(where: { $0.t >= t - keep }), first > 0 { held.removeFirst(first) }
-    }
-}
-
-/// Steps credited after the fact, oldest first: how much of their distance had been covered by
-/// a time, so the points kept meanwhile (route, pace window) take their share.
-///
-///     var steps = CreditedSteps()
-///     steps.append(t: 10, d: 3)
-///     steps.append(t: 11, d: 3)
-///     steps.distance(upTo: 10.5)   // 3
-public struct CreditedSteps: Sendable, Equatable {
-    public private(set) var times: [Double] = []
-    public private(set) var distances: [Double] = []
-
-    public init() {}
-
-    public var isEmpty: Bool { times.isEmpty }
-
-    mutating func append(t: Double, d: Double) {
-        times.append(t)
-        distances.append(d)
-    }
-
-    mutating func removeAll() {
-        times.removeAll(keepingCapacity: true)
-        distances.removeAll(keepingCapacity: true)
-    }
-
-    /// The distance of the steps that ended at or before `t`.
-    public func distance(upTo t: Double) -> Double {
-        var sum = 0.0
-        for (ti, d) in zip(times, distances) where ti <= t { sum += d }
-        return sum
     }
 }

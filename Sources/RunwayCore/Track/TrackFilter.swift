@@ -223,53 +223,6 @@ public struct TrackFilter: Sendable {
         return Step(distanceM: min(result.0, settings.speedCapMps * dt), moving: result.1)
     }
 
-    /// A fix whose Doppler speed says standing: is that believed? A speed can drop out while its
-    /// fixes move on (a wheel sensor's in a FIT record, a host that passes 0 for a missing
-    /// speed); judged a step at a time, such a speed read as standing wherever one step moves less
-    /// than a σ (a run at 1 Hz, anything at 2 Hz or with a coarse accuracy) and, with a course,
-    /// held the filtered speed down. So the stretch is judged from where it began (the last fix
-    /// where the speed said more): once `doubtFixes` consecutive fixes are further from there than
-    /// standing explains (the moving speed over the time since, plus two position σ: a standing
-    /// receiver's wander, and one fix's outlier is not enough), the stretch is doubted: its fixes
-    /// update the filter without their speed and course, whose velocity starts again from the
-    /// displacement over the stretch, and its steps are measured by the positions (`update`);
-    /// what they missed until then is the shortfall (`takeShortfall`).
-    /// Returns, when the stretch was just doubted, how far its fixes moved (what its steps should
-    /// have counted); NaN otherwise.
-    mutating func judgeStanding(_ fix: Fix, t: Double, dt: Double) -> Double {
-        if standingT.isNaN {
-            standingLat = lastFixLat; standingLon = lastFixLon; standingT = t - dt
-            standingCountedM = 0; beyondStanding = 0; standingDoubted = false
-        }
-        guard !standingDoubted else { return .nan }
-        let since = t - standingT
-        let moved = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
-        if moved > settings.movingSpeedMps * since + 2 * positionSigma(fix) {
-            if beyondStanding == 0 { firstBeyond = (moved, t) }
-            beyondStanding += 1
-        } else {
-            beyondStanding = 0
-        }
-        // Moving on, not an outlier's offset that stays: the fixes beyond still move away at the
-        // moving speed or more, and at half the pace at which the first of them got there or
-        // more (an offset jumps there and stays).
-        let reachedS = firstBeyond.t - standingT
-        guard beyondStanding >= max(2, settings.doubtFixes), reachedS > 0,
-              moved - firstBeyond.m >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) * (t - firstBeyond.t) else { return .nan }
-        standingDoubted = true
-        let k = scales()
-        ve = Geodesy.wrappedDeltaLon(standingLon, fix.lon) * k.kx / since
-        vn = (fix.lat - standingLat) * k.ky / since
-        // Starts again at the fix, as unsure as at a start: held back by the zero speeds, the
-        // estimate trails the fixes (what it would catch up is the displacement, owed) and had
-        // stopped learning the velocity from them.
-        lat = fix.lat; lon = fix.lon
-        let sigma = positionSigma(fix)
-        east = Axis(pp: sigma * sigma, vv: 1)
-        north = Axis(pp: sigma * sigma, vv: 1)
-        return moved
-    }
-
     @inline(__always)
     mutating func scales() -> (kx: Double, ky: Double) {
         if scaleLat.isNaN || abs(lat - scaleLat) > 0.001 {
@@ -366,46 +319,6 @@ public struct TrackFilter: Sendable {
         case 1: return (c, -s)
         case 2: return (-s, -c)
         default: return (-c, s)
-        }
-    }
-}
-
-extension TrackFilter {
-    /// One axis's 2-state filter (position in metres, velocity in m/s): its covariance and the
-    /// scalar updates of the 4×4 filter written out for the axis's block, with the same
-    /// operations in the same order. Both off-diagonal entries are kept: the update leaves them
-    /// equal only up to rounding.
-    struct Axis: Sendable, Equatable {
-        var pp = 0.0, pv = 0.0, vp = 0.0, vv = 0.0
-
-        /// P = F P Fᵀ + Q with F = [[1, dt], [0, 1]].
-        @inline(__always)
-        mutating func predict(_ dt: Double, qpp: Double, qpv: Double, qvv: Double) {
-            let pv1 = pv + dt * vv
-            pp = (pp + dt * vp) + dt * pv1 + qpp
-            pv = pv1 + qpv
-            vp = (vp + dt * vv) + qpv
-            vv += qvv
-        }
-
-        /// Update by a measured position (innovation `y`, variance `r`); returns the state's change.
-        @inline(__always)
-        mutating func correctPosition(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
-            let s = pp + r
-            guard s > 0, s.isFinite else { return (0, 0) }
-            let kp = pp / s, kv = vp / s
-            (pp, pv, vp, vv) = (pp - kp * pp, pv - kp * pv, vp - kv * pp, vv - kv * pv)
-            return (kp * y, kv * y)
-        }
-
-        /// Update by a measured velocity (innovation `y`, variance `r`); returns the state's change.
-        @inline(__always)
-        mutating func correctVelocity(innovation y: Double, variance r: Double) -> (position: Double, velocity: Double) {
-            let s = vv + r
-            guard s > 0, s.isFinite else { return (0, 0) }
-            let kp = pv / s, kv = vv / s
-            (pp, pv, vp, vv) = (pp - kp * vp, pv - kp * vv, vp - kv * vp, vv - kv * vv)
-            return (kp * y, kv * y)
         }
     }
 }
