@@ -37,7 +37,7 @@ extension TrackFilter {
         ve = Geodesy.wrappedDeltaLon(standingLon, fix.lon) * k.kx / since
         vn = (fix.lat - standingLat) * k.ky / since
         // Starts again at the fix, as unsure as at a start: held back by the zero speeds, the
-        // estimate trails the fixes (what it would catch up is the displacement, owed) and had
+        // estimate trails the fixes (what it would catch up is the shortfall, paid out) and had
         // stopped learning the velocity from them.
         lat = fix.lat; lon = fix.lon
         let sigma = positionSigma(fix)

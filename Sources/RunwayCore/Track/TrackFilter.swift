@@ -178,7 +178,7 @@ public struct TrackFilter: Sendable {
                 }
             }
             if standing {
-                // A stretch just doubted: what its steps missed of its fixes' displacement is owed.
+                // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
                 if missedM > 0 { shortfallM += max(0, missedM - standingCountedM - d) }
                 standingCountedM += d
                 // A doubted stretch whose filtered speed (the positions') has fallen below the
