@@ -140,6 +140,40 @@ struct InvariantTests {
         return problems
     }
 
+    /// A walk with auto-pause on that slows through the filter's standing threshold and the
+    /// auto-pause threshold again and again: steps slower than a walker wait for the standing
+    /// decision and are credited later, and an auto-pause backdated over them takes their moving
+    /// time back as any step's (before, credited steps kept it: 279 s moving in 220.5 s). Cycles
+    /// of 4 s at 1.2 m/s, 5 s at 0.75 and 4 s at 0.45; and walks at 1.3 m/s with five stops, each
+    /// after 8 s of dawdling at 0.65 m/s, standing 30 s with a noisy Doppler of 0.32 m/s.
+    @Test func aWalkThatDawdlesWithAutoPauseKeepsItsMovingTimeWithinElapsed() throws {
+        var config = EngineConfig(activity: .walk)
+        config.autoPause.enabled = true
+        var speeds: [[Double]] = []
+        speeds.append(Array(repeating: 1.2, count: 30) + (0..<20).flatMap { _ in Array(repeating: 1.2, count: 4) + Array(repeating: 0.75, count: 5) + Array(repeating: 0.45, count: 4) } + Array(repeating: 1.2, count: 10))
+        for seed in UInt64(1)...3 {
+            var rng = SimRandom(seed: seed)
+            var v: [Double] = Array(repeating: 1.3, count: 30)
+            for _ in 0..<5 {
+                v += (0..<8).map { _ in 0.65 + 0.05 * rng.gaussian() }
+                v += (0..<30).map { _ in abs(0.32 + 0.15 * rng.gaussian()) }
+                v += Array(repeating: 1.3, count: 60)
+            }
+            speeds.append(v)
+        }
+        for (n, v) in speeds.enumerated() {
+            var c = InvariantCheck("dawdling walk \(n)", config: config)
+            var north = 0.0
+            for (k, speed) in v.enumerated() {
+                north += speed > 0.4 ? speed : 0   // (the standing Doppler is noise)
+                let fix = Fix(t: 1_700_000_000 + Double(k), lat: 52 + north / 111_250, lon: 4, speed: speed, course: 0, hAcc: 3)
+                c.push(try ValidatedInput(.fix(fix)))
+            }
+            let problems = c.finish()
+            #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
+        }
+    }
+
     @Test func everySimulatorScenarioKeepsTheInvariants() {
         for trial in SimTrials.tuning + SimTrials.heldBack {
             let problems = Self.scenarios(trial)

@@ -10,6 +10,9 @@ extension FlightComputer {
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
+        // Cruise time as any step's: an auto-pause backdated over them takes it back.
+        let steps = stillness.creditedSteps
+        for (ti, m) in zip(steps.times, steps.movingS) where m > 0 { pause.cruised(movingS: m, at: ti) }
     }
 
     /// Pays out what the filter's steps left out (`owed`: start lag, a Doppler window's

@@ -1,5 +1,6 @@
 /// Steps credited after the fact, oldest first: how much of their distance had been covered by
-/// a time, so the points kept meanwhile (route, pace window) take their share.
+/// a time, so the points kept meanwhile (route, pace window) take their share, and each one's
+/// moving time (for an auto-pause that backdates over them).
 ///
 ///     var steps = CreditedSteps()
 ///     steps.append(t: 10, d: 3)
@@ -8,19 +9,22 @@
 public struct CreditedSteps: Sendable, Equatable {
     public private(set) var times: [Double] = []
     public private(set) var distances: [Double] = []
+    public private(set) var movingS: [Double] = []
 
     public init() {}
 
     public var isEmpty: Bool { times.isEmpty }
 
-    mutating func append(t: Double, d: Double) {
+    mutating func append(t: Double, d: Double, movingS m: Double = 0) {
         times.append(t)
         distances.append(d)
+        movingS.append(m)
     }
 
     mutating func removeAll() {
         times.removeAll(keepingCapacity: true)
         distances.removeAll(keepingCapacity: true)
+        movingS.removeAll(keepingCapacity: true)
     }
 
     /// The distance of the steps that ended at or before `t`.

@@ -52,7 +52,7 @@ extension StillnessDetector {
         while n < slow.count, slow[n].t < t {
             credit.distanceM += slow[n].d
             credit.movingS += slow[n].movingS
-            creditedSteps.append(t: slow[n].t, d: slow[n].d)
+            creditedSteps.append(t: slow[n].t, d: slow[n].d, movingS: slow[n].movingS)
             n += 1
         }
         slow.removeFirst(n)

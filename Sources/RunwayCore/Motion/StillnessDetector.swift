@@ -333,7 +333,7 @@ public struct StillnessDetector: Sendable {
         for h in held[from...] {
             credit.distanceM += h.d
             credit.movingS += h.movingS
-            creditedSteps.append(t: h.t, d: h.d)
+            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
         }
         isStill = false
         held.removeAll(keepingCapacity: true)
