@@ -197,6 +197,20 @@ struct TrackFilterTests {
         }
     }
 
+    /// A gap or a jump starts the filter over (`reset(at:)`): a stretch doubted before it, and
+    /// the shortfall not yet taken, do not carry over; standing fixes after it are standing.
+    @Test func aResetForgetsADoubtedStretch() {
+        var filter = TrackFilter()
+        for k in 0...20 { _ = filter.update(Fix(lat: 52 + degreesNorth(3.3 * Double(k)), lon: 4, speed: 3.3, course: 0, hAcc: 4), t: Double(k)) }
+        for k in 21...40 { _ = filter.update(Fix(lat: 52 + degreesNorth(3.3 * Double(k)), lon: 4, speed: 0, course: 0, hAcc: 4), t: Double(k)) }
+        #expect(filter.standingDoubted && filter.shortfallM > 0)
+        filter.reset(at: Fix(lat: 52.01, lon: 4, speed: 0, course: 0, hAcc: 4), t: 100)
+        #expect(!filter.standingDoubted && filter.takeShortfall() == 0)
+        var total = 0.0
+        for k in 101...160 { total += filter.update(Fix(lat: 52.01, lon: 4, speed: 0, course: 0, hAcc: 4), t: Double(k)).distanceM }
+        #expect(total == 0 && !filter.standingDoubted)
+    }
+
     /// A runner who stops for two minutes with the simulator's receiver (as `noisyDropout`, in
     /// a straight line at 3.3 m/s; a standing Doppler speed of noise 0.2 m/s an axis), whose
     /// fixes from 2 s into the stop jump 6 to 40 m north and stay there for 1 to 10 fixes (an
