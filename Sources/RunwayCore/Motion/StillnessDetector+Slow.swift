@@ -46,16 +46,8 @@ extension StillnessDetector {
     /// Credits the slow steps that ended before `t` (nil when none).
     mutating func releaseSlow(before t: Double) -> HeldCredit? {
         guard let first = slow.first, first.t < t else { return nil }
-        var credit = HeldCredit(distanceM: 0, movingS: 0)
-        creditedSteps.removeAll()
-        var n = 0
-        while n < slow.count, slow[n].t < t {
-            credit.distanceM += slow[n].d
-            credit.movingS += slow[n].movingS
-            creditedSteps.append(t: slow[n].t, d: slow[n].d, movingS: slow[n].movingS)
-            n += 1
-        }
-        slow.removeFirst(n)
-        return credit
+        let n = slow.firstIndex { $0.t >= t } ?? slow.count
+        defer { slow.removeFirst(n) }
+        return credited(slow[..<n])
     }
 }

@@ -327,19 +327,24 @@ public struct StillnessDetector: Sendable {
 
     /// The held steps after the last quiet stretch, credited; the runner is moving from now.
     private mutating func confirmMoving() -> Judged {
-        let from = onsetIndex()
-        var credit = HeldCredit(distanceM: 0, movingS: 0)
-        creditedSteps.removeAll()
-        for h in held[from...] {
-            credit.distanceM += h.d
-            credit.movingS += h.movingS
-            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
-        }
+        let credit = credited(held[onsetIndex()...])
         isStill = false
         held.removeAll(keepingCapacity: true)
         anchor = nil
         farFixes = 0
         return Judged(step: Step(distanceM: 0, moving: false), credit: credit)
+    }
+
+    /// `steps` credited: their sums, and each in `creditedSteps` (for the route and pace window).
+    mutating func credited(_ steps: ArraySlice<Held>) -> HeldCredit {
+        var credit = HeldCredit(distanceM: 0, movingS: 0)
+        creditedSteps.removeAll()
+        for h in steps {
+            credit.distanceM += h.d
+            credit.movingS += h.movingS
+            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
+        }
+        return credit
     }
 
     /// The first held step after the last `quietS` seconds without a moving step (0 when there

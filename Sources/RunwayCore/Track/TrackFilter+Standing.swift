@@ -13,10 +13,7 @@ extension TrackFilter {
     /// Returns, when the stretch was just doubted, how far its fixes moved (what its steps should
     /// have counted); NaN otherwise.
     mutating func judgeStanding(_ fix: Fix, t: Double, dt: Double) -> Double {
-        if standingT.isNaN {
-            standingLat = lastFixLat; standingLon = lastFixLon; standingT = t - dt
-            standingCountedM = 0; beyondStanding = 0; standingDoubted = false
-        }
+        if standingT.isNaN { beginStanding(lat: lastFixLat, lon: lastFixLon, t: t - dt) }
         guard !standingDoubted else { return .nan }
         let since = t - standingT
         let moved = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
@@ -44,5 +41,11 @@ extension TrackFilter {
         east = Axis(pp: sigma * sigma, vv: 1)
         north = Axis(pp: sigma * sigma, vv: 1)
         return moved
+    }
+
+    /// A stretch of standing speeds judged from the fix at `lat`, `lon`, `t`.
+    mutating func beginStanding(lat: Double, lon: Double, t: Double) {
+        standingLat = lat; standingLon = lon; standingT = t
+        standingCountedM = 0; beyondStanding = 0; standingDoubted = false
     }
 }

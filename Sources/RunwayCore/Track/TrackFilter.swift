@@ -184,9 +184,7 @@ public struct TrackFilter: Sendable {
                 // A doubted stretch whose filtered speed (the positions') has fallen below the
                 // moving speed stands: its standing is judged anew from this fix.
                 if standingDoubted && speedMps < settings.movingSpeedMps {
-                    standingDoubted = false
-                    standingLat = fix.lat; standingLon = fix.lon; standingT = t
-                    standingCountedM = 0; beyondStanding = 0
+                    beginStanding(lat: fix.lat, lon: fix.lon, t: t)
                 }
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
