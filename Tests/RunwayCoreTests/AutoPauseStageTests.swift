@@ -31,6 +31,30 @@ struct AutoPauseStageTests {
         return stage
     }
 
+    /// The track filter doubted the zeros that paused (`doubted`): a pause that took effect
+    /// within the doubted stretch is undone at once (moving since the pause, the moving time it
+    /// withdrew given back, with the shortfall); one before the stretch's movement (a stop the
+    /// rider set off from with the speed still out) resumes where the movement began; a slow
+    /// hold still in doubt does not complete.
+    @Test func aPauseOnZerosTheFilterDoubtedIsUndone() {
+        var stage = AutoPauseStage(settings: settings)
+        _ = stage.update(speedMps: 0.1, at: 10, phases: cruising, cruiseSince: 0, waiting: nil)
+        stage.cruised(movingS: 1, at: 11)
+        #expect(stage.update(speedMps: 0.1, at: 14, phases: cruising, cruiseSince: 0, waiting: nil, standingInDoubt: true) == .none)
+        #expect(stage.update(speedMps: 0.1, at: 15, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10, withdrawMovingS: 1))
+        stage.hold(Step(distanceM: 2, moving: true), at: 16, dt: 1)
+        #expect(stage.doubted(from: 9, shortfallM: 40, at: 16, phases: autoHeld)
+                == .resume(since: 10, held: [HeldCredit(distanceM: 42, movingS: 7)]))
+
+        var stop = paused(from: 10)
+        stop.hold(Step(distanceM: 3, moving: true), at: 80, dt: 1)
+        #expect(stop.doubted(from: 70, shortfallM: 50, at: 80, phases: autoHeld)
+                == .resume(since: 70, held: [HeldCredit(distanceM: 53, movingS: 10)]))
+        var cruise = paused(from: 10), never = AutoPauseStage(settings: settings)
+        #expect(cruise.doubted(from: 70, shortfallM: 50, at: 80, phases: cruising) == .none)
+        #expect(never.doubted(from: 70, shortfallM: 50, at: 80, phases: autoHeld) == .none)
+    }
+
     @Test func aPauseIsBackdatedToTheFirstSlowSample() {
         var stage = AutoPauseStage(settings: settings)
         #expect(stage.update(speedMps: 3, at: 5, phases: cruising, cruiseSince: 0, waiting: nil) == .none)

@@ -197,6 +197,32 @@ struct TrackFilterTests {
         }
     }
 
+    /// A speed that stays out from a stop on (a three-minute stop whose fixes scatter 2 m, then
+    /// 7 m/s with the zeros going on): judged against where the rider stood lately, not against
+    /// a radius that grew with the whole stop, the zeros are doubted within 8 s of setting off,
+    /// moving since within 3 s of it (`takeDoubt`), and the ride from the stop measures within
+    /// 5 % (steps and the shortfall). Before, judged against the radius the stop had grown, the
+    /// ride from it measured 10 % short.
+    @Test func aSpeedThatStaysOutFromAStopIsDoubtedSoonAfterSettingOff() {
+        for seed in UInt64(1)...6 {
+            var random = SimRandom(seed: seed)
+            var filter = TrackFilter()
+            var doubted: Double? = nil, ridden = 0.0
+            func wander() -> Double { 2 * random.gaussian() }
+            for k in 0...20 { _ = filter.update(Fix(lat: 52 + degreesNorth(7 * Double(k)), lon: 4, speed: 7, course: 0, hAcc: 4), t: Double(k)) }
+            for k in 21...240 {
+                let along = 140 + 7 * Double(max(0, k - 200))
+                let step = filter.update(Fix(lat: 52 + degreesNorth(along + wander()), lon: 4 + degreesNorth(wander()) / cos(52 * Double.pi / 180),
+                                             speed: 0, course: 0, hAcc: 4), t: Double(k))
+                if k > 195 { ridden += step.distanceM + filter.takeShortfall() }
+                if doubted == nil, let from = filter.takeDoubt() { doubted = from; #expect(Double(k) <= 208, "seed \(seed): doubted at \(k) s") }
+            }
+            let from = doubted ?? .nan
+            #expect(abs(from - 200) <= 3, "seed \(seed): moving since \(from) s, set off at 200 s")
+            #expect(abs(ridden - 7 * 40) <= 0.05 * 7 * 40, "seed \(seed): \(ridden) m measured of the 280 m ridden")
+        }
+    }
+
     /// A gap or a jump starts the filter over (`reset(at:)`): a stretch doubted before it, and
     /// the shortfall not yet taken, do not carry over; standing fixes after it are standing.
     @Test func aResetForgetsADoubtedStretch() {

@@ -3,7 +3,8 @@
 extension FlightComputer {
     /// Applies what auto-pause decides at a speed sample.
     mutating func autoPause(_ speed: Double, at t: Double, _ events: inout [Event]) {
-        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting) {
+        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting,
+                            standingInDoubt: config.filters && track.standingInDoubt) {
         case .none: return
         case .pause(let from, let withdrawn):
             odometer.withdraw(movingS: withdrawn)
@@ -14,22 +15,35 @@ extension FlightComputer {
             alerts.resetHolds()
             changePhase(to: .holding, by: .auto, at: t, &events)
         case .resume(let since, let held):
-            var heldM = 0.0
-            for s in held {
-                odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
-                heldM += s.distanceM
-                if s.bySensor { sensorM += s.distanceM }
-            }
-            gaps.resumed(fastHoldSince: since)
-            cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
-            clock.autoResume(since: min(since, t))
-            stillness.reset(still: false)
-            track.restarted(countedM: heldM)
-            pace.reset()
-            alerts.resetHolds()
-            changePhase(to: .cruise, by: nil, at: t, &events)
-            startSegment()
-            if !shown.lat.isNaN { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: t)) }
+            autoResume(since: since, held: held, at: t, &events)
+        }
+    }
+
+    /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits.
+    mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, _ events: inout [Event]) {
+        var heldM = 0.0
+        for s in held {
+            odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
+            heldM += s.distanceM
+            if s.bySensor { sensorM += s.distanceM }
+        }
+        gaps.resumed(fastHoldSince: since)
+        cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
+        clock.autoResume(since: min(since, t))
+        stillness.reset(still: false)
+        track.restarted(countedM: heldM)
+        pace.reset()
+        alerts.resetHolds()
+        changePhase(to: .cruise, by: nil, at: t, &events)
+        startSegment()
+        if !shown.lat.isNaN { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: t)) }
+    }
+
+    /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with
+    /// `shortfallM` missed: an auto-pause they decided is undone (`AutoPauseStage.doubted`).
+    mutating func doubted(from: Double, shortfallM: Double, at t: Double, _ events: inout [Event]) {
+        if case .resume(let since, let held) = pause.doubted(from: from, shortfallM: shortfallM, at: t, phases: phases) {
+            autoResume(since: since, held: held, at: t, &events)
         }
     }
 }

@@ -160,11 +160,11 @@ public struct FlightComputer: Sendable {
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
-            if track.shortfallM > 0 {   // (a dropout's: what its steps missed before it was doubted)
-                let shortfall = track.takeShortfall()
-                if phase == .cruise { owed += shortfall }
-            }
+            // A dropout's doubted stretch: what its steps missed, and when its fixes moved from.
+            let shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
+            let doubtedFrom = track.takeDoubt()
             if phase == .cruise {
+                owed += shortfall
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
@@ -185,6 +185,7 @@ public struct FlightComputer: Sendable {
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
+                if let from = doubtedFrom { doubted(from: from, shortfallM: shortfall, at: t, &events) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
@@ -196,8 +197,9 @@ public struct FlightComputer: Sendable {
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
-            // Without Doppler speed, a filter that starts over at this fix has measured no speed yet.
-            autoPause(!fix.speed.isNaN ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
+            // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
+            // the filtered speed; a filter that starts over at this fix has measured none yet.
+            autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
         }
         lapsAndAlerts(at: t, &events)
     }

@@ -72,8 +72,11 @@ public struct AutoPause: Sendable {
     ///     value) when unknown.
     ///   - t: the sample's time in seconds, non-decreasing from call to call.
     ///   - autoPaused: whether the run is auto-paused now (the engine's state, which it owns).
+    ///   - standingInDoubt: whether the positions are yet to confirm a slow speed (a dropout's
+    ///     zeros while the fixes move on, `TrackFilter.standingInDoubt`): a slow hold goes on but
+    ///     does not complete, as the filter decides within a few fixes.
     /// - Returns: `.pause(at:)` or `.resume(at:)` once a hold is complete, otherwise `.none`.
-    public mutating func update(speedMps: Double, t: Double, autoPaused: Bool) -> Decision {
+    public mutating func update(speedMps: Double, t: Double, autoPaused: Bool, standingInDoubt: Bool = false) -> Decision {
         guard settings.enabled, t.isFinite else { return .none }
         guard speedMps.isFinite, speedMps >= 0 else { return .none }  // unknown: holds go on
         if autoPaused {
@@ -89,7 +92,7 @@ public struct AutoPause: Sendable {
             guard speedMps < settings.pauseBelowMps else { slowSince = nil; return .none }
             let since = hold(slowSince, at: t)
             slowSince = since
-            guard t - since >= settings.holdS else { return .none }
+            guard t - since >= settings.holdS, !standingInDoubt else { return .none }
             slowSince = nil
             return .pause(at: since)
         }

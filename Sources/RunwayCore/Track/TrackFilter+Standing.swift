@@ -3,36 +3,47 @@ extension TrackFilter {
     /// fixes move on (a wheel sensor's in a FIT record, a host that passes 0 for a missing
     /// speed); judged a step at a time, such a speed read as standing wherever one step moves less
     /// than a σ (a run at 1 Hz, anything at 2 Hz or with a coarse accuracy) and, with a course,
-    /// held the filtered speed down. So the stretch is judged from where it began (the last fix
-    /// where the speed said more): once `doubtFixes` consecutive fixes are further from there than
-    /// standing explains (the moving speed over the time since, plus two position σ: a standing
-    /// receiver's wander, and one fix's outlier is not enough), the stretch is doubted: its fixes
-    /// update the filter without their speed and course, whose velocity starts again from the
-    /// displacement over the stretch, and its steps are measured by the positions (`update`);
-    /// what they missed until then is the shortfall (`takeShortfall`).
-    /// Returns, when the stretch was just doubted, how far its fixes moved (what its steps should
-    /// have counted); NaN otherwise.
+    /// held the filtered speed down. So the stretch is judged over time: once `doubtFixes`
+    /// consecutive fixes are further from a reference than standing explains (the moving speed
+    /// over the time since, plus two position σ: a standing receiver's wander, and one fix's
+    /// outlier is not enough), the stretch is doubted: its fixes update the filter without their
+    /// speed and course, whose velocity starts again from the fixes' pace, and its steps are
+    /// measured by the positions (`update`); what they missed of the displacement since the
+    /// stretch began (the last fix where the speed said more) is the shortfall (`takeShortfall`).
+    /// The reference is where the stretch began, moved on to the latest fix every
+    /// `standingWindowS` while the fixes stand: a speed that stays out from a stop on into the
+    /// ride is judged against where the rider stood lately, not against a radius that grew
+    /// with the whole stop.
+    /// Returns, when the stretch was just doubted, how far its fixes moved since it began (what
+    /// its steps should have counted); NaN otherwise.
     mutating func judgeStanding(_ fix: Fix, t: Double, dt: Double) -> Double {
         if standingT.isNaN { beginStanding(lat: lastFixLat, lon: lastFixLon, t: t - dt) }
         guard !standingDoubted else { return .nan }
-        let since = t - standingT
-        let moved = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
-        if moved > settings.movingSpeedMps * since + 2 * positionSigma(fix) {
-            if beyondStanding == 0 { firstBeyond = (moved, t) }
+        let since = t - reference.t
+        let fromReference = Geodesy.distance(lat1: reference.lat, lon1: reference.lon, lat2: fix.lat, lon2: fix.lon)
+        if fromReference > settings.movingSpeedMps * since + 2 * positionSigma(fix) {
+            if beyondStanding == 0 { firstBeyond = (fromReference, t) }
             beyondStanding += 1
         } else {
             beyondStanding = 0
+            if since >= Self.standingWindowS { reference = (fix.lat, fix.lon, t) }
         }
         // Moving on, not an outlier's offset that stays: the fixes beyond still move away at the
         // moving speed or more, and at half the pace at which the first of them got there or
         // more (an offset jumps there and stays).
-        let reachedS = firstBeyond.t - standingT
+        let reachedS = firstBeyond.t - reference.t
+        let pace = (fromReference - firstBeyond.m) / (t - firstBeyond.t)
         guard beyondStanding >= max(2, settings.doubtFixes), reachedS > 0,
-              moved - firstBeyond.m >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) * (t - firstBeyond.t) else { return .nan }
+              pace >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) else { return .nan }
         standingDoubted = true
+        // Since when the fixes moved: their pace taken back from the first fix beyond to no
+        // displacement from the reference (a stretch that began at a stop sets off within it;
+        // on a bend the displacement understates the path, and the time comes out later).
+        doubtedFrom = min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace))
+        let movingS = max(t - doubtedFrom, dt)
         let k = scales()
-        ve = Geodesy.wrappedDeltaLon(standingLon, fix.lon) * k.kx / since
-        vn = (fix.lat - standingLat) * k.ky / since
+        ve = Geodesy.wrappedDeltaLon(reference.lon, fix.lon) * k.kx / movingS
+        vn = (fix.lat - reference.lat) * k.ky / movingS
         // Starts again at the fix, as unsure as at a start: held back by the zero speeds, the
         // estimate trails the fixes (what it would catch up is the shortfall, paid out) and had
         // stopped learning the velocity from them.
@@ -40,12 +51,16 @@ extension TrackFilter {
         let sigma = positionSigma(fix)
         east = Axis(pp: sigma * sigma, vv: 1)
         north = Axis(pp: sigma * sigma, vv: 1)
-        return moved
+        return Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
     }
+
+    /// How long the fixes of a stretch of standing speeds stand before its reference moves on.
+    static let standingWindowS = 60.0
 
     /// A stretch of standing speeds judged from the fix at `lat`, `lon`, `t`.
     mutating func beginStanding(lat: Double, lon: Double, t: Double) {
         standingLat = lat; standingLon = lon; standingT = t
+        reference = (lat, lon, t)
         standingCountedM = 0; beyondStanding = 0; standingDoubted = false
     }
 }

@@ -73,12 +73,16 @@ public struct TrackFilter: Sendable {
     var standingLat = Double.nan, standingLon = Double.nan, standingT = Double.nan
     var standingCountedM = 0.0
     var beyondStanding = 0
+    /// What the stretch's fixes are judged against: where it began, moved on while they stand.
+    var reference = (lat: Double.nan, lon: Double.nan, t: Double.nan)
     var firstBeyond = (m: 0.0, t: 0.0)
     /// Whether the stretch's standing is doubted: its fixes are taken without their speed and
     /// course, and its steps are measured by the positions.
     var standingDoubted = false
     /// What a doubted stretch's steps had missed (`takeShortfall`).
     var shortfallM = 0.0
+    /// When a stretch just doubted began to move, as far as its fixes tell (`takeDoubt`; NaN: none).
+    var doubtedFrom = Double.nan
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -112,7 +116,7 @@ public struct TrackFilter: Sendable {
         dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
-        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; shortfallM = 0
+        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; shortfallM = 0; doubtedFrom = .nan
     }
 
     /// What the steps of a stretch of standing Doppler speeds missed before it was doubted
@@ -122,6 +126,26 @@ public struct TrackFilter: Sendable {
     public mutating func takeShortfall() -> Double {
         defer { shortfallM = 0 }
         return shortfallM
+    }
+
+    /// A stretch of standing speeds doubted since the last call: the time from which its fixes
+    /// moved (`judgeStanding`), once. Whatever the flight decided from those speeds after that
+    /// time (an auto-pause) was decided on speeds that did not hold.
+    public mutating func takeDoubt() -> Double? {
+        guard !doubtedFrom.isNaN else { return nil }
+        defer { doubtedFrom = .nan }
+        return doubtedFrom
+    }
+
+    /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
+    /// positions') stands for it.
+    public var doubtsSpeed: Bool { standingDoubted }
+
+    /// Whether the last fix's speed said standing while the fixes since its stretch began lie
+    /// beyond what standing explains, too few yet to doubt it (`judgeStanding`): within
+    /// `doubtFixes` fixes the filter doubts it or the fixes come back.
+    public var standingInDoubt: Bool {
+        !standingT.isNaN && !standingDoubted && beyondStanding > 0 && beyondStanding < max(2, settings.doubtFixes)
     }
 
     /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
