@@ -33,7 +33,7 @@ struct AutoPauseStageTests {
 
     /// The track filter doubted the zeros that paused (`doubted`): a pause that took effect
     /// within the doubted stretch is undone at once (moving since the pause, the moving time it
-    /// withdrew given back, with the shortfall); one before the stretch's movement (a stop the
+    /// withdrew within that, with the shortfall); one before the stretch's movement (a stop the
     /// rider set off from with the speed still out) resumes where the movement began; a slow
     /// hold still in doubt does not complete.
     @Test func aPauseOnZerosTheFilterDoubtedIsUndone() {
@@ -44,7 +44,7 @@ struct AutoPauseStageTests {
         #expect(stage.update(speedMps: 0.1, at: 15, phases: cruising, cruiseSince: 0, waiting: nil) == .pause(from: 10, withdrawMovingS: 1))
         stage.hold(Step(distanceM: 2, moving: true), at: 16, dt: 1)
         #expect(stage.doubted(from: 9, shortfallM: 40, at: 16, phases: autoHeld)
-                == .resume(since: 10, held: [HeldCredit(distanceM: 42, movingS: 7)]))
+                == .resume(since: 10, held: [HeldCredit(distanceM: 42, movingS: 6)]))
 
         var stop = paused(from: 10)
         stop.hold(Step(distanceM: 3, moving: true), at: 80, dt: 1)

@@ -1,10 +1,11 @@
 /// Auto-pause's decisions applied to the flight: the hold it backdates, and the steps it held,
 /// credited at the resume.
 extension FlightComputer {
-    /// Applies what auto-pause decides at a speed sample.
-    mutating func autoPause(_ speed: Double, at t: Double, _ events: inout [Event]) {
+    /// Applies what auto-pause decides at a speed sample (a fix's own: `standingInDoubt`, whether
+    /// the track filter has yet to judge its standing speed).
+    mutating func autoPause(_ speed: Double, at t: Double, standingInDoubt: Bool = false, _ events: inout [Event]) {
         switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting,
-                            standingInDoubt: config.filters && track.standingInDoubt) {
+                            standingInDoubt: standingInDoubt) {
         case .none: return
         case .pause(let from, let withdrawn):
             odometer.withdraw(movingS: withdrawn)

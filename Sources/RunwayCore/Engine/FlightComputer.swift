@@ -185,7 +185,7 @@ public struct FlightComputer: Sendable {
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
-                if let from = doubtedFrom { doubted(from: from, shortfallM: shortfall, at: t, &events) }
+                if let from = doubtedFrom { doubted(from: from, shortfallM: shortfall, at: t, &events) } else { track.heldBack(step.distanceM) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }
@@ -199,7 +199,8 @@ public struct FlightComputer: Sendable {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
             // the filtered speed; a filter that starts over at this fix has measured none yet.
-            autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t, &events)
+            autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t,
+                      standingInDoubt: track.standingInDoubt, &events)
         }
         lapsAndAlerts(at: t, &events)
     }

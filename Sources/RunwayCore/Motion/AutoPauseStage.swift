@@ -34,8 +34,6 @@ public struct AutoPauseStage: Sendable {
     private var pausedSince = Double.nan
     /// A confirmed held gap's speed, a sample of the hold taken before the confirming fix's own.
     private var gapSpeedSample: Double? = nil
-    /// The moving time the current auto-pause took back from cruise (`update`'s `.pause`).
-    private var withdrawnAtPause = 0.0
 
     public init(settings: AutoPause.Settings) { machine = AutoPause(settings: settings) }
 
@@ -128,20 +126,19 @@ public struct AutoPauseStage: Sendable {
     /// The track filter doubted the standing speeds of a stretch whose fixes moved from `from`
     /// (`TrackFilter.takeDoubt`), at the fix at `t`, while auto-paused, with `shortfallM` its steps
     /// missed. A pause those speeds decided (one that took effect at `from` or later) was none:
-    /// the flight resumes at once, moving since the later of the two, with the held steps since
-    /// then and the shortfall; a pause that took effect at `from` or later also gives back the
-    /// moving time it withdrew. A pause before `from` was a stop that the rider set off from:
-    /// the resume is backdated to `from`. `.none` when auto-pause is off or not paused.
+    /// the flight resumes at once, moving since the pause (its leg's time, the moving time the
+    /// pause withdrew included, is moving time), with this fix's held step and the shortfall
+    /// (which holds what the earlier held steps missed: `TrackFilter.heldBack`). A pause before
+    /// `from` was a stop that the rider set off from: the resume is backdated to `from`.
+    /// `.none` when auto-pause is off or not paused.
     mutating func doubted(from: Double, shortfallM: Double, at t: Double, phases: PhaseMachine) -> PauseDecision {
         guard machine.settings.enabled, phases.isAutoHeld, !pausedSince.isNaN, from.isFinite else { return .none }
         let since = max(from, pausedSince)
         guard since < t else { return .none }
-        // (The held steps before this fix's are gone, measured at standing speed: what they
-        // missed is in the shortfall; the time since `since` moved.)
+        // (The held steps before this fix's are gone: what they measured is in the shortfall.)
         var credited = held.filter { $0.t > since && $0.bySensor }.map { HeldCredit(distanceM: $0.d, movingS: 0, bySensor: true) }
         let positionsM = held.reduce(0.0) { $0 + ($1.t > since && !$1.bySensor ? $1.d : 0) }
-        let regained = from <= pausedSince ? withdrawnAtPause : 0
-        credited.append(HeldCredit(distanceM: positionsM + max(0, shortfallM), movingS: t - since + regained))
+        credited.append(HeldCredit(distanceM: positionsM + max(0, shortfallM), movingS: t - since))
         held.removeAll(keepingCapacity: true)
         machine.reset()
         return .resume(since: since, held: credited)
@@ -172,7 +169,6 @@ public struct AutoPauseStage: Sendable {
             var withdrawn = 0.0
             for step in slowSteps where step.t > when { withdrawn += min(step.movingS, step.t - when) }
             slowSteps.removeAll(keepingCapacity: true)
-            withdrawnAtPause = withdrawn
             return .pause(from: when, withdrawMovingS: withdrawn)
         case .resume(let at):
             // The resumed leg starts at `at`: a step's moving time counts from there.

@@ -143,9 +143,16 @@ public struct TrackFilter: Sendable {
 
     /// Whether the last fix's speed said standing while the fixes since its stretch began lie
     /// beyond what standing explains, too few yet to doubt it (`judgeStanding`): within
-    /// `doubtFixes` fixes the filter doubts it or the fixes come back.
+    /// `doubtFixes` fixes the filter doubts it, or the fixes come back or stay where they are
+    /// (an offset), and the speed is believed.
     public var standingInDoubt: Bool {
         !standingT.isNaN && !standingDoubted && beyondStanding > 0 && beyondStanding < max(2, settings.doubtFixes)
+    }
+
+    /// The flight did not count the last step's `m` (held while auto-paused): a stretch of
+    /// standing speeds doubted later owes it in its shortfall, which is what the flight missed.
+    public mutating func heldBack(_ m: Double) {
+        if !standingT.isNaN && !standingDoubted { standingCountedM -= m }
     }
 
     /// Notes distance credited for the filter's lag since it started (`StartLag`): it counts
