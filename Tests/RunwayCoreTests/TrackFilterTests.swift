@@ -215,7 +215,7 @@ struct TrackFilterTests {
                 let step = filter.update(Fix(lat: 52 + degreesNorth(along + wander()), lon: 4 + degreesNorth(wander()) / cos(52 * Double.pi / 180),
                                              speed: 0, course: 0, hAcc: 4), t: Double(k))
                 if k > 195 { ridden += step.distanceM + filter.takeShortfall() }
-                if doubted == nil, let from = filter.takeDoubt() { doubted = from; #expect(Double(k) <= 208, "seed \(seed): doubted at \(k) s") }
+                if doubted == nil, let doubt = filter.takeDoubt() { doubted = doubt.from; #expect(Double(k) <= 208, "seed \(seed): doubted at \(k) s") }
             }
             let from = doubted ?? .nan
             #expect(abs(from - 200) <= 3, "seed \(seed): moving since \(from) s, set off at 200 s")

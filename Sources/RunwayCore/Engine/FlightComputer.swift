@@ -162,7 +162,7 @@ public struct FlightComputer: Sendable {
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             // A dropout's doubted stretch: what its steps missed, and when its fixes moved from.
             let shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
-            let doubtedFrom = track.takeDoubt()
+            let doubt = track.takeDoubt()
             if phase == .cruise {
                 owed += shortfall
                 // A step that began before the leg (a start or resume between its fixes) counts
@@ -179,13 +179,17 @@ public struct FlightComputer: Sendable {
                 creditMovement(judged, before: t)
                 if let c = judged.credit { track.restarted(countedM: c.distanceM) }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
+                if let doubt {   // (the time the doubted stretch's steps missed: moving, in the leg)
+                    let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (judged.step.moving ? cruiseDt : 0))
+                    if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
+                }
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
                 pace.push(t: t, distanceM: distance)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
-                if let from = doubtedFrom { doubted(from: from, shortfallM: shortfall, at: t, &events) } else { track.heldBack(step.distanceM) }
+                if let doubt { doubted(from: doubt.from, shortfallM: shortfall, at: t, &events) } else { track.heldBack(step.distanceM) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }

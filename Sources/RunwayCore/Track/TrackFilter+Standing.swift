@@ -26,7 +26,7 @@ extension TrackFilter {
             beyondStanding += 1
         } else {
             beyondStanding = 0
-            if since >= Self.standingWindowS { reference = (fix.lat, fix.lon, t) }
+            if since >= Self.standingWindowS { reference = (fix.lat, fix.lon, t); standingStillS = 0 }
         }
         // Moving on, not an outlier's offset that stays: the fixes beyond still move away at the
         // moving speed or more, and at half the pace at which the first of them got there or
@@ -40,6 +40,7 @@ extension TrackFilter {
         // displacement from the reference (a stretch that began at a stop sets off within it;
         // on a bend the displacement understates the path, and the time comes out later).
         doubtedFrom = min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace))
+        doubtedStillS = max(0, standingStillS - (doubtedFrom - reference.t))
         let movingS = max(t - doubtedFrom, dt)
         let k = scales()
         ve = Geodesy.wrappedDeltaLon(reference.lon, fix.lon) * k.kx / movingS
@@ -61,6 +62,7 @@ extension TrackFilter {
     mutating func beginStanding(lat: Double, lon: Double, t: Double) {
         standingLat = lat; standingLon = lon; standingT = t
         reference = (lat, lon, t)
+        standingStillS = 0
         standingCountedM = 0; beyondStanding = 0; standingDoubted = false
     }
 }

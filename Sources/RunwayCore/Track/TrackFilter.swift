@@ -81,8 +81,11 @@ public struct TrackFilter: Sendable {
     var standingDoubted = false
     /// What a doubted stretch's steps had missed (`takeShortfall`).
     var shortfallM = 0.0
-    /// When a stretch just doubted began to move, as far as its fixes tell (`takeDoubt`; NaN: none).
-    var doubtedFrom = Double.nan
+    /// When a stretch just doubted began to move, as far as its fixes tell (`takeDoubt`; NaN: none),
+    /// and how much of its time since then its steps did not count as moving.
+    var doubtedFrom = Double.nan, doubtedStillS = 0.0
+    /// The time of the stretch's steps since its reference that did not count as moving.
+    var standingStillS = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -128,13 +131,15 @@ public struct TrackFilter: Sendable {
         return shortfallM
     }
 
-    /// A stretch of standing speeds doubted since the last call: the time from which its fixes
-    /// moved (`judgeStanding`), once. Whatever the flight decided from those speeds after that
-    /// time (an auto-pause) was decided on speeds that did not hold.
-    public mutating func takeDoubt() -> Double? {
+    /// A stretch of standing speeds doubted since the last call, once: the time from which its
+    /// fixes moved (`judgeStanding`), and how much of the time since its steps did not count as
+    /// moving (moving time they missed, as the shortfall is the distance). Whatever the flight
+    /// decided from those speeds after that time (an auto-pause) was decided on speeds that did
+    /// not hold.
+    public mutating func takeDoubt() -> (from: Double, stillS: Double)? {
         guard !doubtedFrom.isNaN else { return nil }
         defer { doubtedFrom = .nan }
-        return doubtedFrom
+        return (doubtedFrom, doubtedStillS)
     }
 
     /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
@@ -227,6 +232,8 @@ public struct TrackFilter: Sendable {
             } else {
                 result = (d, d > 0)
             }
+            // (A step of the stretch, since its reference, before any doubt, that did not move.)
+            if standing && !standingDoubted && !result.1 && t - dt >= reference.t { standingStillS += dt }
         } else {
             let v = speedMps
             let moving = v >= settings.movingSpeedMps
