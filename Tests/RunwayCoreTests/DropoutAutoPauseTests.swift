@@ -9,7 +9,7 @@ import RunwaySim
 /// took them as a stop: a minute of zeros took 8 % of a ride's distance and time, and a speed
 /// that stayed out after a stop kept the ride paused until it came back. Over the tuning and
 /// the held-back trials (issue #19).
-@Suite("A ride's auto-pause and a speed that drops out (issue #19)")
+@Suite("A speed that drops out: auto-pause, pauses and moving time (issue #19)")
 struct DropoutAutoPauseTests {
     static let trials = SimTrials.tuning + SimTrials.heldBack
 
@@ -136,6 +136,35 @@ struct DropoutAutoPauseTests {
                 if d.core.phase == .holding { held = true }
             }
             #expect(held, "\(zeros) zeros in doubt: the sensor's 90 s stop was not paused")
+        }
+    }
+
+    /// A run whose speed goes out for good at 60 s (a host that passes 0 from then on) while the
+    /// fixes go on at 3 m/s, paused by its runner for a few seconds soon after, at 1 Hz and every
+    /// 5 s: the run measures its cruise (within 2 % of 3 m/s over the time not paused: the walk
+    /// while paused is no distance), its moving time is the legs' (within 5 % of the elapsed
+    /// time), and moving never passes elapsed. Before (a review's probe), the stillness detector
+    /// took the zeros after the resume as standing and measured little more (262 to 389 m of
+    /// 396 to 429 m), and the time the stretch's steps missed counted the pause's too (moving
+    /// 5 s over elapsed).
+    @Test(arguments: [(1.0, 63.5, 70.5), (5, 61, 79), (5, 66, 79)])
+    func aRunResumedWhileItsSpeedIsOutIsMeasured(_ every: Double, _ pausedAt: Double, _ resumedAt: Double) throws {
+        for hAcc in [4.0, 15.0] {
+            var d = Driver(EngineConfig(activity: .run))
+            var t = -20.0, paused = false, resumed = false
+            while t <= 150 {
+                if t >= 0 && d.core.phase == .preflight { try d.phase(.start, 1000) }
+                if t >= pausedAt && !paused { try d.phase(.pause, 1000 + pausedAt); paused = true }
+                if t >= resumedAt && !resumed { try d.phase(.resume, 1000 + resumedAt); resumed = true }
+                try d.fix(1000 + t, 0, 3 * t / 111_319.49, speed: t < 60 ? 3 : 0, course: 90, hAcc: hAcc)
+                #expect(d.core.movingS <= d.core.elapsed + 1e-9, "h_acc \(hAcc), t \(t): moving \(d.core.movingS) s, elapsed \(d.core.elapsed) s")
+                t += every
+            }
+            try d.phase(.stop, 1150)
+            let what = "every \(every) s, paused \(pausedAt)–\(resumedAt) s, h_acc \(hAcc)"
+            let truth = 3 * (150 - (resumedAt - pausedAt))   // (the walk while paused is no distance)
+            #expect(abs(relativeError(d.core.distance, truth)) <= 0.02, "\(what): \(d.core.distance) m of \(truth) m")
+            #expect(d.core.movingS >= 0.95 * d.core.elapsed, "\(what): moving \(d.core.movingS) s of \(d.core.elapsed) s")
         }
     }
 }

@@ -52,7 +52,8 @@ extension TrackFilter {
         let sigma = positionSigma(fix)
         east = Axis(pp: sigma * sigma, vv: 1)
         north = Axis(pp: sigma * sigma, vv: 1)
-        return Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
+        doubtedMovedM = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
+        return doubtedMovedM
     }
 
     /// How long the fixes of a stretch of standing speeds stand before its reference moves on.

@@ -83,9 +83,10 @@ public struct TrackFilter: Sendable {
     var shortfallM = 0.0
     /// When a stretch just doubted began to move, as far as its fixes tell (`takeDoubt`; NaN: none),
     /// and how much of its time since then its steps did not count as moving.
-    var doubtedFrom = Double.nan, doubtedStillS = 0.0
-    /// The time of the stretch's steps since its reference that did not count as moving.
-    var standingStillS = 0.0
+    var doubtedFrom = Double.nan, doubtedStillS = 0.0, doubtedMovedM = 0.0
+    /// The time of the stretch's steps since its reference that did not count as moving (the
+    /// flight's cruise time of them: `notCruising`), and the last step's part of it.
+    var standingStillS = 0.0, lastStillS = 0.0
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -120,6 +121,7 @@ public struct TrackFilter: Sendable {
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
         standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; shortfallM = 0; doubtedFrom = .nan
+        standingStillS = 0; lastStillS = 0
     }
 
     /// What the steps of a stretch of standing Doppler speeds missed before it was doubted
@@ -132,14 +134,14 @@ public struct TrackFilter: Sendable {
     }
 
     /// A stretch of standing speeds doubted since the last call, once: the time from which its
-    /// fixes moved (`judgeStanding`), and how much of the time since its steps did not count as
-    /// moving (moving time they missed, as the shortfall is the distance). Whatever the flight
-    /// decided from those speeds after that time (an auto-pause) was decided on speeds that did
-    /// not hold.
-    public mutating func takeDoubt() -> (from: Double, stillS: Double)? {
+    /// fixes moved (`judgeStanding`), how much of the time since its steps did not count as
+    /// moving (moving time they missed, as the shortfall is the distance), and how far its fixes
+    /// moved since it began. Whatever the flight decided from those speeds after that time (an
+    /// auto-pause) was decided on speeds that did not hold.
+    public mutating func takeDoubt() -> (from: Double, stillS: Double, movedM: Double)? {
         guard !doubtedFrom.isNaN else { return nil }
         defer { doubtedFrom = .nan }
-        return (doubtedFrom, doubtedStillS)
+        return (doubtedFrom, doubtedStillS, doubtedMovedM)
     }
 
     /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
@@ -154,8 +156,17 @@ public struct TrackFilter: Sendable {
         !standingT.isNaN && !standingDoubted && beyondStanding > 0 && beyondStanding < max(2, settings.doubtFixes)
     }
 
-    /// The flight did not count the last step's `m` (held while auto-paused): a stretch of
-    /// standing speeds doubted later owes it in its shortfall, which is what the flight missed.
+    /// `s` of the last step's time was no cruise (a pause, before a start or resume): not time
+    /// that a doubted stretch's steps missed as moving.
+    public mutating func notCruising(_ s: Double) {
+        let x = min(max(0, s), lastStillS)
+        standingStillS -= x
+        lastStillS -= x
+    }
+
+    /// The flight did not count the last step's `m` (held while auto-paused, or paused): a
+    /// stretch of standing speeds doubted later owes it in its shortfall, which is what the
+    /// flight missed.
     public mutating func heldBack(_ m: Double) {
         if !standingT.isNaN && !standingDoubted { standingCountedM -= m }
     }
@@ -180,6 +191,7 @@ public struct TrackFilter: Sendable {
             return Step(distanceM: 0, moving: false)
         }
         let dt = t - lastT
+        lastStillS = 0
         guard dt > 0 else { return Step(distanceM: 0, moving: false) }
         let veBefore = ve, vnBefore = vn   // the speed before, wanted without Doppler only
         predict(dt)
@@ -233,7 +245,8 @@ public struct TrackFilter: Sendable {
                 result = (d, d > 0)
             }
             // (A step of the stretch, since its reference, before any doubt, that did not move.)
-            if standing && !standingDoubted && !result.1 && t - dt >= reference.t { standingStillS += dt }
+            lastStillS = standing && !standingDoubted && !result.1 && t - dt >= reference.t ? dt : 0
+            standingStillS += lastStillS
         } else {
             let v = speedMps
             let moving = v >= settings.movingSpeedMps
