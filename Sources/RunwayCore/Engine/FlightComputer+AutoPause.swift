@@ -39,14 +39,4 @@ extension FlightComputer {
         startSegment()
         if !shown.lat.isNaN { recorder.keep(point(shown.lat, shown.lon, shown.alt, at: t)) }
     }
-
-    /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with
-    /// `shortfallM` missed: an auto-pause they decided is undone (`AutoPauseStage.doubted`).
-    mutating func doubted(from: Double, shortfallM: Double, at t: Double, _ events: inout [Event]) {
-        guard case .resume(let since, var held) = pause.doubted(from: from, shortfallM: shortfallM, at: t, phases: phases) else { return }
-        // The stretch's first steps, which the stillness detector held back as slow before the
-        // pause (zeros at both fixes), moved too; their time is the resume's.
-        if let slow = stillness.releaseSlow(before: .infinity) { held.append(HeldCredit(distanceM: slow.distanceM, movingS: 0)) }
-        autoResume(since: since, held: held, at: t, &events)
-    }
 }

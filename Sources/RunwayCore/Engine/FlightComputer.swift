@@ -153,8 +153,7 @@ public struct FlightComputer: Sendable {
         } else {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
-            if phase != .cruise || cruiseDt < dt { track.notCruising(phase == .cruise ? dt - cruiseDt : dt) }
-            if phase != .cruise && !phases.isAutoHeld { track.heldBack(step.distanceM) }   // (held: below)
+            if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt) }
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
@@ -162,16 +161,8 @@ public struct FlightComputer: Sendable {
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
-            // A dropout's doubted stretch: what its steps missed, and when its fixes moved from.
-            let shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
-            let doubt = track.takeDoubt()
-            if shortfall > 0, let doubt, !phases.isAutoHeld {
-                // What the flight missed of the fixes' movement in cruise: of a stretch across a
-                // user's pause, the walk while paused (the time's share not cruise) is no distance.
-                // (Outside cruise this step counts nothing: the shortfall left it out as counted.)
-                let paused = max(0, 1 - clock.cruiseTime(from: doubt.from, to: t) / (t - doubt.from))
-                owed += max(0, shortfall + (phase == .cruise ? 0 : step.distanceM) - paused * doubt.movedM)
-            }
+            // A dropout's stretch the filter just doubted (rare): what its steps missed is owed.
+            let doubt = track.hasDoubt ? settleDoubt(step, at: t) : nil
             if phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
@@ -183,27 +174,20 @@ public struct FlightComputer: Sendable {
                 }
                 // (A standing speed the positions belie is the filtered speed here too, as for
                 // auto-pause: a leg resumed while the speed is out moves.)
-                var believed = fix
-                if track.doubtsSpeed { believed.speed = track.speedMps }
-                let judged = stillness.judge(cruiseStep, fix: believed, at: t, dt: cruiseDt)
+                let judged = stillness.judge(cruiseStep, fix: fix, doppler: track.doubtsSpeed ? track.speedMps : fix.speed, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
                 creditMovement(judged, before: t)
                 if let c = judged.credit { track.restarted(countedM: c.distanceM) }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
-                if let doubt {   // (the time the doubted stretch's steps missed: moving, in cruise not yet moving)
-                    // (This step's time is its own, moving now or when the stillness detector credits it.)
-                    let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (cruiseStep.moving ? cruiseDt : 0),
-                                      elapsed - odometer.movingS)
-                    if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
-                }
+                if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
                 if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
                 pace.push(t: t, distanceM: distance)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
-                if let doubt { doubted(from: doubt.from, shortfallM: shortfall, at: t, &events) } else { track.heldBack(step.distanceM) }
+                if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) } else { track.heldBack(step.distanceM) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }

@@ -153,13 +153,20 @@ public struct StillnessDetector: Sendable {
     /// ends: what the odometer counts now, and any credit for movement just confirmed.
     @inline(__always)
     public mutating func judge(_ step: Step, fix: Fix, at t: Double, dt: Double) -> Judged {
+        judge(step, fix: fix, doppler: fix.speed, at: t, dt: dt)
+    }
+
+    /// The same, with the speed the track filter believes for the fix (`doppler`: its Doppler
+    /// speed, or the filtered speed where the positions belie a standing one).
+    @inline(__always)
+    mutating func judge(_ step: Step, fix: Fix, doppler: Double, at t: Double, dt: Double) -> Judged {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
         if step.newSegment { window.removeAll() }   // no window across a gap
         var s = sample(fix, at: t)
         s.d = step.distanceM
+        s.doppler = doppler
         window.append(s)
         window.drop(before: t - settings.windowS)
-        let doppler = fix.speed
         if doppler >= movingDoppler {
             movingFixes += 1
         } else {

@@ -144,6 +144,9 @@ public struct TrackFilter: Sendable {
         return (doubtedFrom, doubtedStillS, doubtedMovedM)
     }
 
+    /// Whether a doubt waits to be taken (`takeDoubt`).
+    public var hasDoubt: Bool { !doubtedFrom.isNaN }
+
     /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
     /// positions') stands for it.
     public var doubtsSpeed: Bool { standingDoubted }

@@ -1,0 +1,53 @@
+/// A speed that drops out (0 m/s while the fixes move on): what the flight does when the track
+/// filter doubts a stretch of standing speeds (`TrackFilter.judgeStanding`). Rare paths, kept
+/// out of line so that the fix's common path stays small.
+extension FlightComputer {
+    /// What the filter just doubted: its set-off, the time its steps missed as moving, and
+    /// what they missed of the fixes' displacement.
+    struct Doubt {
+        var from: Double, stillS: Double, shortfallM: Double
+    }
+
+    /// Takes the filter's doubt, if any, and owes what the flight missed of the fixes' movement
+    /// in cruise (while auto-paused, `doubted` credits it instead). Of a stretch across a user's
+    /// pause, the walk while paused (the share of its time not cruise) is no distance; outside
+    /// cruise this step counts nothing, and the shortfall had left it out as counted.
+    @inline(never)
+    mutating func settleDoubt(_ step: Step, at t: Double) -> Doubt? {
+        let shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
+        guard let d = track.takeDoubt() else { return nil }
+        if shortfall > 0, !phases.isAutoHeld {
+            let paused = max(0, 1 - clock.cruiseTime(from: d.from, to: t) / (t - d.from))
+            owed += max(0, shortfall + (phase == .cruise ? 0 : step.distanceM) - paused * d.movedM)
+        }
+        return Doubt(from: d.from, stillS: d.stillS, shortfallM: shortfall)
+    }
+
+    /// In cruise, the time the doubted stretch's steps missed as moving (since its set-off, in
+    /// cruise, not yet moving; this step's time is its own, moving now or when the stillness
+    /// detector credits it).
+    @inline(never)
+    mutating func creditStill(_ doubt: Doubt, step: Step, cruiseDt: Double, at t: Double) {
+        let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (step.moving ? cruiseDt : 0),
+                          elapsed - odometer.movingS)
+        if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
+    }
+
+    /// A step partly or wholly outside cruise (before a start or resume, paused): its time is no
+    /// stretch's missed moving time, and a paused flight's step no distance it counted.
+    @inline(never)
+    mutating func outsideCruise(_ step: Step, dt: Double, cruiseDt: Double) {
+        track.notCruising(phase == .cruise ? dt - cruiseDt : dt)
+        if phase != .cruise && !phases.isAutoHeld { track.heldBack(step.distanceM) }   // (auto-held: `doubted`, or held back there)
+    }
+
+    /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with
+    /// `shortfallM` missed: an auto-pause they decided is undone (`AutoPauseStage.doubted`).
+    mutating func doubted(from: Double, shortfallM: Double, at t: Double, _ events: inout [Event]) {
+        guard case .resume(let since, var held) = pause.doubted(from: from, shortfallM: shortfallM, at: t, phases: phases) else { return }
+        // The stretch's first steps, which the stillness detector held back as slow before the
+        // pause (zeros at both fixes), moved too; their time is the resume's.
+        if let slow = stillness.releaseSlow(before: .infinity) { held.append(HeldCredit(distanceM: slow.distanceM, movingS: 0)) }
+        autoResume(since: since, held: held, at: t, &events)
+    }
+}
