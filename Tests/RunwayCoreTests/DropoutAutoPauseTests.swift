@@ -167,4 +167,33 @@ struct DropoutAutoPauseTests {
             #expect(d.core.movingS >= 0.95 * d.core.elapsed, "\(what): moving \(d.core.movingS) s of \(d.core.elapsed) s")
         }
     }
+
+    /// A ride (auto-pause on) at 1.8 to 2.3 m/s whose speed goes out for good at 60 s, paused by
+    /// its rider for 3 to 8 s soon after: auto-pause holds on the zeros, the user's pause takes
+    /// the hold over, and the doubt comes while auto-held or in cruise. Moving never passes
+    /// elapsed, and the ride measures its cruise: no more than all but the rider's pause (the
+    /// walk while paused is no distance), no less than all but the hold from the zeros' start
+    /// (a pause while auto-paused makes that hold the rider's). Before (a review's probe): moving 1 s over elapsed for a minute (the
+    /// stillness detector's waiting steps credited after the doubt's still time), and the walk
+    /// while paused counted when the doubt came while auto-held (+7 to +17 m).
+    @Test(arguments: [(2.0, 3.0, 65.0, 4.0), (2.3, 5, 65, 4), (2.3, 3, 68, 3), (2.0, 5, 62, 8), (1.8, 5, 62, 5)])
+    func aRideHeldOnZerosAcrossARidersPauseCountsItsCruise(_ v: Double, _ hAcc: Double, _ pausedAt: Double, _ pauseS: Double) throws {
+        var d = Driver(EngineConfig(activity: .ride))
+        var paused = false, resumed = false
+        for k in -20...300 {   // (fixes from before the start)
+            let t = Double(k)
+            if t >= 0 && d.core.phase == .preflight { try d.phase(.start, 1000) }
+            if t >= pausedAt && !paused { try d.phase(.pause, 1000 + pausedAt); paused = true }
+            if t >= pausedAt + pauseS && !resumed { try d.phase(.resume, 1000 + pausedAt + pauseS); resumed = true }
+            try d.fix(1000 + t, 0, v * t / 111_319.49, speed: t < 60 ? v : 0, course: 90, hAcc: hAcc)
+            #expect(d.core.movingS <= d.core.elapsed + 1e-9, "t \(t): moving \(d.core.movingS) s, elapsed \(d.core.elapsed) s")
+        }
+        try d.phase(.stop, 1300)
+        // The cruise: all but the rider's pause, or (a pause while auto-paused makes the hold the
+        // rider's) all but the hold from the zeros' start to the resume.
+        let most = v * (300 - pauseS), least = v * (300 - (pausedAt + pauseS - 60))
+        let what = "\(v) m/s, h_acc \(hAcc), paused \(pausedAt)+\(pauseS) s: \(d.core.distance) m"
+        #expect(d.core.distance <= 1.005 * most, "\(what), at most \(most) m")
+        #expect(d.core.distance >= 0.99 * least, "\(what), at least \(least) m")
+    }
 }

@@ -9,16 +9,21 @@ extension FlightComputer {
     }
 
     /// Takes the filter's doubt, if any, and owes what the flight missed of the fixes' movement
-    /// in cruise (while auto-paused, `doubted` credits it instead). Of a stretch across a user's
-    /// pause, the walk while paused (the share of its time not cruise) is no distance; outside
-    /// cruise this step counts nothing, and the shortfall had left it out as counted.
+    /// in cruise (while auto-paused, `doubted` credits it instead, with the hold's time as
+    /// cruise: the pause is undone). Of a stretch across a user's pause, the walk while paused
+    /// (the share of its time neither cruise nor that hold) is no distance; outside cruise this
+    /// step counts nothing, and the shortfall had left it out as counted (auto-held, the held
+    /// step is credited as such).
     @inline(never)
     mutating func settleDoubt(_ step: Step, at t: Double) -> Doubt? {
-        let shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
+        var shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
         guard let d = track.takeDoubt() else { return nil }
-        if shortfall > 0, !phases.isAutoHeld {
-            let paused = max(0, 1 - clock.cruiseTime(from: d.from, to: t) / (t - d.from))
-            owed += max(0, shortfall + (phase == .cruise ? 0 : step.distanceM) - paused * d.movedM)
+        if shortfall > 0 {
+            var counted = clock.cruiseTime(from: d.from, to: t)
+            if phases.isAutoHeld, let held = clock.legs.finished.last?.end { counted += t - max(d.from, held) }
+            let paused = max(0, 1 - counted / (t - d.from))
+            shortfall = max(0, shortfall + (phase == .cruise || phases.isAutoHeld ? 0 : step.distanceM) - paused * d.movedM)
+            if !phases.isAutoHeld { owed += shortfall }
         }
         return Doubt(from: d.from, stillS: d.stillS, shortfallM: shortfall)
     }
@@ -26,10 +31,12 @@ extension FlightComputer {
     /// In cruise, the time the doubted stretch's steps missed as moving (since its set-off, in
     /// cruise, not yet moving; this step's time is its own, moving now or when the stillness
     /// detector credits it).
+    /// Never more than the cruise time not yet moving, nor what the stillness detector's waiting
+    /// steps will claim when it credits them.
     @inline(never)
     mutating func creditStill(_ doubt: Doubt, step: Step, cruiseDt: Double, at t: Double) {
         let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (step.moving ? cruiseDt : 0),
-                          elapsed - odometer.movingS)
+                          elapsed - odometer.movingS - stillness.waitingMovingS)
         if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
     }
 

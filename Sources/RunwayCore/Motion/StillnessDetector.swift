@@ -108,6 +108,12 @@ public struct StillnessDetector: Sendable {
     public private(set) var isStill = true
     private(set) var window = Window()
     private var held: [Held] = []
+
+    /// The moving time of the steps that wait (held while still, slow while moving): what a
+    /// credit of them may add.
+    var waitingMovingS: Double {
+        held.reduce(0) { $0 + $1.movingS } + slow.reduce(0) { $0 + $1.movingS }
+    }
     /// While moving, the steps that wait for the window (`judgeMoving`), and the slow stretch
     /// they are in: its start (NaN: none), the sum of its Doppler speeds and their count.
     var slow: [Held] = []
