@@ -128,7 +128,7 @@ struct TrackFilterTests {
                 let s = Double(k) * dt   // the dropouts in whole seconds
                 let dropped = every == 0 ? (100..<100 + zeros).contains(Int(s)) : (100..<600).contains(Int(s)) && (Int(s) - 100) % every < zeros
                 let step = filter.update(Fix(lat: 52 + degreesNorth(speed * s), lon: 4, speed: dropped ? 0 : speed, course: course, hAcc: hAcc), t: s)
-                total += step.distanceM + filter.takeShortfall()   // (what the flight pays out)
+                total += step.distanceM + (filter.takeDoubt()?.shortfallM ?? 0)   // (what the flight pays out)
                 if step.moving { movingS += dt }
             }
             let truth = Geodesy.distance(lat1: 52, lon1: 4, lat2: 52 + degreesNorth(600 * speed), lon2: 4)
@@ -157,7 +157,7 @@ struct TrackFilterTests {
             let fix = Fix(lat: 52 + degreesNorth(north), lon: 4 + degreesEast(east),
                           speed: positionsOnly ? .nan : dropped ? 0 : (ve * ve + vn * vn).squareRoot(),
                           course: dropped ? course : (atan2(ve, vn) * 180 / .pi + 360).truncatingRemainder(dividingBy: 360), hAcc: 4)
-            total += filter.update(fix, t: Double(k)).distanceM + filter.takeShortfall()
+            total += filter.update(fix, t: Double(k)).distanceM + (filter.takeDoubt()?.shortfallM ?? 0)
         }
         return (total, v * 600)
     }
@@ -207,15 +207,17 @@ struct TrackFilterTests {
         for seed in UInt64(1)...6 {
             var random = SimRandom(seed: seed)
             var filter = TrackFilter()
-            var doubted: Double? = nil, ridden = 0.0
+            var doubted: Double? = nil, ridden = 0.0, owed = 0.0
             func wander() -> Double { 2 * random.gaussian() }
             for k in 0...20 { _ = filter.update(Fix(lat: 52 + degreesNorth(7 * Double(k)), lon: 4, speed: 7, course: 0, hAcc: 4), t: Double(k)) }
             for k in 21...240 {
                 let along = 140 + 7 * Double(max(0, k - 200))
                 let step = filter.update(Fix(lat: 52 + degreesNorth(along + wander()), lon: 4 + degreesNorth(wander()) / cos(52 * Double.pi / 180),
                                              speed: 0, course: 0, hAcc: 4), t: Double(k))
-                if k > 195 { ridden += step.distanceM + filter.takeShortfall() }
-                if doubted == nil, let doubt = filter.takeDoubt() { doubted = doubt.from; #expect(Double(k) <= 208, "seed \(seed): doubted at \(k) s") }
+                let doubt = filter.takeDoubt()
+                owed += doubt?.shortfallM ?? 0
+                if k > 195 { ridden += step.distanceM + owed; owed = 0 }
+                if doubted == nil, let doubt { doubted = doubt.from; #expect(Double(k) <= 208, "seed \(seed): doubted at \(k) s") }
             }
             let from = doubted ?? .nan
             #expect(abs(from - 200) <= 3, "seed \(seed): moving since \(from) s, set off at 200 s")
@@ -229,9 +231,9 @@ struct TrackFilterTests {
         var filter = TrackFilter()
         for k in 0...20 { _ = filter.update(Fix(lat: 52 + degreesNorth(3.3 * Double(k)), lon: 4, speed: 3.3, course: 0, hAcc: 4), t: Double(k)) }
         for k in 21...40 { _ = filter.update(Fix(lat: 52 + degreesNorth(3.3 * Double(k)), lon: 4, speed: 0, course: 0, hAcc: 4), t: Double(k)) }
-        #expect(filter.standingDoubted && filter.shortfallM > 0)
+        #expect(filter.standingDoubted && (filter.doubt?.shortfallM ?? 0) > 0)
         filter.reset(at: Fix(lat: 52.01, lon: 4, speed: 0, course: 0, hAcc: 4), t: 100)
-        #expect(!filter.standingDoubted && filter.takeShortfall() == 0)
+        #expect(!filter.standingDoubted && filter.takeDoubt() == nil)
         var total = 0.0
         for k in 101...160 { total += filter.update(Fix(lat: 52.01, lon: 4, speed: 0, course: 0, hAcc: 4), t: Double(k)).distanceM }
         #expect(total == 0 && !filter.standingDoubted)

@@ -2,12 +2,6 @@
 /// filter doubts a stretch of standing speeds (`TrackFilter.judgeStanding`). Rare paths, kept
 /// out of line so that the fix's common path stays small.
 extension FlightComputer {
-    /// What the filter just doubted: its set-off, the time its steps missed as moving, and
-    /// what they missed of the fixes' displacement.
-    struct Doubt {
-        var from: Double, stillS: Double, shortfallM: Double
-    }
-
     /// Takes the filter's doubt, if any, and owes what the flight missed of the fixes' movement
     /// in cruise (while auto-paused, `doubted` credits it instead, with the hold's time as
     /// cruise: the pause is undone). Of a stretch across a user's pause, the walk while paused
@@ -15,17 +9,17 @@ extension FlightComputer {
     /// step counts nothing, and the shortfall had left it out as counted (auto-held, the held
     /// step is credited as such).
     @inline(never)
-    mutating func settleDoubt(_ step: Step, at t: Double) -> Doubt? {
-        var shortfall = track.shortfallM > 0 ? track.takeShortfall() : 0
-        guard let d = track.takeDoubt() else { return nil }
-        if shortfall > 0 {
+    /// Returns the doubt with the shortfall the flight missed.
+    mutating func settleDoubt(_ step: Step, at t: Double) -> TrackFilter.Doubt? {
+        guard var d = track.takeDoubt() else { return nil }
+        if d.shortfallM > 0 {
             var counted = clock.cruiseTime(from: d.from, to: t)
             if phases.isAutoHeld, let held = clock.legs.finished.last?.end { counted += t - max(d.from, held) }
             let paused = max(0, 1 - counted / (t - d.from))
-            shortfall = max(0, shortfall + (phase == .cruise || phases.isAutoHeld ? 0 : step.distanceM) - paused * d.movedM)
-            if !phases.isAutoHeld { owed += shortfall }
+            d.shortfallM = max(0, d.shortfallM + (phase == .cruise || phases.isAutoHeld ? 0 : step.distanceM) - paused * d.movedM)
+            if !phases.isAutoHeld { owed += d.shortfallM }
         }
-        return Doubt(from: d.from, stillS: d.stillS, shortfallM: shortfall)
+        return d
     }
 
     /// In cruise, the time the doubted stretch's steps missed as moving (since its set-off, in
@@ -34,18 +28,19 @@ extension FlightComputer {
     /// Never more than the cruise time not yet moving, nor what the stillness detector's waiting
     /// steps will claim when it credits them.
     @inline(never)
-    mutating func creditStill(_ doubt: Doubt, step: Step, cruiseDt: Double, at t: Double) {
+    mutating func creditStill(_ doubt: TrackFilter.Doubt, step: Step, cruiseDt: Double, at t: Double) {
         let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (step.moving ? cruiseDt : 0),
                           elapsed - odometer.movingS - stillness.waitingMovingS)
         if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
     }
 
-    /// A step partly or wholly outside cruise (before a start or resume, paused): its time is no
-    /// stretch's missed moving time, and a paused flight's step no distance it counted.
+    /// A step partly or wholly outside cruise (before a start or resume, paused or auto-paused):
+    /// its time is no stretch's missed moving time, and a step outside cruise no distance the
+    /// flight counted.
     @inline(never)
     mutating func outsideCruise(_ step: Step, dt: Double, cruiseDt: Double) {
         track.notCruising(phase == .cruise ? dt - cruiseDt : dt)
-        if phase != .cruise && !phases.isAutoHeld { track.heldBack(step.distanceM) }   // (auto-held: `doubted`, or held back there)
+        if phase != .cruise { track.heldBack(step.distanceM) }
     }
 
     /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with

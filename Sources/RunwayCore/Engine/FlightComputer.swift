@@ -162,7 +162,7 @@ public struct FlightComputer: Sendable {
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             // A dropout's stretch the filter just doubted (rare): what its steps missed is owed.
-            let doubt = track.hasDoubt ? settleDoubt(step, at: t) : nil
+            let doubt = track.doubt == nil ? nil : settleDoubt(step, at: t)
             if phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
@@ -187,7 +187,7 @@ public struct FlightComputer: Sendable {
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
-                if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) } else { track.heldBack(step.distanceM) }
+                if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
         }

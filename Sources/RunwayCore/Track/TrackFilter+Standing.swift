@@ -9,7 +9,7 @@ extension TrackFilter {
     /// outlier is not enough), the stretch is doubted: its fixes update the filter without their
     /// speed and course, whose velocity starts again from the fixes' pace, and its steps are
     /// measured by the positions (`update`); what they missed of the displacement since the
-    /// stretch began (the last fix where the speed said more) is the shortfall (`takeShortfall`).
+    /// stretch began (the last fix where the speed said more) is the shortfall (`takeDoubt`).
     /// The reference is where the stretch began, moved on to the latest fix every
     /// `standingWindowS` while the fixes stand: a speed that stays out from a stop on into the
     /// ride is judged against where the rider stood lately, not against a radius that grew
@@ -39,9 +39,10 @@ extension TrackFilter {
         // Since when the fixes moved: their pace taken back from the first fix beyond to no
         // displacement from the reference (a stretch that began at a stop sets off within it;
         // on a bend the displacement understates the path, and the time comes out later).
-        doubtedFrom = min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace))
-        doubtedStillS = max(0, standingStillS - (doubtedFrom - reference.t))
-        let movingS = max(t - doubtedFrom, dt)
+        let from = min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace))
+        let movedM = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
+        doubt = Doubt(from: from, stillS: max(0, standingStillS - (from - reference.t)), movedM: movedM, shortfallM: 0)
+        let movingS = max(t - from, dt)
         let k = scales()
         ve = Geodesy.wrappedDeltaLon(reference.lon, fix.lon) * k.kx / movingS
         vn = (fix.lat - reference.lat) * k.ky / movingS
@@ -52,8 +53,7 @@ extension TrackFilter {
         let sigma = positionSigma(fix)
         east = Axis(pp: sigma * sigma, vv: 1)
         north = Axis(pp: sigma * sigma, vv: 1)
-        doubtedMovedM = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
-        return doubtedMovedM
+        return movedM
     }
 
     /// How long the fixes of a stretch of standing speeds stand before its reference moves on.

@@ -79,11 +79,8 @@ public struct TrackFilter: Sendable {
     /// Whether the stretch's standing is doubted: its fixes are taken without their speed and
     /// course, and its steps are measured by the positions.
     var standingDoubted = false
-    /// What a doubted stretch's steps had missed (`takeShortfall`).
-    var shortfallM = 0.0
-    /// When a stretch just doubted began to move, as far as its fixes tell (`takeDoubt`; NaN: none),
-    /// and how much of its time since then its steps did not count as moving.
-    var doubtedFrom = Double.nan, doubtedStillS = 0.0, doubtedMovedM = 0.0
+    /// A stretch just doubted, until the flight takes it (`takeDoubt`).
+    public internal(set) var doubt: Doubt? = nil
     /// The time of the stretch's steps since its reference that did not count as moving (the
     /// flight's cruise time of them: `notCruising`), and the last step's part of it.
     var standingStillS = 0.0, lastStillS = 0.0
@@ -120,32 +117,32 @@ public struct TrackFilter: Sendable {
         dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
-        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; shortfallM = 0; doubtedFrom = .nan
+        standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; doubt = nil
         standingStillS = 0; lastStillS = 0
     }
 
-    /// What the steps of a stretch of standing Doppler speeds missed before it was doubted
-    /// (`judgeStanding`): the displacement of its fixes beyond what they counted; taken once. The
-    /// flight pays it out as it pays the start lag (no faster than the speed cap, the pace window
-    /// shifted), so no step carries it: the Doppler check compares steps the speed measured.
-    public mutating func takeShortfall() -> Double {
-        defer { shortfallM = 0 }
-        return shortfallM
+    /// A stretch of standing speeds just doubted (`judgeStanding`). Whatever the flight decided
+    /// from those speeds after `from` (an auto-pause) was decided on speeds that did not hold.
+    public struct Doubt: Sendable, Equatable {
+        /// The time from which its fixes moved, as far as they tell.
+        public var from: Double
+        /// How much of the time since then its steps did not count as moving (the moving time
+        /// they missed, as the shortfall is the distance).
+        public var stillS: Double
+        /// How far its fixes moved since the stretch began.
+        public var movedM: Double
+        /// What its steps missed of that displacement: the fixes' movement beyond what they
+        /// counted. The flight pays it out as it pays the start lag (no faster than the speed
+        /// cap, the pace window shifted), so no step carries it: the Doppler check compares steps
+        /// the speed measured.
+        public var shortfallM: Double
     }
 
-    /// A stretch of standing speeds doubted since the last call, once: the time from which its
-    /// fixes moved (`judgeStanding`), how much of the time since its steps did not count as
-    /// moving (moving time they missed, as the shortfall is the distance), and how far its fixes
-    /// moved since it began. Whatever the flight decided from those speeds after that time (an
-    /// auto-pause) was decided on speeds that did not hold.
-    public mutating func takeDoubt() -> (from: Double, stillS: Double, movedM: Double)? {
-        guard !doubtedFrom.isNaN else { return nil }
-        defer { doubtedFrom = .nan }
-        return (doubtedFrom, doubtedStillS, doubtedMovedM)
+    /// The stretch doubted since the last call, once.
+    public mutating func takeDoubt() -> Doubt? {
+        defer { doubt = nil }
+        return doubt
     }
-
-    /// Whether a doubt waits to be taken (`takeDoubt`).
-    public var hasDoubt: Bool { !doubtedFrom.isNaN }
 
     /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
     /// positions') stands for it.
@@ -230,7 +227,7 @@ public struct TrackFilter: Sendable {
             }
             if standing {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
-                if missedM > 0 { shortfallM += max(0, missedM - standingCountedM - d) }
+                if missedM > 0 { doubt?.shortfallM = max(0, missedM - standingCountedM - d) }
                 standingCountedM += d
                 // A doubted stretch whose filtered speed (the positions') has fallen below the
                 // moving speed stands: its standing is judged anew from this fix.
