@@ -225,6 +225,54 @@ struct TrackFilterTests {
         }
     }
 
+    /// A runner whose speed stays out stands a minute; the stretch's reference moves on to the
+    /// last fix of it, which lies two σ back (a standing receiver's wander), and the runner sets
+    /// off at 3.3 m/s: the first fix beyond lies 3.3 m and two σ from the reference a second
+    /// after it moved. The zeros are doubted within five fixes and the 60 s run after the stop
+    /// measures within 5 % (steps and the shortfall), with h_acc 3 and 4. Before, the pace at
+    /// which that fix "got there" was taken since the reference moved (7 m in a second, an
+    /// outlier's jump) rather than since the stretch began, and the run was never doubted: 0 m.
+    @Test(arguments: [3.0, 4.0])
+    func aRunThatSetsOffJustAfterTheReferenceMovedOnIsDoubted(_ hAcc: Double) {
+        var filter = TrackFilter()
+        let stop = 3.3 * 30
+        for k in 0...30 { _ = filter.update(Fix(lat: 52 + degreesNorth(3.3 * Double(k)), lon: 4, speed: 3.3, course: 0, hAcc: hAcc), t: Double(k)) }
+        for k in 31...90 { _ = filter.update(Fix(lat: 52 + degreesNorth(stop - (k == 90 ? 2 * hAcc : 0)), lon: 4, speed: 0, course: 0, hAcc: hAcc), t: Double(k)) }
+        #expect(filter.reference.t == 90, "the reference moved on at \(filter.reference.t) s")
+        var doubtedAt: Int? = nil, ran = 0.0
+        for k in 91...150 {
+            let step = filter.update(Fix(lat: 52 + degreesNorth(stop + 3.3 * Double(k - 90)), lon: 4, speed: 0, course: 0, hAcc: hAcc), t: Double(k))
+            if let doubt = filter.takeDoubt() { doubtedAt = doubtedAt ?? k; ran += doubt.shortfallM }
+            ran += step.distanceM
+        }
+        #expect((doubtedAt ?? .max) <= 95, "doubted at \(doubtedAt.map(String.init) ?? "none")")
+        #expect(abs(ran - 3.3 * 60) <= 0.05 * 3.3 * 60, "\(ran) m of the 198 m run")
+    }
+
+    /// A ride whose speed stays out (zeros, doubted: the positions measure it) stops for a minute
+    /// and rides on: the filtered speed lags the stop and runs on past it (its steps count about
+    /// 28 m after the fixes stopped, at 8 m/s and 1 Hz); the stretch stands again and, when its
+    /// fixes move on, owes only what they moved beyond what its steps counted since they stopped.
+    /// The ride from 20 s before the stop to 40 s after it measures within 3 % of its 480 m, on a
+    /// straight line with the simulator's receiver (seeds 1–3 and 720–722). Before, the run-on
+    /// past the stop counted, and the ride after it was owed again from where the fixes stood.
+    @Test func aDoubtedRideThatStopsIsNotCountedPastTheStop() {
+        for seed in Array(UInt64(1)...3) + Array(UInt64(720)...722) {
+            var filter = TrackFilter()
+            var rng = SimRandom(seed: seed, stream: 1)
+            var errorEast = GaussMarkov(sigma: 4, tau: 60, rng: &rng), errorNorth = GaussMarkov(sigma: 4, tau: 60, rng: &rng)
+            var s = 0.0, measured = 0.0
+            for k in 0...300 {
+                if k > 0 && !(200..<260).contains(k) { s += 8 }
+                let fix = Fix(lat: 52 + degreesNorth(errorNorth.step(dt: 1, rng: &rng) + 0.7 * rng.gaussian()),
+                              lon: 4 + degreesEast(s + errorEast.step(dt: 1, rng: &rng) + 0.7 * rng.gaussian()), speed: 0, course: 90, hAcc: 4)
+                let d = filter.update(fix, t: Double(k)).distanceM + (filter.takeDoubt()?.shortfallM ?? 0)
+                if k > 180 { measured += d }
+            }
+            #expect(abs(measured - 480) <= 0.03 * 480, "seed \(seed): \(measured) m of the 480 m ridden")
+        }
+    }
+
     /// A gap or a jump starts the filter over (`reset(at:)`): a stretch doubted before it, and
     /// the shortfall not yet taken, do not carry over; standing fixes after it are standing.
     @Test func aResetForgetsADoubtedStretch() {

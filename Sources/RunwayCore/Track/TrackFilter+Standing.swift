@@ -29,9 +29,12 @@ extension TrackFilter {
             if since >= Self.standingWindowS { reference = (fix.lat, fix.lon, t); standingStillS = 0 }
         }
         // Moving on, not an outlier's offset that stays: the fixes beyond still move away at the
-        // moving speed or more, and at half the pace at which the first of them got there or
-        // more (an offset jumps there and stays).
-        let reachedS = firstBeyond.t - reference.t
+        // moving speed or more, and at half the pace at which the first of them got there since
+        // the stretch began or more (an offset jumps there and stays). Since the stretch began,
+        // not since the reference moved on: the fixes stood meanwhile, and a fix beyond a second
+        // after it moved, two σ of wander away, looked like a jump of 10 m/s (a run that set off
+        // then was never doubted).
+        let reachedS = firstBeyond.t - standingT
         let pace = (fromReference - firstBeyond.m) / (t - firstBeyond.t)
         guard beyondStanding >= max(2, settings.doubtFixes), reachedS > 0,
               pace >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) else { return .nan }
@@ -55,6 +58,35 @@ extension TrackFilter {
         north = Axis(pp: sigma * sigma, vv: 1)
         return movedM
     }
+
+    /// A step of a doubted stretch, measured by the positions (`update`). Once its filtered
+    /// speed has fallen below the moving speed, the stretch stands: its standing is judged anew
+    /// from this fix. The filtered speed lags a stop and ran on past it (about 12 m from a run's
+    /// pace, 28 m from a ride's): what the steps counted since the fixes stopped (the earliest of
+    /// the latest fixes from which all lie within two position σ of this one), beyond how far
+    /// they moved since, is owed by the new stretch (its shortfall, what its fixes move beyond
+    /// what its steps counted, leaves it out), not counted twice.
+    @inline(never)
+    mutating func doubtedStep(_ fix: Fix, t: Double, justDoubted: Bool) {
+        if justDoubted { doubtedFixes.removeAll(keepingCapacity: true) }
+        if doubtedFixes.count >= Self.doubtedFixesKept { doubtedFixes.removeFirst() }
+        doubtedFixes.append((fix.lat, fix.lon, standingCountedM))
+        guard speedMps < settings.movingSpeedMps else { return }
+        let near = 2 * positionSigma(fix)
+        var stopped = (lat: fix.lat, lon: fix.lon, countedM: standingCountedM), since = 0.0
+        for f in doubtedFixes.reversed() {
+            let d = Geodesy.distance(lat1: f.lat, lon1: f.lon, lat2: fix.lat, lon2: fix.lon)
+            if d > near { break }
+            stopped = f; since = d
+        }
+        let overrunM = max(0, standingCountedM - stopped.countedM - since)
+        beginStanding(lat: fix.lat, lon: fix.lon, t: t)
+        standingCountedM = overrunM
+        doubtedFixes.removeAll(keepingCapacity: true)
+    }
+
+    /// How many of a doubted stretch's latest fixes are kept to find where they stopped.
+    static let doubtedFixesKept = 64
 
     /// How long the fixes of a stretch of standing speeds stand before its reference moves on.
     static let standingWindowS = 60.0

@@ -84,6 +84,9 @@ public struct TrackFilter: Sendable {
     /// The time of the stretch's steps since its reference that did not count as moving (the
     /// flight's cruise time of them: `notCruising`), and the last step's part of it.
     var standingStillS = 0.0, lastStillS = 0.0
+    /// In a doubted stretch: its latest fixes (at most `doubtedFixesKept`), each with what the
+    /// stretch's steps had counted there (`doubtedStep`).
+    var doubtedFixes: [(lat: Double, lon: Double, countedM: Double)] = []
     // Metres per degree at `scaleLat`, refreshed when the estimate has moved 0.001° (111 m) in
     // latitude: a relative error below 2e-5 at 80°, and one cosine per ~30 s of running, not four
     // a fix.
@@ -229,11 +232,7 @@ public struct TrackFilter: Sendable {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
                 if missedM > 0 { doubt?.shortfallM = max(0, missedM - standingCountedM - d) }
                 standingCountedM += d
-                // A doubted stretch whose filtered speed (the positions') has fallen below the
-                // moving speed stands: its standing is judged anew from this fix.
-                if standingDoubted && speedMps < settings.movingSpeedMps {
-                    beginStanding(lat: fix.lat, lon: fix.lon, t: t)
-                }
+                if standingDoubted { doubtedStep(fix, t: t, justDoubted: missedM > 0) }
             }
             // Over a long step (sparse "smart" recording, a device that stopped recording while
             // its rider stood) the endpoints' speeds say little about the time between: moving is
