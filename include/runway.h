@@ -28,9 +28,10 @@
  *    replay clock (the default).
  *  - Numbers in JSON output that are unknown are `null`, never NaN or Infinity.
  *
- * Limits (README.md, "Limits", has the table). Every one is refused with
+ * Limits (docs/limits.md has the table). Every one is refused with
  * RUNWAY_ERR_LIMIT and a message naming the limit and the value; a refused
- * call changes no run state (like any rejected input, it is logged):
+ * call changes no run state; a refused input is logged, like any rejected
+ * input (a refused config, option or subscription has runway_last_error()):
  *  - one JSON input (a fix, a config, options, or one JSON Lines line, its
  *    "\n" or "\r\n" not counted) is at most RUNWAY_MAX_INPUT_BYTES bytes;
  *  - it is nested at most RUNWAY_MAX_JSON_DEPTH levels deep (the root object
@@ -54,7 +55,7 @@
  *  - a session: about 1.3 MB of RSS when opened (the first one in a process
  *    includes the library's one-time set-up), no thread of its own (a live
  *    clock adds the process's one shared ticker thread);
- *  - a route point: about 31 bytes (32 at most by design; "max_route_points"
+ *  - a route point: 32 bytes (at most, by design; "max_route_points"
  *    bounds it);
  *  - a callback subscriber: one delivery thread with a 256 KiB stack (VM;
  *    10-40 KB of it resident) and its queue (a pointer per queued event);
@@ -132,7 +133,7 @@ typedef enum runway_status {
   RUNWAY_ERR_STORE = 6,     /* storage failure */
   RUNWAY_ERR_INTERNAL = 7,
   RUNWAY_ERR_LIMIT = 8      /* a documented limit was reached (see "Limits" above): input bytes,
-                               nesting depth, subscribers, queue capacity, route points */
+                               nesting depth, subscribers, queue capacity, route points, laps */
 } runway_status;
 
 /* ---- Library ------------------------------------------------------------- */
@@ -155,7 +156,7 @@ const char *runway_status_string(runway_status status);
 /** Open a session (one flight) in phase "preflight".
  *
  *  config_json may be NULL (all defaults) or a JSON object with any of
- *  (README.md, "Session config", has the whole table):
+ *  (docs/inputs.md, "Session config", has the whole table):
  *    "clock": "replay" (default: times come from inputs; a replay is
  *             deterministic) | "live" (times may be omitted and are taken
  *             from the wall clock; a shared 1 Hz ticker emits "tick" events
@@ -171,7 +172,8 @@ const char *runway_status_string(runway_status status);
  *    "fix_altitude": "gps" (default) | "barometric" (fixes' alt is the
  *             device's barometric altitude, as in a watch's recording),
  *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,
- *    "minimums_m": [1000, 400],
+ *    "minimums_m": [1000, 400], "simplify_m": 2 (the simplified route's
+ *             tolerance in the record),
  *    "max_route_points": 1..RUNWAY_MAX_ROUTE_POINTS (default
  *             RUNWAY_MAX_ROUTE_POINTS): the most points the route keeps
  *  Unknown keys, wrong types, out-of-range values, and a config that is not a
@@ -214,7 +216,7 @@ void runway_session_close(runway_session *s);
  *               like an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
- *  t is unix seconds in 0..1e11 (1970 to year 5138): earlier placeholder times
+ *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
  *  but add no distance; fixes while holding (paused) add none either. An input
@@ -273,11 +275,13 @@ runway_status runway_lap(runway_session *s, double t);
 /* ---- Outputs ------------------------------------------------------------- */
 
 /** The latest FlightData snapshot as JSON (the same object a "flight" event
- *  carries, with the seq of the latest flight event; a rejected input or a tick does not change it). Free *out with
+ *  carries, with the seq of the latest flight event; a rejected input does not change it, a tick
+ *  moves its clock: t and, in cruise, elapsed_s, keeping the seq). Free *out with
  *  runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 
-/** The flight record so far (complete after stop): start_t, end_t, elapsed_s,
+/** The flight record so far (complete after stop: inputs after it are
+ *  RUNWAY_ERR_STATE and a tick changes nothing): start_t, end_t, elapsed_s,
  *  distance_m, averages, maxima, and the route as [[lat, lon, alt|null, t],...].
  *  Free *out with runway_string_free(). */
 runway_status runway_summary_json(runway_session *s, char **out);

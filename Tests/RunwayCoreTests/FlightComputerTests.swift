@@ -325,6 +325,27 @@ struct DistanceTests {
         #expect(d.core.route.count == 2)
     }
 
+    /// The record is complete at touchdown: a fix or sample after stop is refused with
+    /// `.state` and changes neither the record nor the snapshot, and a tick changes nothing.
+    /// Before, they were accepted: the record's `fixes` counted them and the snapshot moved.
+    @Test func inputsAfterStopAreRefusedAndChangeNothing() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.fix(1, 52, 4)
+        try d.json(#"{"t":10,"lat":52.0003,"lon":4,"hr":150}"#)
+        try d.phase(.stop, 10)
+        var before = JSONWriter()
+        d.core.writeSummary(to: &before, includeRoute: true)
+        let snapshot = d.snapshotJSON
+        do { try d.json(#"{"t":100,"lat":53,"lon":5,"hr":170}"#); Issue.record("a fix after stop was accepted") } catch { #expect(error.status == .state) }
+        do { try d.json(#"{"type":"hr","t":101,"bpm":170}"#); Issue.record("a sample after stop was accepted") } catch { #expect(error.status == .state) }
+        try d.core.tick(at: 200, wallClock: .nan, events: &d.events)
+        var after = JSONWriter()
+        d.core.writeSummary(to: &after, includeRoute: true)
+        #expect(after.text == before.text)
+        #expect(d.snapshotJSON == snapshot)
+    }
+
     @Test func timeGoingBackwardsIsRejectedAndChangesNothing() throws {
         var d = Driver()
         try d.phase(.start, 0)
@@ -343,7 +364,7 @@ struct DistanceTests {
         try d.fix(560, 52 + degreesNorth(200), 4)
         #expect(d.snapshot.elapsedS == 60)
         try d.phase(.stop)            // "now" = the latest input
-        try d.fix(600, 52, 4)
+        do { try d.fix(600, 52, 4); Issue.record("a fix after stop was accepted") } catch { #expect(error.status == .state) }
         var w = JSONWriter()
         d.core.writeSummary(to: &w, includeRoute: false)
         #expect(w.text.contains("\"start_t\":500.0"))

@@ -98,10 +98,11 @@ extension FlightComputer {
         return time
     }
 
-    /// Advances the clock without a fix; emits a `tick` while cruising.
+    /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it
+    /// changes nothing: the record is complete.
     public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
         let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
-        guard !time.isNaN else { return }  // replay clock before any input: nothing to advance
+        guard !time.isNaN, phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
         advance(to: time)
         guard phase == .cruise else { return }
         events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))

@@ -68,6 +68,8 @@ public struct FlightComputer: Sendable {
     ///   add a point to a full route.
     public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
+        // The record is complete at touchdown: what comes after it would change it.
+        guard phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
         let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
         let stamped = validated.input.withTime(t)
         guard case .fix = stamped, recorder.route.count >= config.maxRoutePoints else {

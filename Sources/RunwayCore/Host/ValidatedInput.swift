@@ -151,7 +151,7 @@ public struct ValidatedInput: Sendable, Equatable {
         if !t.isNaN { try time(t) }
     }
 
-    /// A time in unix seconds, 0...1e11.
+    /// A time in unix seconds, 0 ≤ t < 1e11.
     @inline(__always)
     static func time(_ t: Double) throws(RunwayError) {
         if t >= 0 && t < 1e11 { return }   // false for NaN and ±infinity
@@ -160,7 +160,7 @@ public struct ValidatedInput: Sendable, Equatable {
 
     @inline(never)
     static func timeOutOfRange(_ t: Double) throws(RunwayError) {
-        throw .input("t \(t) out of range (unix seconds, 0...1e11)")
+        throw .input("t \(t) out of range (unix seconds, 0 <= t < 1e11)")
     }
 }
 

@@ -31,7 +31,7 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
-from .errors import InputError, RunwayError
+from .errors import ArgumentError, InputError, RunwayError
 from .recording import (IMPORT_FORMATS, _start_replay, analyse_available, analyse_recording,
                         import_recording, split_report)
 from .route import RoutePoints
@@ -132,9 +132,9 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     data, fmt, name = _read(source, format)
     cfg = dict(config or {})
     if cfg.get("clock", "replay") != "replay":
-        raise InputError("analyse() replays a recording: config 'clock' must be 'replay'")
+        raise ArgumentError("analyse() replays a recording: config 'clock' must be 'replay'")
     if "store" in cfg:
-        raise InputError("analyse() does not journal: no 'store' in its config")
+        raise ArgumentError("analyse() does not journal: no 'store' in its config")
     if not analyse_available():
         return _analyse_by_lines(data, fmt, name, cfg)
     try:

@@ -172,7 +172,7 @@ class Session:
     Inputs (:meth:`push`, :meth:`push_many`, :meth:`push_fix`) are GPS fixes
     ``{"lat": 52.1, "lon": 4.3, "t": 1700000000.0, "alt": 3.5, "speed": 3.1,
     "course": 87.0, "h_acc": 4.0, "v_acc": 6.0}`` (``lat`` -90..90 and
-    ``lon`` -180..180 required; ``t`` in unix seconds 0..1e11, required with
+    ``lon`` -180..180 required; ``t`` in unix seconds, 0 <= t < 1e11, required with
     the default replay clock; the rest optional: metres, m/s, degrees
     clockwise from north; a negative speed/course/accuracy or a ``null``
     means unknown; ``"hr"``/``"cadence"`` on a fix count as samples at its

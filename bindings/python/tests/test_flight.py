@@ -102,10 +102,11 @@ def test_refusals_are_specific():
         librunway.analyse(b"hello, not a recording")
     with pytest.raises(librunway.InputError, match="unknown format"):
         librunway.analyse(SAMPLE, format="kml")
-    with pytest.raises(librunway.InputError, match="store"):
+    # A config analyse() cannot take is a bad config, as runway_analyse says (RUNWAY_ERR_ARGUMENT).
+    with pytest.raises(librunway.ArgumentError, match="store"):
         librunway.analyse(SAMPLE, {"store": "x.db"})
-    with pytest.raises(librunway.InputError, match="clock"):
-        librunway.analyse(SAMPLE, {"clock": "system"})
+    with pytest.raises(librunway.ArgumentError, match="clock"):
+        librunway.analyse(SAMPLE, {"clock": "live"})
     with pytest.raises(librunway.InputError, match="No such file"):
         librunway.analyse(REPO / "nope.gpx")
     with pytest.raises(librunway.InputError):
