@@ -29,6 +29,8 @@ public struct FlightRecord: Sendable {
     public var avgPowerW: Double = .nan
     public var maxPowerW: Double = .nan
     public var normalizedPowerW: Double = .nan
+    /// Where the route's altitudes came from (the session's `fix_altitude`).
+    public var altitudeSource: ElevationTracker.Source = .gps
 
     /// Average pace over elapsed time (min/km); NaN before any distance.
     public var avgPaceMinPerKm: Double { FlightData.averagePace(elapsedS: elapsedS, distanceM: distanceM) }
@@ -46,7 +48,7 @@ extension FlightComputer {
                      laps: laps.laps, route: route, sensed: recorder.sensed,
                      timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now),
                      avgPowerW: metric("avg_power_w"), maxPowerW: metric("max_power_w"),
-                     normalizedPowerW: metric("normalized_power_w"))
+                     normalizedPowerW: metric("normalized_power_w"), altitudeSource: config.fixAltitude)
     }
 
     /// A summary figure of the registered metrics by its key (NaN when none has it).

@@ -61,6 +61,17 @@ enum FITExporter {
             (FITField(25, .enumeration), .number(5)),       // source_type: local
             (FITField(27, .string, size: 16), .text(productName)),
         ])
+        // The local sensors, as devices list theirs: the positions' GPS and, when the altitudes
+        // are a barometer's, the barometer (an import reads the altitudes by them).
+        let sensors: [Int64] = r.altitudeSource == .barometric ? [0, 4] : [0]   // local_device_type: gps, barometer
+        for (k, type) in sensors.enumerated() {
+            fit.message(global: Mesg.deviceInfo, local: 1, [
+                (timestamp, .number(start)),
+                (FITField(0, .uint8), .number(Int64(k + 1))),  // device_index
+                (FITField(1, .uint8), .number(type)),          // device_type (local_device_type)
+                (FITField(25, .enumeration), .number(5)),      // source_type: local
+            ])
+        }
         let route = r.route
         // Timer events at each leg's ends, written before the first record at or after them.
         var events: [(t: Double, type: Int64)] = []

@@ -182,8 +182,8 @@ extension FITReader {
                 guard pos + def.size <= end else { return try cut(at) }
                 var fieldTime: Int64? = nil
                 var record = RecordValues()
-                let keepsFields = def.global == sessionMessage || def.global == lapMessage
-                    || def.global == sportMessage || def.global == correlationMessage || def.global == eventMessage
+                let keepsFields = def.global == sessionMessage || def.global == lapMessage || def.global == sportMessage
+                    || def.global == correlationMessage || def.global == eventMessage || def.global == deviceInfoMessage
                 var values: [UInt8: Double] = [:]
                 var offset = pos
                 for f in def.fields {
@@ -225,6 +225,11 @@ extension FITReader {
                     timerEvents.append((Double(t) + epoch, type == 0))
                 case sportMessage:
                     if sportFromSportMessage == nil { sportFromSportMessage = values[0] }
+                case deviceInfoMessage:
+                    // A local sensor (source_type 25: local, 5): device_type (1) is a
+                    // local_device_type: gps 0, glonass 1, gps_glonass 2, barometer 4.
+                    guard values[25] == 5, let type = values[1] else { break }
+                    if type == 4 { report.listsBarometer = true } else if type <= 2 { report.listsLocalGPS = true }
                 case correlationMessage:
                     // timestamp (253, UTC) and system_timestamp (1), each with its 1/32768 s fraction (0, 2).
                     if correlation == nil, let utc = fieldTime, let system = values[1] {

@@ -62,7 +62,7 @@ enum FITReader {
     static let systemTimeLimit: Int64 = 0x1000_0000
 
     /// Message numbers read besides `record`.
-    static let sessionMessage: UInt16 = 18, lapMessage: UInt16 = 19, sportMessage: UInt16 = 12
+    static let sessionMessage: UInt16 = 18, lapMessage: UInt16 = 19, sportMessage: UInt16 = 12, deviceInfoMessage: UInt16 = 23
     static let correlationMessage: UInt16 = 162, eventMessage: UInt16 = 21
 
 

@@ -68,8 +68,14 @@ public struct ImportReport: Sendable, Equatable {
     /// Where the file's altitudes come from, for the session's `fix_altitude`: a FIT file's are the
     /// device's own altitude (its barometric altimeter's on the watches and bike computers that
     /// have one, and filtered by the device on the others; FIT records do not say which), so
-    /// barometric; GPX and TCX do not say (nil: the session's default, GPS).
-    public var altitudeSource: ElevationTracker.Source? { format == .fit ? .barometric : nil }
+    /// barometric, unless the file lists its local sensors (`device_info`, as Garmin's watches
+    /// and librunway's export do) with a GPS and no barometer: GPS. GPX and TCX do not say (nil:
+    /// the session's default, GPS).
+    public var altitudeSource: ElevationTracker.Source? {
+        format == .fit ? (listsLocalGPS && !listsBarometer ? .gps : .barometric) : nil
+    }
+    /// A FIT file's `device_info` lists a local GPS, a local barometer.
+    public internal(set) var listsLocalGPS = false, listsBarometer = false
 
     public static func activity(forSport sport: String?) -> Activity? {
         switch sport?.lowercased() {
