@@ -609,8 +609,9 @@ class Session:
 
     def stop(self, t: float | None = None) -> None:
         """``cruise`` or ``holding`` → ``touchdown``: the run ends and the
-        summary is complete. Raises StateError in any other phase (a session
-        is one run: it cannot start again)."""
+        summary is complete: a push after it raises StateError, a tick does
+        nothing. Raises StateError in any other phase (a session is one run:
+        it cannot start again)."""
         self._call("runway_stop", _time(t))
 
     def lap(self, t: float | None = None) -> None:

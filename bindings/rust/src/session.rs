@@ -335,7 +335,8 @@ impl Session {
         check(unsafe { sys::runway_resume(self.inner.raw, time(t)) })
     }
 
-    /// `cruise` or `holding` → `touchdown`; a session is one flight. Other phases:
+    /// `cruise` or `holding` → `touchdown`; a session is one flight: the record is complete, a
+    /// push after it is [`Status::State`] and a tick does nothing. Other phases:
     /// [`Status::State`].
     pub fn stop(&self, t: Option<f64>) -> Result<()> {
         // SAFETY: valid session.
