@@ -86,6 +86,15 @@ extension FlightComputer {
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
     }
 
+    /// A fix's route point: at the flight's figures now, once the pace has taken the fix, with
+    /// the fix's own power when it carries one (the power meter takes the fix after the pipeline).
+    @inline(__always)
+    func point(of fix: Fix, at t: Double) -> RoutePoint {
+        var p = point(fix.lat, fix.lon, fix.alt, at: t)
+        if !fix.power.isNaN { p.power = fix.power }
+        return p
+    }
+
     /// A route point at the flight's figures now.
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,

@@ -132,6 +132,7 @@ public struct FlightComputer: Sendable {
         var measured: Step? = nil
         var positionsMeasure: Bool   // (the fix is one positions measure the flight by)
         if !config.filters {   // the shorter pipeline
+            var keeps = false
             let accurate = gate.raw(fix, log: &eventLog)
             positionsMeasure = phase == .cruise && accurate
             shown.show(fix)
@@ -148,13 +149,16 @@ public struct FlightComputer: Sendable {
                     step.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: t - measuredUntil, stepS: t - recorder.lastKeptT)
                 }
                 odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, measuredUntil), to: t))   // (counted when moving)
-                if m.keep { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t)) }
+                keeps = m.keep
                 pace.push(t: t, distanceM: distance)
             }
             pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise)
+            // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
+            if keeps { recorder.keep(point(of: fix, at: t)) }
         } else {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
+            var keepFrom: (dx: Double, dy: Double)? = nil
             if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt) }
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
@@ -184,7 +188,7 @@ public struct FlightComputer: Sendable {
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
-                if let o = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment) { recorder.keep(point(fix.lat, fix.lon, fix.alt, at: t), fromLast: o) }
+                keepFrom = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment)   // (kept below)
                 pace.push(t: t, distanceM: distance)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
@@ -192,6 +196,8 @@ public struct FlightComputer: Sendable {
                 if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
+            // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
+            if let o = keepFrom { recorder.keep(point(of: fix, at: t), fromLast: o) }
         }
         if positionsMeasure {
             speedSensor.positioned(at: t)

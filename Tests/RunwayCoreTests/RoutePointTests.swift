@@ -1,0 +1,68 @@
+import Testing
+@testable import RunwayCore
+
+/// What each route point carries (and so every export: GPX, TCX, FIT, CSV): its own fix's
+/// readings, not the fix's before it.
+@Suite("Route points: each carries its own fix's power and speed")
+struct RoutePointTests {
+    static let t0 = 1_700_000_000.0
+    /// Each fix's own Doppler speed (2.5 ... 3.5 m/s) and power (100 ... 299 W): no two fixes in a row alike.
+    static func speed(_ k: Int) -> Double { 2.5 + Double(k % 5) * 0.25 }
+    static func watts(_ k: Int) -> Double { Double(100 + (k * 37) % 200) }
+
+    struct Flown {
+        var route: Route
+        var fixes: [Double: Fix] = [:]
+        /// The engine's ground speed after each fix (its snapshot's).
+        var groundSpeed: [Double: Double] = [:]
+    }
+
+    /// A run north at each fix's own speed, with power on every fix; paused by the user from 200 s
+    /// to 230.5 s (standing fixes while paused), so the route has two segments; no auto-pause.
+    static func flight(filters: Bool) throws -> Flown {
+        var config = EngineConfig()
+        config.filters = filters
+        if !filters { config.distanceFilterM = 0 }
+        config.autoPause.enabled = false
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        var flown = Flown(route: Route())
+        var lat = 52.0
+        try core.command(.start, at: t0, wallClock: .nan, events: &events)
+        for k in 1...400 {
+            let t = t0 + Double(k)
+            if k == 201 { try core.command(.pause, at: t0 + 200, wallClock: .nan, events: &events) }
+            if k == 231 { try core.command(.resume, at: t0 + 230.5, wallClock: .nan, events: &events) }
+            let paused = k > 200 && k <= 230
+            if !paused { lat += speed(k) / 111_250 }
+            let fix = Fix(t: t, lat: lat, lon: 4, alt: 5, speed: paused ? 0 : speed(k), course: 0, hAcc: 4, power: watts(k))
+            try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+            flown.fixes[t] = fix
+            flown.groundSpeed[t] = core.snapshot.groundSpeedMps
+        }
+        try core.command(.stop, at: t0 + 400, wallClock: .nan, events: &events)
+        flown.route = core.record.route
+        return flown
+    }
+
+    static func same(_ a: Double, _ b: Double) -> Bool { a == b || (a.isNaN && b.isNaN) }
+
+    @Test(arguments: [false, true])
+    func eachPointCarriesItsOwnFixsPowerAndSpeed(_ filters: Bool) throws {
+        let f = try Self.flight(filters: filters)
+        #expect(f.route.segmentStarts.count == 2)
+        var checked = 0, wrong: [String] = []
+        for i in 0..<f.route.count {
+            guard let fix = f.fixes[f.route.time(i)] else { continue }   // (a leg's first point at the resume: no fix of its own)
+            checked += 1
+            let watts = f.route.power(i)
+            // Filters off the point's speed is the fix's own; on, the engine's ground speed after that fix.
+            let speed = f.route.speedMps(i), want = Double(Float(filters ? f.groundSpeed[fix.t] ?? .nan : fix.speed))
+            if watts != fix.power || !Self.same(speed, want) {
+                wrong.append("point \(i) (t+\(Int(fix.t - Self.t0))): \(watts) W, \(speed) m/s for \(fix.power) W, \(want) m/s")
+            }
+        }
+        #expect(checked > (filters ? 120 : 360))
+        #expect(wrong.count == 0, "of \(checked): \(wrong.prefix(4))")
+    }
+}
