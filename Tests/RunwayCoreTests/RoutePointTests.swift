@@ -65,4 +65,38 @@ struct RoutePointTests {
         #expect(checked > (filters ? 120 : 360))
         #expect(wrong.count == 0, "of \(checked): \(wrong.prefix(4))")
     }
+
+    /// A ride that stops twice: auto-paused at the first stop (resumed by the ride's own speed),
+    /// paused by the user at the second (resumed at a fix's second, and between fixes): no leg
+    /// begins with speed 0, the hold's, whether or not the engine has measured one yet.
+    @Test(arguments: [false, true])
+    func aResumedLegsFirstPointCarriesNoZeroSpeed(_ filters: Bool) throws {
+        var config = EngineConfig()
+        config.activity = .ride
+        config.speedCapMps = Activity.ride.speedCapMps
+        config.filters = filters
+        config.autoPause = AutoPause.Settings.defaults(for: .ride)
+        config.autoPause.enabled = true
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        var lat = 52.0
+        try core.command(.start, at: Self.t0, wallClock: .nan, events: &events)
+        for k in 1...700 {
+            let t = Self.t0 + Double(k)
+            if k == 401 { try core.command(.pause, at: Self.t0 + 400, wallClock: .nan, events: &events) }
+            if k == 460 { try core.command(.resume, at: Self.t0 + 460, wallClock: .nan, events: &events) }
+            if k == 560 { try core.command(.pause, at: Self.t0 + 560, wallClock: .nan, events: &events) }
+            if k == 601 { try core.command(.resume, at: Self.t0 + 600.5, wallClock: .nan, events: &events) }
+            let standing = (150...210).contains(k) || (401...459).contains(k) || (560...600).contains(k)
+            if !standing { lat += 6 / 111_250 }
+            let fix = Fix(t: t, lat: lat, lon: 4, alt: 5, speed: standing ? 0 : 6, course: 0, hAcc: 4)
+            try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+        }
+        try core.command(.stop, at: Self.t0 + 700, wallClock: .nan, events: &events)
+        let route = core.record.route
+        let resumes = route.segmentStarts.dropFirst()
+        #expect(resumes.count >= (filters ? 3 : 2), "two user pauses, and filters on an auto-pause: \(route.segmentStarts)")
+        let zero = resumes.filter { route.speedMps($0) == 0 }
+        #expect(zero.count == 0, "legs beginning with speed 0 at t+\(zero.map { Int(route.time($0) - Self.t0) })")
+    }
 }

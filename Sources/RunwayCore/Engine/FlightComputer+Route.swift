@@ -97,7 +97,7 @@ extension FlightComputer {
 
     /// A route point at the flight's figures now.
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
-        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.groundSpeedMps,
+        RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.pointSpeedMps,
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
     }
 

@@ -31,6 +31,9 @@ public struct PaceEstimator: Sendable {
     /// speed), not the track filter's stand-in while the window fills after a start, a resume or
     /// a gap: a filter that has seen one or two fixes since it started carries their noise.
     public private(set) var isMeasured = false
+    /// Whether `groundSpeedMps` was measured in cruise since the window was last emptied (and
+    /// the flight has not left cruise since): not the hold's 0 carried into a resume.
+    private var measuredSinceReset = false
     private var lastSpeedT: Double? = nil
     /// When the window began to fill since it was last emptied.
     private var since = Double.nan
@@ -57,7 +60,12 @@ public struct PaceEstimator: Sendable {
     mutating func reset() {
         window.removeAll(keepingCapacity: true)
         head = 0
+        measuredSinceReset = false
     }
+
+    /// The speed a route point carries: the ground speed once a fix or sample has measured it
+    /// since the start, a resume or a gap; NaN before (unknown: not the hold's 0).
+    var pointSpeedMps: Double { measuredSinceReset ? groundSpeedMps : .nan }
 
     /// A gap credited after the window began: its distance is no burst of speed.
     mutating func shift(by d: Double) {
@@ -92,6 +100,7 @@ public struct PaceEstimator: Sendable {
     @inline(__always)
     mutating func update(at t: Double, phase: FlightPhase, dopplerMps: Double, filterSpeedMps: Double) {
         isMeasured = false
+        measuredSinceReset = phase == .cruise
         guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
         guard window.count - head >= 2, let last = window.last else { groundSpeedMps = .nan; return }
         let span = last.t - window[head].t
@@ -111,12 +120,13 @@ public struct PaceEstimator: Sendable {
 
     /// The flight left cruise: 0 while holding, unknown after (until a fix in cruise measures it).
     mutating func left(for phase: FlightPhase) {
-        if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan; isMeasured = false }
+        if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan; isMeasured = false; measuredSinceReset = false }
     }
 
     /// Filters off: the fix's own speed, else the window's in cruise.
     mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
         groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
         isMeasured = !groundSpeedMps.isNaN
+        measuredSinceReset = true   // (the fix's own speed, or none)
     }
 }
