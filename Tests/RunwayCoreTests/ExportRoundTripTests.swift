@@ -60,7 +60,7 @@ enum TimerFixture {
         for i in 0..<r.route.count {
             if starts.contains(i) { route.beginSegment() }
             route.append(lat: r.route.latitude(i), lon: r.route.longitude(i), alt: r.route.altitude(i), t: r.route.time(i),
-                         distanceM: r.route.distanceM(i), speedMps: r.route.speedMps(i), hr: r.route.heartRate(i),
+                         distanceM: r.route.distanceM(i), speedMps: r.route.speedMps(i), deviceSpeedMps: r.route.deviceSpeedMps(i), hr: r.route.heartRate(i),
                          cadence: r.route.cadence(i), power: power(i))
         }
         var out = r
@@ -407,7 +407,7 @@ struct ExportRoundTripTests {
         let tcx = try parsedExport(r, .tcx)
         let point = try #require(tcx.descendants("Trackpoint").dropFirst().first)
         #expect(point.first("Cadence")?.text == String(Int(r.route.cadence(1))), "a bike's cadence is <Cadence> rpm")
-        #expect(point.first("Extensions") == nil)
+        #expect(point.first("Extensions")?.first("TPX")?.first("RunCadence") == nil, "no RunCadence on a bike")
     }
 
     /// Garmin's own files in ../shared/tracks count run cadence per foot: the fenix 2 run's FIT

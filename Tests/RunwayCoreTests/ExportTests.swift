@@ -593,7 +593,8 @@ struct ExportTests {
             // Running cadence in strides per minute plus the half stride.
             let spm = r.route.cadence(i)
             #expect(Double(m[4] ?? 0) + Double(m[53] ?? 0) / 128 == spm / 2)
-            if r.route.speedMps(i).isNaN { #expect(m[6] == 0xFFFF) } else { #expect(m[6] == Int64((r.route.speedMps(i) * 1000).rounded())) }
+            // A record's speed is the speed its fix came with (the device's), not the engine's ground speed.
+            if r.route.deviceSpeedMps(i).isNaN { #expect(m[6] == 0xFFFF) } else { #expect(m[6] == Int64((r.route.deviceSpeedMps(i) * 1000).rounded())) }
         }
         let bare = try ExportFITReader.read(Exporter.export(try ExportFixture.simulated(sensors: false, gap: nil, lengthM: 300), as: .fit)).all(20)
         #expect(bare.allSatisfy { $0[3] == 0xFF && $0[4] == 0xFF && $0[53] == 0xFF }, "no heart rate or cadence: FIT's invalid values")

@@ -82,15 +82,18 @@ extension FlightComputer {
 
     /// A speed sample's point (no position) at the flight's figures now, with the sample's speed.
     func sensedPoint(_ mps: Double, at t: Double) -> RoutePoint {
-        RoutePoint(lat: .nan, lon: .nan, alt: .nan, t: t, distanceM: distance, speedMps: mps,
+        RoutePoint(lat: .nan, lon: .nan, alt: .nan, t: t, distanceM: distance, speedMps: mps, deviceSpeedMps: mps,
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
     }
 
     /// A fix's route point: at the flight's figures now, once the pace has taken the fix, with
-    /// the fix's own power when it carries one (the power meter takes the fix after the pipeline).
+    /// the fix's own speed (as it came: what the exports write, and an import reads back as the
+    /// fix's speed) and its own power when it carries one (the power meter takes the fix after
+    /// the pipeline).
     @inline(__always)
     func point(of fix: Fix, at t: Double) -> RoutePoint {
         var p = point(fix.lat, fix.lon, fix.alt, at: t)
+        p.deviceSpeedMps = fix.speed
         if !fix.power.isNaN { p.power = fix.power }
         return p
     }
@@ -107,6 +110,7 @@ extension FlightComputer {
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
         var p = point(last.lat, last.lon, shown.alt, at: last.t)
+        p.deviceSpeedMps = shown.speed   // (the latest accepted fix's)
         if speedSensor.measuredUntil > last.t { p.distanceM = min(distance, distanceAtPosition) }
         recorder.keepLast(p, flightDistanceM: p.distanceM)
     }

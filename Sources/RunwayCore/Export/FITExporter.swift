@@ -12,7 +12,8 @@
 /// Garmin's SDK profile 21.x; the Python tests decode the file with Garmin's own decoder):
 /// times in the FIT epoch (unix − 631 065 600 s, whole seconds, rounded down), positions in
 /// semicircles (degrees × 2³¹/180), altitude `uint16` (m + 500) × 5, distance `uint32` m × 100,
-/// speed `uint16` m/s × 1000, durations `uint32` s × 1000. Unknown values are FIT's invalid
+/// speed `uint16` m/s × 1000 (a record's: the speed its fix came with, the device's, which the
+/// import reads back as the fix's speed; the laps' and session's figures are the engine's), durations `uint32` s × 1000. Unknown values are FIT's invalid
 /// values. Running and walking cadence is written the FIT way, in strides (cycles) per minute:
 /// `cadence` = steps/min ÷ 2 and `fractional_cadence` the half stride (a reader gets the
 /// engine's steps per minute back as (cadence + fractional_cadence) × 2); a ride's cadence is
@@ -139,7 +140,7 @@ enum FITExporter {
             (FITField(3, .uint8), .number(whole(route.heartRate(i)))),    // heart_rate
             (FITField(4, .uint8), .number(whole(onFoot ? (cadence / 2).rounded(.down) : cadence))),  // cadence
             (FITField(5, .uint32), .number(scaled(route.distanceM(i), 100))),   // distance
-            (FITField(6, .uint16), .number(scaled(route.speedMps(i), 1000))),   // speed
+            (FITField(6, .uint16), .number(scaled(route.deviceSpeedMps(i), 1000))),   // speed: the fix's own
             (FITField(7, .uint16), .number(whole(route.power(i)))),             // power (W)
         ]
         if onFoot {

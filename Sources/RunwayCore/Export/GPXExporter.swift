@@ -5,8 +5,9 @@
 /// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when
 /// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as
 /// Garmin writes it: per foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2
-/// as a whole number; rpm on a bike) and `<gpxtpx:speed>` (m/s, the engine's ground speed)
-/// when known, after power as `<power>` (watts, first in `<extensions>`: the element Garmin and
+/// as a whole number; rpm on a bike) and `<gpxtpx:speed>` (m/s: the speed the point's fix came
+/// with, its device's, which an import reads back as the fix's speed; not the engine's smoothed
+/// ground speed, which would be taken for the device's) when known, after power as `<power>` (watts, first in `<extensions>`: the element Garmin and
 /// Strava write, since TrackPointExtension has none).
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
@@ -56,7 +57,7 @@ enum GPXExporter {
         let alt = route.altitude(i)
         if alt.isFinite { out.write("<ele>"); out.write(fixed: alt, 2); out.write("</ele>") }
         if let time = ISOTime.string(route.time(i)) { out.write("<time>"); out.write(time); out.write("</time>") }
-        let hr = route.heartRate(i), speed = route.speedMps(i), watts = route.power(i)
+        let hr = route.heartRate(i), speed = route.deviceSpeedMps(i), watts = route.power(i)
         let cad = onFoot ? (route.cadence(i) / 2).rounded() : route.cadence(i)
         let hasSpeed = speed.isFinite && speed >= 0
         if !hr.isNaN || !cad.isNaN || hasSpeed || !watts.isNaN {

@@ -12,7 +12,9 @@
 /// DistanceMeters (the flight's cumulative distance), HeartRateBpm when known, and cadence as
 /// Garmin writes it: a ride's in `<Cadence>` (rpm), a run's or walk's in the ActivityExtension
 /// v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
-/// number, so an odd step count rounds to the nearer even one), and power in `<ns3:Watts>`. A lap
+/// number, so an odd step count rounds to the nearer even one), the speed the point's fix came
+/// with (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back
+/// as the fix's speed, and power in `<ns3:Watts>`. A lap
 /// with power has `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
 ///
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its
@@ -136,7 +138,7 @@ enum TCXExporter {
         let run = onFoot && !cad.isNaN ? (cad / 2).rounded() : Double.nan
         if bike <= 254 { out.write("<Cadence>"); out.write(fixed: bike, 0); out.write("</Cadence>") }
         let watts = route.power(i)
-        let speed = positioned ? Double.nan : route.speedMps(i)
+        let speed = route.deviceSpeedMps(i)   // (the fix's own, or the speed sample's)
         let hasSpeed = speed >= 0 && speed.isFinite, hasRun = run <= 254, hasWatts = !watts.isNaN
         if hasSpeed || hasRun || hasWatts {
             // ActivityExtension v2's TPX sequence: Speed, RunCadence, Watts.

@@ -1,15 +1,19 @@
 /// The route: every kept coordinate, stored compactly (32 bytes a point).
 ///
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
-/// unknown), time as a Double, and for the exports the cumulative distance and ground speed as
-/// Floats, heart rate and cadence as bytes (0 = none) and power as whole watts in a UInt16
-/// (0xFFFF = none; 0 W is a reading): one `Point` each, in one array (one append a kept fix).
+/// unknown), time as a Double, and for the exports the cumulative distance as a Float, the
+/// engine's ground speed and the fix's own (device) speed in mm/s as UInt16s (FIT's own unit and
+/// range; 0xFFFF = none), heart rate and cadence as bytes (0 = none) and power as whole watts in
+/// a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each, in one array (one append a kept
+/// fix).
 public struct Route: Sendable {
     /// One stored point (32 bytes, no padding).
     public struct Point: Sendable, Equatable {
         public var t: Double
         public var latE7: Int32, lonE7: Int32
-        public var alt: Float, dist: Float, speed: Float
+        public var alt: Float, dist: Float
+        /// The engine's ground speed and the fix's own speed as it came, mm/s (`noSpeed`: none).
+        public var speed: UInt16, device: UInt16
         public var pw: UInt16
         public var hr: UInt8, cad: UInt8
     }
@@ -53,11 +57,12 @@ public struct Route: Sendable {
     public static let bytesPerPoint = MemoryLayout<Point>.stride
 
     public mutating func append(lat: Double, lon: Double, alt: Double, t: Double,
-                                distanceM: Double = .nan, speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan,
-                                power: Double = .nan) {
+                                distanceM: Double = .nan, speedMps: Double = .nan, deviceSpeedMps: Double = .nan,
+                                hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
         points.append(Point(t: t, latE7: Route.quantise(lat), lonE7: Route.quantise(lon), alt: Float(alt),
-                            dist: Float(distanceM), speed: Float(speedMps), pw: Route.watts(power),
+                            dist: Float(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
+                            pw: Route.watts(power),
                             hr: Route.byte(hr), cad: Route.byte(cadence)))
     }
 
@@ -65,7 +70,12 @@ public struct Route: Sendable {
     public func latE7(_ i: Int) -> Int32 { points[i].latE7 }
     public func lonE7(_ i: Int) -> Int32 { points[i].lonE7 }
     public func distanceM(_ i: Int) -> Double { Double(points[i].dist) }
-    public func speedMps(_ i: Int) -> Double { Double(points[i].speed) }
+    /// The engine's ground speed at the point (NaN when none: unknown, or not yet measured in its leg).
+    public func speedMps(_ i: Int) -> Double { Route.metres(points[i].speed) }
+    /// The speed the point's fix came with (its device's Doppler speed; a speed sensor's sample's
+    /// for a sensed point), NaN when it had none or the point is no fix's (a leg's first point at a
+    /// start or resume between fixes).
+    public func deviceSpeedMps(_ i: Int) -> Double { Route.metres(points[i].device) }
     /// Heart rate at the point (NaN when none).
     public func heartRate(_ i: Int) -> Double { points[i].hr == 0 ? .nan : Double(points[i].hr) }
     /// Cadence at the point (NaN when none).
@@ -89,6 +99,16 @@ public struct Route: Sendable {
     }
 
     static let noPower: UInt16 = 0xFFFF
+    static let noSpeed: UInt16 = 0xFFFF
+
+    /// m/s to whole mm/s 0...65534 (FIT's `speed`), rounded; `noSpeed` for unknown, negative or beyond.
+    static func millimetres(_ mps: Double) -> UInt16 {
+        let v = mps * 1000
+        guard v > -0.5, v < 65_534.5 else { return noSpeed }   // (false for NaN)
+        return UInt16(v.rounded())
+    }
+
+    static func metres(_ mm: UInt16) -> Double { mm == noSpeed ? .nan : Double(mm) / 1000 }
 
     /// Watts 0...65534 rounded; `noPower` for unknown or out of range.
     static func watts(_ v: Double) -> UInt16 {

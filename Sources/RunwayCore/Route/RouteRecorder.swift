@@ -49,7 +49,7 @@ public struct RouteRecorder: Sendable {
     }
 
     private mutating func append(_ p: RoutePoint, distanceM: Double) {
-        sensed.append(lat: 0, lon: 0, alt: .nan, t: p.t, distanceM: distanceM, speedMps: p.speedMps,
+        sensed.append(lat: 0, lon: 0, alt: .nan, t: p.t, distanceM: distanceM, speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps,
                       hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
@@ -87,7 +87,7 @@ public struct RouteRecorder: Sendable {
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
-                     speedMps: p.speedMps, hr: p.hr, cadence: p.cadence, power: p.power)
+                     speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps, hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
     /// Keeps `p` (the latest accepted fix, at the end of a leg) when the last point is older and
@@ -128,14 +128,18 @@ public struct RouteRecorder: Sendable {
 public struct RoutePoint: Sendable, Equatable {
     public var lat: Double, lon: Double, alt: Double, t: Double
     public var distanceM: Double
+    /// The engine's ground speed there.
     public var speedMps: Double = .nan
+    /// The speed the point's fix (or speed sample) came with, as the device measured it.
+    public var deviceSpeedMps: Double = .nan
     public var hr: Double = .nan
     public var cadence: Double = .nan
     public var power: Double = .nan
 
     public init(lat: Double, lon: Double, alt: Double, t: Double, distanceM: Double,
-                speedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
+                speedMps: Double = .nan, deviceSpeedMps: Double = .nan, hr: Double = .nan, cadence: Double = .nan,
+                power: Double = .nan) {
         self.lat = lat; self.lon = lon; self.alt = alt; self.t = t; self.distanceM = distanceM
-        self.speedMps = speedMps; self.hr = hr; self.cadence = cadence; self.power = power
+        self.speedMps = speedMps; self.deviceSpeedMps = deviceSpeedMps; self.hr = hr; self.cadence = cadence; self.power = power
     }
 }
