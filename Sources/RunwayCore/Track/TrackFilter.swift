@@ -122,6 +122,7 @@ public struct TrackFilter: Sendable {
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
         standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; doubt = nil
         standingStillS = 0; lastStillS = 0
+        doubtedFixes.removeAll(keepingCapacity: true)
     }
 
     /// A stretch of standing speeds just doubted (`judgeStanding`). Whatever the flight decided
