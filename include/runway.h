@@ -219,7 +219,9 @@ void runway_session_close(runway_session *s);
  *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
- *  but add no distance; fixes while holding (paused) add none either. An input
+ *  but add no distance; fixes while holding (paused) add none either; a valid
+ *  input after stop is RUNWAY_ERR_STATE (the record is complete; an invalid
+ *  one is still RUNWAY_ERR_JSON or RUNWAY_ERR_INPUT). An input
  *  over a limit (its size, its depth, a fix that would add a point to a full
  *  route) is RUNWAY_ERR_LIMIT. */
 runway_status runway_push_json(runway_session *s, const char *json);
@@ -238,8 +240,9 @@ runway_status runway_push_jsonl(runway_session *s, const char *buf, size_t len,
 runway_status runway_push_fix(runway_session *s, const runway_fix *fix);
 
 /** Advance the session's clock to t without a fix (NaN = now). While in
- *  cruise this advances elapsed time and emits a "tick" event. Hosts with
- *  their own 1 Hz timer call it; the live clock calls it for them. */
+ *  cruise this advances elapsed time and emits a "tick" event; after stop it
+ *  changes nothing (a time before the latest input is still RUNWAY_ERR_INPUT).
+ *  Hosts with their own 1 Hz timer call it; the live clock calls it for them. */
 runway_status runway_tick(runway_session *s, double t);
 
 /* ---- Flight phases ------------------------------------------------------- */
