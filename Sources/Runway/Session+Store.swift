@@ -51,6 +51,9 @@ extension Session {
         }
         let (core, config) = try load(probe, id: id, configText: configText)
         let store = try FlightStore(path: storePath, durability: Durability(rawValue: config.durability) ?? .everyFix)
+        // Its stop was journaled but its record not written (the host died between the two):
+        // it is finished now, as the stop would have finished it.
+        if core.phase == .touchdown { try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON()) }
         return Session(core: core, store: store, flightID: id, lease: lease)
     }
 
@@ -68,7 +71,8 @@ extension Session {
         let wasFlying = core.phase == .cruise || core.phase == .holding
         var events: [Event] = []
         if wasFlying { try store.append(.command(.stop, t: core.now), to: id) }
-        core.land(reason: "recovered", events: &events)
+        // (A flight whose stop was journaled but not its record landed as its user stopped it.)
+        if core.phase != .touchdown { core.land(reason: "recovered", events: &events) }
         try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON())
     }
 
