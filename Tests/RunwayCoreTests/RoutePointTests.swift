@@ -101,4 +101,28 @@ struct RoutePointTests {
         let zero = resumes.filter { route.speedMps($0) == 0 }
         #expect(zero.count == 0, "legs beginning with speed 0 at t+\(zero.map { Int(route.time($0) - Self.t0) })")
     }
+
+    /// A start between fixes after standing ones (filters off too): the leg's first point has no
+    /// ground speed, not the standing fix's 0; a start at a fix's own time: that point carries
+    /// the fix's own speed. Before (a review of the change above), filters off took the 0 from
+    /// before the start, and a start or resume at a fix's time wrote no device speed there.
+    @Test(arguments: [false, true])
+    func aLegsFirstPointCarriesItsOwnSpeedOrNone(_ filters: Bool) throws {
+        for startAtAFix in [false, true] {
+            var config = EngineConfig()
+            config.filters = filters
+            config.autoPause.enabled = false
+            var core = FlightComputer(config: config)
+            var events: [Event] = []
+            for k in 0...5 { try core.process(.fix(try Fix(t: Self.t0 + Double(k), lat: 52, lon: 4, speed: k == 5 && startAtAFix ? 2.5 : 0, course: 0, hAcc: 4).validated()), wallClock: .nan, events: &events) }
+            try core.command(.start, at: Self.t0 + (startAtAFix ? 5 : 7.5), wallClock: .nan, events: &events)
+            for k in 8...40 { try core.process(.fix(try Fix(t: Self.t0 + Double(k), lat: 52 + Double(k) * 3 / 111_250, lon: 4, speed: 3, course: 0, hAcc: 4).validated()), wallClock: .nan, events: &events) }
+            try core.command(.stop, at: Self.t0 + 40, wallClock: .nan, events: &events)
+            let route = core.record.route
+            let what = "filters \(filters), start at a fix \(startAtAFix)"
+            try #require(route.count > 0)
+            #expect(route.speedMps(0) != 0, "\(what): the leg's first point has ground speed 0")
+            if startAtAFix { #expect(route.deviceSpeedMps(0) == 2.5, "\(what): device speed \(route.deviceSpeedMps(0))") }
+        }
+    }
 }

@@ -42,7 +42,9 @@ extension FlightComputer {
         if let last = lastAccepted, last.t < at {
             legStart = LegStart(lat: shown.lat, lon: shown.lon, alt: shown.alt, t: last.t, at: at)
         } else {
-            recorder.keep(point(shown.lat, shown.lon, shown.alt, at: at))
+            var p = point(shown.lat, shown.lon, shown.alt, at: at)
+            if lastAccepted?.t == at { p.deviceSpeedMps = shown.speed }   // (the point is that fix's: its speed)
+            recorder.keep(p)
         }
     }
 

@@ -127,6 +127,6 @@ public struct PaceEstimator: Sendable {
     mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
         groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
         isMeasured = !groundSpeedMps.isNaN
-        measuredSinceReset = true   // (the fix's own speed, or none)
+        measuredSinceReset = cruising   // (the fix's own speed, or none; before a start, no leg's)
     }
 }
