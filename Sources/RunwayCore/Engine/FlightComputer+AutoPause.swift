@@ -37,10 +37,6 @@ extension FlightComputer {
         alerts.resetHolds()
         changePhase(to: .cruise, by: nil, at: t, &events)
         startSegment()
-        if !shown.lat.isNaN {
-            var p = point(shown.lat, shown.lon, shown.alt, at: t)
-            if lastAccepted?.t == t { p.deviceSpeedMps = shown.speed }   // (a fix resumed it: its speed)
-            recorder.keep(p)
-        }
+        if !shown.lat.isNaN { recorder.keep(shownPoint(at: t)) }
     }
 }

@@ -42,10 +42,16 @@ extension FlightComputer {
         if let last = lastAccepted, last.t < at {
             legStart = LegStart(lat: shown.lat, lon: shown.lon, alt: shown.alt, t: last.t, at: at)
         } else {
-            var p = point(shown.lat, shown.lon, shown.alt, at: at)
-            if lastAccepted?.t == at { p.deviceSpeedMps = shown.speed }   // (the point is that fix's: its speed)
-            recorder.keep(p)
+            recorder.keep(shownPoint(at: at))
         }
+    }
+
+    /// A leg's first point at `t`, where the runner is shown: at a fix's own time the point is
+    /// that fix's, with its speed.
+    func shownPoint(at t: Double) -> RoutePoint {
+        var p = point(shown.lat, shown.lon, shown.alt, at: t)
+        if lastAccepted?.t == t { p.deviceSpeedMps = shown.speed }
+        return p
     }
 
     /// The share of a step's line (`lineM`, covered over `stepS` seconds) that lies in a leg that
