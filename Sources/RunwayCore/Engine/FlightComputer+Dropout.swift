@@ -7,9 +7,8 @@ extension FlightComputer {
     /// cruise: the pause is undone). Of a stretch across a user's pause, the walk while paused
     /// (the share of its time neither cruise nor that hold) is no distance; outside cruise this
     /// step counts nothing, and the shortfall had left it out as counted (auto-held, the held
-    /// step is credited as such).
+    /// step is credited as such). Returns the doubt with the shortfall the flight missed.
     @inline(never)
-    /// Returns the doubt with the shortfall the flight missed.
     mutating func settleDoubt(_ step: Step, at t: Double) -> TrackFilter.Doubt? {
         guard var d = track.takeDoubt() else { return nil }
         if d.shortfallM > 0 {

@@ -13,11 +13,12 @@
 /// times in the FIT epoch (unix − 631 065 600 s, whole seconds, rounded down), positions in
 /// semicircles (degrees × 2³¹/180), altitude `uint16` (m + 500) × 5, distance `uint32` m × 100,
 /// speed `uint16` m/s × 1000 (a record's: the speed its fix came with, the device's, which the
-/// import reads back as the fix's speed; the laps' and session's figures are the engine's), durations `uint32` s × 1000. Unknown values are FIT's invalid
-/// values. Running and walking cadence is written the FIT way, in strides (cycles) per minute:
-/// `cadence` = steps/min ÷ 2 and `fractional_cadence` the half stride (a reader gets the
-/// engine's steps per minute back as (cadence + fractional_cadence) × 2); a ride's cadence is
-/// rpm as it is. `local_timestamp` of the activity is UTC (the engine knows no time zone).
+/// import reads back as the fix's speed; the laps' and session's figures are the engine's),
+/// durations `uint32` s × 1000. Unknown values are FIT's invalid values. Running and walking
+/// cadence is written the FIT way, in strides (cycles) per minute: `cadence` = steps/min ÷ 2
+/// and `fractional_cadence` the half stride (a reader gets the engine's steps per minute back as
+/// (cadence + fractional_cadence) × 2); a ride's cadence is rpm as it is. `local_timestamp` of
+/// the activity is UTC (the engine knows no time zone).
 enum FITExporter {
     /// unix seconds − FIT seconds: FIT counts from 1989-12-31T00:00:00Z.
     static let epochOffset = 631_065_600.0

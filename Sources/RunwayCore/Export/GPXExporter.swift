@@ -7,8 +7,9 @@
 /// Garmin writes it: per foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2
 /// as a whole number; rpm on a bike) and `<gpxtpx:speed>` (m/s: the speed the point's fix came
 /// with, its device's, which an import reads back as the fix's speed; not the engine's smoothed
-/// ground speed, which would be taken for the device's) when known, after power as `<power>` (watts, first in `<extensions>`: the element Garmin and
-/// Strava write, since TrackPointExtension has none).
+/// ground speed, which would be taken for the device's) when known, after power as `<power>`
+/// (watts, first in `<extensions>`: the element Garmin and Strava write, since
+/// TrackPointExtension has none).
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 512 + r.route.count * 200)

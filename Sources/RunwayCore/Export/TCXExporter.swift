@@ -14,8 +14,8 @@
 /// v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
 /// number, so an odd step count rounds to the nearer even one), the speed the point's fix came
 /// with (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back
-/// as the fix's speed, and power in `<ns3:Watts>`. A lap
-/// with power has `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
+/// as the fix's speed, and power in `<ns3:Watts>`. A lap with power has
+/// `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
 ///
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its
 /// points are Trackpoints without a Position or altitude, in time order among the route's, with
