@@ -48,8 +48,12 @@ def _in_any_callback() -> bool:
 # Encoding inputs
 
 
-def _encode(value: JSONInput | Any) -> bytes:
-    """An input as UTF-8 JSON bytes; the library judges what it means."""
+def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
+    """An input as UTF-8 JSON bytes; the library judges what it means.
+
+    ``argument`` names a config or options object: it is an argument, not an input
+    (runway.h), so what cannot be its JSON (NaN, ±inf, an object json cannot write)
+    is an ArgumentError, as the library's own verdict on a bad value is."""
     if isinstance(value, bytes):
         return value
     if isinstance(value, str):
@@ -58,7 +62,12 @@ def _encode(value: JSONInput | Any) -> bytes:
         return value.encode("utf-8", "surrogatepass")
     try:
         text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-    except ValueError as e:  # NaN or ±inf: the library rejects non-finite numbers
+    except (TypeError, ValueError) as e:
+        if argument is not None:
+            raise ArgumentError(f"{argument} is not JSON: {e}") from e
+        if isinstance(e, TypeError):
+            raise
+        # NaN or ±inf: the library rejects non-finite numbers
         raise InputError(f"non-finite number in input ({e}); omit unknown values") from e
     return text.encode("utf-8", "surrogatepass")
 
@@ -83,7 +92,7 @@ def _options(kinds: str | Iterable[str] | None, policy: str | None,
         opts["policy"] = policy
     if capacity is not None:
         opts["capacity"] = capacity
-    return _encode(opts) if opts else None
+    return _encode(opts, "options") if opts else None
 
 
 # ---------------------------------------------------------------------------
@@ -271,7 +280,8 @@ class Session:
         """
         self._setup()
         L = _lib.lib()
-        raw = None if config is None else _c_string(_encode(config), "config", ArgumentError)
+        raw = None if config is None else _c_string(_encode(config, "config"), "config",
+                                                     ArgumentError)
         out = c_void_p()
         L.runway_session_open(raw, byref(out))
         self._adopt(out, "runway_session_open")

@@ -80,7 +80,7 @@ def recover(store_path: StorePath, flight_id: str,
         StoreError: the store cannot be opened or read.
         ArgumentError: a bad ``config``.
     """
-    raw = None if config is None else _c_string(_encode(config), "config", ArgumentError)
+    raw = None if config is None else _c_string(_encode(config, "config"), "config", ArgumentError)
     out = c_void_p()
     _lib.lib().runway_session_recover(_path(store_path), _id(flight_id), raw, byref(out))
     return Session._from_handle(out, "runway_session_recover")

@@ -105,6 +105,24 @@ def test_a_bad_config_is_an_argument_error(config):
     specific(err.value)
 
 
+@pytest.mark.parametrize("value", [float("nan"), float("inf"), object()])
+def test_a_config_python_cannot_write_as_json_is_an_argument_error(tmp_path, value):
+    # A config is an argument, not an input (runway.h): NaN, ±inf or an object json cannot
+    # write is an ArgumentError wherever a config goes, as it is for analyse().
+    with pytest.raises(librunway.ArgumentError):
+        librunway.Session({"auto_lap_m": value})
+    with pytest.raises(librunway.ArgumentError):
+        librunway.recover(tmp_path / "runway.db", "some-flight", {"auto_lap_m": value})
+
+
+@pytest.mark.parametrize("capacity", [float("nan"), float("inf")])
+def test_a_non_finite_subscription_capacity_is_an_argument_error(session, capacity):
+    with pytest.raises(librunway.ArgumentError):
+        session.events(capacity=capacity)
+    with pytest.raises(librunway.ArgumentError):
+        session.subscribe(lambda ev: None, capacity=capacity)
+
+
 # -- InputError (3) ---------------------------------------------------------------
 
 @pytest.mark.parametrize("bad", [
