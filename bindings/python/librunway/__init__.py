@@ -12,22 +12,23 @@ Example::
 
     import librunway
 
-    with librunway.Session() as s:                      # replay clock: times from inputs
-        with s.subscribe(print, kinds=["phase"]):    # runs on a library thread
-            s.start(1700000000.0)
-            s.push({"t": 1700000000, "lat": 52.0, "lon": 4.0, "speed": 3.2})
-            s.push({"t": 1700000010, "lat": 52.0003, "lon": 4.0, "speed": 3.3})
-            s.push({"type": "hr", "bpm": 148, "t": 1700000010})
-            print(s.snapshot()["pfd"]["pace"])       # "5:03"
-            s.stop()
+    with librunway.Session() as s:                  # replay clock: times from inputs
+        phases = s.events(kinds=["phase"])           # a poll subscription
+        s.start(1700000000.0)
+        for i in range(11):                          # 10 s north at 3.3 m/s
+            s.push({"t": 1700000000 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0,
+                    "speed": 3.3})
+        s.push({"type": "hr", "bpm": 148, "t": 1700000010})
+        print(s.snapshot()["pfd"]["pace"])           # "5:03"
+        s.stop()
+        print([event["to"] for event in phases])     # ['cruise', 'touchdown']
         record = s.summary()                         # distance_m, elapsed_s, route, ...
 
-Polling instead of callbacks::
-
-    with s.events(kinds=["phase", "log"]) as sub:
-        ...
-        for event in sub:          # the events waiting now
-            print(event)
+Callbacks instead of polling: ``s.subscribe(fn, kinds=["phase"])`` calls ``fn(event)``
+on a library thread, some time after the call that made the event. Events still
+queued when the subscription is cancelled or the session closed are dropped, not
+delivered: wait in the callback's own way for the last event you need (docs/python.md,
+"Callbacks and threads").
 
 A flight store journals runs to SQLite so they survive a crash; list, read,
 recover, export and delete them with the functions of :mod:`librunway.store`::
