@@ -33,7 +33,11 @@ PROG = "librunway"
 
 
 class _Failed(Exception):
-    """A one-line error for the command's stderr."""
+    """A one-line error for the command's stderr (exit status 1)."""
+
+
+class _Usage(_Failed):
+    """A bad option value: a usage error, as argparse's own (exit status 2)."""
 
 
 def _finite(v: Any) -> bool:
@@ -75,9 +79,9 @@ def _config(text: Optional[str]) -> Optional[dict]:
     try:
         config = json.loads(text)
     except json.JSONDecodeError as e:
-        raise _Failed(f"--config is not JSON: {e.msg}") from None
+        raise _Usage(f"--config is not JSON: {e.msg}") from None
     if not isinstance(config, dict):
-        raise _Failed("--config must be a JSON object")
+        raise _Usage("--config must be a JSON object")
     return config
 
 
@@ -124,8 +128,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_splits(args: argparse.Namespace) -> int:
     config = dict(_config(args.config) or {})
     if args.every is not None:
-        if not args.every > 0:
-            raise _Failed("--every must be a distance in metres above 0")
+        if not (args.every > 0 and math.isfinite(args.every)):
+            raise _Usage("--every must be a distance in metres above 0")
         config["auto_lap_m"] = args.every
     f = _analyse(args.file, config)
     rows = []
@@ -260,6 +264,10 @@ def main(argv: Optional[list[str]] = None) -> int:
             return _FORWARDED[first][0](argv[1:])
         args = _parser().parse_args(argv)
         return args.run(args)
+    except _Usage as e:
+        command = getattr(locals().get("args"), "command", None)
+        print(f"{PROG}{' ' + command if command else ''}: {e} (--help: usage)", file=sys.stderr)
+        return 2
     except _Failed as e:
         command = getattr(locals().get("args"), "command", None)
         print(f"{PROG}{' ' + command if command else ''}: {e}", file=sys.stderr)

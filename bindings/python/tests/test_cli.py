@@ -167,6 +167,22 @@ def test_replay_of_an_indoor_flights_fit_is_measured_by_its_speed_samples(tmp_pa
     assert re.search(r"^  heart rate +avg 140 bpm", p.stdout, re.M), p.stdout
 
 
+@pytest.mark.parametrize("command", ["summary", "splits", "export", "plot", "replay"])
+@pytest.mark.parametrize("config", ["{bad", "[1]"])
+def test_a_bad_config_option_is_a_usage_error_exit_2(command, config):
+    extra = ["--to", "gpx", "-o", "-"] if command == "export" else []
+    p = run(command, SAMPLE, "--config", config, *extra)
+    assert "--config" in one_line_error(p, f"librunway {command}: ")
+    assert p.returncode == 2, p.stderr
+
+
+@pytest.mark.parametrize("every", ["0", "-5", "inf", "nan"])
+def test_a_bad_every_is_a_usage_error_exit_2(every):
+    p = run("splits", SAMPLE, "--every", every)
+    assert "--every" in one_line_error(p, "librunway splits: ")
+    assert p.returncode == 2, p.stderr
+
+
 def test_replay_errors_are_one_line(tmp_path):
     one_line_error(run("replay", tmp_path / "nope.gpx"), "librunway replay: ")
     one_line_error(run("replay", SAMPLE, "--speed", "-1"), "librunway replay: ")
