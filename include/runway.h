@@ -43,7 +43,8 @@
  *  - a flight's route holds at most the config's "max_route_points" points
  *    (default and largest value RUNWAY_MAX_ROUTE_POINTS). Once it is full, a
  *    fix that would add a point is refused; fixes that add none (filtered,
- *    within the distance filter, before start, while holding), samples, phase
+ *    within the distance filter, before start, while holding; a point due
+ *    only for time or a stop is not kept and refuses nothing), samples, phase
  *    changes, laps, ticks, the summary and exports still work. Resuming or
  *    starting on a full route adds no point;
  *  - a flight has at most RUNWAY_MAX_LAPS laps, its final lap included. At

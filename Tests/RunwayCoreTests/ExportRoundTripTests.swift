@@ -84,6 +84,26 @@ struct ExportRoundTripTests {
 
     func fixes(_ inputs: [Input]) -> [Fix] { inputs.compactMap { if case .fix(let f) = $0 { return f } else { return nil } } }
 
+    // MARK: Stops in the route
+
+    /// A run (auto-pause off) that stands for two minutes: the route keeps a point every half
+    /// `gap_s` while the runner stands, so the stop is no gap of track when the file is analysed
+    /// again (it was: a minute without a route point came back as a new segment).
+    @Test(arguments: [ExportFormat.gpx, .tcx, .fit])
+    func aStopInCruiseComesBackFromTheFileAsNoGap(_ format: ExportFormat) throws {
+        let r = try TimerFixture.flight(autoPause: false, [
+            .fixes(1...300, moving: true), .fixes(301...420, moving: false), .fixes(421...600, moving: true),
+            .command(.stop, 600),
+        ])
+        #expect(r.route.segmentStarts == [0])
+        let times = (0..<r.route.count).map { r.route.time($0) }
+        let longest = zip(times, times.dropFirst()).map { $1 - $0 }.max() ?? 0
+        #expect(longest <= EngineConfig().gapS / 2, "the route went \(longest) s without a point")
+        let again = try RecordingAnalysis.run(try imported(r, format), config: EngineConfig()).flight.record
+        #expect(again.route.segmentStarts == [0], "\(format): segments \(again.route.segmentStarts)")
+        #expect(abs(again.distanceM - r.distanceM) <= 0.001 * r.distanceM, "\(format): \(again.distanceM) m of \(r.distanceM)")
+    }
+
     // MARK: Timer legs and FIT timer events
 
     @Test func theEngineRecordsACruiseLegPerStartOrResumeAndTheyAddUpToTheTimer() throws {

@@ -6,7 +6,8 @@ import RunwaySim
 /// decreases from one snapshot to the next; no shown speed or pace, no lap pace and no max speed
 /// beyond the profile's cap (filters on: with `"filters":"off"` nothing is capped, by design,
 /// and a jump in a recording shows as the speed it implies); at the end moving time ≤ elapsed
-/// time, the laps add up to the flight's distance and time, the max speed is at least the
+/// time, the route's points are in time order with cumulative distances that never fall, the
+/// laps add up to the flight's distance and time, the max speed is at least the
 /// average and the average moving speed (distance over moving time) and, filters on with every
 /// fix's Doppler speed trusted, no faster than the fastest of them (issue #19).
 struct InvariantCheck {
@@ -85,6 +86,18 @@ struct InvariantCheck {
         // With the filters on, a speed is an average of the Doppler speeds while they are trusted.
         if core.config.filters, everyFixHasDoppler, !core.dopplerCheck.prefersPositions, core.maxSpeed > fastestDopplerMps * (1 + 1e-9) {
             note("max speed \(core.maxSpeed) above the fastest Doppler speed \(fastestDopplerMps)")
+        }
+        // The route: its points in time order, their cumulative distances never falling (an
+        // export's distance stream), the last none beyond the flight's.
+        let route = core.recorder.route
+        for i in (0..<route.count).dropFirst() {
+            if route.time(i) < route.time(i - 1) { note("route point \(i) at \(route.time(i)) before the one before it") }
+            if route.distanceM(i) < route.distanceM(i - 1) {
+                note("route point \(i) at \(route.time(i)): distance fell from \(route.distanceM(i - 1)) to \(route.distanceM(i)) m")
+            }
+        }
+        if route.count > 0, route.distanceM(route.count - 1) > Double(Float(distance)) * (1 + 1e-6) {
+            note("the last route point's distance \(route.distanceM(route.count - 1)) m beyond the flight's \(distance) m")
         }
         let laps = core.laps.laps
         if !laps.isEmpty {

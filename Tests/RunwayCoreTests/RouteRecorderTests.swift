@@ -9,8 +9,8 @@ struct RouteRecorderTests {
 
     @Test func aPointIsKeptOnceItIsTheDistanceFilterFromTheLastKeptPoint() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
-        rec.keepIfFarEnough(point(0, t: 0))                    // the leg's first: kept however close
-        for s in 1...10 { rec.keepIfFarEnough(point(2 * Double(s), t: Double(s))) }
+        rec.keepIfDue(point(0, t: 0))                    // the leg's first: kept however close
+        for s in 1...10 { rec.keepIfDue(point(2 * Double(s), t: Double(s))) }
         // 2 m a fix, measured from the last kept point: every third fix (6 m, 12 m, 18 m).
         #expect(rec.route.count == 4)
         #expect(rec.route.points.map(\.t) == [0, 3, 6, 9])
@@ -19,23 +19,23 @@ struct RouteRecorderTests {
     @Test func aForcedPointAndTheFirstOfALegAreKeptHoweverClose() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
         rec.keep(point(0, t: 0))
-        rec.keepIfFarEnough(point(1, t: 1), force: true)
+        rec.keepIfDue(point(1, t: 1), force: true)
         #expect(rec.route.count == 2)
         rec.startLeg()
         #expect(rec.lastKept == nil)
-        rec.keepIfFarEnough(point(1, t: 2))
+        rec.keepIfDue(point(1, t: 2))
         #expect(rec.route.count == 3)
     }
 
-    @Test func farEnoughAsksWhatKeepIfFarEnoughWouldKeepAndMeasuresIt() {
+    @Test func dueAsksWhatKeepIfDueWouldKeepAndMeasuresIt() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
         let first = point(0, t: 0)
-        #expect(rec.farEnough(lat: first.lat, lon: first.lon)?.dx.isNaN == true)   // the leg's first: kept, not measured
+        #expect(rec.due(lat: first.lat, lon: first.lon, at: 0)?.dx.isNaN == true)   // the leg's first: kept, not measured
         rec.keep(first)
-        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon) == nil)
-        #expect(rec.farEnough(lat: first.lat + degreesNorth(3), lon: first.lon, force: true)?.dx.isNaN == true)
+        #expect(rec.due(lat: first.lat + degreesNorth(3), lon: first.lon, at: 1) == nil)
+        #expect(rec.due(lat: first.lat + degreesNorth(3), lon: first.lon, at: 1, force: true)?.dx.isNaN == true)
         let far = point(4, 3, t: 1)
-        let o = rec.farEnough(lat: far.lat, lon: far.lon) ?? (.nan, .nan)
+        let o = rec.due(lat: far.lat, lon: far.lon, at: far.t) ?? (.nan, .nan)
         #expect(Geodesy.length(o) == Geodesy.distance(lat1: first.lat, lon1: first.lon, lat2: far.lat, lon2: far.lon))
         #expect(abs(o.dx - 3) < 0.01 && abs(o.dy - 4) < 0.01)
         // Keeping with the measured offset or without it comes to the same.
@@ -53,7 +53,7 @@ struct RouteRecorderTests {
         rec.keep(point(10, t: 1))
         #expect(!rec.refusedPoint)
         rec.beginSegment()                                      // no segment that no point could fill
-        rec.keepIfFarEnough(point(20, t: 2))
+        rec.keepIfDue(point(20, t: 2))
         #expect(rec.refusedPoint)
         #expect(rec.route.count == 2 && rec.route.segmentStarts == [0])
         #expect(rec.lastKept == Coordinate(lat: 52 + degreesNorth(10), lon: 4))
@@ -62,8 +62,71 @@ struct RouteRecorderTests {
     @Test func aNearPointOnAFullRouteIsNoRefusal() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1)
         rec.keep(point(0, t: 0))
-        rec.keepIfFarEnough(point(1, t: 1))                    // would not have been kept anyway
+        rec.keepIfDue(point(1, t: 1))                    // would not have been kept anyway
         #expect(!rec.refusedPoint)
+    }
+
+    @Test func aRunnerWhoStandsLeavesAPointEveryHeartbeatWithoutTurningTheHeading() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000, heartbeatS: 15)
+        rec.keepIfDue(point(0, t: 0))
+        rec.keepIfDue(point(0, 20, t: 4))                       // 20 m east
+        // A minute standing 1 m north of there, wandering by centimetres: a point every 15 s.
+        for s in 5...64 { rec.keepIfDue(point(1 + 0.01 * Double(s % 3), 20, t: Double(s))) }
+        #expect(rec.route.points.map(\.t) == [0, 4, 19, 34, 49, 64])
+        #expect(abs(rec.segmentBearing - 90) < 0.1)             // still east: a stop's wander is no heading
+        // The distance filter still measures from the last kept point.
+        rec.keepIfDue(point(1, 26, t: 65))
+        #expect(rec.route.count == 7 && abs(rec.segmentBearing - 90) < 0.1)
+    }
+
+    /// Where the fix's own speed crosses a walker's, the route keeps the fixes on both sides of
+    /// the crossing, however close: the last moving and the first standing fix of a stop, the
+    /// last standing and the first moving fix of a set-off (a file imported again integrates its
+    /// speeds between the points it has).
+    @Test func aStopAndASetOffKeepTheFixesOnBothSidesOfTheCrossing() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000, heartbeatS: 15, movingMps: 0.8)
+        func fix(_ north: Double, t: Double, speed: Double) {
+            var p = point(north, t: t, d: north)
+            p.deviceSpeedMps = speed
+            if let o = rec.due(lat: p.lat, lon: p.lon, at: t, speed: speed) { rec.keep(p, fromLast: o) } else if rec.holds(speed: speed) { rec.hold(p) }
+        }
+        fix(0, t: 0, speed: 3)
+        fix(3, t: 1, speed: 3)                                  // 3 m: held
+        fix(4, t: 2, speed: 0)                                  // stops: 3 m/s → 0 crosses
+        for s in 3...9 { fix(4, t: Double(s), speed: 0.1) }     // standing: held, not kept
+        fix(6, t: 10, speed: 3)                                 // sets off: 0.1 → 3 crosses
+        #expect(rec.route.points.map(\.t) == [0, 1, 2, 9, 10])
+        #expect(rec.route.points.map(\.dist) == [0, 3, 4, 4, 6])
+    }
+
+    /// Steps credited after a still spell reach a held fix too: kept later, its distance is the
+    /// flight's at its time as counted now, and the route's distances never fall.
+    @Test func aHeldFixTakesTheStepsCreditedBeforeItIsKept() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000, heartbeatS: 15, movingMps: 0.8)
+        var kept = point(0, t: 0, d: 10)
+        kept.deviceSpeedMps = 0
+        rec.keep(kept)
+        var held = point(1, t: 5, d: 10)                        // standing as counted then
+        held.deviceSpeedMps = 0.2
+        rec.hold(held)
+        var steps = CreditedSteps()
+        for s in 1...5 { steps.append(t: Double(s), d: 1, movingS: 1) }
+        rec.credit(steps, before: 6)                            // movement confirmed at t 6: 5 m
+        var moving = point(2, t: 6, d: 16)
+        moving.deviceSpeedMps = 3
+        rec.keep(moving)
+        #expect(rec.route.points.map(\.t) == [0, 5, 6])
+        #expect(rec.route.points.map(\.dist) == [10, 15, 16])
+    }
+
+    @Test func aPointForTimeAloneIsNoRefusalOnAFullRoute() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 2, heartbeatS: 15)
+        rec.keep(point(0, t: 0))
+        rec.keep(point(10, t: 1))
+        rec.keepIfDue(point(10, t: 30))                         // due for time, but the route is full
+        #expect(!rec.refusedPoint && rec.route.count == 2)
+        rec.keepIfDue(point(20, t: 31))                         // due for distance: refused
+        #expect(rec.refusedPoint)
     }
 
     @Test func aJunkAnchorAloneInItsSegmentIsDropped() {

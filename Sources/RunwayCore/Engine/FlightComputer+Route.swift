@@ -112,14 +112,14 @@ extension FlightComputer {
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
     }
 
-    /// A leg ends at the latest accepted fix when the distance filter left it out, so the route's
-    /// last cumulative distance is the flight's (not on a full route). When speed samples measured
+    /// A leg ends at the latest accepted fix when the distance filter left it out, so the route
+    /// ends where the leg's fixes did, with the flight's cumulative distance (not on a full route). When speed samples measured
     /// the flight after that fix, the point has the distance at the fix (the rest is theirs).
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
         var p = point(last.lat, last.lon, shown.alt, at: last.t)
         p.deviceSpeedMps = shown.speed   // (the latest accepted fix's)
         if speedSensor.measuredUntil > last.t { p.distanceM = min(distance, distanceAtPosition) }
-        recorder.keepLast(p, flightDistanceM: p.distanceM)
+        recorder.keepLast(p)
     }
 }

@@ -51,7 +51,9 @@ public struct FlightComputer: Sendable {
         pause = AutoPauseStage(settings: config.autoPause)
         stillness = StillnessDetector(settings: config.stillness)
         pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)
-        recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints)
+        recorder = RouteRecorder(distanceFilterM: config.distanceFilterM, maxPoints: config.maxRoutePoints,
+                                 heartbeatS: config.filters ? config.gapS / 2 : .infinity,   // (filters off: points are raw accumulation's anchors)
+                                 movingMps: config.filters ? config.stillness.movingDopplerMps : .nan)
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
@@ -188,7 +190,7 @@ public struct FlightComputer: Sendable {
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
                 if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
-                keepFrom = recorder.farEnough(lat: fix.lat, lon: fix.lon, force: step.newSegment)   // (kept below)
+                keepFrom = recorder.due(lat: fix.lat, lon: fix.lon, at: t, speed: fix.speed, force: step.newSegment)   // (kept below)
                 pace.push(t: t, distanceM: distance)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
@@ -197,7 +199,11 @@ public struct FlightComputer: Sendable {
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
             // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
-            if let o = keepFrom { recorder.keep(point(of: fix, at: t), fromLast: o) }
+            if let o = keepFrom {
+                recorder.keep(point(of: fix, at: t), fromLast: o)
+            } else if phase == .cruise && recorder.holds(speed: fix.speed) {
+                recorder.hold(point(of: fix, at: t))   // (kept if the next point's speed crosses a walker's)
+            }
         }
         if positionsMeasure {
             speedSensor.positioned(at: t)

@@ -1,11 +1,11 @@
 /// The route: every kept coordinate, stored compactly (32 bytes a point).
 ///
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
-/// unknown), time as a Double, and for the exports the cumulative distance as a Float, the
-/// engine's ground speed and the fix's own (device) speed in mm/s as UInt16s (FIT's own unit and
-/// range; 0xFFFF = none), heart rate and cadence as bytes (0 = none) and power as whole watts in
-/// a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each, in one array (one append a kept
-/// fix).
+/// unknown), time as a Double, and for the exports the cumulative distance as a Float (rounded
+/// down: `metres`), the engine's ground speed and the fix's own (device) speed in mm/s as UInt16s
+/// (FIT's own unit and range; 0xFFFF = none), heart rate and cadence as bytes (0 = none) and power
+/// as whole watts in a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each, in one array
+/// (one append a kept fix).
 public struct Route: Sendable {
     /// One stored point (32 bytes, no padding).
     public struct Point: Sendable, Equatable {
@@ -44,13 +44,21 @@ public struct Route: Sendable {
     /// Sets the last point's cumulative distance (a gap's distance credited after the point was kept).
     public mutating func setLastDistance(_ distanceM: Double) {
         guard count > 0 else { return }
-        points[count - 1].dist = Float(distanceM)
+        points[count - 1].dist = Route.metres(distanceM)
     }
 
     /// Sets point `i`'s cumulative distance (out of range: no-op).
     public mutating func setDistance(_ distanceM: Double, at i: Int) {
         guard i >= 0, i < count else { return }
-        points[i].dist = Float(distanceM)
+        points[i].dist = Route.metres(distanceM)
+    }
+
+    /// A cumulative distance as stored: the Float at or below it (NaN stays NaN). Rounded down,
+    /// never to nearest: a point's stored distance is then never beyond the flight's at its time,
+    /// and a credit added to it later (`setDistance`) never lifts it past a later point's.
+    static func metres(_ d: Double) -> Float {
+        let f = Float(d)
+        return Double(f) > d ? f.nextDown : f
     }
 
     /// Bytes stored per point.
@@ -61,7 +69,7 @@ public struct Route: Sendable {
                                 hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
         points.append(Point(t: t, latE7: Route.quantise(lat), lonE7: Route.quantise(lon), alt: Float(alt),
-                            dist: Float(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
+                            dist: Route.metres(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
                             pw: Route.watts(power),
                             hr: Route.byte(hr), cad: Route.byte(cadence)))
     }

@@ -1,23 +1,30 @@
 /// Which fixes become route points: the first of each cruise leg and segment, then each at least
-/// the distance filter from the last kept point (not from the previous fix), up to
-/// `maxRoutePoints`. Each point carries the flight's distance, speed, heart rate and cadence then.
+/// the distance filter from the last kept point (not from the previous fix), one whenever the
+/// route has had none for `heartbeatS` (a runner standing or creeping still leaves a point every
+/// half `gap_s`, so no hole in the route reads as a gap of track when a file is imported again),
+/// and where the fix's own speed crosses a walker's (`movingMps`) from the last kept point's: that
+/// fix and the one before it (`hold`), the last moving and the first standing fix of a stop, the
+/// last standing and the first moving one of a set-off. A file imported again integrates its
+/// speeds between the points it has: without them it would carry the speed before a stop across
+/// the stop, or ramp up to the set-off's speed over the whole stop. Up to `maxRoutePoints`. Each point carries the flight's distance, speed, heart rate and cadence
+/// then.
 ///
 /// On a full route nothing is added and `refusedPoint` says so: the composer refuses the fix that
 /// would have added a point (a trial run of the pipeline decides it).
 ///
 ///     var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
 ///     rec.keep(RoutePoint(lat: 52, lon: 4, alt: 3, t: 0, distanceM: 0))
-///     rec.keepIfFarEnough(RoutePoint(lat: 52.00002, lon: 4, alt: 3, t: 1, distanceM: 2.2))   // 2.2 m: not kept
+///     rec.keepIfDue(RoutePoint(lat: 52.00002, lon: 4, alt: 3, t: 1, distanceM: 2.2))   // 2.2 m, 1 s: not kept
 public struct RouteRecorder: Sendable {
     public private(set) var route = Route()
     /// The last kept point of the current leg (nil at the start of a leg).
     public private(set) var lastKept: Coordinate? = nil
     /// The time of the last kept point (the route's last; NaN before any).
     public var lastKeptT: Double { route.count > 0 ? route.time(route.count - 1) : .nan }
-    /// The bearing from the point before the last kept one to it, degrees (NaN before two):
-    /// worked out when read (a snapshot), from the offset `keep` stores.
+    /// The bearing of the last line between kept points at least the distance filter long,
+    /// degrees (NaN before one): worked out when read (a snapshot), from the offset `keep` stores.
     public var segmentBearing: Double { segmentOffset.dx.isNaN ? .nan : Geodesy.bearing(segmentOffset) }
-    /// The offset from the point before the last kept one to it (NaN before two), metres.
+    /// The offset along that line, metres (NaN before one).
     private var segmentOffset = (dx: Double.nan, dy: Double.nan)
     /// Whether a point was refused because the route is full, since this was last cleared.
     var refusedPoint = false
@@ -27,14 +34,28 @@ public struct RouteRecorder: Sendable {
     public private(set) var sensed = Route()
     let distanceFilterM: Double
     let maxPoints: Int
+    /// The longest the route goes without a point while fixes come, seconds (the engine's:
+    /// `gap_s / 2`). A point due for time alone is not refused on a full route: none is kept.
+    let heartbeatS: Double
+    /// The speed that tells a moving fix from a standing one, m/s (the engine's: a walker's,
+    /// `StillnessDetector.Settings.movingDopplerMps`; NaN: none).
+    let movingMps: Double
+    /// Whether the last kept point's own speed was `movingMps` or more (nil: it had none).
+    private var keptMoving: Bool? = nil
+    /// The latest fix not kept since the last kept point (`hold`): kept before a point whose speed
+    /// crosses `movingMps` from the last kept one's.
+    private var held: RoutePoint? = nil
 
-    public init(distanceFilterM: Double, maxPoints: Int) {
+    public init(distanceFilterM: Double, maxPoints: Int, heartbeatS: Double = .infinity, movingMps: Double = .nan) {
         self.distanceFilterM = distanceFilterM
         self.maxPoints = maxPoints
+        self.heartbeatS = heartbeatS
+        self.movingMps = movingMps
     }
 
     /// Starts a new segment, unless the route is full (no point would follow).
     mutating func beginSegment() {
+        held = nil
         if route.count < maxPoints { route.beginSegment() }
     }
 
@@ -54,47 +75,76 @@ public struct RouteRecorder: Sendable {
     }
 
     /// The next point starts a leg: it is kept however close it is.
-    mutating func startLeg() { lastKept = nil }
-
-    /// Keeps the point when it is the leg's first, `force`d, or at least the distance filter from
-    /// the last kept point.
-    mutating func keepIfFarEnough(_ p: RoutePoint, force: Bool = false) {
-        if let o = farEnough(lat: p.lat, lon: p.lon, force: force) { keep(p, fromLast: o) }
+    mutating func startLeg() {
+        lastKept = nil
+        held = nil
     }
 
-    /// Whether a point at `lat`, `lon` is to be kept (the leg's first, `force`d, or at least the
-    /// distance filter from the last kept point), asked before the point is built: nil when it is
-    /// not, else its offset from the last kept point (`Geodesy.offset`; NaN when not measured),
-    /// for `keep`.
+    /// A fix with a speed that was not kept: held, to be kept before the next point when that one
+    /// crosses `movingMps` (`keep`).
+    @inline(__always)
+    mutating func hold(_ p: RoutePoint) { held = p }
+
+    /// Whether a fix with this speed that is not kept is to be held (`hold`): it has one, and the
+    /// last kept point had one.
+    @inline(__always)
+    func holds(speed: Double) -> Bool { speed >= 0 && keptMoving != nil }
+
+    /// Keeps the point when it is due (`due`, with the point's own speed).
+    mutating func keepIfDue(_ p: RoutePoint, force: Bool = false) {
+        if let o = due(lat: p.lat, lon: p.lon, at: p.t, speed: p.deviceSpeedMps, force: force) { keep(p, fromLast: o) }
+    }
+
+    /// Whether a fix at `lat`, `lon` and time `t`, with its own `speed` (NaN: none), is to be kept:
+    /// the leg's first, `force`d, or at least the distance filter from the last kept point; while
+    /// the route has room, also `heartbeatS` after it, or when its speed crosses `movingMps` from
+    /// the last kept point's. Asked before the point is built: nil when it is not, else its offset
+    /// from the last kept point (`Geodesy.offset`; NaN when not measured), for `keep`.
     @inline(__always)   // called on the composer's stored recorder: no copy of it
-    func farEnough(lat: Double, lon: Double, force: Bool = false) -> (dx: Double, dy: Double)? {
+    func due(lat: Double, lon: Double, at t: Double, speed: Double = .nan, force: Bool = false) -> (dx: Double, dy: Double)? {
         guard let kept = lastKept, !force else { return (.nan, .nan) }
         let o = Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
         let d = Geodesy.length(o)
-        return d >= distanceFilterM && (d > 0 || distanceFilterM == 0) ? o : nil
+        if d >= distanceFilterM && (d > 0 || distanceFilterM == 0) { return o }
+        guard route.count < maxPoints else { return nil }   // (for time or speed alone: no refusal)
+        if t - lastKeptT >= heartbeatS { return o }
+        if let was = keptMoving, speed >= 0, (speed >= movingMps) != was { return o }
+        return nil
     }
 
     /// Adds a route point; on a full route, changes nothing and notes the refusal. `fromLast`: its
-    /// offset from the last kept point when already measured (`farEnough`), else NaN.
+    /// offset from the last kept point when already measured (`due`), else NaN.
+    /// A point whose own speed crosses `movingMps` from the last kept point's keeps the fix held
+    /// since (`hold`) first, when the route has room for both.
     mutating func keep(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
         guard route.count < maxPoints else {
             refusedPoint = true
             return
         }
-        if let kept = lastKept {
+        var fromLast = fromLast
+        if let h = held {
+            held = nil
+            if let was = keptMoving, p.deviceSpeedMps >= 0, (p.deviceSpeedMps >= movingMps) != was,
+               h.t > lastKeptT, h.t < p.t, route.count + 2 <= maxPoints {
+                keep(h)
+                fromLast = (.nan, .nan)   // (measured from the point before it)
+            }
+        }
+        if let kept = lastKept {   // (a point kept for time alone, at a stop, leaves the heading as it was)
             let o = fromLast.dx.isNaN ? Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: p.lat, lon2: p.lon) : fromLast
-            if Geodesy.length(o) > 0 { segmentOffset = o }
+            let d = Geodesy.length(o)
+            if d >= distanceFilterM && d > 0 { segmentOffset = o }
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
+        keptMoving = p.deviceSpeedMps >= 0 && !movingMps.isNaN ? p.deviceSpeedMps >= movingMps : nil
         route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
                      speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps, hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
     /// Keeps `p` (the latest accepted fix, at the end of a leg) when the last point is older and
-    /// short of the flight's distance, and the route is not full.
-    mutating func keepLast(_ p: RoutePoint, flightDistanceM: Double) {
-        guard route.count > 0, route.count < maxPoints, route.time(route.count - 1) < p.t,
-              route.distanceM(route.count - 1) < Double(Float(flightDistanceM)) else { return }
+    /// the route is not full: a leg's points end where its fixes did.
+    mutating func keepLast(_ p: RoutePoint) {
+        guard route.count > 0, route.count < maxPoints, route.time(route.count - 1) < p.t else { return }
         keep(p)
     }
 
@@ -111,6 +161,7 @@ public struct RouteRecorder: Sendable {
     /// route's distances grow where the runner moved, not in one jump.
     mutating func credit(_ steps: CreditedSteps, before: Double) {
         guard let first = steps.times.first else { return }
+        if let h = held, h.t >= first, h.t < before { held?.distanceM += steps.distance(upTo: h.t) }   // (kept later, as counted now)
         var i = route.count - 1
         while i >= 0, route.time(i) >= first {
             if route.time(i) < before { route.setDistance(route.distanceM(i) + steps.distance(upTo: route.time(i)), at: i) }
