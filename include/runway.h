@@ -184,9 +184,10 @@ const char *runway_status_string(runway_status status);
  *  runway_session_close(). */
 runway_status runway_session_open(const char *config_json, runway_session **out);
 
-/** Close a session: ends all its subscriptions, waits until none of its
- *  callbacks is running and every delivery thread it started has exited
- *  (joined), frees it. NULL is a no-op. Must not be called from
+/** Close a session: delivers to each callback subscription the events
+ *  already queued for it (a "latest" one its newest snapshot), ends all its
+ *  subscriptions, waits until none of its callbacks is running and every
+ *  delivery thread it started has exited (joined), frees it. NULL is a no-op. Must not be called from
  *  inside a callback: that is detected, nothing is closed, and
  *  runway_last_error() says so. */
 void runway_session_close(runway_session *s);

@@ -55,14 +55,16 @@ extension Session {
                 lock.lock()
                 continue
             }
-            let now = paced ? Session.monotonicNs() : 0
+            // (Draining for a close: the newest snapshot now, unpaced, then the end.)
+            let now = paced && !sub.draining ? Session.monotonicNs() : 0
             // Only a snapshot pending, too soon after the last: wait out the interval. So is
             // nothing pending, so that the snapshots to come do not wake the thread before then.
-            if paced && now < flightDue && !sub.hasOtherPending {
+            if paced && !sub.draining && now < flightDue && !sub.hasOtherPending {
                 park(sub, pacing: true, until: flightDue)
                 continue
             }
             guard let payload = nextEvent(sub, now: now) else {
+                if sub.draining { break }
                 park(sub, pacing: false, until: 0)
                 continue
             }

@@ -368,7 +368,10 @@ final class Session: @unchecked Sendable {
         }
     }
 
-    /// Ends every subscription and waits until no callback of this session runs.
+    /// Ends every subscription and waits until no callback of this session runs: each callback
+    /// subscription's thread first delivers the events already queued for it (its newest
+    /// snapshot, unpaced, for a `latest` one), so a close right after a stop does not lose the
+    /// touchdown. No input can come meanwhile (`closed`).
     /// - Returns: false (and closes nothing) when called from one of this session's callbacks.
     func close() -> Bool {
         guard ThreadState.deliveryToken != token else { return false }
@@ -379,7 +382,7 @@ final class Session: @unchecked Sendable {
             pendingWakes.removeAll()
             subscriptionsChanged()
             for sub in subs {
-                sub.cancelled = true
+                sub.draining = true
                 sub.wake.signal()
             }
             for sub in subs + retiring {

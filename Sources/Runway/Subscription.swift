@@ -199,6 +199,9 @@ final class Subscription: @unchecked Sendable {
     private var droppedSeq: UInt64 = 0
 
     var cancelled = false
+    /// Its session is closing: the delivery thread delivers what is pending, unpaced, and ends
+    /// when nothing is (`Session.close`).
+    var draining = false
     /// The delivery thread is alive (callback subscriptions).
     var running = false
     /// The delivery thread, joined (and set to nil) once `running` is false, by whoever ends the

@@ -116,6 +116,39 @@ struct SubscriptionTests {
         #expect(recorders.map(\.count) == counts)
     }
 
+    /// A close right after a stop delivers what was queued before it returns: every queued event
+    /// to a queue subscriber, the newest snapshot and the touchdown to a latest one (they were
+    /// dropped: a host that closed after stopping seldom saw its touchdown).
+    @Test func closingDeliversWhatWasQueuedBeforeItReturns() throws {
+        let s = try CSession()
+        let queue = Recorder(), latest = Recorder()
+        _ = s.subscribe(#"{"policy":"queue","capacity":1000}"#, queue)
+        _ = s.subscribe(nil, latest)
+        queue.hold()
+        latest.hold()
+        s.start(0)
+        for i in 1...50 { s.fix(Double(i), 52 + Double(i) * 0.0001) }
+        s.stop(51)
+        #expect(queue.wait { _ in queue.blocked } && latest.wait { _ in latest.blocked })
+        nonisolated(unsafe) let handle = s.handle
+        s.handle = nil
+        let done = Recorder()   // used as a flag set from the closing thread
+        #expect(spawnThread {
+            runway_session_close_impl(handle)
+            done.lock.withLock { done.gateOpen = false; done.changed.broadcast() }
+        })
+        let closed: ([String]) -> Bool = { _ in !done.gateOpen }
+        #expect(!done.wait(seconds: 0.2, until: closed), "close waits for the callbacks")
+        queue.release()
+        latest.release()
+        #expect(done.wait(seconds: 10, until: closed))
+        let q = queue.snapshot, l = latest.snapshot
+        #expect(q.filter { kind($0) == "flight" }.count == 52, "every snapshot queued: \(q.filter { kind($0) == "flight" }.count)")
+        #expect(q.contains { kind($0) == "phase" && $0.has("touchdown") })
+        #expect(l.contains { kind($0) == "phase" && $0.has("touchdown") })
+        #expect(l.last(where: { kind($0) == "flight" }).map { $0.has("touchdown") } == true, "the newest snapshot")
+    }
+
     @Test func latestPolicySkipsToTheNewestSnapshotButKeepsDiscreteEvents() throws {
         let s = try CSession(#"{"distance_filter_m":0}"#)
         let r = Recorder()

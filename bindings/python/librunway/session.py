@@ -390,8 +390,9 @@ class Session:
         return self._handle is None or self._closing
 
     def close(self) -> None:
-        """Close the session: end all its subscriptions, wait until none of
-        its callbacks is running, free it.
+        """Close the session: deliver to each callback subscription the events
+        already queued for it (a ``latest`` one its newest snapshot), end all
+        its subscriptions, wait until none of its callbacks is running, free it.
 
         Safe to call more than once, and from any thread except a callback of
         this session (that raises :class:`StateError`, and closes nothing).

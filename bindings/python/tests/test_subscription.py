@@ -180,6 +180,21 @@ def test_close_waits_for_a_running_callback_and_no_callback_runs_after_it():
     assert after_close == []
 
 
+def test_close_right_after_stop_delivers_the_touchdown_to_every_callback():
+    """Close delivers what is queued: a host that stops and closes at once still sees the
+    touchdown and the final snapshot in its callbacks (they were dropped)."""
+    for policy in ("latest", "queue"):
+        seen: list = []
+        s = librunway.Session()
+        s.subscribe(seen.append, policy=policy)
+        drive_run(s)  # ends with a stop
+        s.close()
+        phases = [e["to"] for e in seen if e["kind"] == "phase"]
+        assert phases[-1:] == ["touchdown"], (policy, phases)
+        flights = [e for e in seen if e["kind"] == "flight"]
+        assert flights and flights[-1]["phase"] == "touchdown", policy
+
+
 def test_close_from_inside_a_callback_is_refused():
     errors = queue.Queue()
     s = librunway.Session()

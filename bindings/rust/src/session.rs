@@ -203,9 +203,11 @@ impl Batch {
 /// # Lifetime
 /// Dropping the `Session` closes the C session — unless [`Subscription`]s or
 /// [`PollSubscription`]s made from it are still alive: each holds a reference to the same
-/// shared state, and the C session is closed when the last of them is dropped. Closing ends
-/// every subscription still active (for example [detached](Subscription::detach) ones) and
-/// returns only when none of their callbacks is running; no callback runs after that.
+/// shared state, and the C session is closed when the last of them is dropped. Closing delivers
+/// to every subscription still active (for example [detached](Subscription::detach) ones) the
+/// events already queued for it, ends it, and returns only when none of their callbacks is
+/// running; no callback runs after that. (Dropping a `Subscription` ends it at once: what was
+/// queued for it is dropped.)
 ///
 /// If the last handle is dropped inside a callback (which must not close its own session), the
 /// close runs on a short-lived helper thread and completes once that callback has returned.
