@@ -172,4 +172,21 @@ struct RouteRecorderTests {
         rec.keep(point(100, 100, t: 60))                        // north
         #expect(abs(rec.segmentBearing) < 0.1 || abs(rec.segmentBearing - 360) < 0.1)
     }
+
+    /// A leg that ends before its first fix (resumed, then paused or stopped with no fix between)
+    /// has no point: not the latest fix, which came while holding, before the leg.
+    @Test(arguments: [PhaseCommand.pause, .stop])
+    func aLegWithoutAFixEndsWithNoPointFromTheHoldBeforeIt(_ end: PhaseCommand) throws {
+        var d = Driver(Driver.config())
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for s in 0...60 { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.pause, t0 + 60)
+        // Walks on 180 m while paused; the last of these fixes is 10 s before the resume.
+        for s in 61...120 { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.resume, t0 + 130)
+        try d.phase(end, t0 + 140)
+        let r = d.core.route
+        #expect(r.count == 31 && r.time(r.count - 1) == t0 + 60, "the route ends at \(r.time(r.count - 1) - t0) s, \(r.count) points")
+    }
 }

@@ -142,9 +142,11 @@ public struct RouteRecorder: Sendable {
     }
 
     /// Keeps `p` (the latest accepted fix, at the end of a leg) when the last point is older and
-    /// the route is not full: a leg's points end where its fixes did.
+    /// the route is not full: a leg's points end where its fixes did. A leg with no point of its
+    /// own (`lastKept` nil: no fix since its start or resume) keeps none: the latest fix is then
+    /// one from before the leg (a walk while holding).
     mutating func keepLast(_ p: RoutePoint) {
-        guard route.count > 0, route.count < maxPoints, route.time(route.count - 1) < p.t else { return }
+        guard lastKept != nil, route.count > 0, route.count < maxPoints, route.time(route.count - 1) < p.t else { return }
         keep(p)
     }
 
