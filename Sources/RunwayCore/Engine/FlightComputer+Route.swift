@@ -113,8 +113,9 @@ extension FlightComputer {
     }
 
     /// A leg ends at the latest accepted fix when the distance filter left it out, so the route
-    /// ends where the leg's fixes did, with the flight's cumulative distance (not on a full route). When speed samples measured
-    /// the flight after that fix, the point has the distance at the fix (the rest is theirs).
+    /// ends where the leg's fixes did, with the flight's cumulative distance (not on a full
+    /// route). When speed samples measured the flight after that fix, the point has the distance
+    /// at the fix (the rest is theirs).
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
         var p = point(last.lat, last.lon, shown.alt, at: last.t)

@@ -6,8 +6,8 @@
 /// fix and the one before it (`hold`), the last moving and the first standing fix of a stop, the
 /// last standing and the first moving one of a set-off. A file imported again integrates its
 /// speeds between the points it has: without them it would carry the speed before a stop across
-/// the stop, or ramp up to the set-off's speed over the whole stop. Up to `maxRoutePoints`. Each point carries the flight's distance, speed, heart rate and cadence
-/// then.
+/// the stop, or ramp up to the set-off's speed over the whole stop. Up to `maxRoutePoints`. Each
+/// point carries the flight's distance, speed, heart rate and cadence then.
 ///
 /// On a full route nothing is added and `refusedPoint` says so: the composer refuses the fix that
 /// would have added a point (a trial run of the pipeline decides it).
