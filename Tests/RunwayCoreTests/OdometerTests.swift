@@ -18,6 +18,40 @@ struct OdometerTests {
         #expect(odo.distanceM == 300 && odo.movingS == 0)
         odo.credit(distanceM: 3, movingS: 1)                        // a held step an auto-resume credits
         #expect(odo.distanceM == 303 && odo.movingS == 1)
+        #expect(odo.maxSpeedMps.isNaN)                              // (a stretch's speed is noted apart)
+    }
+
+    /// A stretch (a credit of distance and moving time, a leg) counts toward the max at its
+    /// average speed, capped, so a flight whose distance all came as credits has a max at least
+    /// its average. Distance or moving time alone has no speed.
+    @Test func aStretchsAverageSpeedCountsTowardTheMax() {
+        var odo = Odometer()
+        odo.noteStretch(distanceM: 300, movingS: 0, capMps: 12)
+        odo.noteStretch(distanceM: 0, movingS: 3, capMps: 12)
+        #expect(odo.maxSpeedMps.isNaN)
+        odo.noteStretch(distanceM: 33, movingS: 10, capMps: 12)    // movement confirmed at the stop
+        #expect(odo.maxSpeedMps == 3.3)
+        odo.noteSpeed(3.1)
+        #expect(odo.maxSpeedMps == 3.3)
+        odo.noteStretch(distanceM: 150, movingS: 10, capMps: 12)   // faster than the cap: the cap
+        #expect(odo.maxSpeedMps == 12)
+        odo.noteStretch(distanceM: 150, movingS: 10, capMps: .infinity)   // filters off: nothing capped
+        #expect(odo.maxSpeedMps == 15)
+    }
+
+    /// A leg's distance over its moving time counts at its end; the next leg is measured apart.
+    @Test func aLegsAverageSpeedCountsAtItsEnd() {
+        var odo = Odometer()
+        odo.beginLeg()
+        odo.add(Step(distanceM: 20, moving: true), over: 10)
+        odo.credit(distanceM: 13)                                   // start lag paid out: no time of its own
+        odo.endLeg(capMps: 12)
+        #expect(odo.maxSpeedMps == 3.3)
+        odo.add(Step(distanceM: 5, moving: true), over: 10)         // while paused: no leg
+        odo.beginLeg()
+        odo.add(Step(distanceM: 25, moving: true), over: 10)
+        odo.endLeg(capMps: 12)
+        #expect(odo.maxSpeedMps == 3.3)
     }
 
     @Test func distanceNeverDecreases() {

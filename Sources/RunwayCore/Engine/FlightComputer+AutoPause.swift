@@ -9,6 +9,7 @@ extension FlightComputer {
         case .none: return
         case .pause(let from, let withdrawn):
             odometer.withdraw(movingS: withdrawn)
+            odometer.endLeg(capMps: stretchCapMps)
             gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
             clock.autoPause(from: from)
             lapStage.cruiseWithdrawn(to: clock.elapsed(in: .holding))   // the hold's part the laps saw
@@ -22,6 +23,7 @@ extension FlightComputer {
 
     /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits.
     mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, _ events: inout [Event]) {
+        odometer.beginLeg()   // (the held steps are the resumed leg's)
         var heldM = 0.0
         for s in held {
             odometer.credit(distanceM: s.distanceM, movingS: s.movingS)

@@ -20,6 +20,7 @@ extension FlightComputer {
             if let moved = stillness.endLeg() { creditMovement(moved, before: time.isNaN ? now : time) }
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
+            odometer.endLeg(capMps: stretchCapMps)
         }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
@@ -33,6 +34,7 @@ extension FlightComputer {
             // The leg starts where the runner is: neither the preflight position nor the walk
             // while holding adds distance, and the stretch to the next fix is not lost.
             startSegment()
+            odometer.beginLeg()
             stillness.reset(still: true)
             recorder.startLeg()
             beginLeg(at: time.isNaN ? now : time)

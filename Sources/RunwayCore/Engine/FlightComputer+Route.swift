@@ -15,6 +15,10 @@ extension FlightComputer {
         for (ti, m) in zip(steps.times, steps.movingS) where m > 0 { pause.cruised(movingS: m, at: ti) }
     }
 
+    /// The fastest a stretch's average speed counts toward the max (`Odometer.noteStretch`): the
+    /// profile's speed cap (filters on; with them off nothing is capped).
+    var stretchCapMps: Double { config.filters ? config.speedCapMps : .infinity }
+
     /// Pays out what the filter's steps left out (`owed`: start lag, a Doppler window's
     /// shortfall, a dropout's), no faster than the speed cap allows over `dt` on top of this
     /// step's metres.

@@ -1,6 +1,9 @@
 /// The flight's distance, moving time and fastest speed.
 ///
-/// Distance never decreases: steps and credits add to it, nothing takes away.
+/// Distance never decreases: steps and credits add to it, nothing takes away. A leg (a start or
+/// resume to a pause, an auto-pause or a stop) is a stretch the runner covered at its average
+/// speed: that speed counts toward the max, so the max is never below the flight's average
+/// moving speed, even on a flight whose pace window measured no speed, or too little of it.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
@@ -9,8 +12,11 @@
 public struct Odometer: Sendable, Equatable {
     public private(set) var distanceM = 0.0
     public private(set) var movingS = 0.0
-    /// The fastest speed shown in cruise, m/s (NaN before any).
+    /// The fastest speed in cruise, m/s: of the ground speeds measured across the pace window and
+    /// of the stretches no window measured (`noteStretch`; NaN before any).
     public private(set) var maxSpeedMps = Double.nan
+    /// The distance and moving time when the current leg began (a start or a resume).
+    private var legFromM = 0.0, legFromS = 0.0
 
     public init() {}
 
@@ -26,10 +32,32 @@ public struct Odometer: Sendable, Equatable {
         movingS += m
     }
 
+    /// A stretch the runner covered, `d` metres in `m` seconds of moving time (a leg): its average
+    /// speed counts toward the max as a measured ground speed does, no faster than `capMps`.
+    /// Without both distance and moving time it has no speed.
+    mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double) {
+        if d > 0, m > 0 { noteSpeed(min(d / m, capMps)) }
+    }
+
     /// Takes back moving time that turned out to be a hold's (an auto-pause backdated to the
     /// start of its slow hold); distance stays.
     mutating func withdraw(movingS m: Double) {
         movingS = max(0, movingS - m)
+    }
+
+    /// A leg begins (a start or a resume, manual or automatic): `endLeg` measures from here.
+    mutating func beginLeg() {
+        legFromM = distanceM
+        legFromS = movingS
+    }
+
+    /// A leg ends (a pause, an auto-pause, a stop): its distance over its moving time is a speed
+    /// the runner went, which counts toward the max (no faster than `capMps`). It covers what no
+    /// pace window measured: a leg too short or its fixes too sparse for one, the distance a
+    /// credit at its end adds.
+    mutating func endLeg(capMps: Double) {
+        noteStretch(distanceM: distanceM - legFromM, movingS: movingS - legFromS, capMps: capMps)
+        beginLeg()
     }
 
     mutating func noteSpeed(_ v: Double) {
