@@ -24,12 +24,15 @@ extension FlightComputer {
     /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits.
     mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, _ events: inout [Event]) {
         odometer.beginLeg()   // (the held steps are the resumed leg's)
-        var heldM = 0.0
+        var heldM = 0.0, heldS = 0.0
         for s in held {
             odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
             heldM += s.distanceM
+            heldS += s.movingS
             if s.bySensor { sensorM += s.distanceM }
         }
+        // The held steps are one stretch, moved since `since`: its speed is their average.
+        odometer.noteStretch(distanceM: heldM, movingS: heldS, capMps: stretchCapMps)
         gaps.resumed(fastHoldSince: since)
         cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
         clock.autoResume(since: min(since, t))

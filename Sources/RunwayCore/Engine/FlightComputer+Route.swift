@@ -8,6 +8,7 @@ extension FlightComputer {
     mutating func creditMovement(_ judged: StillnessDetector.Judged, before t: Double) {
         guard let c = judged.credit else { return }
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
+        odometer.noteStretch(distanceM: c.distanceM, movingS: c.movingS, capMps: stretchCapMps)   // (a stretch: its speed)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
         // Cruise time as any step's: an auto-pause backdated over them takes it back.

@@ -267,6 +267,7 @@ public struct FlightComputer: Sendable {
     mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
         let from = distance   // where the samples' distances start (the backlog's first samples', when it kept fewer)
         odometer.credit(distanceM: m.movingM, movingS: m.movingS)
+        odometer.noteStretch(distanceM: m.movingM, movingS: m.movingS, capMps: stretchCapMps)
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
         recorder.sense(m.samples, from: from)
@@ -329,6 +330,7 @@ public struct FlightComputer: Sendable {
             let moving = !standing && stillness.walked(c) ? cruise : 0
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             odometer.credit(distanceM: distanceM, movingS: moving)
+            odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
             pace.shift(by: distanceM)
             recorder.credit(distanceM, toPointAt: c.at)
         }

@@ -1,9 +1,12 @@
 /// The flight's distance, moving time and fastest speed.
 ///
-/// Distance never decreases: steps and credits add to it, nothing takes away. A leg (a start or
-/// resume to a pause, an auto-pause or a stop) is a stretch the runner covered at its average
-/// speed: that speed counts toward the max, so the max is never below the flight's average
-/// moving speed, even on a flight whose pace window measured no speed, or too little of it.
+/// Distance never decreases: steps and credits add to it, nothing takes away. A credit of
+/// distance and moving time (movement confirmed after the runner seemed to stand, a gap's line,
+/// the steps an auto-pause held, speed samples' stretch) and a leg (a start or resume to a pause,
+/// an auto-pause or a stop) are stretches the runner covered at their average speed: that speed
+/// counts toward the max, so the max is never below the flight's average moving speed nor the
+/// average of any stretch credited, even on a flight whose pace window measured no speed, or
+/// measured it before the credit.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
@@ -27,14 +30,17 @@ public struct Odometer: Sendable, Equatable {
     }
 
     /// Adds distance and moving time measured earlier (a gap credit, an auto-pause's held steps).
+    /// A credit that is a stretch of its own also notes its speed (`noteStretch`).
     mutating func credit(distanceM d: Double, movingS m: Double = 0) {
         distanceM += d
         movingS += m
     }
 
-    /// A stretch the runner covered, `d` metres in `m` seconds of moving time (a leg): its average
-    /// speed counts toward the max as a measured ground speed does, no faster than `capMps`.
-    /// Without both distance and moving time it has no speed.
+    /// A stretch the runner covered, `d` metres in `m` seconds of moving time (a credit: movement
+    /// confirmed after the runner seemed to stand, a gap's line, the steps an auto-pause held, a
+    /// speed sensor's; a leg): its average speed counts toward
+    /// the max as a measured ground speed does, no faster than `capMps`. Without both distance and
+    /// moving time it has no speed.
     mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double) {
         if d > 0, m > 0 { noteSpeed(min(d / m, capMps)) }
     }
