@@ -185,6 +185,12 @@ public struct FlightComputer: Sendable {
                 let judged = stillness.judge(cruiseStep, fix: fix, doppler: track.doubtsSpeed ? track.speedMps : fix.speed, at: t, dt: cruiseDt)
                 if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
                 odometer.add(judged.step, over: cruiseDt)
+                // A moving step at least a window long is a stretch the pace window cannot measure
+                // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
+                // toward the max at its own average speed, as the window's would.
+                if judged.step.moving, cruiseDt >= config.paceWindowS {
+                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: config.speedCapMps)
+                }
                 creditMovement(judged, before: t)
                 if let c = judged.credit { track.restarted(countedM: c.distanceM) }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)

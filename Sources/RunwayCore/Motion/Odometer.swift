@@ -2,11 +2,9 @@
 ///
 /// Distance never decreases: steps and credits add to it, nothing takes away. A credit of
 /// distance and moving time (movement confirmed after the runner seemed to stand, a gap's line,
-/// the steps an auto-pause held, speed samples' stretch) and a leg (a start or resume to a pause,
-/// an auto-pause or a stop) are stretches the runner covered at their average speed: that speed
-/// counts toward the max, so the max is never below the flight's average moving speed nor the
-/// average of any stretch credited, even on a flight whose pace window measured no speed, or
-/// measured it before the credit.
+/// the steps an auto-pause held, speed samples' stretch) is a stretch the runner covered at its
+/// average speed: that speed counts toward the max, so the max is at least the average of any
+/// stretch credited, even on a flight whose pace window measured no speed, or before the credit.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
@@ -16,7 +14,7 @@ public struct Odometer: Sendable, Equatable {
     public private(set) var distanceM = 0.0
     public private(set) var movingS = 0.0
     /// The fastest speed in cruise, m/s: of the ground speeds measured across the pace window and
-    /// of the stretches no window measured (`noteStretch`; NaN before any).
+    /// of the stretches credited afterwards (NaN before any).
     public private(set) var maxSpeedMps = Double.nan
     /// The distance and moving time when the current leg began (a start or a resume).
     private var legFromM = 0.0, legFromS = 0.0
@@ -38,7 +36,7 @@ public struct Odometer: Sendable, Equatable {
 
     /// A stretch the runner covered, `d` metres in `m` seconds of moving time (a credit: movement
     /// confirmed after the runner seemed to stand, a gap's line, the steps an auto-pause held, a
-    /// speed sensor's; a leg): its average speed counts toward
+    /// speed sensor's; a step longer than the pace window; a leg): its average speed counts toward
     /// the max as a measured ground speed does, no faster than `capMps`. Without both distance and
     /// moving time it has no speed.
     mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double) {
