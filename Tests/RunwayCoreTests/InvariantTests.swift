@@ -187,6 +187,73 @@ struct InvariantTests {
         }
     }
 
+    /// Short and sparse flights: 2–5 fixes 1–30 s apart, with and without Doppler speed, a run,
+    /// a walk and a ride (also with auto-pause, and with the filters off), then stopped. A flight starts standing, so on one
+    /// this short much or all of its distance arrives as a credit (held steps confirmed as
+    /// movement, at the latest by the stop), after the last ground speed the pace window measured
+    /// or with none measured at all; and a step longer than the window is one it never measures.
+    /// Before, two fixes 10 s apart at 3.3 m/s gave a max speed of 0 against an average of 3.3,
+    /// three without Doppler 1.75. A grid of steady flights, then flights at random: each step
+    /// 1–30 s, its speed ±30% of the activity's, the positions with noise. (A ride's steps stay
+    /// under the gate's 200 m jump, which makes a step a gap.)
+    @Test func shortAndSparseFlightsKeepTheInvariants() throws {
+        var problems: [String] = []
+        var rng = SimRandom(seed: 19)
+        let t0 = 1_700_000_000.0
+        // The latitude `north` metres north of the start along the meridian (the engine's own
+        // geodesic), so that a steady flight's positions move at its Doppler speed.
+        func latitude(north: Double) -> Double {
+            var lat = 52 + degreesNorth(north)
+            for _ in 0..<4 where north > 0 {
+                lat += (lat - 52) * (north / Geodesy.distance(lat1: 52, lon1: 4, lat2: lat, lon2: 4) - 1)
+            }
+            return lat
+        }
+        for activity in [Activity.run, .walk, .ride] {
+            let mps = activity == .ride ? 6 : activity == .walk ? 1.3 : 3.3
+            var autoPause = EngineConfig(activity: activity); autoPause.autoPause.enabled = true
+            var off = EngineConfig(activity: activity); off.filters = false
+            for (label, config) in [("", EngineConfig(activity: activity)), (", auto-pause", autoPause), (", filters off", off)] {
+                for doppler in [true, false] {
+                    func flight(_ name: String, _ steps: [(dt: Double, mps: Double)], noiseM: Double) throws {
+                        var c = InvariantCheck("\(activity)\(label), \(doppler ? "Doppler" : "positions only"), \(name)", config: config)
+                        var t = t0, north = 0.0
+                        for (k, s) in ([(dt: 0.0, mps: steps[0].mps)] + steps).enumerated() {
+                            t += s.dt
+                            north += s.dt * s.mps
+                            let dx = k == 0 ? 0 : noiseM * rng.gaussian(), dy = k == 0 ? 0 : noiseM * rng.gaussian()
+                            let fix = Fix(t: t, lat: latitude(north: north + dy), lon: 4 + degreesEast(dx),
+                                          speed: doppler ? s.mps : .nan, course: doppler ? 0 : .nan, hAcc: 5)
+                            c.push(try ValidatedInput(.fix(fix)))
+                        }
+                        problems += c.finish()
+                    }
+                    for n in 2...5 {
+                        for dt in [1.0, 2, 3, 5, 8, 10, 15, 20, 30] {
+                            try flight("\(n) fixes \(dt) s apart", Array(repeating: (dt: dt, mps: mps), count: n - 1), noiseM: 0)
+                        }
+                    }
+                    for k in 0..<40 {
+                        let steps = (0..<(1 + Int(rng.below(4)))).map { _ in
+                            let v = mps * (0.7 + 0.6 * rng.uniform())
+                            return (dt: 1 + (min(30, 190 / v) - 1) * rng.uniform(), mps: v)
+                        }
+                        try flight("random flight \(k): \(steps.map { "\($0.dt.rounded()) s at \(($0.mps * 10).rounded() / 10)" })", steps, noiseM: 1.5)
+                    }
+                }
+            }
+        }
+        // Not the max speed's: a stop that credits the held steps credits the route points kept
+        // before its time only, so the last fix's point, of the stop's own second, keeps the
+        // distance it had (0 when the whole flight was held).
+        let route = problems.filter { $0.contains(": route point ") && $0.contains(": distance fell from ") }
+        problems.removeAll { $0.contains(": route point ") && $0.contains(": distance fell from ") }
+        #expect(problems.isEmpty, "\(problems.count) problems:\n\(problems.prefix(40).joined(separator: "\n"))")
+        withKnownIssue("a stop's credit leaves out the route point of its own second") {
+            #expect(route.isEmpty, "\(route.count) problems:\n\(route.prefix(5).joined(separator: "\n"))")
+        }
+    }
+
     @Test func everySimulatorScenarioKeepsTheInvariants() {
         for trial in SimTrials.tuning + SimTrials.heldBack {
             let problems = Self.scenarios(trial)

@@ -22,3 +22,34 @@ struct MaxSpeedTests {
         #expect(abs(d.core.maxSpeed - 4) < 0.05, "max \(d.core.maxSpeed) m/s, average \(d.core.distance / d.core.movingS)")
     }
 }
+
+/// The audit's flights (issue: max_speed_mps below avg_speed_mps): a flight starts standing, so
+/// a short one's steps are held and its distance arrives as a credit.
+@Suite("Max speed of a short flight")
+struct ShortFlightMaxSpeedTests {
+    /// Two fixes 10 s apart at 3.3 m/s, then stopped: the step was held and the stop credited it
+    /// (33 m in 10 s). Before, the max was the window's 0 m/s of the held step.
+    @Test func twoFixesWithDopplerThenStopped() throws {
+        var d = Driver()
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        try d.fix(t0, 52, 4, speed: 3.3, hAcc: 5)
+        try d.fix(t0 + 10, 52 + degreesNorth(33), 4, speed: 3.3, hAcc: 5)
+        try d.phase(.stop)
+        #expect(abs(d.core.distance - 33) < 0.1)
+        #expect(abs(d.core.maxSpeed - 3.3) < 0.01, "max \(d.core.maxSpeed) m/s")
+    }
+
+    /// Three fixes 10 s apart without a speed: all held, credited by the stop (66 m in 20 s).
+    /// Before, the max was the smoothed window speed of the held steps, 1.75 m/s.
+    @Test func threeFixesWithoutDopplerThenStopped() throws {
+        var d = Driver()
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for k in 0...2 { try d.fix(t0 + 10 * Double(k), 52 + degreesNorth(33 * Double(k)), 4, hAcc: 5) }
+        try d.phase(.stop)
+        let average = d.core.distance / d.core.elapsed
+        #expect(abs(average - 3.3) < 0.01)
+        #expect(d.core.maxSpeed >= average * (1 - 1e-9), "max \(d.core.maxSpeed) m/s, average \(average)")
+    }
+}
