@@ -246,12 +246,7 @@ struct InvariantTests {
         // Not the max speed's: a stop that credits the held steps credits the route points kept
         // before its time only, so the last fix's point, of the stop's own second, keeps the
         // distance it had (0 when the whole flight was held).
-        let route = problems.filter { $0.contains(": route point ") && $0.contains(": distance fell from ") }
-        problems.removeAll { $0.contains(": route point ") && $0.contains(": distance fell from ") }
         #expect(problems.isEmpty, "\(problems.count) problems:\n\(problems.prefix(40).joined(separator: "\n"))")
-        withKnownIssue("a stop's credit leaves out the route point of its own second") {
-            #expect(route.isEmpty, "\(route.count) problems:\n\(route.prefix(5).joined(separator: "\n"))")
-        }
     }
 
     @Test func everySimulatorScenarioKeepsTheInvariants() {

@@ -17,7 +17,8 @@ extension FlightComputer {
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         if phase == .cruise && (command == .pause || command == .stop) {
-            if let moved = stillness.endLeg() { creditMovement(moved, before: time.isNaN ? now : time) }
+            // (Every point kept so far takes its share: the last fix's may be of this very second.)
+            if let moved = stillness.endLeg() { creditMovement(moved, before: .infinity) }
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
             odometer.endLeg(capMps: stretchCapMps)
