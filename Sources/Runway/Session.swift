@@ -371,7 +371,7 @@ final class Session: @unchecked Sendable {
     /// Ends every subscription and waits until no callback of this session runs: each callback
     /// subscription's thread first delivers the events already queued for it (its newest
     /// snapshot, unpaced, for a `latest` one), so a close right after a stop does not lose the
-    /// touchdown. No input can come meanwhile (`closed`).
+    /// touchdown. Nothing new is queued for them meanwhile: they are out of `subscriptions`.
     /// - Returns: false (and closes nothing) when called from one of this session's callbacks.
     func close() -> Bool {
         guard ThreadState.deliveryToken != token else { return false }
