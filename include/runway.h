@@ -332,7 +332,9 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *  thread. fn == NULL: a poll subscription; read it with runway_poll().
  *  *out_id receives the subscription's id (never 0). A session already holding
  *  RUNWAY_MAX_SUBSCRIBERS subscriptions refuses with RUNWAY_ERR_LIMIT, as it
- *  does a "capacity" above RUNWAY_MAX_QUEUE_CAPACITY.
+ *  does a "capacity" above RUNWAY_MAX_QUEUE_CAPACITY. Called from a callback
+ *  while its session closes (runway_session_close() delivers what was queued
+ *  first): RUNWAY_ERR_STATE.
  *  `user` must stay valid until runway_unsubscribe() (called outside a
  *  callback) or runway_session_close() has returned. */
 runway_status runway_subscribe(runway_session *s, const char *options_json,

@@ -290,6 +290,11 @@ final class Session: @unchecked Sendable {
 
     func subscribe(options: SubscriptionOptions, target: CallbackTarget?) throws(RunwayError) -> UInt64 {
         try locked { () throws(RunwayError) -> UInt64 in
+            // A callback delivering what was queued while the session closes: close ends only
+            // the subscriptions it found, so one made now would outlive it (thread never joined).
+            guard !closed else {
+                throw RunwayError(.state, "the session is closing (runway_session_close): no new subscription")
+            }
             guard subscriptions.count < Session.maxSubscribers else {
                 throw RunwayError(.limit, "the session already has \(subscriptions.count) subscriptions, the limit of \(Session.maxSubscribers) (RUNWAY_MAX_SUBSCRIBERS)")
             }

@@ -149,6 +149,41 @@ struct SubscriptionTests {
         #expect(l.last(where: { kind($0) == "flight" }).map { $0.has("touchdown") } == true, "the newest snapshot")
     }
 
+    /// A callback that subscribes while its session closes (close delivers what was queued, so
+    /// callbacks run during it) is RUNWAY_ERR_STATE: a subscription made then was never ended or
+    /// joined by the close, so its thread outlived the session and its callback ran on the closed
+    /// session's events (here: a push's from the same callback), possibly after close returned.
+    @Test func subscribingFromACallbackWhileTheSessionClosesIsRefused() throws {
+        let s = try CSession()
+        let outer = Recorder(), late = Recorder()
+        nonisolated(unsafe) let handle = s.handle
+        nonisolated(unsafe) var status: runway_status? = nil
+        outer.onEvent = { rec, _ in
+            guard rec.lock.withLock({ status == nil }) else { return }
+            var id: UInt64 = 0
+            let st = runway_subscribe_impl(handle, nil, Recorder.callback, late.user, &id)
+            _ = "{\"t\":10,\"lat\":52.001,\"lon\":4}".withCString { runway_push_json_impl(handle, $0) }
+            rec.lock.withLock { status = st; rec.changed.broadcast() }
+        }
+        _ = s.subscribe(#"{"policy":"queue"}"#, outer)
+        outer.hold()
+        s.start(0)
+        s.fix(1, 52)
+        #expect(outer.wait { _ in outer.blocked })
+        s.handle = nil
+        let done = Recorder()   // used as a flag set from the closing thread
+        #expect(spawnThread {
+            runway_session_close_impl(handle)
+            done.lock.withLock { done.gateOpen = false; done.changed.broadcast() }
+        })
+        let closed: ([String]) -> Bool = { _ in !done.gateOpen }
+        #expect(!done.wait(seconds: 0.2, until: closed), "close waits for the callback")
+        outer.release()
+        #expect(done.wait(seconds: 10, until: closed))
+        #expect(outer.lock.withLock { status } == RUNWAY_ERR_STATE)
+        #expect(!late.wait(seconds: 0.3) { !$0.isEmpty }, "no callback of a subscription made during the close")
+    }
+
     @Test func latestPolicySkipsToTheNewestSnapshotButKeepsDiscreteEvents() throws {
         let s = try CSession(#"{"distance_filter_m":0}"#)
         let r = Recorder()
