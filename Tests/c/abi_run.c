@@ -777,8 +777,15 @@ static void test_run(void) {
       CHECK(close_to(num_field(sum, "avg_pace_min_per_km"), (48.0 / 60.0) / (want_m / 1000.0),
                      1e-3),
             "avg_pace_min_per_km %g", num_field(sum, "avg_pace_min_per_km"));
-      CHECK(num_field(sum, "max_speed_mps") == 3.0, "max_speed_mps %g",
-            num_field(sum, "max_speed_mps"));
+      /* The fixes say 3.0 m/s, but a DLAT step is 3.0039 m of meridian a second: a leg's
+       * average speed (distance over moving time) counts toward the max too, so the max is at
+       * least both (docs/accuracy.md), within 0.1% of the ground speed. */
+      double step_mps = meridian_arc_m(lat_at(0), lat_at(1));
+      CHECK(num_field(sum, "max_speed_mps") >= 3.0 &&
+                num_field(sum, "max_speed_mps") >= want_m / 48.0 &&
+                close_to(num_field(sum, "max_speed_mps"), step_mps, 1e-3),
+            "max_speed_mps %g, want at least 3.0 and the average %g, within 0.1%% of %g",
+            num_field(sum, "max_speed_mps"), want_m / 48.0, step_mps);
       CHECK(num_field(sum, "avg_hr_bpm") == 150.0 && num_field(sum, "max_hr_bpm") == 150.0,
             "avg/max hr %g/%g, want 150", num_field(sum, "avg_hr_bpm"),
             num_field(sum, "max_hr_bpm"));
