@@ -116,6 +116,21 @@ struct SubscriptionTests {
         #expect(recorders.map(\.count) == counts)
     }
 
+    /// Closes the session on another thread while its callbacks are blocked: close does not
+    /// return until `release` lets them go, then returns.
+    private func closeWhileCallbacksBlock(_ handle: OpaquePointer?, _ why: Comment, release: () -> Void) {
+        nonisolated(unsafe) let handle = handle
+        let done = Recorder()   // used as a flag set from the closing thread
+        #expect(spawnThread {
+            runway_session_close_impl(handle)
+            done.lock.withLock { done.gateOpen = false; done.changed.broadcast() }
+        })
+        let closed: ([String]) -> Bool = { _ in !done.gateOpen }
+        #expect(!done.wait(seconds: 0.2, until: closed), why)
+        release()
+        #expect(done.wait(seconds: 10, until: closed))
+    }
+
     /// A close right after a stop delivers what was queued before it returns: every queued event
     /// to a queue subscriber, the newest snapshot and the touchdown to a latest one (they were
     /// dropped: a host that closed after stopping seldom saw its touchdown).
@@ -132,16 +147,10 @@ struct SubscriptionTests {
         #expect(queue.wait { _ in queue.blocked } && latest.wait { _ in latest.blocked })
         nonisolated(unsafe) let handle = s.handle
         s.handle = nil
-        let done = Recorder()   // used as a flag set from the closing thread
-        #expect(spawnThread {
-            runway_session_close_impl(handle)
-            done.lock.withLock { done.gateOpen = false; done.changed.broadcast() }
-        })
-        let closed: ([String]) -> Bool = { _ in !done.gateOpen }
-        #expect(!done.wait(seconds: 0.2, until: closed), "close waits for the callbacks")
-        queue.release()
-        latest.release()
-        #expect(done.wait(seconds: 10, until: closed))
+        closeWhileCallbacksBlock(handle, "close waits for the callbacks") {
+            queue.release()
+            latest.release()
+        }
         let q = queue.snapshot, l = latest.snapshot
         #expect(q.filter { kind($0) == "flight" }.count == 52, "every snapshot queued: \(q.filter { kind($0) == "flight" }.count)")
         #expect(q.contains { kind($0) == "phase" && $0.has("touchdown") })
@@ -171,15 +180,7 @@ struct SubscriptionTests {
         s.fix(1, 52)
         #expect(outer.wait { _ in outer.blocked })
         s.handle = nil
-        let done = Recorder()   // used as a flag set from the closing thread
-        #expect(spawnThread {
-            runway_session_close_impl(handle)
-            done.lock.withLock { done.gateOpen = false; done.changed.broadcast() }
-        })
-        let closed: ([String]) -> Bool = { _ in !done.gateOpen }
-        #expect(!done.wait(seconds: 0.2, until: closed), "close waits for the callback")
-        outer.release()
-        #expect(done.wait(seconds: 10, until: closed))
+        closeWhileCallbacksBlock(handle, "close waits for the callback") { outer.release() }
         #expect(outer.lock.withLock { status } == RUNWAY_ERR_STATE)
         #expect(!late.wait(seconds: 0.3) { !$0.isEmpty }, "no callback of a subscription made during the close")
     }
