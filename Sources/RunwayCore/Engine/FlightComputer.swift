@@ -189,7 +189,7 @@ public struct FlightComputer: Sendable {
                 // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
                 // toward the max at its own average speed, as the window's would.
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
-                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: config.speedCapMps)
+                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps)
                 }
                 creditMovement(judged, before: t)
                 if let c = judged.credit { track.restarted(countedM: c.distanceM) }
