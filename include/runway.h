@@ -189,7 +189,8 @@ runway_status runway_session_open(const char *config_json, runway_session **out)
  *  subscriptions, waits until none of its callbacks is running and every
  *  delivery thread it started has exited (joined), frees it. NULL is a no-op. Must not be called from
  *  inside a callback: that is detected, nothing is closed, and
- *  runway_last_error() says so. */
+ *  runway_last_error() says so. While it delivers, a callback's push, phase
+ *  command, lap or subscribe on this session is RUNWAY_ERR_STATE. */
 void runway_session_close(runway_session *s);
 
 /* ---- Inputs -------------------------------------------------------------- */

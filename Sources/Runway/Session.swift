@@ -165,7 +165,11 @@ final class Session: @unchecked Sendable {
     /// The driver's one path, journaling to the store when there is one: what the core refuses
     /// (a bad time, a full route) is not journaled, and what the journal could not keep is
     /// refused before it changes anything.
+    ///
+    /// Once the session closes (a callback delivering what was queued), nothing changes its flight:
+    /// no subscription would see the events.
     private func perform(_ request: FlightDriver.Request, wallClock now: Double) throws(RunwayError) {
+        guard !closed else { throw RunwayError(.state, "the session is closing (runway_session_close): no input or command") }
         // Compared, not bound, on the common path: binding would retain both.
         guard store != nil, flightID != nil, let store, let flightID else {
             try driver.perform(request, wallClock: now, events: &scratch)

@@ -158,21 +158,24 @@ struct SubscriptionTests {
         #expect(l.last(where: { kind($0) == "flight" }).map { $0.has("touchdown") } == true, "the newest snapshot")
     }
 
-    /// A callback that subscribes while its session closes (close delivers what was queued, so
-    /// callbacks run during it) is RUNWAY_ERR_STATE: a subscription made then was never ended or
-    /// joined by the close, so its thread outlived the session and its callback ran on the closed
-    /// session's events (here: a push's from the same callback), possibly after close returned.
-    @Test func subscribingFromACallbackWhileTheSessionClosesIsRefused() throws {
+    /// A callback that subscribes or pushes while its session closes (close delivers what was
+    /// queued, so callbacks run during it) is RUNWAY_ERR_STATE: a subscription made then was never
+    /// ended or joined by the close, so its thread outlived the session and its callback ran on the
+    /// closed session's events (here: a push's from the same callback), possibly after close
+    /// returned; and a push then changed a flight whose events no subscriber would see.
+    @Test func subscribingOrPushingFromACallbackWhileTheSessionClosesIsRefused() throws {
         let s = try CSession()
         let outer = Recorder(), late = Recorder()
         nonisolated(unsafe) let handle = s.handle
         nonisolated(unsafe) var status: runway_status? = nil
+        nonisolated(unsafe) var pushed: (runway_status, String)? = nil
         outer.onEvent = { rec, _ in
             guard rec.lock.withLock({ status == nil }) else { return }
             var id: UInt64 = 0
             let st = runway_subscribe_impl(handle, nil, Recorder.callback, late.user, &id)
-            _ = "{\"t\":10,\"lat\":52.001,\"lon\":4}".withCString { runway_push_json_impl(handle, $0) }
-            rec.lock.withLock { status = st; rec.changed.broadcast() }
+            let p = "{\"t\":10,\"lat\":52.001,\"lon\":4}".withCString { runway_push_json_impl(handle, $0) }
+            let message = lastError()
+            rec.lock.withLock { status = st; pushed = (p, message); rec.changed.broadcast() }
         }
         _ = s.subscribe(#"{"policy":"queue"}"#, outer)
         outer.hold()
@@ -183,6 +186,9 @@ struct SubscriptionTests {
         closeWhileCallbacksBlock(handle, "close waits for the callback") { outer.release() }
         #expect(outer.lock.withLock { status } == RUNWAY_ERR_STATE)
         #expect(!late.wait(seconds: 0.3) { !$0.isEmpty }, "no callback of a subscription made during the close")
+        let push = outer.lock.withLock { pushed }
+        #expect(push?.0 == RUNWAY_ERR_STATE)
+        #expect(push?.1.contains("closing") == true, "\(push?.1 ?? "")")
     }
 
     @Test func latestPolicySkipsToTheNewestSnapshotButKeepsDiscreteEvents() throws {
