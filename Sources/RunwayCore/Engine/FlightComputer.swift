@@ -10,6 +10,10 @@
 /// `AutoPauseStage`, then `LapStage` and `AlertMonitor`. Filters off, the shorter pipeline: `RawTrack` measures the `Step`, with no
 /// gap stage, elevation or auto-pause. Gaps reach the others as one `GapCredit`.
 ///
+/// Here: the inputs' path (`process`, `apply`, `measure`). In extensions: phase commands, laps and
+/// time (`+Commands`), a gap's credit (`+Gaps`), speed samples (`+SpeedSensor`), auto-pause
+/// (`+AutoPause`), a doubted speed (`+Dropout`), route points (`+Route`), the readings (`+Readings`).
+///
 ///     var fc = FlightComputer()
 ///     var events: [Event] = []
 ///     try fc.command(.start, at: 0, wallClock: .nan, events: &events)
@@ -233,52 +237,6 @@ public struct FlightComputer: Sendable {
         clock.cruiseSince.isNaN ? .nan : max(clock.cruiseSince, speedSensor.measuredUntil)
     }
 
-    /// A speed sensor's sample: where positions are silent (`SpeedSensorStage`: before the first
-    /// fix, or none for `gap_s`) it measures the flight as a fix's step would: distance and moving
-    /// time in cruise, a held step while auto-paused, the pace, auto-pause, laps and alerts. While
-    /// fixes come it waits. A sample faster than the profile's cap (filters on) measures nothing,
-    /// with a warning the first time.
-    mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
-        let autoHeld = phases.isAutoHeld
-        guard phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
-        guard !config.filters || mps <= config.speedCapMps else {
-            speedSensor.seen(at: t)
-            if speedSensor.noteTooFast() {
-                eventLog.note(.warning, "speed sample \(mps) m/s is faster than the \(config.activity.rawValue) profile's cap (\(config.speedCapMps) m/s): not counted")
-            }
-            return
-        }
-        let since = autoHeld ? -Double.infinity : clock.cruiseSince
-        if let m = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t)) {
-            if autoHeld {   // (a held step: no route point)
-                if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
-            } else {
-                sensorMeasured(m, at: t)
-                pace.push(t: t, distanceM: distance)
-            }
-        }
-        guard speedSensor.measures(at: t) else { return }   // positions measure the flight
-        if config.filters {
-            pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
-        } else {
-            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise)
-        }
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
-        if config.filters { autoPause(mps, at: t, &events) }
-        lapsAndAlerts(at: t, &events)
-    }
-
-    /// What speed samples measured in cruise: distance and moving time, auto-pause's count of
-    /// moving time since a slow hold began, and the samples' points on the route recorder.
-    mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
-        let from = distance   // where the samples' distances start (the backlog's first samples', when it kept fewer)
-        odometer.credit(distanceM: m.movingM, movingS: m.movingS)
-        odometer.noteStretch(distanceM: m.movingM, movingS: m.movingS, capMps: stretchCapMps)
-        sensorM += m.movingM
-        pause.cruised(movingS: m.movingS, at: t)
-        recorder.sense(m.samples, from: from)
-    }
-
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
     @inline(__always)
     mutating func measure(_ fix: Fix, at t: Double, _ events: inout [Event]) -> Step? {
@@ -304,71 +262,6 @@ public struct FlightComputer: Sendable {
             step = track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
-    }
-
-    /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
-    mutating func credit(_ gap: GapCredit, _ events: inout [Event]) {
-        defer { cutWaitingLap(&events) }
-        guard !gap.held else {
-            if phases.isAutoHeld { pause.takeHeld(afterSensor(gap)) }
-            return
-        }
-        let c = inLeg(gap)   // (outside cruise there is no leg: as it is)
-        // Crossed below the auto-pause threshold (a device that records nothing while its rider
-        // stands): the slow hold began before the gap, and the pause is decided now, backdated to
-        // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
-        // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
-        var standing = false
-        if phase == .cruise, let v = pause.crossedStanding(c, legSince: positionsSince) {   // (not across the sensor's stretch)
-            autoPause(v, at: now, &events)
-            if phases.isAutoHeld { return }
-            standing = true   // a hold began before it: its slow samples may still pause it
-        }
-        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
-        if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
-        if c.distanceM > 0 {
-            // Distance and moving time describe the same movement: the line across a gap that the
-            // runner crossed at a walker's speed or more is moving time too, as much of the gap's
-            // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
-            // the line, the cruise time's share counts (a gap across a pause: the walk while
-            // holding is no distance).
-            let cruise = clock.cruiseTime(from: max(c.lastT, speedSensor.measuredUntil), to: c.at)
-            let moving = !standing && stillness.walked(c) ? cruise : 0
-            let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
-            odometer.credit(distanceM: distanceM, movingS: moving)
-            odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
-            pace.shift(by: distanceM)
-            recorder.credit(distanceM, toPointAt: c.at)
-        }
-        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
-    }
-
-    /// A gap that began before the current leg (a start or a resume while no fixes came), with
-    /// its speed measured over the leg's share of its line (`legShare`: as far as the confirming
-    /// fix's Doppler speed carried the runner since the command, else the time share), as a step
-    /// across a resume counts: a rider who stood through the pause and set off at the resume
-    /// crossed it moving. Any other gap as it is (and every gap outside cruise, where
-    /// `cruiseSince` is NaN).
-    func inLeg(_ c: GapCredit) -> GapCredit {
-        let since = positionsSince
-        guard c.fromT < since, c.confirmedT > since, c.speedAcrossMps.isFinite else { return c }
-        let stepS = c.confirmedT - c.fromT, legS = c.confirmedT - since
-        let lineM = c.speedAcrossMps * stepS
-        var leg = c
-        leg.speedAcrossMps = lineM * FlightComputer.legShare(of: lineM, speed: c.confirmingDopplerMps, legS: legS, stepS: stepS) / legS
-        return leg
-    }
-
-    /// A gap that ended while auto-paused, less what speed samples measured of it (held steps of
-    /// their own): the share of its line after their last sample, which its time begins at.
-    func afterSensor(_ c: GapCredit) -> GapCredit {
-        let until = speedSensor.measuredUntil
-        guard until > c.lastT, c.at > c.lastT else { return c }
-        var g = c
-        g.lastT = min(until, c.at)
-        g.fromT = max(c.fromT, g.lastT)
-        g.distanceM *= FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: c.at - g.lastT, stepS: c.at - c.lastT)
-        return g
     }
 
     /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on).

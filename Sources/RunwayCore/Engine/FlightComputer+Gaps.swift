@@ -1,0 +1,68 @@
+/// A gap's credit (`GapCredit`, from `GapResolver`) applied to the other stages: distance and
+/// moving time, the hold while auto-paused, the pace, the route and the laps.
+extension FlightComputer {
+    /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
+    mutating func credit(_ gap: GapCredit, _ events: inout [Event]) {
+        defer { cutWaitingLap(&events) }
+        guard !gap.held else {
+            if phases.isAutoHeld { pause.takeHeld(afterSensor(gap)) }
+            return
+        }
+        let c = inLeg(gap)   // (outside cruise there is no leg: as it is)
+        // Crossed below the auto-pause threshold (a device that records nothing while its rider
+        // stands): the slow hold began before the gap, and the pause is decided now, backdated to
+        // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
+        // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
+        var standing = false
+        if phase == .cruise, let v = pause.crossedStanding(c, legSince: positionsSince) {   // (not across the sensor's stretch)
+            autoPause(v, at: now, &events)
+            if phases.isAutoHeld { return }
+            standing = true   // a hold began before it: its slow samples may still pause it
+        }
+        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
+        if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
+        if c.distanceM > 0 {
+            // Distance and moving time describe the same movement: the line across a gap that the
+            // runner crossed at a walker's speed or more is moving time too, as much of the gap's
+            // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
+            // the line, the cruise time's share counts (a gap across a pause: the walk while
+            // holding is no distance).
+            let cruise = clock.cruiseTime(from: max(c.lastT, speedSensor.measuredUntil), to: c.at)
+            let moving = !standing && stillness.walked(c) ? cruise : 0
+            let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
+            odometer.credit(distanceM: distanceM, movingS: moving)
+            odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
+            pace.shift(by: distanceM)
+            recorder.credit(distanceM, toPointAt: c.at)
+        }
+        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
+    }
+
+    /// A gap that began before the current leg (a start or a resume while no fixes came), with
+    /// its speed measured over the leg's share of its line (`legShare`: as far as the confirming
+    /// fix's Doppler speed carried the runner since the command, else the time share), as a step
+    /// across a resume counts: a rider who stood through the pause and set off at the resume
+    /// crossed it moving. Any other gap as it is (and every gap outside cruise, where
+    /// `cruiseSince` is NaN).
+    func inLeg(_ c: GapCredit) -> GapCredit {
+        let since = positionsSince
+        guard c.fromT < since, c.confirmedT > since, c.speedAcrossMps.isFinite else { return c }
+        let stepS = c.confirmedT - c.fromT, legS = c.confirmedT - since
+        let lineM = c.speedAcrossMps * stepS
+        var leg = c
+        leg.speedAcrossMps = lineM * FlightComputer.legShare(of: lineM, speed: c.confirmingDopplerMps, legS: legS, stepS: stepS) / legS
+        return leg
+    }
+
+    /// A gap that ended while auto-paused, less what speed samples measured of it (held steps of
+    /// their own): the share of its line after their last sample, which its time begins at.
+    func afterSensor(_ c: GapCredit) -> GapCredit {
+        let until = speedSensor.measuredUntil
+        guard until > c.lastT, c.at > c.lastT else { return c }
+        var g = c
+        g.lastT = min(until, c.at)
+        g.fromT = max(c.fromT, g.lastT)
+        g.distanceM *= FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: c.at - g.lastT, stepS: c.at - c.lastT)
+        return g
+    }
+}

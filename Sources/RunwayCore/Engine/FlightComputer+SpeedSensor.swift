@@ -1,0 +1,49 @@
+/// A speed sensor's samples (a wheel or foot pod, a FIT record's speed without a position): they
+/// measure the flight where positions are silent (`SpeedSensorStage`).
+extension FlightComputer {
+    /// A speed sensor's sample: where positions are silent (`SpeedSensorStage`: before the first
+    /// fix, or none for `gap_s`) it measures the flight as a fix's step would: distance and moving
+    /// time in cruise, a held step while auto-paused, the pace, auto-pause, laps and alerts. While
+    /// fixes come it waits. A sample faster than the profile's cap (filters on) measures nothing,
+    /// with a warning the first time.
+    mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
+        let autoHeld = phases.isAutoHeld
+        guard phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
+        guard !config.filters || mps <= config.speedCapMps else {
+            speedSensor.seen(at: t)
+            if speedSensor.noteTooFast() {
+                eventLog.note(.warning, "speed sample \(mps) m/s is faster than the \(config.activity.rawValue) profile's cap (\(config.speedCapMps) m/s): not counted")
+            }
+            return
+        }
+        let since = autoHeld ? -Double.infinity : clock.cruiseSince
+        if let m = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t)) {
+            if autoHeld {   // (a held step: no route point)
+                if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
+            } else {
+                sensorMeasured(m, at: t)
+                pace.push(t: t, distanceM: distance)
+            }
+        }
+        guard speedSensor.measures(at: t) else { return }   // positions measure the flight
+        if config.filters {
+            pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
+        } else {
+            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise)
+        }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
+        if config.filters { autoPause(mps, at: t, &events) }
+        lapsAndAlerts(at: t, &events)
+    }
+
+    /// What speed samples measured in cruise: distance and moving time, auto-pause's count of
+    /// moving time since a slow hold began, and the samples' points on the route recorder.
+    mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
+        let from = distance   // where the samples' distances start (the backlog's first samples', when it kept fewer)
+        odometer.credit(distanceM: m.movingM, movingS: m.movingS)
+        odometer.noteStretch(distanceM: m.movingM, movingS: m.movingS, capMps: stretchCapMps)
+        sensorM += m.movingM
+        pause.cruised(movingS: m.movingS, at: t)
+        recorder.sense(m.samples, from: from)
+    }
+}
