@@ -105,9 +105,9 @@ public struct StillnessDetector: Sendable {
 
     public let settings: Settings
     /// Whether the runner is judged standing.
-    public private(set) var isStill = true
+    public internal(set) var isStill = true
     private(set) var window = Window()
-    private var held: [Held] = []
+    var held: [Held] = []
 
     /// The moving time of the steps that wait (held while still, slow while moving): what a
     /// credit of them may add.
@@ -120,9 +120,9 @@ public struct StillnessDetector: Sendable {
     var slowStretch = (from: Double.nan, dopplerSum: 0.0, fixes: 0.0)
     /// The previous fix's Doppler speed (NaN: none).
     private var lastDoppler = Double.nan
-    private var anchor: (x: Double, y: Double)? = nil
+    var anchor: (x: Double, y: Double)? = nil
     private var anchorT = Double.nan
-    private var movingFixes = 0, farFixes = 0
+    var movingFixes = 0, farFixes = 0
     /// The standing Doppler noise measured (`measureNoise`): decayed sums of the Doppler speed's
     /// excess over the positions' speed, squared and halved (the variance an axis), and of
     /// their weights.
@@ -301,98 +301,5 @@ public struct StillnessDetector: Sendable {
         anchor = n > 0 ? (x / n, y / n) : nil
         anchorT = t
         farFixes = 0
-    }
-
-    /// A gap credited in cruise: crossed at a walker's speed or more (`walked`), the runner moves
-    /// (the held steps before it are credited, as at any confirmation). Nil when nothing changes.
-    public mutating func crossed(_ gap: GapCredit) -> Judged? {
-        guard settings.enabled, isStill, !gap.held, walked(gap) else { return nil }
-        return confirmMoving()
-    }
-
-    /// Whether the runner crossed `gap` at a walker's speed (`movingDopplerMps`) or more, measured
-    /// (NaN, unconfirmed, is not): then it moved, and the gap's time is moving time as its line
-    /// is distance.
-    public func walked(_ gap: GapCredit) -> Bool { gap.speedAcrossMps >= settings.movingDopplerMps }
-
-    /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
-    /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
-    /// more on average — a flight stopped seconds after its runner set off keeps its metres;
-    /// standing noise, far slower, is not credited. Nil when nothing is credited.
-    /// While moving, the slow steps waiting (`judgeMoving`) are credited when their stretch is
-    /// movement (`slowIsMovement`), else dropped (a runner who stopped, then the flight).
-    public mutating func endLeg() -> Judged? {
-        guard settings.enabled else { return nil }
-        guard isStill else {
-            defer { slow.removeAll(keepingCapacity: true); slowStretch = (.nan, 0, 0) }
-            guard !slow.isEmpty, slowIsMovement(at: nil) else { return nil }
-            return Judged(step: Step(distanceM: 0, moving: false), credit: releaseSlow(before: .infinity))
-        }
-        guard let last = held.last else { return nil }
-        let from = onsetIndex()
-        guard from < held.count else { return nil }
-        let span = last.t - held[max(from - 1, 0)].t
-        var d = 0.0
-        for h in held[from...] { d += h.d }
-        guard span > 0, d / span >= movingDoppler else { return nil }
-        return confirmMoving()
-    }
-
-    /// The held steps after the last quiet stretch, credited; the runner is moving from now.
-    private mutating func confirmMoving() -> Judged {
-        let credit = credited(held[onsetIndex()...])
-        isStill = false
-        held.removeAll(keepingCapacity: true)
-        anchor = nil
-        farFixes = 0
-        return Judged(step: Step(distanceM: 0, moving: false), credit: credit)
-    }
-
-    /// `steps` credited: their sums, and each in `creditedSteps` (for the route and pace window).
-    mutating func credited(_ steps: ArraySlice<Held>) -> HeldCredit {
-        var credit = HeldCredit(distanceM: 0, movingS: 0)
-        creditedSteps.removeAll()
-        for h in steps {
-            credit.distanceM += h.d
-            credit.movingS += h.movingS
-            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
-        }
-        return credit
-    }
-
-    /// The first held step after the last `quietS` seconds without a moving step (0 when there
-    /// is none; `held.count` when no step has moved since).
-    private func onsetIndex() -> Int {
-        var lastQuiet = -1   // the latest step of the quiet run being walked back over
-        var i = held.count - 1
-        while i > 0 {
-            if !held[i].quiet {
-                lastQuiet = -1
-            } else {
-                if lastQuiet < 0 { lastQuiet = i }
-                if held[lastQuiet].t - held[i - 1].t >= settings.quietS { return lastQuiet + 1 }
-            }
-            i -= 1
-        }
-        return 0
-    }
-
-    /// Whether the held steps have moved, with no quiet stretch, for `movingRunS`, at a mean
-    /// speed of at least `movingDopplerMps` (noise that passes the track filter's threshold
-    /// now and then is slower).
-    private func movedWithoutBreak(at t: Double) -> Bool {
-        let from = onsetIndex()
-        guard from < held.count, !held.isEmpty else { return false }
-        let span = t - held[max(from - 1, 0)].t
-        guard span >= settings.movingRunS else { return false }
-        var d = 0.0
-        for h in held[from...] { d += h.d }
-        return d / span >= movingDoppler
-    }
-
-    /// Held steps more than a quiet stretch and a moving run old can no longer be credited.
-    private mutating func trimHeld(at t: Double) {
-        let keep = settings.quietS + settings.movingRunS + settings.windowS
-        if held.count > 64, let first = held.firstIndex(where: { $0.t >= t - keep }), first > 0 { held.removeFirst(first) }
     }
 }
