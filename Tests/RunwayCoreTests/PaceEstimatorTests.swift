@@ -132,3 +132,25 @@ struct PaceEstimatorTests {
         #expect(pace.groundSpeedMps.isNaN)
     }
 }
+
+@Suite("The live pace of a sparse recorder")
+struct SparsePaceTests {
+    /// A runner at 3 m/s whose recorder keeps one fix every `dt` seconds (longer than the 10 s
+    /// pace window, shorter than a gap), with and without Doppler speed: once settled the live
+    /// ground speed is the runner's, measured over the step to the previous fix. The window held
+    /// only the newest fix then: positions only, no pace at all; with Doppler, the track filter's
+    /// stand-in, never measured.
+    @Test(arguments: [12.0, 15.0, 25.0], [true, false])
+    func aRecorderSlowerThanThePaceWindowShowsThePace(_ dt: Double, _ doppler: Bool) throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        var t = 0.0, shown: [Double] = []
+        while t <= 600 {
+            try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: doppler ? 3 : .nan, hAcc: 5)
+            if t >= 120 { shown.append(d.snapshot.groundSpeedMps) }
+            t += dt
+        }
+        #expect(!shown.isEmpty && shown.allSatisfy { abs($0 - 3) < 0.1 }, "dt \(dt) s: \(shown)")
+        #expect(d.core.pace.isMeasured)
+    }
+}

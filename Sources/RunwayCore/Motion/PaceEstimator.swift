@@ -44,12 +44,14 @@ public struct PaceEstimator: Sendable {
         self.filters = filters
     }
 
-    /// Adds the distance at `t`.
+    /// Adds the distance at `t`. The window keeps the points of the last `windowS` seconds, and
+    /// always the one before `t` besides: a recorder slower than the window (a fix every 15 s
+    /// against a 10 s window) has its pace over its last step, not none.
     @inline(__always)
     mutating func push(t: Double, distanceM d: Double) {
         if window.isEmpty { since = t }
         window.append(Sample(t: t, d: d))
-        while head < window.count - 1, window[head].t < t - windowS { head += 1 }
+        while head < window.count - 2, window[head].t < t - windowS { head += 1 }
         if head > 64 && head * 2 > window.count {
             window.removeFirst(head)
             head = 0
