@@ -66,15 +66,22 @@ struct GapResolverTests {
         #expect(uncounted.reanchored(on: truth, at: 205)?.distanceM == 0)
     }
 
-    @Test func aFlushCreditsTheGapUnconfirmedWithNoSpeed() throws {
+    /// Credited as it is (a pause, a stop), the gap is measured by its own line, the distance it
+    /// credits; one that ended while auto-paused is not (movement would resume the flight).
+    @Test func aFlushCreditsTheGapAsItIsMeasuredByItsOwnLine() throws {
         var gaps = GapResolver(countGaps: true)
         let before = at(0, t: 100), after = at(300, t: 200)
         _ = gapWaiting(&gaps, from: before, to: after)
         let credit = try required(gaps.flush())
         #expect(abs(credit.distanceM - chord(before, after)) < 1e-9)
-        #expect(credit.speedAcrossMps.isNaN)
+        #expect(abs(credit.speedAcrossMps - chord(before, after) / 100) < 1e-9)
+        #expect(credit.confirmedT == 200)
         #expect(credit.confirmingDopplerMps.isNaN)
         #expect(gaps.flush() == nil)
+        var held = GapResolver(countGaps: true)
+        _ = gapWaiting(&held, from: before, to: after, autoHeld: true)
+        let heldCredit = try required(held.flush())
+        #expect(heldCredit.held && heldCredit.speedAcrossMps.isNaN)
     }
 
     @Test func aGapThatDoesNotWaitIsTheStepsOwnDistance() {
@@ -170,5 +177,28 @@ struct GapResolverTests {
         _ = gapWaiting(&gaps, from: at(0, t: 700), to: at(300, t: 800), autoHeld: true)
         gaps.paused(from: 750, cruising: true)                             // held: already paused
         #expect(try required(gaps.flush()).pausedFrom == nil)
+    }
+}
+
+@Suite("A gap credited at a pause or a stop, before any fix confirmed it")
+struct FlushedGapTests {
+    /// A runner at 3 m/s through a 200 s tunnel who pauses or stops the watch a second after the
+    /// first fix out of it: the gap's 600 m count, and so do its 200 s of moving time (they did
+    /// not: 780 m in 60 s of moving time read an average of 13 m/s, above the run profile's cap
+    /// and above the max speed).
+    @Test(arguments: [PhaseCommand.stop, .pause], [Activity.run, .ride])
+    func aTunnelJustBeforeTheEndIsMovingTimeAsItIsDistance(_ command: PhaseCommand, _ activity: Activity) throws {
+        for doppler in [true, false] {
+            var d = Driver(EngineConfig(activity: activity))
+            try d.phase(.start, 0)
+            for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: doppler ? 3 : .nan, hAcc: 5) }
+            try d.fix(260, 52 + degreesNorth(180 + 600), 4, speed: doppler ? 3 : .nan, hAcc: 5)
+            try d.phase(command, 261)
+            let s = d.snapshot, max = d.core.odometer.maxSpeedMps
+            let label = "\(command) \(activity) doppler \(doppler): \(s.distanceM) m, moving \(s.movingS) s, max \(max)"
+            #expect(abs(s.distanceM - 780) < 5, "\(label)")
+            #expect(s.movingS >= 255 && s.movingS <= s.elapsedS, "\(label)")
+            #expect(abs(s.distanceM / s.movingS - 3) < 0.1 && s.distanceM / s.movingS <= max, "\(label)")
+        }
     }
 }

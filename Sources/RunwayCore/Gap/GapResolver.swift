@@ -28,8 +28,8 @@ public struct GapResolver: Sendable {
         var lat: Double, lon: Double, lastT: Double
         /// The distance the gap adds (0 when gaps do not count).
         var d: Double
-        /// The time of the fix after the gap (its route point takes the credit too).
-        var at: Double
+        /// The time of the fix after the gap (its route point takes the credit too), and where it is.
+        var at: Double, atLat: Double, atLon: Double
         /// Where and when the runner was last known to be before the gap: the last fix before
         /// it, or, when that fix was itself the doubtful first fix after an earlier gap (the fix
         /// after it did not lie on the way on), where the runner was before that gap.
@@ -120,7 +120,8 @@ public struct GapResolver: Sendable {
         let before = credit(confirmedBy: bornOut, at: last.t)
         let gapD = countGaps ? chord : 0
         guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
-        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, at: t, fromLat: from.lat, fromLon: from.lon,
+        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, at: t, atLat: fix.lat, atLon: fix.lon,
+                           fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
         return GapStart(credit: before, step: .segmentStart, waiting: next)
     }
@@ -138,8 +139,17 @@ public struct GapResolver: Sendable {
     @inline(__always)   // on every fix's path, nearly always with no gap waiting
     mutating func confirmed(by fix: Fix, at t: Double) -> GapCredit? { pending == nil ? nil : credit(confirmedBy: fix, at: t) }
 
-    /// Credits a waiting gap as it is, unconfirmed (a phase command, a manual lap).
-    mutating func flush() -> GapCredit? { credit(confirmedBy: nil, at: .nan) }
+    /// Credits a waiting gap as it is, unconfirmed (a phase command, a second manual lap). No fix
+    /// will confirm the fix after it, so the gap's own line, the distance it credits, measures the
+    /// runner's speed across it (from where the runner was last known): its time is moving time
+    /// as its line is distance, as a confirmation would make it. Not a gap that ended while
+    /// auto-paused: movement across it resumes the flight, which waits for a fix that bears it
+    /// out; nor one whose place before it is unknown.
+    mutating func flush() -> GapCredit? {
+        guard let gap = pending else { return nil }
+        let own = gap.held || gap.trust == .unknown ? nil : Fix(t: gap.at, lat: gap.atLat, lon: gap.atLon, speed: .nan)
+        return credit(confirmedBy: own, at: gap.at)
+    }
 
     /// An auto-pause took effect at `when` while a gap waited: if before the gap's end, a credit
     /// crossed at moving speed moves the pause to the gap's end.
