@@ -229,7 +229,7 @@ struct InvariantTests {
                         problems += c.finish()
                     }
                     for n in 2...5 {
-                        for dt in [1.0, 2, 3, 5, 8, 10, 15, 20, 30] {
+                        for dt in [1.0, 2, 3, 5, 8, 10, 15, 20, 30, 45, 120, 300] {   // (the last three: gaps)
                             try flight("\(n) fixes \(dt) s apart", Array(repeating: (dt: dt, mps: mps), count: n - 1), noiseM: 0)
                         }
                     }
