@@ -15,6 +15,11 @@
 /// - A point without a readable `lat`/`lon`, or with a `time` that is not ISO 8601, is an error.
 /// - An optional value that is not a number (`<ele>n/a</ele>`) counts as absent.
 /// - `hdop`/`vdop` are not read: they are dilutions, not metres.
+/// - Each `trkseg` is a segment, and so is each `trk` (its points outside a `trkseg` too): where
+///   the points pass from one to the next, the replay pauses at the last time before and resumes
+///   at the first point after (`ImportedRecording.pause(at:what:)`), as GPX 1.1 means a new
+///   segment (GPS lost, or the receiver off) and as gpxpy measures one: the line across is no
+///   distance, the time across not timed. A file with one segment replays as its points alone.
 ///
 /// Read as a stream (`XMLStream`): each point's values go straight into its fix as expat reports
 /// them, with no tree; an error is the first point's in document order, as if read in order.
@@ -28,7 +33,7 @@ final class GPXReader: XMLStreamHandler {
 
     /// The elements the reader acts on (by local name).
     enum Name: UInt8 {
-        case other, trk, trkpt, name, type, time, ele, speed, course, extensions, hr, cadence, hAcc, vAcc, power
+        case other, trk, trkseg, trkpt, name, type, time, ele, speed, course, extensions, hr, cadence, hAcc, vAcc, power
 
         init(_ n: XMLName) {
             switch n.bytes.count {
@@ -45,6 +50,7 @@ final class GPXReader: XMLStreamHandler {
             case 5 where n == "speed": self = .speed
             case 5 where n == "power": self = .power
             case 6 where n == "course": self = .course
+            case 6 where n == "trkseg": self = .trkseg
             case 7 where n == "cadence": self = .cadence
             case 9 where n == "heartrate": self = .hr
             case 10 where n == "extensions": self = .extensions
@@ -66,6 +72,7 @@ final class GPXReader: XMLStreamHandler {
         var depth: Int
         var index: Int
         var track: Int
+        var segment: Int
         var lat: Double, lon: Double
         var error: String?
         var sawTime = false
@@ -90,6 +97,8 @@ final class GPXReader: XMLStreamHandler {
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
+    /// The segment the next point belongs to: counts every `trk` and `trkseg` start.
+    @exclusivity(unchecked) var segment = 0
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
         if depth == 0 {
@@ -102,13 +111,17 @@ final class GPXReader: XMLStreamHandler {
         open.append((name, seq))
         switch name {
         case .trk:
+            segment += 1
             tracks.append(OpenTrack(depth: depth, index: report.tracks.count))
             report.tracks.append(ImportReport.Track(index: report.tracks.count, name: nil))
             trackTypes.append(nil)
             return false
+        case .trkseg:
+            segment += 1
+            return false
         case .trkpt:
             index += 1
-            var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, lat: .nan, lon: .nan)
+            var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, segment: segment, lat: .nan, lon: .nan)
             do throws(RunwayError) {
                 p.lat = try GPXReader.required(attributes.bytes("lat"), "lat", index)
                 p.lon = try GPXReader.required(attributes.bytes("lon"), "lon", index)
@@ -192,7 +205,7 @@ final class GPXReader: XMLStreamHandler {
             f.lat = p.lat
             f.lon = p.lon
             if k >= 0 { report.tracks[k].points += 1 }
-            collector.add(p.index, .fix(f), nested: !points.isEmpty)
+            collector.add(p.index, .fix(f), segment: p.segment, nested: !points.isEmpty)
         } else if let timeText = p.timeText, !timeText.isEmpty {
             collector.fail(p.index, "trkpt \(p.index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
         } else {
@@ -211,7 +224,9 @@ final class GPXReader: XMLStreamHandler {
         collector.inputs = []
         report.cadenceToStepsPerMinute(&inputs)
         report.warnAboutLeftOut()
-        return ImportedRecording(inputs: inputs, report: report)
+        var recording = ImportedRecording(inputs: inputs, report: report)
+        recording.pause(at: recording.segmentBreaks(collector.segments), what: "trkseg")
+        return recording
     }
 
     static func required(_ text: UnsafeBufferPointer<UInt8>?, _ name: String, _ index: Int) throws(RunwayError) -> Double {

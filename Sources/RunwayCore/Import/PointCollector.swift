@@ -1,43 +1,55 @@
 /// Where the XML readers put each point's inputs as its element ends, in document order of the
-/// points' starts, and the first point's error.
+/// points' starts, with the segment each came from (GPX `trkseg`, TCX `Track`), and the first
+/// point's error.
 ///
 /// A point inside another (an odd file) ends before the one around it: the inputs of nested
 /// points wait until the outermost one ends and are then put in order of their index.
 ///
 ///     var c = PointCollector()
-///     c.add(2, [inner], nested: true)   // a trkpt inside trkpt 1
-///     c.add(1, [outer], nested: false)
+///     c.add(2, [inner], segment: 0, nested: true)   // a trkpt inside trkpt 1
+///     c.add(1, [outer], segment: 0, nested: false)
 ///     c.flush()                         // c.inputs == [outer, inner]
 struct PointCollector {
     var inputs: [Input] = []
-    private var pending: [(index: Int, inputs: [Input])] = []
+    /// The segment of each input (`segments[k]` is input k's), as the reader numbers them.
+    var segments: [Int] = []
+    private var pending: [(index: Int, segment: Int, inputs: [Input])] = []
     /// The error of the point with the lowest index (the first a reader in order would meet).
     private(set) var error: (index: Int, message: String)? = nil
 
     /// - Parameter bytes: the file's size: a point takes 60 bytes of XML or more, so room for
     ///   one input every 100 bytes spares most of the array's regrowth.
-    init(bytes: Int = 0) { inputs.reserveCapacity(max(256, min(bytes / 100, 1 << 20))) }
+    init(bytes: Int = 0) {
+        let capacity = max(256, min(bytes / 100, 1 << 20))
+        inputs.reserveCapacity(capacity)
+        segments.reserveCapacity(capacity)
+    }
 
-    mutating func add(_ index: Int, _ new: [Input], nested: Bool) {
+    mutating func add(_ index: Int, _ new: [Input], segment: Int, nested: Bool) {
         if nested || !pending.isEmpty {
-            pending.append((index, new))
+            pending.append((index, segment, new))
         } else {
             inputs.append(contentsOf: new)
+            segments.append(contentsOf: repeatElement(segment, count: new.count))
         }
     }
 
-    mutating func add(_ index: Int, _ one: Input, nested: Bool) {
+    mutating func add(_ index: Int, _ one: Input, segment: Int, nested: Bool) {
         if nested || !pending.isEmpty {
-            pending.append((index, [one]))
+            pending.append((index, segment, [one]))
         } else {
             inputs.append(one)
+            segments.append(segment)
         }
     }
 
     /// Puts the waiting inputs in order (when the outermost point ended).
     mutating func flush() {
         guard !pending.isEmpty else { return }
-        for p in pending.sorted(by: { $0.index < $1.index }) { inputs.append(contentsOf: p.inputs) }
+        for p in pending.sorted(by: { $0.index < $1.index }) {
+            inputs.append(contentsOf: p.inputs)
+            segments.append(contentsOf: repeatElement(p.segment, count: p.inputs.count))
+        }
         pending.removeAll()
     }
 

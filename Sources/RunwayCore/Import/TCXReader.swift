@@ -15,6 +15,11 @@
 ///   skipped.
 /// - One without `Time` is dropped; a `Time` that is not ISO 8601 or a half or unreadable
 ///   `Position` is an error. An optional value that is not a number counts as absent.
+/// - Each `Track` is a segment: where the inputs pass from one Track to the next inside a Lap
+///   (Garmin's new Track when the timer stops and starts), the replay pauses at the last time
+///   before and resumes at the first input after; from one Lap's last Track to the next Lap's
+///   first only when the laps' totals say the timer stopped there
+///   (`ImportedRecording.tcxPauses`): a new Lap by itself is no pause.
 ///
 /// Read as a stream (`XMLStream`), like `GPXReader`: no tree; an error is the first
 /// trackpoint's in document order.
@@ -102,6 +107,8 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
+    /// The `Lap` (its slot in `lapResults`, −1 for none) each `Track` is in, by track index.
+    @exclusivity(unchecked) var trackLaps: [Int] = []
     /// The latest timed trackpoint with a `DistanceMeters`: its time, distance and `Track`.
     @exclusivity(unchecked) var lastDistance: (t: Double, m: Double, track: Int)? = nil
 
@@ -122,6 +129,7 @@ final class TCXReader: XMLStreamHandler {
             laps.append(lap)
             return false
         case .track:
+            trackLaps.append(laps.last?.slot ?? -1)
             report.tracks.append(ImportReport.Track(index: report.tracks.count, name: nil))
             return false
         case .trackpoint:
@@ -284,7 +292,7 @@ final class TCXReader: XMLStreamHandler {
             if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { new.append(.sample(.speed(mps: v, t: t))) }
         }
         if k >= 0 { report.tracks[k].points += new.count }
-        collector.add(p.index, new, nested: !points.isEmpty)
+        collector.add(p.index, new, segment: k, nested: !points.isEmpty)
     }
 
     func finish() throws(RunwayError) -> ImportedRecording {
@@ -314,7 +322,10 @@ final class TCXReader: XMLStreamHandler {
         let inputs = collector.inputs
         collector.inputs = []
         report.warnAboutLeftOut()
-        return ImportedRecording(inputs: inputs, report: report)
+        var recording = ImportedRecording(inputs: inputs, report: report)
+        let breaks = recording.segmentBreaks(collector.segments)
+        recording.pause(at: ImportedRecording.tcxPauses(breaks, trackLaps: trackLaps, laps: lapResults.map(\.totals)), what: "Track")
+        return recording
     }
 
     /// Adds `v` to `total` when it is known (a NaN total becomes `v`).
