@@ -447,6 +447,13 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  record comes (with no start line) is a pause at that record; changes after
  *  the last record are left out; events stamped in system time are placed as
  *  the records would be, else left out with a warning (docs/formats.md).
+ *  A GPX or TCX file's segment breaks become lines too: where the points pass
+ *  from one trkseg (or trk) to the next, or from one TCX Track to the next in
+ *  its Lap, a {"type":"pause"} at the latest time before the break and a
+ *  {"type":"resume"} at the first point after it, both before that point (a
+ *  break to the next Lap's Track only when the Lap totals say the timer
+ *  stopped there; a segment starting at or before the last time of the one
+ *  before joins it, with a warning; a file of one segment has none).
  *  Replayed as runway_analyse does (runway_start at the first line's time:
  *  the start line's, else the first input's; then every line), the flight's elapsed_s is then
  *  the device's timer time up to the last record. The LAST
@@ -467,7 +474,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
  *  device's own altitude; null for GPX and TCX, which do not say). inputs: lines before the
- *  report (inputs, and start, pause and resume lines); pauses: the pause lines; untimed: points with a position but no time (left out); no_position:
+ *  report (inputs, and start, pause and resume lines); pauses: the pause lines
+ *  (FIT timer stops, GPX/TCX segment breaks); untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
  *  Track, or FIT file of a chain. device: the totals the file stores (FIT

@@ -56,7 +56,8 @@ public struct ImportReport: Sendable, Equatable {
     public var tracks: [Track] = []
     public var warnings: [String] = []
     public var device: DeviceTotals?
-    /// The device's timer stops written as pause lines (FIT timer events; see `ImportedRecording.timer`).
+    /// The pause lines written: the device's timer stops (FIT timer events), or the file's
+    /// segment breaks (GPX `trkseg`, TCX `Track`); see `ImportedRecording.timer`.
     public var pauses = 0
 
     public init(format: ImportFormat) { self.format = format }
@@ -200,7 +201,8 @@ public struct ImportedRecording: Sendable {
     public var inputs: [Input]
     /// The device's timer (FIT timer events) as commands in time order: a start when the timer
     /// started before the first input, then its stops and restarts as pauses and resumes, only
-    /// where the timer changed before the last input (see `setTimer`).
+    /// where the timer changed before the last input (see `setTimer`); for GPX and TCX, a pause
+    /// and a resume at each segment break (`pause(at:what:)`).
     public var timer: [TimerChange] = []
     public var report: ImportReport
 

@@ -85,7 +85,8 @@ public enum Importer {
 
     /// Reads a recording as JSON Lines text: one input per line, with the device's timer as a
     /// start line first (when it started before the first input) and its stops and restarts as
-    /// pause and resume lines among them (`ImportedRecording.timer`), then the import report
+    /// pause and resume lines among them (FIT), or a pause and a resume at each segment break
+    /// (GPX `trkseg`, TCX `Track`; `ImportedRecording.timer`), then the import report
     /// (`{"type":"import_report",...}`), each line ending in a newline (what `runway_push_jsonl`
     /// takes: it accepts and ignores the report).
     ///

@@ -171,7 +171,7 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
     ``format``, ``sport`` (as the file names it) and ``activity`` (the profile to open the
     session with: ``"run"``, ``"ride"``, ``"walk"`` or ``None``), counts of the points it
     skipped (``untimed``: a position without a time; ``no_position``; ``unreadable``), the
-    ``pauses`` among the lines (a FIT file's timer stops), its
+    ``pauses`` among the lines (a FIT file's timer stops, a GPX or TCX file's segment breaks), its
     ``tracks`` and ``warnings``, and ``device``: the totals the file itself stores (distance,
     ascent, timer time, power... each only when the file has it; ``None`` for GPX). Pushing
     the report line is harmless (a session ignores it), so ``push_many(lines)`` works either
