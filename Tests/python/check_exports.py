@@ -536,7 +536,8 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     """The `expect` figures of a flight from librunway's summary (``runway_summary_json``, with the
     route): the route's geodesic length computed here, from the route's own points. `resumes`:
     the times the flight was resumed; the line from a segment to the next across one is a pause's,
-    no distance. `sensed`: the times of speed samples; the line across a gap in which one came is
+    no distance (a resume at a point's time comes before that point, as an import writes it: it
+    is on the line to that point, not on the one leaving it). `sensed`: the times of speed samples; the line across a gap in which one came is
     the sensor's stretch (its distance is the summary's `sensor_distance_m`)."""
     route = summary.get("route") or []
     starts = [s for s in summary.get("segment_starts") or [0] if 0 <= s < len(route)] or [0]
@@ -546,7 +547,7 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     uncounted = 0.0
     for b in bounds[1:-1]:
         last, first = route[b - 1], route[b]
-        if any(last[3] <= r <= first[3] for r in resumes) or any(last[3] < s < first[3] for s in sensed):
+        if any(last[3] < r <= first[3] for r in resumes) or any(last[3] < s < first[3] for s in sensed):
             uncounted += geodesic_m(last[0], last[1], first[0], first[1])
     landed = summary.get("phase") == "touchdown"
     laps = len(summary.get("laps") or [])
