@@ -79,15 +79,27 @@ extension ImportedRecording {
             let a = lap(b.from), n = lap(b.to)
             return a >= 0 && n >= 0 && a != n
         }
-        let inside = breaks.filter { !crossesLaps($0) }
+        // Sums over laps 0..<i, so that each Lap break costs the same however many laps it
+        // leaves (a file of many laps and Tracks is read in linear time): the laps' timer, how
+        // many of them have none, and their Track breaks' pauses.
+        var timerBefore = [0.0], untimedBefore = [0], pausedBefore = [0.0]
+        var pausedIn = [Double](repeating: 0, count: laps.count)
+        for b in breaks where !crossesLaps(b) && b.gapS > 0 {
+            let l = lap(b.from)
+            if l >= 0 && l < laps.count { pausedIn[l] += b.gapS }
+        }
+        for (l, totals) in laps.enumerated() {
+            let known = totals.timerS.isFinite
+            timerBefore.append(timerBefore[l] + (known ? totals.timerS : 0))
+            untimedBefore.append(untimedBefore[l] + (known ? 0 : 1))
+            pausedBefore.append(pausedBefore[l] + pausedIn[l])
+        }
         return breaks.filter { b in
             guard crossesLaps(b) else { return true }
             let a = lap(b.from), n = lap(b.to)
-            guard a < n, n < laps.count else { return false }
+            guard a < n, n < laps.count, untimedBefore[n] == untimedBefore[a] else { return false }
             let spanS = laps[n].startT - laps[a].startT
-            let timerS = laps[a..<n].reduce(0) { $0 + $1.timerS }
-            let pausedS = inside.lazy.filter { (a..<n).contains(lap($0.from)) && $0.gapS > 0 }.reduce(0) { $0 + $1.gapS }
-            let stoppedS = spanS - timerS - pausedS
+            let stoppedS = spanS - (timerBefore[n] - timerBefore[a]) - (pausedBefore[n] - pausedBefore[a])
             return stoppedS.isFinite && stoppedS > lapSlackS && b.gapS + lapSlackS >= stoppedS
         }
     }
