@@ -537,8 +537,9 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     route): the route's geodesic length computed here, from the route's own points. `resumes`:
     the times the flight was resumed; the line from a segment to the next across one is a pause's,
     no distance (a resume at a point's time comes before that point, as an import writes it: it
-    is on the line to that point, not on the one leaving it). `sensed`: the times of speed samples; the line across a gap in which one came is
-    the sensor's stretch (its distance is the summary's `sensor_distance_m`)."""
+    is on the line to that point, not on the one leaving it). `sensed`: the times of speed
+    samples; the line across a gap in which one came is the sensor's stretch (its distance is the
+    summary's `sensor_distance_m`)."""
     route = summary.get("route") or []
     starts = [s for s in summary.get("segment_starts") or [0] if 0 <= s < len(route)] or [0]
     bounds = starts + [len(route)]

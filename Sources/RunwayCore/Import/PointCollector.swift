@@ -8,7 +8,7 @@
 ///     var c = PointCollector()
 ///     c.add(2, [inner], segment: 0, nested: true)   // a trkpt inside trkpt 1
 ///     c.add(1, [outer], segment: 0, nested: false)
-///     c.flush()                         // c.inputs == [outer, inner]
+///     c.flush()                                     // c.inputs == [outer, inner]
 struct PointCollector {
     var inputs: [Input] = []
     /// The segment of each input (`segments[k]` is input k's), as the reader numbers them.
