@@ -46,7 +46,8 @@ extension FlightComputer {
                      avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
                      avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,
                      laps: laps.laps, route: route, sensed: recorder.sensed,
-                     timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now),
+                     timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now,
+                                                autoResumed: clock.autoResumed),
                      avgPowerW: metric("avg_power_w"), maxPowerW: metric("max_power_w"),
                      normalizedPowerW: metric("normalized_power_w"), altitudeSource: config.fixAltitude)
     }
@@ -62,8 +63,17 @@ extension FlightComputer {
 public struct TimerLeg: Sendable, Equatable {
     public var start: Double
     public var end: Double
+    /// Whether an auto-resume began the leg: backdated to the start of its fast hold, with the
+    /// steps measured since then credited at the decision, where the leg's first route point is
+    /// (a start or a user's resume begins the route's leg at its own time, the auto-resume's
+    /// leg has no point there: `FITTimeline`).
+    public var autoResumed = false
 
-    public init(start: Double, end: Double) { self.start = start; self.end = end }
+    public init(start: Double, end: Double, autoResumed: Bool = false) {
+        self.start = start
+        self.end = end
+        self.autoResumed = autoResumed
+    }
 }
 
 /// The finished cruise legs of a flight, kept by the engine where a leg ends (a pause, an
@@ -71,10 +81,11 @@ public struct TimerLeg: Sendable, Equatable {
 public struct CruiseLegs: Sendable, Equatable {
     public private(set) var finished: [TimerLeg] = []
 
-    /// Ends the leg that began at `start` at `end` (nothing when either is unknown).
-    mutating func close(from start: Double, to end: Double) {
+    /// Ends the leg that began at `start` (by an auto-resume: `autoResumed`) at `end` (nothing
+    /// when either is unknown).
+    mutating func close(from start: Double, to end: Double, autoResumed: Bool) {
         guard start.isFinite, end.isFinite else { return }
-        finished.append(TimerLeg(start: start, end: max(start, end)))
+        finished.append(TimerLeg(start: start, end: max(start, end), autoResumed: autoResumed))
     }
 
     /// Moves the end of the last leg from `from` to `to` (an auto-pause that starts later).
@@ -83,9 +94,10 @@ public struct CruiseLegs: Sendable, Equatable {
         finished[k].end = max(finished[k].start, to)
     }
 
-    /// The finished legs plus the one in progress since `current` (NaN: none) up to `now`.
-    func legs(current: Double, now: Double) -> [TimerLeg] {
+    /// The finished legs plus the one in progress since `current` (NaN: none; by an auto-resume:
+    /// `autoResumed`) up to `now`.
+    func legs(current: Double, now: Double, autoResumed: Bool) -> [TimerLeg] {
         guard current.isFinite, now.isFinite else { return finished }
-        return finished + [TimerLeg(start: current, end: max(current, now))]
+        return finished + [TimerLeg(start: current, end: max(current, now), autoResumed: autoResumed)]
     }
 }

@@ -18,6 +18,8 @@ public struct FlightClock: Sendable, Equatable {
     public private(set) var elapsedBefore = 0.0
     /// The start of the current cruise leg (NaN: not cruising, or its time is pending).
     public private(set) var cruiseSince = Double.nan
+    /// Whether an auto-resume began the current cruise leg (`TimerLeg.autoResumed`).
+    public private(set) var autoResumed = false
     /// Why the flight ended ("stopped", "recovered"); nil before.
     public var endReason: String? = nil
     /// The finished cruise legs (for the FIT timer events).
@@ -86,15 +88,17 @@ public struct FlightClock: Sendable, Equatable {
         case .start:
             startT = time
             cruiseSince = time
+            autoResumed = false
         case .pause:
             elapsedBefore = elapsed(in: phase)
-            legs.close(from: cruiseSince, to: now)
+            legs.close(from: cruiseSince, to: now, autoResumed: autoResumed)
             cruiseSince = .nan
         case .resume:
             cruiseSince = time
+            autoResumed = false
         case .stop:
             elapsedBefore = elapsed(in: phase)
-            legs.close(from: cruiseSince, to: now)
+            legs.close(from: cruiseSince, to: now, autoResumed: autoResumed)
             cruiseSince = .nan
             endT = time
             endReason = "stopped"
@@ -105,12 +109,15 @@ public struct FlightClock: Sendable, Equatable {
     /// An auto-pause that took effect at `when`: the leg ends there.
     mutating func autoPause(from when: Double) {
         elapsedBefore += cruiseSince.isNaN ? 0 : max(0, when - cruiseSince)
-        legs.close(from: cruiseSince, to: when)
+        legs.close(from: cruiseSince, to: when, autoResumed: autoResumed)
         cruiseSince = .nan
     }
 
     /// An auto-resume: the leg begins at `since`.
-    mutating func autoResume(since: Double) { cruiseSince = since }
+    mutating func autoResume(since: Double) {
+        cruiseSince = since
+        autoResumed = true
+    }
 
     /// An auto-pause moved from `from` to `to` (later): the time between was cruise.
     mutating func creditHold(from: Double, to: Double) {
