@@ -30,6 +30,12 @@ enum TimerFixture {
                                   hr: 140, cadence: cadence(k))
                     try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
                 }
+            case .paced(let range, let mps):
+                for k in range {
+                    lat += mps(k) / 111_250
+                    let fix = Fix(t: t0 + Double(k), lat: lat, lon: 4, alt: 5, hAcc: 4, hr: 140, cadence: cadence(k))
+                    try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+                }
             case .command(let c, let at):
                 try core.command(c, at: t0 + Double(at), wallClock: .nan, events: &events)
             }
@@ -39,6 +45,8 @@ enum TimerFixture {
 
     enum Step {
         case fixes(ClosedRange<Int>, moving: Bool)
+        /// Fixes every second, `mps(k)` m/s north, without a Doppler speed (as a TCX or GPX has them).
+        case paced(ClosedRange<Int>, mps: (Int) -> Double)
         case command(PhaseCommand, Int)
     }
 

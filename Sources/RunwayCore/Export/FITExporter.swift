@@ -1,12 +1,17 @@
 /// A FIT activity file, laid out as Garmin devices write one: file_id, device_info, the records
-/// (one per route point) with the timer events among them in time order, the laps, one session
-/// and the activity (summaries last).
+/// (one per route point and per speed sensor's point, and one where a leg an auto-resume began
+/// has no point: `FITTimeline`) with the timer events among them in time order, the laps, one
+/// session and the activity (summaries last).
 ///
 /// Timer events: a `start` at the start and at each resume, a `stop_all` at each pause (the
 /// user's or auto-pause) and at the stop, from the flight's cruise legs (`timerLegs`), so a
 /// reader that sums the start → stop_all intervals (as Garmin's tools do) gets the session's
 /// `total_timer_time` (to FIT's whole seconds). `total_moving_time` ≤ `total_timer_time` ≤
-/// `total_elapsed_time`; a lap's timer time is its cruise time.
+/// `total_elapsed_time`; a lap's timer time is its cruise time. A start comes before the
+/// records at its time, a stop after them. A route point's record lies in the timer period
+/// its distance belongs to: the points an auto-pause's backdated hold leaves after their leg's
+/// end with metres the leg counted are written at the leg's end (`FITTimeline`), so no position
+/// record in a stopped period has more distance than the record before it.
 ///
 /// Field numbers, base types, scales and offsets are the FIT profile's (checked against
 /// Garmin's SDK profile 21.x; the Python tests decode the file with Garmin's own decoder):
@@ -75,34 +80,36 @@ enum FITExporter {
             ])
         }
         let route = r.route
-        // Timer events at each leg's ends, written before the first record at or after them.
-        var events: [(t: Double, type: Int64)] = []
-        let legs = r.timerLegs.filter { $0.start.isFinite && $0.end.isFinite }
-        if legs.isEmpty {
-            events = [(r.exportStartT, 0), (r.exportEndT, 4)]
-        } else {
-            for leg in legs { events += [(leg.start, 0), (leg.end, 4)] }   // start, stop_all
-        }
-        // The route's points and the speed sensor's (records without a position), in time order.
-        let sensed = r.sensed
-        var next = 0, i = 0, j = 0
-        while i < route.count || j < sensed.count {
-            let bySensor = j < sensed.count && (i == route.count || sensed.time(j) < route.time(i))
-            let t = bySensor ? sensed.time(j) : route.time(i)
-            while next < events.count, events[next].t <= t {
-                timerEvent(&fit, at: time(events[next].t), type: events[next].type)
+        // Timer events at each leg's ends among the records, in time order (`FITTimeline`).
+        let timeline = FITTimeline(r)
+        let events = timeline.events
+        // The route's points, the legs' starts it has no point for and the speed sensor's points
+        // (records without a position), in time order (at the same time in that order).
+        let sensed = r.sensed, starts = timeline.legStarts
+        var next = 0, i = 0, j = 0, x = 0
+        while i < route.count || j < sensed.count || x < starts.count {
+            let tx = x < starts.count ? starts.time(x) : .infinity
+            let ti = i < route.count ? timeline.recordT[i] : .infinity
+            let bySensor = j < sensed.count && (sensed.time(j) < min(tx, ti) || (i == route.count && x == starts.count))
+            let byRoute = !bySensor && i < route.count && (ti < tx || x == starts.count)
+            let t = bySensor ? sensed.time(j) : byRoute ? ti : tx
+            while next < events.count, FITTimeline.precedes(events[next], recordAt: t) {
+                timerEvent(&fit, at: time(events[next].t), starts: events[next].starts)
                 next += 1
             }
             if bySensor {
                 record(&fit, sensed, j, onFoot: onFoot, positioned: false)
                 j += 1
-            } else {
-                record(&fit, route, i, onFoot: onFoot)
+            } else if byRoute {
+                record(&fit, route, i, at: t, onFoot: onFoot)
                 i += 1
+            } else {
+                record(&fit, starts, x, onFoot: onFoot)
+                x += 1
             }
         }
         while next < events.count {
-            timerEvent(&fit, at: time(events[next].t), type: events[next].type)
+            timerEvent(&fit, at: time(events[next].t), starts: events[next].starts)
             next += 1
         }
         let laps = r.exportLaps
@@ -121,20 +128,21 @@ enum FITExporter {
         return fit.file(profileVersion: profileVersion)
     }
 
-    static func timerEvent(_ fit: inout FITWriter, at t: Int64?, type: Int64) {
+    static func timerEvent(_ fit: inout FITWriter, at t: Int64?, starts: Bool) {
         fit.message(global: Mesg.event, local: 2, [
             (timestamp, .number(t)),
             (FITField(0, .enumeration), .number(0)),        // event: timer
-            (FITField(1, .enumeration), .number(type)),     // event_type
+            (FITField(1, .enumeration), .number(starts ? 0 : 4)),   // event_type: start, stop_all
             (FITField(3, .uint32), .number(0)),             // data: timer_trigger manual
         ])
     }
 
-    /// A record of point `i`: `positioned` false for a speed sensor's point (no position, no altitude).
-    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, onFoot: Bool, positioned: Bool = true) {
+    /// A record of point `i` at `t` (its own time when NaN): `positioned` false for a speed
+    /// sensor's point (no position, no altitude).
+    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, at t: Double = .nan, onFoot: Bool, positioned: Bool = true) {
         let cadence = route.cadence(i)
         var fields: [(FITField, FITValue)] = [
-            (timestamp, .number(time(route.time(i)))),
+            (timestamp, .number(time(t.isNaN ? route.time(i) : t))),
             (FITField(0, .sint32), .number(positioned ? semicircles(route.latE7(i)) : nil)),   // position_lat
             (FITField(1, .sint32), .number(positioned ? semicircles(route.lonE7(i)) : nil)),   // position_long
             (FITField(2, .uint16), .number(scaled(route.altitude(i), 5, offset: 500))),   // altitude

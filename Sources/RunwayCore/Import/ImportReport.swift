@@ -261,6 +261,13 @@ public struct ImportedRecording: Sendable {
     /// at that input's time, after it, when stopped and more inputs follow). Changes after the
     /// last input change nothing and are left out (the replay's stop ends the flight there), so
     /// every pause written before the last input is followed by its resume or by inputs held.
+    /// An input after a stop and before the next start (a record of a stopped timer period) is
+    /// replayed paused: the device's position or sample while its timer was stopped, which counts
+    /// no distance. Garmin's devices write those records with the distance before the stop
+    /// (`fitparse__sample-activity.fit`: 29, none with more), and a leg's last metres in the record
+    /// of the stop's own second (the 2015 Edge ride: after its stop event), which this keeps in the
+    /// leg (`precedes`); librunway's FIT export writes every position record with more distance
+    /// within its leg (`FITTimeline`).
     /// The report's `inputs` counts the start, pause and resume lines, `pauses` the pauses.
     public mutating func setTimer(_ events: [(t: Double, starts: Bool)]) {
         timer = []
