@@ -64,9 +64,9 @@ public struct TimerLeg: Sendable, Equatable {
     public var start: Double
     public var end: Double
     /// Whether an auto-resume began the leg: backdated to the start of its fast hold, with the
-    /// steps measured since then credited at the decision, where the leg's first route point is
-    /// (a start or a user's resume begins the route's leg at its own time, the auto-resume's
-    /// leg has no point there: `FITTimeline`).
+    /// steps measured since then credited at the decision, where the leg's first route point is:
+    /// the route has no point at `start` (a start or a user's resume begins the route's leg at
+    /// its own time when it can; `FITTimeline`).
     public var autoResumed = false
 
     public init(start: Double, end: Double, autoResumed: Bool = false) {

@@ -6,16 +6,17 @@
 /// devices write, while the timer is stopped, records with the distance before it
 /// (`fitparse__sample-activity.fit`: 29 records between a stop and the next start, none with
 /// more distance), and a leg's last metres in the record of the stop's second (the 2015 Edge
-/// ride: 6 such records, written after their stop event, each with more distance). The engine backdates an auto-pause to the start of its slow hold
-/// (`AutoPause`), so its leg ends before the last points it kept: the slow metres up to the
-/// decision and the position kept there (`keepLatestPosition`), whose distance the leg counted.
-/// Written at their own time, those records would lie in the stopped period with distance the
-/// timer never ran for (an import replays them paused and loses it: `togeojson__tour_hr.tcx`
-/// −1.25 % from its FIT, and a segment more). So each leg's records end at its stop: every
-/// point after a leg's end, up to the last one whose distance is more than the leg's at its
-/// end, is written at the leg's end (the stop's second, before the stop event); points after
-/// those, with the leg's distance, stay at their own time in the stopped period, as Garmin's do.
-/// The timer events and `total_timer_time` are the flight's legs as they are.
+/// ride: 6 such records, written after their stop event, each with more distance). The engine
+/// backdates an auto-pause to the start of its slow hold (`AutoPause`), so its leg ends before
+/// the last points it kept: the slow metres up to the decision and the position kept there
+/// (`keepLatestPosition`), whose distance the leg counted. Written at their own time, those
+/// records would lie in the stopped period with distance the timer never ran for (an import
+/// replays them paused and loses it: `togeojson__tour_hr.tcx` −1.25 % from its FIT, and a
+/// segment more). So each leg's records end at its stop: every point after a leg's end, up to
+/// the last one whose distance is more than the leg's at its end, is written at the leg's end
+/// (before the stop event); points after those, with the leg's distance, stay at their own time
+/// in the stopped period, as Garmin's do. The timer events and `total_timer_time` are the
+/// flight's legs as they are.
 ///
 /// An auto-resume is backdated too, to the start of its fast hold, and credits the steps since
 /// then to the resumed leg, whose first point is kept at the decision, seconds later: the route
@@ -26,7 +27,7 @@
 /// the engine measured it: the engine too counts the leg's share of the step from the last fix
 /// before it, and keeps the leg's first point at the resume when it can.) So a leg an
 /// auto-resume began (`TimerLeg.autoResumed`) whose first point comes after its start gets one
-/// record more, at its start (after the start event):
+/// record more, at its start (after the start event),
 /// on the line from the last point before it to its first point, where the rest of the line is
 /// the distance the flight counted to that first point (at the last point when the line is
 /// shorter), with the distance before the pause (none accrued while stopped), the altitude on
