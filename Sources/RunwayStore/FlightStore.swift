@@ -156,8 +156,9 @@ public final class FlightStore {
     /// `.everyFix`: the entry is committed in its own transaction, the WAL synced, before this
     /// returns; a throw means it was not journaled. `.batched`: the entry is buffered, then the
     /// buffer is committed when a second has passed since its first entry; if that commit fails,
-    /// the error is thrown and every buffered entry, this one included, stays buffered for the next
-    /// attempt.
+    /// the error is thrown, this entry is taken out of the buffer (a throw means it was not
+    /// journaled: its caller does not process it), and the entries before it stay buffered for
+    /// the next attempt.
     ///
     /// - Throws: `.notFound` for an unknown flight, `.state` for a finished one, `.input` for an
     ///   input that would not read back exactly (a non-finite value), `.store` on failure.
@@ -176,24 +177,9 @@ public final class FlightStore {
             }
             if pending.isEmpty { pendingSince = clock() }
             pending.append((id: id, row: row))
-            try commitIfDue()
+            guard commitDue() else { return }
+            try commitPending(refusingLastOnFailure: true)
         }
-    }
-
-    /// Commits the batched entries if a second has passed since the first of them.
-    ///
-    /// A session calls it from its 1 s tick, so entries do not wait for the next input to be
-    /// committed. A no-op for `.everyFix` stores and when nothing is buffered.
-    public func commitIfDue() throws(RunwayError) {
-        guard !pending.isEmpty else { return }
-        let now = clock()
-        guard now >= pendingSince, now - pendingSince >= Self.batchWindowNanoseconds else { return }
-        try commitPending()
-    }
-
-    /// Commits the batched entries now (a no-op for `.everyFix` and when nothing is buffered).
-    public func flush() throws(RunwayError) {
-        try commitPending()
     }
 
     /// Marks a flight finished with its figures and stores its record, in one transaction.
@@ -297,30 +283,6 @@ public final class FlightStore {
         try s.bind(4, utf8: row.payload)
         _ = try s.step()
         return db.changes > 0
-    }
-
-    /// Commits the batched entries in one transaction. Entries of flights that vanished or were
-    /// finished meanwhile (by another process) are dropped and reported after the commit.
-    func commitPending() throws(RunwayError) {
-        guard !pending.isEmpty else { return }
-        let db = try connection()
-        let count = pending.count
-        var dropped: [String] = []
-        do throws(RunwayError) {
-            try db.exec("BEGIN IMMEDIATE", "starting a batch of \(count) entries")
-            for (id, row) in pending {
-                if try !insert(row, into: id, db) { dropped.append(id) }
-            }
-            try db.exec("COMMIT", "committing a batch of \(count) entries")
-        } catch {
-            db.rollbackQuietly()
-            throw RunwayError(error.status, "\(error.message); the \(count) batched entries stay buffered for the next append, flush or close")
-        }
-        pending.removeAll(keepingCapacity: true)
-        guard let first = dropped.first else { return }
-        for id in dropped { openFlights.remove(id) }
-        let why = try closedFlightError(first, db)
-        throw RunwayError(why.status, "\(dropped.count) batched entries were dropped: \(why.message)")
     }
 
     /// Runs `body` in a transaction (IMMEDIATE for writes), committing on success and rolling back

@@ -239,3 +239,74 @@ def test_flights_deleted_while_the_store_is_listed_are_left_out(tmp_path):
     assert deleted == list(reversed(ids))
     assert take(l, l.runway_flights_json, store.encode()) == []
     assert listings > 1
+
+
+# The child: a batched session whose commit fails (writes past RLIMIT_FSIZE fail with EFBIG, as on
+# a full disk) for one push and one stop, then succeeds again; prints what the host saw.
+REFUSED_CHILD = textwrap.dedent(r"""
+    import ctypes, json, resource, signal, sys, time
+    lib = ctypes.CDLL(sys.argv[1])
+    lib.runway_session_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.runway_push_json.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
+    lib.runway_start.argtypes = [ctypes.c_void_p, ctypes.c_double]
+    lib.runway_stop.argtypes = [ctypes.c_void_p, ctypes.c_double]
+    lib.runway_snapshot_json.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.runway_session_close.argtypes = [ctypes.c_void_p]
+    lib.runway_last_error.restype = ctypes.c_char_p
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)   # a write past the limit fails with EFBIG
+    s = ctypes.c_void_p()
+    config = json.dumps({"store": sys.argv[2], "flight_id": "f", "durability": "batched"}).encode()
+    assert lib.runway_session_open(config, ctypes.byref(s)) == 0, lib.runway_last_error()
+    assert lib.runway_start(s, 1700000000.0) == 0
+    def push(i):
+        fix = {"t": 1700000000.0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0, "speed": 3.3}
+        return lib.runway_push_json(s, json.dumps(fix).encode())
+    for i in range(1, 11):
+        assert push(i) == 0
+    time.sleep(1.1)
+    assert push(11) == 0                  # a second passed: the first 12 entries are committed
+    assert push(12) == 0                  # buffered (acknowledged)
+    hard = resource.getrlimit(resource.RLIMIT_FSIZE)[1]
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1, hard))   # no file can be written now
+    time.sleep(1.1)
+    failed = [push(13), lib.runway_stop(s, 1700000013.5)]  # their commits fail: both refused
+    error = lib.runway_last_error().decode()
+    resource.setrlimit(resource.RLIMIT_FSIZE, (hard, hard))
+    out = ctypes.c_void_p()
+    assert lib.runway_snapshot_json(s, ctypes.byref(out)) == 0
+    snap = json.loads(ctypes.string_at(out.value).decode())
+    lib.runway_session_close(s)           # commits what is buffered
+    print(json.dumps({"failed": failed, "error": error, "fixes": snap["fixes"], "phase": snap["phase"]}))
+""")
+
+
+def test_a_batched_input_whose_commit_fails_is_not_journaled(tmp_path):
+    """A call that returns RUNWAY_ERR_STORE was not processed, so it must not reach the journal
+    either: with "batched", the commit that fails is of the entries before it, which stay
+    buffered for the next write; the refused input or command is not among them. Otherwise the
+    recovered flight would hold a fix the live one never counted, and a stop the host saw fail."""
+    store = str(tmp_path / "runway.db")
+    child = subprocess.run([sys.executable, "-c", REFUSED_CHILD, LIB, store],
+                           capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    live = json.loads(child.stdout)
+    assert live["failed"] == [6, 6], live                       # RUNWAY_ERR_STORE, both
+    assert "I/O error" in live["error"] or "disk is full" in live["error"], live["error"]
+    assert live["fixes"] == 12 and live["phase"] == "cruise", live
+
+    l = lib()
+    s = ctypes.c_void_p()
+    assert l.runway_session_recover(store.encode(), b"f", None, ctypes.byref(s)) == 0, l.runway_last_error()
+    snap = take(l, l.runway_snapshot_json, s)
+    l.runway_session_close(s)
+    assert (snap["fixes"], snap["phase"]) == (live["fixes"], live["phase"])
+    free = ctypes.c_void_p()                       # the same start and fixes 1..12 without a store
+    assert l.runway_session_open(None, ctypes.byref(free)) == 0
+    assert l.runway_start(free, 1700000000.0) == 0
+    for i in range(1, 13):
+        fix = {"t": 1700000000.0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0, "speed": 3.3}
+        assert l.runway_push_json(free, json.dumps(fix).encode()) == 0
+    expected = take(l, l.runway_snapshot_json, free)
+    l.runway_session_close(free)
+    for key in ("distance_m", "elapsed_s", "moving_s", "points", "t"):
+        assert snap[key] == expected[key], key
