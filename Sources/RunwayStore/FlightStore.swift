@@ -71,7 +71,7 @@ public final class FlightStore {
         try db.retryingWhileBusy { () throws(RunwayError) in
             try Self.checkOwnership(db)
             let mode = try db.text("PRAGMA journal_mode = WAL", "switching to WAL mode") ?? ""
-            guard mode.lowercased() == "wal" || (path == ":memory:" && mode.lowercased() == "memory") else {
+            guard mode.lowercased() == "wal" else {
                 throw RunwayError(.store, "store \(path) cannot use WAL mode (journal mode stays \"\(mode)\"); is it on a file system without shared memory?")
             }
             try db.exec("""

@@ -21,7 +21,7 @@ final class SQLiteConnection {
         self.path = path
         var db: OpaquePointer? = nil
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        let rc = sqlite3_open_v2(Self.fileName(path), &db, flags, nil)
         handle = db
         guard rc == SQLITE_OK, let db else {
             let error = self.error(rc, "opening")
@@ -60,6 +60,13 @@ final class SQLiteConnection {
     }
 
     deinit { close() }
+
+    /// `path` as SQLite takes it for the file of that name: SQLite opens ":memory:" as an
+    /// in-memory database and, when built to accept URIs (Debian's is), a name starting with
+    /// "file:" as a URI. Relative paths get "./", which names the same file and is neither.
+    static func fileName(_ path: String) -> String {
+        path.hasPrefix("/") ? path : "./" + path
+    }
 
     /// Closes the connection; statements still alive are finalised by their owners later
     /// (`sqlite3_close_v2` waits for them). Harmless when already closed.

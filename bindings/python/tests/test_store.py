@@ -278,3 +278,29 @@ def test_store_functions_take_path_objects(tmp_path):
     assert librunway.flight(path, "p")["flight_id"] == "p"
     with pytest.raises(librunway.ArgumentError):
         librunway.flights(str(path) + "\0x")     # a NUL cannot cross into C
+
+
+@pytest.mark.parametrize("name", [":memory:", "file:runs.db", "file:runs.db?mode=memory", "file::memory:"])
+def test_a_store_path_is_a_file_name_never_an_sqlite_uri(tmp_path, monkeypatch, name):
+    """SQLite reads ":memory:" as an in-memory database and, where it is built to take URIs (as
+    Debian's is), "file:..." as a URI. A store path is a file name like any other: the lease
+    (`<path>.lock`) and the read functions take it so, and a host given ":memory:" would have
+    a journal that is gone at the crash it is meant to survive."""
+    monkeypatch.chdir(tmp_path)
+    with librunway.Session({"store": name, "flight_id": "u"}) as s:
+        s.start(T0)
+        push_steps(s, 0, 3)
+    assert os.path.isfile(tmp_path / name)
+    assert sorted(os.listdir(tmp_path)) == sorted([name, name + ".lock"])
+    listed = librunway.flights(name)
+    assert [(f["flight_id"], f["finished"]) for f in listed] == [("u", False)]
+    with librunway.recover(name, "u") as s:
+        assert s.snapshot()["distance_m"] == reference(3)["distance_m"]
+
+
+def test_a_store_path_like_an_absolute_uri_is_not_taken_for_that_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    target = tmp_path / "elsewhere.db"
+    with pytest.raises(librunway.StoreError, match="cannot open"):
+        librunway.Session({"store": f"file:{target}", "flight_id": "u"})
+    assert not target.exists()
