@@ -47,8 +47,9 @@ file itself stores, FIT session or TCX laps; ``None`` when it has none) and
 recorded). ``untimed`` and the device columns come from the import report
 (``None`` with a library whose import writes none).
 A file that cannot be analysed — truncated, not a recording, no timed points,
-no input accepted — is a row whose ``error`` says why (``"InputError: ..."``)
-and whose figures are ``None``; it never fails the job.
+no input accepted, not a regular file (a named pipe, a device), larger than the
+import's 64 MiB (these two refused unread) — is a row whose ``error`` says why
+(``"InputError: ..."``) and whose figures are ``None``; it never fails the job.
 
 Dask (``dask``, ``distributed``) is an optional extra:
 ``pip install './bindings/python[batch]'``. ``import librunway`` never imports it,
@@ -77,8 +78,8 @@ from typing import Any, Optional, Union
 
 from . import _lib
 from .errors import InputError, LibraryError, RunwayError
-from .recording import (_start_replay, analyse_available, analyse_recording, import_recording,
-                        split_report)
+from .recording import (_read_recording_file, _start_replay, analyse_available, analyse_recording,
+                        import_recording, split_report)
 from .session import Session
 
 __all__ = ["analyse", "analyse_file", "find_recordings", "local_cluster", "sniff_sport",
@@ -393,8 +394,7 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
             raise RecordingError(f"not a recording: {ext or 'no'} extension "
                                  "(expected .gpx, .tcx or .fit)")
         row["format"] = fmt
-        with open(path, "rb") as f:
-            data = f.read()
+        data = _read_recording_file(path, fmt)
         if analyse_available():
             summary, report, rejected = _analyse_one(data, fmt, config, row)
         else:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from ctypes import byref, c_size_t, c_void_p
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from . import _lib
-from .errors import ArgumentError, LibraryError
+from .errors import ArgumentError, InputError, LibraryError
 from .route import RoutePoints
 from .session import Session, _c_string
 
@@ -21,6 +23,36 @@ IMPORT_FORMATS = ("gpx", "tcx", "fit")
 #: What :func:`import_recording` accepts as the file's contents.
 RecordingData = Union[bytes, bytearray, memoryview, str]
 
+#: The largest recording file the library imports (``runway_import`` refuses larger ones).
+IMPORT_LIMIT_BYTES = 64 << 20
+
+_NOT_REGULAR = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe (FIFO)"),
+                (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                (stat.S_ISSOCK, "a socket"))
+
+
+def _read_recording_file(path: Union[str, "os.PathLike[str]"], fmt: str) -> bytes:
+    """A recording file's bytes, refusing what the import would refuse (or never finish
+    reading) before reading it: a file that is not a regular file (a named pipe, whose open
+    would wait for a writer, is opened without waiting; a device, whose reading might not end)
+    and one over :data:`IMPORT_LIMIT_BYTES` (read no further than the limit).
+
+    Raises:
+        InputError: not a regular file, or too large (the import's message).
+        OSError: the file cannot be opened or read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = next((what for test, what in _NOT_REGULAR if test(st.st_mode)), "a special file")
+            raise InputError(f"not a regular file: {kind}")
+        data = f.read(IMPORT_LIMIT_BYTES + 1) if st.st_size <= IMPORT_LIMIT_BYTES else b""
+    if st.st_size > IMPORT_LIMIT_BYTES or len(data) > IMPORT_LIMIT_BYTES:
+        size = st.st_size if st.st_size > IMPORT_LIMIT_BYTES else f"more than {IMPORT_LIMIT_BYTES}"
+        raise InputError(f"{fmt.upper()} file of {size} bytes exceeds the import limit of "
+                         f"{IMPORT_LIMIT_BYTES} bytes")
+    return data
 
 
 def _as_bytes(data: Any) -> bytes:

@@ -244,6 +244,44 @@ def test_broken_files_are_error_rows_not_a_failed_job(archive, client):
     assert rows == batch.analyse(files)
 
 
+#: A child that analyses a folder in one process, its address space capped (a file read
+#: without end fails there, not on the machine), printing the rows as JSON.
+_SERIAL_CHILD = """
+import json, resource, sys
+resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+from librunway import batch
+print(json.dumps(batch.analyse(sys.argv[1])))
+"""
+
+
+def test_files_that_are_not_regular_or_too_large_are_refused_unread(archive, client, tmp_path):
+    """A named pipe called run.gpx, a link to a device (/dev/zero) called zero.fit, and a file
+    past the import limit: each is a row saying why, without being read (opening the pipe
+    blocked the batch for ever; the device was read until memory ran out; the large file
+    was read whole before the library refused it), and the other files' rows are as alone."""
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    shutil.copyfile(archive / "generated" / "no_sport.gpx", folder / "good.gpx")
+    os.mkfifo(folder / "pipe.gpx")
+    os.symlink("/dev/zero", folder / "zero.fit")
+    with open(folder / "big.gpx", "wb") as f:
+        f.truncate((64 << 20) + 1)                        # sparse: one byte past the limit
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(), "PYTHONPATH": str(PYTHON_DIR)}
+    child = subprocess.run([sys.executable, "-c", _SERIAL_CHILD, str(folder)], env=env,
+                           capture_output=True, text=True, timeout=20)   # a hang fails here
+    assert child.returncode == 0, child.stderr[-2000:]
+    rows = json.loads(child.stdout)
+    errors = {Path(r["file"]).name: r["error"] for r in rows}
+    assert errors == {
+        "big.gpx": "InputError: GPX file of 67108865 bytes exceeds the import limit of 67108864 bytes",
+        "good.gpx": None,
+        "pipe.gpx": "InputError: not a regular file: a named pipe (FIFO)",
+        "zero.fit": "InputError: not a regular file: a character device",
+    }
+    assert rows[1] == batch.analyse_file(folder / "good.gpx", name=str(folder / "good.gpx"))
+    assert batch.analyse(folder, client=client) == rows
+
+
 def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch):
     """A task that raises (a bug, or a worker lost) costs only its own file a row: the
     other files of its task are analysed again one by one."""
