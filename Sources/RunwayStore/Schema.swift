@@ -1,3 +1,4 @@
+import CSQLite
 import RunwayCore
 
 /// The store's schema: an ordered list of migrations, the file's version in `PRAGMA user_version`.
@@ -88,7 +89,10 @@ enum Schema {
                 if current > Int64(version) {
                     throw newer(db.path, current)
                 }
-                guard current >= 0, current < Int64(version) else {
+                guard current >= 0 else {
+                    throw RunwayError(.store, "\(SQLiteConnection.corruptionPrefix(db.path)): its schema version is \(current)")
+                }
+                guard current < Int64(version) else {
                     try db.exec("COMMIT", "ending a schema check")
                     return
                 }
@@ -99,7 +103,12 @@ enum Schema {
                     try db.exec("PRAGMA user_version = \(target)", "setting schema version \(target)")
                     try db.exec("COMMIT", "committing schema version \(target)")
                 } catch {
-                    throw RunwayError(.store, "store \(db.path): migration from schema version \(step) to \(target) failed, the file stays at version \(step): \(error.message)")
+                    let failed = "migration from schema version \(step) to \(target) failed, the file stays at version \(step): \(error.message)"
+                    // SQLITE_ERROR: the step's SQL does not fit the tables (a column or table
+                    // already there), so the version is not the tables' (its header is damaged);
+                    // a full disk, an I/O error or a lock has a code of its own.
+                    guard db.lastFailure & 0xFF == SQLITE_ERROR else { throw RunwayError(.store, "store \(db.path): \(failed)") }
+                    throw RunwayError(.store, "\(SQLiteConnection.corruptionPrefix(db.path)): its tables do not match its schema version \(step) (\(failed))")
                 }
             } catch {
                 db.rollbackQuietly()

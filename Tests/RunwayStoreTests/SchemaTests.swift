@@ -129,6 +129,23 @@ import RunwaySim
         #expect(RawDB(dir.file()).value("PRAGMA user_version") == "4")
     }
 
+    /// A schema version damaged downwards (bits of the header's `user_version` flipped) would run
+    /// an old migration over newer tables; a negative one was taken for current. Either is damage.
+    @Test(arguments: [0, 1, 2, -1, -3])
+    func aSchemaVersionThatDisagreesWithTheTablesIsReportedCorrupt(version: Int) throws {
+        let dir = TempDir()
+        let store = try FlightStore(path: dir.file())
+        try store.createFlight(id: "f", configJSON: "{}")
+        try store.append(fix(0), to: "f")
+        store.close()
+        #expect(RawDB(dir.file()).exec("PRAGMA user_version = \(version)") == nil)
+        let e = thrown { try FlightStore(path: dir.file()) }
+        #expect(e?.status == .store)
+        #expect(e?.message.hasPrefix("store \(dir.file()) is corrupt") == true, "\(e?.message ?? "no error")")
+        #expect(RawDB(dir.file()).value("PRAGMA user_version") == "\(version)")   // left as it was
+        #expect(RawDB(dir.file()).value("SELECT count(*) FROM journal") == "1")
+    }
+
     @Test func anotherProgramsDatabaseIsRefusedAndLeftAlone() throws {
         let dir = TempDir()
         let raw = RawDB(dir.file())
