@@ -124,9 +124,14 @@ def _is_recording_name(name: str) -> bool:
 
 
 def _scan(folder: str) -> list[str]:
-    """Recordings under `folder`, recursively, sorted; hidden files and folders skipped."""
+    """Recordings under `folder`, recursively, sorted; hidden files and folders skipped; a
+    folder that cannot be listed in their place (its row says why)."""
     found = []
-    for root, dirs, files in os.walk(folder):
+
+    def unlisted(error: OSError) -> None:   # os.walk would skip it without a word
+        found.append(error.filename)
+
+    for root, dirs, files in os.walk(folder, onerror=unlisted):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         found += [os.path.join(root, f) for f in sorted(files)
                   if not f.startswith(".") and _is_recording_name(f)]
@@ -137,7 +142,8 @@ def find_recordings(paths_or_glob: PathLike | Iterable[PathLike]) -> list[str]:
     """The recordings named by a path, a glob, or a list of them, in order.
 
     A directory is searched recursively for ``.gpx``, ``.tcx`` and ``.fit``
-    files (any case; names starting with ``.`` skipped); a glob (``*``,
+    files (any case; names starting with ``.`` skipped; a folder that cannot be
+    listed is listed itself, for its row to say why); a glob (``*``,
     ``?``, ``[``; ``**`` recurses) contributes the recordings it matches (and
     those under directories it matches); a file is taken whatever its name
     (one that is not a recording gives an error row). Each argument's files
@@ -388,6 +394,9 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row["file"] = os.fspath(path) if name is None else name
     try:
+        if os.path.isdir(path):     # a folder find_recordings could not list: why
+            with os.scandir(path):
+                raise RecordingError("a folder, not a recording")
         ext = os.path.splitext(os.fspath(path))[1].lower()
         fmt = EXTENSIONS.get(ext)
         if fmt is None:

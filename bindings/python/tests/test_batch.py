@@ -555,6 +555,29 @@ def test_finding_recordings(archive):
         batch.find_recordings(archive / "missing")
 
 
+def test_a_folder_that_cannot_be_searched_is_a_row_not_a_silent_gap(archive, tmp_path, monkeypatch):
+    """os.walk skips a folder it cannot list without a word: its recordings were missing from
+    the table, which looked complete. It is a row whose error says why (a real unreadable
+    folder needs a user other than root: scandir is made to refuse it instead)."""
+    root = tmp_path / "runs"
+    for sub in ("a", "b", "c"):
+        (root / sub).mkdir(parents=True)
+        shutil.copyfile(archive / "generated" / "no_sport.gpx", root / sub / "run.gpx")
+    locked = str(root / "b")
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path) == locked:
+            raise PermissionError(13, "Permission denied", locked)
+        return real(path)
+    monkeypatch.setattr(os, "scandir", scandir)
+    assert batch.find_recordings(root) == [str(root / "a" / "run.gpx"), locked, str(root / "c" / "run.gpx")]
+    rows = batch.analyse(root)
+    assert [r["error"] for r in rows] == [None, f"PermissionError: [Errno 13] Permission denied: '{locked}'", None]
+    assert rows[1]["file"] == locked and rows[1]["format"] is None
+    assert rows[0] == {**rows[2], "file": rows[0]["file"]}
+
+
 def test_sport_as_the_library_writes_it():
     """The library's exports name the activity; the sniffer reads each back."""
     names = {"run": ("running", "running", "running"), "walk": ("walking", "other", "walking"),
