@@ -70,10 +70,12 @@ extension Session {
         var (core, _) = try load(store, id: id)
         let wasFlying = core.phase == .cruise || core.phase == .holding
         var events: [Event] = []
-        if wasFlying { try store.append(.command(.stop, t: core.now), to: id) }
-        // (A flight whose stop was journaled but not its record landed as its user stopped it.)
+        // The stop is journaled with the record, in one transaction: a finish that fails leaves
+        // the flight as it was. (A flight whose stop was journaled but not its record, its host
+        // dead between the two, landed as its user stopped it.)
+        let stop: JournalEntry? = wasFlying ? .command(.stop, t: core.now) : nil
         if core.phase != .touchdown { core.land(reason: "recovered", events: &events) }
-        try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON())
+        try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON(), journaling: stop)
     }
 
     /// The store's flights as JSON; unfinished ones get their figures by replay.

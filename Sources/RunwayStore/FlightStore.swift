@@ -190,14 +190,18 @@ public final class FlightStore {
     /// - Parameters:
     ///   - row: the figures (start, end, end reason, activity, distance, times, average pace).
     ///   - recordJSON: the flight record (summary with route) as the session renders it.
+    ///   - last: an entry journaled in the same transaction (a stop that lands the flight), so
+    ///     that the flight takes both or neither.
     /// - Throws: `.notFound` for an unknown flight, `.state` for one already finished.
-    public func finish(id: String, row: FlightRow, recordJSON: String) throws(RunwayError) {
+    public func finish(id: String, row: FlightRow, recordJSON: String, journaling last: JournalEntry? = nil) throws(RunwayError) {
         let db = try connection()
         try commitPending()
+        let lastRow = try last.map { (e) throws(RunwayError) in try JournalCoding.encode(e) }
         try transaction(db, immediate: true, "finishing flight \"\(id)\"") { (db) throws(RunwayError) in
             let check = try db.prepare("SELECT finished FROM flight WHERE id = ?1", "looking up flight \"\(id)\"")
             try check.bind(1, id)
             guard try check.step(), check.int(0) == 0 else { throw try closedFlightError(id, db) }
+            if let lastRow, try !insert(lastRow, into: id, db) { throw try closedFlightError(id, db) }
             let s = try db.prepare("""
                 UPDATE flight SET finished = 1, start_t = ?2, end_t = ?3, end_reason = ?4, activity = ?5,
                     distance_m = ?6, elapsed_s = ?7, moving_s = ?8, avg_pace_min_per_km = ?9, record = ?10,

@@ -310,3 +310,46 @@ def test_a_batched_input_whose_commit_fails_is_not_journaled(tmp_path):
     l.runway_session_close(free)
     for key in ("distance_m", "elapsed_s", "moving_s", "points", "t"):
         assert snap[key] == expected[key], key
+
+
+FINISH_CHILD = textwrap.dedent(r"""
+    import ctypes, resource, signal, sys
+    lib = ctypes.CDLL(sys.argv[1])
+    lib.runway_flight_finish.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+    lib.runway_last_error.restype = ctypes.c_char_p
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    # Room for the 32 KiB shared-memory index and 9 WAL frames (24 + 4096 bytes each): a journal
+    # entry's, not the finished record's (some 40 pages of route).
+    resource.setrlimit(resource.RLIMIT_FSIZE, (40000, resource.RLIM_INFINITY))
+    st = lib.runway_flight_finish(sys.argv[2].encode(), b"f")
+    print(st, lib.runway_last_error().decode() if st else "")
+""")
+
+
+def test_a_finish_that_fails_leaves_the_flight_as_it_was(tmp_path):
+    """runway_flight_finish journals a stop and writes the record: in one transaction, so that a
+    finish that fails (a full disk; or a kill between the two) leaves the flight unfinished as
+    it was, and the next finish lands it "recovered" — not "stopped", as if its user had."""
+    store = str(tmp_path / "runway.db")
+    l = lib()
+    l.runway_push_jsonl.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                    ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t)]
+    s = ctypes.c_void_p()
+    config = json.dumps({"store": store, "flight_id": "f", "durability": "batched"}).encode()
+    assert l.runway_session_open(config, ctypes.byref(s)) == 0, l.runway_last_error()
+    assert l.runway_start(s, 1700000000.0) == 0
+    batch = "".join(json.dumps({"t": 1700000001.0 + i, "lat": 52.0 + i * 0.00003, "lon": 4.0, "speed": 3.3,
+                                "alt": 10.0 + (i % 13) * 0.1}) + "\n" for i in range(3000)).encode()
+    acc, rej = ctypes.c_size_t(), ctypes.c_size_t()
+    assert l.runway_push_jsonl(s, batch, len(batch), ctypes.byref(acc), ctypes.byref(rej)) == 0
+    l.runway_session_close(s)                           # unfinished, as a dead host leaves it
+
+    child = subprocess.run([sys.executable, "-c", FINISH_CHILD, LIB, store],
+                           capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.startswith("6 "), child.stdout  # RUNWAY_ERR_STORE: the record did not fit
+    listed = take(l, l.runway_flights_json, store.encode())
+    assert [(f["flight_id"], f["finished"]) for f in listed] == [("f", False)]
+    assert l.runway_flight_finish(store.encode(), b"f") == 0, l.runway_last_error()
+    done = take(l, l.runway_flights_json, store.encode())[0]
+    assert (done["finished"], done["end_reason"]) == (True, "recovered")
