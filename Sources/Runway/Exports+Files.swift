@@ -66,7 +66,7 @@ func analyse(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _
     if let options, case let n = strnlen(options, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
         throw JSONInput.tooLarge(n, "options", atLeast: true)
     }
-    let parsed = try AnalysisOptions.parse(string(options))
+    let parsed = try AnalysisOptions.parse(try string(options, "options"))
     guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
     guard let out else { throw RunwayError(.argument, "out is NULL") }
     let analysis = try RecordingAnalysis.run(UnsafeRawBufferPointer(start: bytes, count: len), options: parsed)

@@ -6,11 +6,13 @@ import Glibc
 
 // MARK: - Flight store
 
-/// A required C string argument.
+/// A required C string argument: at most 4096 bytes of UTF-8 (a path that is not UTF-8 is
+/// refused, not repaired into the name of another file).
 func required(_ p: UnsafePointer<CChar>?, _ name: String) throws(RunwayError) -> String {
     guard let p else { throw RunwayError(.argument, "\(name) is NULL") }
     guard strnlen(p, 4097) <= 4096 else { throw RunwayError(.argument, "\(name) is longer than 4096 bytes") }
-    return String(cString: p)
+    guard let s = String(validatingCString: p) else { throw RunwayError(.argument, "\(name) is not valid UTF-8") }
+    return s
 }
 
 @_cdecl("runway_session_flight_id")
@@ -32,7 +34,7 @@ public func runway_session_recover_impl(_ path: UnsafePointer<CChar>?, _ id: Uns
         if let config, case let n = strlen(config), n > JSONInput.maxInputBytes {
             throw JSONInput.tooLarge(n, "config")
         }
-        let s = try Session.recover(storePath: storePath, id: flightID, configText: string(config))
+        let s = try Session.recover(storePath: storePath, id: flightID, configText: try string(config, "config"))
         if s.liveClock { Ticker.shared.register(s) }
         out.pointee = OpaquePointer(Unmanaged.passRetained(s).toOpaque())
     }

@@ -60,7 +60,13 @@ func mallocString(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunwayError) -> Un
     return p
 }
 
-func string(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+/// A JSON text argument (a config, options) as a String; nil for NULL. Invalid UTF-8 is
+/// `RUNWAY_ERR_JSON`, as in any JSON text: repaired, it would name other files and keys.
+func string(_ p: UnsafePointer<CChar>?, _ name: String) throws(RunwayError) -> String? {
+    guard let p else { return nil }
+    guard let s = String(validatingCString: p) else { throw RunwayError(.json, "\(name) is not valid UTF-8") }
+    return s
+}
 
 // MARK: - Library
 
@@ -92,7 +98,7 @@ public func runway_session_open_impl(_ config: UnsafePointer<CChar>?,
         if let config, case let n = strlen(config), n > JSONInput.maxInputBytes {
             throw JSONInput.tooLarge(n, "config")
         }
-        let text = string(config)
+        let text = try string(config, "config")
         let parsed = try EngineConfig.parse(text)
         let s = try Session(config: parsed, configText: text)
         if s.liveClock { Ticker.shared.register(s) }
@@ -301,7 +307,7 @@ public func runway_subscribe_impl(_ handle: SessionHandle?, _ options: UnsafePoi
         if let options, case let n = strlen(options), n > JSONInput.maxInputBytes {
             throw JSONInput.tooLarge(n, "options")
         }
-        let parsed = try SubscriptionOptions.parse(string(options))
+        let parsed = try SubscriptionOptions.parse(try string(options, "options"))
         let target = fn.map { CallbackTarget(fn: $0, user: user) }
         outID.pointee = try s.subscribe(options: parsed, target: target)
     }

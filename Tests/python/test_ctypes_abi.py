@@ -109,3 +109,28 @@ def test_a_run_through_the_raw_c_abi():
     finally:
         L.runway_session_close(s)  # ends b and waits for its callback
     del callbacks  # only now may the CFUNCTYPE objects go: no callback can run any more
+
+
+def test_a_store_path_that_is_not_utf8_is_refused_not_changed(tmp_path):
+    """A Linux file name is any bytes; the library's paths are UTF-8 text. A path that is not
+    UTF-8 was repaired (each bad byte became U+FFFD) and so named another file: a session's
+    config {"store": "caf\\xe9.db"} journaled to "caf\\xef\\xbf\\xbd.db", and the store at
+    caf\\xe9.db was "not found". Now the config is RUNWAY_ERR_JSON (invalid UTF-8, as for any
+    JSON text) and a path argument RUNWAY_ERR_ARGUMENT, and no file is made."""
+    L = load()
+    L.runway_flights_json.argtypes = [c_char_p, POINTER(c_void_p)]
+    L.runway_flights_json.restype = c_int
+    folder = os.fsencode(tmp_path)
+    s = c_void_p()
+    config = b'{"store":"' + folder + b'/caf\xe9.db","flight_id":"x"}'
+    assert L.runway_session_open(config, byref(s)) == 2                   # RUNWAY_ERR_JSON
+    assert b"UTF-8" in L.runway_last_error()
+    assert os.listdir(folder) == []
+
+    assert L.runway_session_open(json.dumps({"store": str(tmp_path / "a.db")}).encode(), byref(s)) == 0
+    L.runway_session_close(s)
+    os.rename(tmp_path / "a.db", folder + b"/caf\xe9.db")
+    out = c_void_p()
+    assert L.runway_flights_json(folder + b"/caf\xe9.db", byref(out)) == 1   # RUNWAY_ERR_ARGUMENT
+    assert b"store_path is not valid UTF-8" in L.runway_last_error()
+    assert sorted(os.listdir(folder)) == [b"a.db.lock", b"caf\xe9.db"]
