@@ -388,7 +388,8 @@ runway_status runway_session_recover(const char *store_path, const char *flight_
                                      const char *config_json, runway_session **out);
 
 /** Finishes an unfinished stored flight as touchdown with end_reason
- *  "recovered" at its last journaled time, without opening a session. */
+ *  "recovered" at its last journaled time, without opening a session (one
+ *  that never started is finished in preflight, "recovered"). */
 runway_status runway_flight_finish(const char *store_path, const char *flight_id);
 
 /** The store's flights as a JSON array, oldest first: {"flight_id","start_t",

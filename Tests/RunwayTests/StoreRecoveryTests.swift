@@ -55,4 +55,20 @@ struct StoreRecoveryTests {
         let record = try #require(flightJSON(path))
         #expect(record.contains(#""end_reason":"stopped""#), "\(record.prefix(200))")
     }
+
+    /// A flight that never started has nothing to land: finishing it keeps it in preflight,
+    /// "recovered", and it is finished (store.md, runway.h).
+    @Test func finishingAFlightThatNeverStartedKeepsItInPreflight() throws {
+        let dir = TempDir()
+        let path = dir.file()
+        do {
+            let s = try CSession(#"{"store":"\#(path)","flight_id":"f"}"#)
+            _ = s.fix(Self.t0, 52)
+            s.close()
+        }
+        #expect(runway_flight_finish_impl(path, "f") == RUNWAY_OK)
+        let record = try #require(flightJSON(path))
+        #expect(record.contains(#""phase":"preflight""#) && record.contains(#""end_reason":"recovered""#), "\(record.prefix(200))")
+        #expect(runway_flight_finish_impl(path, "f") == RUNWAY_ERR_STATE)
+    }
 }
