@@ -252,6 +252,22 @@ enum ExportDirectory {
         w.field("distance_m", r.distanceM)
         w.field("route_geodesic_m", length.withinSegments)
         w.field("route_geodesic_bridged_m", length.bridged)
+        // The timer legs: a leg's points are those at or after its start, before the next's.
+        let times = (0..<r.route.count).map { r.route.time($0) }
+        let legStarts = Set(r.timerLegs.dropFirst().compactMap { leg in times.firstIndex { $0 >= leg.start } }).subtracting([0]).sorted()
+        let legBounds = [0] + legStarts + [r.route.count]
+        let legs = zip(legBounds, legBounds.dropFirst()).filter { $0.0 < $0.1 }
+        var legLength = 0.0
+        for (a, b) in legs where b - a > 1 {
+            for i in (a + 1)..<b {
+                legLength += Geodesy.distance(lat1: r.route.latitude(i - 1), lon1: r.route.longitude(i - 1),
+                                              lat2: r.route.latitude(i), lon2: r.route.longitude(i))
+            }
+        }
+        w.field("legs", legs.count)
+        w.key("leg_sizes"); w.beginArray(); for (a, b) in legs { w.integer(b - a) }; w.endArray()
+        w.key("leg_starts"); w.beginArray(); for s in legStarts { w.integer(s) }; w.endArray()
+        w.field("leg_geodesic_m", legLength)
         w.key("hr"); w.bool((0..<r.route.count).contains { !r.route.heartRate($0).isNaN })
         if (0..<r.route.count).contains(where: { !r.route.power($0).isNaN }) {
             w.key("power_w"); w.beginArray()
@@ -375,15 +391,17 @@ struct ExportTests {
 
     // MARK: GPX
 
-    @Test func gpxHasOneTrksegPerRouteSegmentWithEveryPointItsTimeAndPosition() throws {
+    @Test func gpxHasOneTrksegPerTimerLegWithEveryPointItsTimeAndPosition() throws {
         let r = try ExportFixture.simulated()
         #expect(r.route.segmentRanges.count == 2, "the fixture's gap splits the route")
+        #expect(r.timerLegs.count == 1, "but not the timer")
         let gpx = try parsedExport(r, .gpx)
         #expect(gpx.name == "gpx" && gpx.namespace == "http://www.topografix.com/GPX/1/1")
         #expect(gpx.attributes["version"] == "1.1" && gpx.attributes["creator"] == "librunway")
         let trk = try #require(gpx.first("trk"))
         let segs = trk.all("trkseg")
-        #expect(segs.map { $0.all("trkpt").count } == r.route.segmentRanges.map(\.count))
+        // One trkseg: an import reads a trkseg break as a pause, and finds the gap from the times.
+        #expect(segs.map { $0.all("trkpt").count } == [r.route.count])
         var i = 0
         for seg in segs {
             for pt in seg.all("trkpt") {
@@ -480,8 +498,8 @@ struct ExportTests {
             total += lap.descendants("Trackpoint").count
         }
         #expect(total == r.route.count)
-        // The gap splits the lap it falls in into two Tracks.
-        #expect(laps.map { $0.all("Track").count }.reduce(0, +) == laps.count + 1)
+        // The gap splits no Track (the timer ran across it): one Track per Lap.
+        #expect(laps.map { $0.all("Track").count } == laps.map { _ in 1 })
     }
 
     @Test func tcxOfAFlightStillInTheAirHasItsLapInProgress() throws {
@@ -716,6 +734,7 @@ struct ExportTests {
         let flights: [(String, FlightRecord, Bool)] = [
             ("run-two-segments", try ExportFixture.simulated(), true),
             ("run-in-the-air", try ExportFixture.simulated(stop: false), true),
+            ("run-gap-and-pause", try ExportLegTests.gapAndPause(), true),
             ("raw-south", try ExportFixture.simulated(lat: -33.87, lon: 151.21, filters: false, sensors: false), false),
             ("empty-preflight", FlightComputer().record, true),
             ("ride-antimeridian", try ExportFixture.simulated(activity: .ride, lat: -16.5, lon: 179.999, filters: false,

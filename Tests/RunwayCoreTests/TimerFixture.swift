@@ -38,6 +38,8 @@ enum TimerFixture {
                 }
             case .command(let c, let at):
                 try core.command(c, at: t0 + Double(at), wallClock: .nan, events: &events)
+            case .gap(let range):
+                lat += Double(range.count) * 3 / 111_250
             }
         }
         return core.record
@@ -48,6 +50,8 @@ enum TimerFixture {
         /// Fixes every second, `mps(k)` m/s north, without a Doppler speed (as a TCX or GPX has them).
         case paced(ClosedRange<Int>, mps: (Int) -> Double)
         case command(PhaseCommand, Int)
+        /// No fix over these seconds while the runner goes on at 3 m/s (a GPS gap).
+        case gap(ClosedRange<Int>)
     }
 
     /// Paused twice by the user, stopped moving: legs 0-300, 360-700, 750-1000 (890 s of timer).

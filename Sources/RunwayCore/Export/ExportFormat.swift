@@ -6,16 +6,17 @@
 /// ```
 public enum ExportFormat: String, Sendable, CaseIterable {
     /// GPX 1.1 with Garmin's TrackPointExtension v2 (heart rate, cadence, speed); one `trkseg`
-    /// per route segment.
+    /// per timer leg (a break where the flight paused, not at a GPS gap).
     case gpx
-    /// Garmin Training Center XML v2: one `Lap` per lap, trackpoints with distance, heart rate
-    /// and cadence.
+    /// Garmin Training Center XML v2: one `Lap` per lap, one `Track` in it per timer leg,
+    /// trackpoints with distance, heart rate and cadence.
     case tcx
     /// A FIT activity file (binary): file_id, device_info, timer events, records, laps,
     /// session, activity.
     case fit
-    /// A GeoJSON Feature: the route as a LineString (one segment) or MultiLineString, the
-    /// summary figures as properties.
+    /// A GeoJSON Feature: the route as a LineString (one segment) or MultiLineString (one line
+    /// per route segment: gaps and jumps break it, as pauses do), the summary figures as
+    /// properties.
     case geojson
     /// Comma-separated values: a header and one row per route point.
     case csv

@@ -1,7 +1,10 @@
 /// GPX 1.1 (<http://www.topografix.com/GPX/1/1>), as Garmin Connect and Strava write and read it.
 ///
 /// One `<trk>` (named after the flight id, `<type>` running/walking/cycling) with one
-/// `<trkseg>` per route segment. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
+/// `<trkseg>` per timer leg of the flight (`FlightRecord.timerLegs`: from a start or resume to a
+/// pause, auto-pause or stop; `Route.legRanges`), the route's segments when the legs are
+/// unknown. A GPS gap or jump inside a leg breaks no `trkseg`: an import reads a break as a
+/// pause, and finds the gap again from the points' times. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
 /// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when
 /// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as
 /// Garmin writes it: per foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2
@@ -31,7 +34,7 @@ enum GPXExporter {
         out.write(typeName(r.activity))
         out.write("</type>\n")
         let route = r.route
-        for segment in route.segmentRanges {
+        for segment in route.legRanges(r.timerLegs) {
             out.write("  <trkseg>\n")
             for i in segment { point(route, i, onFoot: r.activity != .ride, &out) }
             out.write("  </trkseg>\n")

@@ -1,7 +1,8 @@
 /// A GeoJSON Feature (RFC 7946): the route as geometry, the flight's summary as properties.
 ///
 /// Geometry: a `LineString` when the route has one segment of two or more points, a
-/// `MultiLineString` (one line per segment) when it has several; segments of a single point
+/// `MultiLineString` (one line per route segment: a gap or a jump starts one, as a pause does,
+/// where GPX and TCX break only at pauses) when it has several; segments of a single point
 /// cannot be lines and are left out (a route of one point is a `Point`, an empty route `null`).
 /// Positions are `[lon, lat, ele]` (`[lon, lat]` when the altitude is unknown).
 ///

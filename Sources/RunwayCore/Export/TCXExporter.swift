@@ -7,12 +7,16 @@
 /// lap in progress of a flight still in the air, or one lap over the whole flight) with
 /// TotalTimeSeconds (timer time, pauses excluded), DistanceMeters, MaximumSpeed, Calories 0
 /// (not estimated), Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod
-/// (Distance for an auto lap, Manual otherwise). A lap's points go in one `<Track>` per route
-/// segment within the lap; each `<Trackpoint>` has Time, Position, AltitudeMeters,
-/// DistanceMeters (the flight's cumulative distance), HeartRateBpm when known, and cadence as
-/// Garmin writes it: a ride's in `<Cadence>` (rpm), a run's or walk's in the ActivityExtension
-/// v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
-/// number, so an odd step count rounds to the nearer even one), the speed the point's fix came
+/// (Distance for an auto lap, Manual otherwise). A lap's points go in one `<Track>` per timer
+/// leg of the flight within the lap (`FlightRecord.timerLegs`, as Garmin starts a new Track each
+/// time the timer stops and starts; `Route.legRanges`; the route's segments when the legs are
+/// unknown), so a GPS gap or jump inside a leg breaks no Track: an import reads a Track break
+/// inside a Lap as a pause, and finds the gap again from the points' times. Each `<Trackpoint>`
+/// has Time, Position, AltitudeMeters, DistanceMeters (the flight's cumulative distance),
+/// HeartRateBpm when known, and cadence as Garmin writes it: a ride's in `<Cadence>` (rpm), a
+/// run's or walk's in the ActivityExtension v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides
+/// per minute: the engine's steps ÷ 2, a whole number, so an odd step count rounds to the
+/// nearer even one), the speed the point's fix came
 /// with (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back
 /// as the fix's speed, and power in `<ns3:Watts>`. A lap with power has
 /// `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
@@ -21,7 +25,7 @@
 /// points are Trackpoints without a Position or altitude, in time order among the route's, with
 /// the sample's speed in `<ns3:TPX><ns3:Speed>`: the TCX import reads them back as speed samples.
 /// They join the Track open at their time (a lap that begins with them opens one, which the
-/// route's next segment continues).
+/// route's next leg continues).
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 1024 + (r.route.count + r.sensed.count) * 260)
@@ -39,7 +43,7 @@ enum TCXExporter {
         out.write("\">\n   <Id>")
         out.write(ISOTime.string(r.exportStartT) ?? "1970-01-01T00:00:00Z")
         out.write("</Id>\n")
-        let segments = r.route.segmentRanges
+        let segments = r.route.legRanges(r.timerLegs)
         for lap in r.exportLaps { write(lap, r, segments, &out) }
         if !r.flightID.isEmpty { out.write("   <Notes>"); out.write(xml: r.flightID); out.write("</Notes>\n") }
         out.write("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
@@ -72,9 +76,9 @@ enum TCXExporter {
         out.write("    <Intensity>Active</Intensity>\n    <TriggerMethod>")
         out.write(lap.trigger == .auto ? "Distance" : "Manual")
         out.write("</TriggerMethod>\n")
-        // One Track per route segment the lap's points touch; the sensor's points in time order
-        // among them, in the Track open at their time.
-        var track: Int? = nil   // the segment of the open Track (-1: opened by sensor points)
+        // One Track per timer leg (`segments`: the legs' ranges of route points) the lap's points
+        // touch; the sensor's points in time order among them, in the Track open at their time.
+        var track: Int? = nil   // the leg of the open Track (-1: opened by sensor points)
         var segment = 0, i = lap.points.lowerBound, j = lap.sensed.lowerBound
         while i < lap.points.upperBound || j < lap.sensed.upperBound {
             if j < lap.sensed.upperBound && (i == lap.points.upperBound || r.sensed.time(j) < r.route.time(i)) {
