@@ -11,15 +11,22 @@ check raises ``ExportCheckError`` (an ``AssertionError``) saying what is wrong.
 
     points        route points (GPX trkpt, TCX Trackpoint, FIT record with a position, CSV row;
                   a FIT record without one is a speed sensor's, only when sensor_distance_m > 0)
-    segments      route segments (GPX trkseg, CSV segment numbers)
-    segment_sizes points per segment (GeoJSON lines: segments of two or more points)
+    segments      route segments (CSV segment numbers; a gap, a jump or a resume starts one)
+    segment_sizes points per route segment (GeoJSON lines: segments of two or more points)
+    legs          the flight's timer legs that have points (GPX trkseg: a break only where the
+                  timer stopped and started again, never at a gap inside a leg)
+    leg_sizes     points per leg (GPX trkseg sizes)
+    leg_starts    the index of each leg's first point after the first leg's (a TCX Track starts
+                  at each, and otherwise only at a Lap's first point)
     laps          laps in TCX and FIT (the finished laps, plus the lap in progress of a
                   flight still in the air; one lap over the flight when it has none)
     summary_laps  laps in the GeoJSON properties (the summary's laps), default ``laps``
     distance_m    the flight's distance (FIT session total_distance within 0.01 m; the sum of
                   the TCX / FIT laps)
-    route_geodesic_m  the route's own WGS84 length within segments: the GPX points' length
-                  must agree within 0.1%
+    route_geodesic_m  the route's own WGS84 length within route segments: the GeoJSON and CSV
+                  points' length must agree within 0.1%
+    leg_geodesic_m  the route's length within timer legs: the GPX points' length must agree
+                  within 0.1%
     filters       "off" (raw accumulation, no distance filter): the GPX points' length must then
                   also agree with distance_m within 0.1% (bridging the gaps when count_gaps, less
                   `uncounted_bridges_m`: the lines across pauses, which are no distance, and across
@@ -43,6 +50,7 @@ prints the figures as JSON, or the failure on stderr with exit status 1.
 
 from __future__ import annotations
 
+import bisect
 import csv
 import io
 import json
@@ -149,13 +157,15 @@ def parse_iso(text: str) -> datetime:
     return datetime.fromisoformat(text[:-1] + "+00:00")
 
 
-def check_distances(segments: list[list[tuple[float, float]]], expect: dict, what: str) -> dict:
-    """The path's geodesic length against the route's and (raw flights) the flight's distance."""
+def check_distances(segments: list[list[tuple[float, float]]], expect: dict, what: str,
+                    within_key: str = "route_geodesic_m") -> dict:
+    """The path's geodesic length within its pieces against the route's (`within_key`: within
+    route segments, or within timer legs for GPX) and (raw flights) the flight's distance."""
     within, bridged = path_lengths(segments)
     out = {"geodesic_m": within, "geodesic_bridged_m": bridged, "geodesic_tool": GEODESIC}
-    if "route_geodesic_m" in expect:
-        require(close(within, expect["route_geodesic_m"]),
-                f"{what}: geodesic length {within:.3f} m vs the route's {expect['route_geodesic_m']:.3f} m")
+    if within_key in expect:
+        require(close(within, expect[within_key]),
+                f"{what}: geodesic length {within:.3f} m vs the route's {expect[within_key]:.3f} m ({within_key})")
     if expect.get("filters") == "off" and "distance_m" in expect:
         length = ((bridged if expect.get("count_gaps", True) else within) - expect.get("uncounted_bridges_m", 0.0)
                   + expect.get("sensor_distance_m", 0.0))
@@ -182,10 +192,13 @@ def check_gpx(data: bytes, expect: dict | None = None) -> dict:
     require(len(gpx.tracks) == 1, f"{len(gpx.tracks)} tracks, expected 1")
     segs = gpx.tracks[0].segments
     points = [p for s in segs for p in s.points]
-    if "segments" in expect:
-        require(len(segs) == expect["segments"], f"{len(segs)} trkseg, expected {expect['segments']}")
     if "points" in expect:
         require(len(points) == expect["points"], f"{len(points)} trkpt, expected {expect['points']}")
+    if "legs" in expect:
+        require(len(segs) == expect["legs"], f"{len(segs)} trkseg, expected {expect['legs']} (one per timer leg)")
+    if "leg_sizes" in expect:
+        sizes = [len(s.points) for s in segs]
+        require(sizes == expect["leg_sizes"], f"trkseg sizes {sizes}, expected the legs' {expect['leg_sizes']}")
     times = [p.time for p in points]
     require(all(t is not None and t.tzinfo is not None for t in times), "a trkpt without a UTC time")
     require(all(a <= b for a, b in zip(times, times[1:])), "trkpt times go backwards")
@@ -206,7 +219,8 @@ def check_gpx(data: bytes, expect: dict | None = None) -> dict:
         require(got == expect["power_w"], f"GPX power {got[:5]}..., expected {expect['power_w'][:5]}...")
     out = {"tracks": 1, "segments": len(segs), "points": len(points), "hr_points": hr_points,
            "gpxpy_length_2d_m": gpx.length_2d()}
-    out.update(check_distances([[(p.latitude, p.longitude) for p in s.points] for s in segs], expect, "GPX"))
+    out.update(check_distances([[(p.latitude, p.longitude) for p in s.points] for s in segs], expect, "GPX",
+                               within_key="leg_geodesic_m"))
     return out
 
 
@@ -258,6 +272,7 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
     points = []   # the positioned trackpoints (the route's)
     times, distances, sensed = [], [], 0
     lap_starts = []
+    track_firsts, lap_firsts = set(), set()   # the index of a Track's, a Lap's first positioned point
     for k, lap in enumerate(laps):
         what = f"lap {k + 1}"
         names = [c.tag.split("}")[1] for c in lap]
@@ -274,9 +289,11 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
         require(lap.find("t:Intensity", ns).text in ("Active", "Resting"), f"{what}: Intensity")
         require(lap.find("t:TriggerMethod", ns).text in ("Manual", "Distance", "Location", "Time", "HeartRate"),
                 f"{what}: TriggerMethod")
+        lap_first = len(points)
         for track in lap.findall("t:Track", ns):
             tps = track.findall("t:Trackpoint", ns)
             require(len(tps) >= 1, f"{what}: an empty Track")
+            track_first = len(points)
             for tp in tps:
                 _in_order([c.tag.split("}")[1] for c in tp], TCX_POINT_ORDER, f"{what} trackpoint")
                 t = parse_iso(tp.find("t:Time", ns).text)
@@ -298,6 +315,16 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
                 lon = float(pos.find("t:LongitudeDegrees", ns).text)
                 require(-90 <= lat <= 90 and -180 <= lon <= 180, f"position {lat}, {lon}")
                 points.append((t, lat, lon))
+            if len(points) > track_first:
+                track_firsts.add(track_first)
+        if len(points) > lap_first:
+            lap_firsts.add(lap_first)
+    if "leg_starts" in expect:
+        # A Track begins at each timer leg's first point and otherwise only with its Lap.
+        legs = set(expect["leg_starts"])
+        require(legs <= track_firsts, f"no Track starts at the legs' points {sorted(legs - track_firsts)}")
+        stray = track_firsts - legs - lap_firsts
+        require(not stray, f"a Track starts inside a Lap and a timer leg at points {sorted(stray)}")
     require(lap_starts == sorted(lap_starts), "laps out of order")
     require(all(a <= b for a, b in zip(times, times[1:])), "trackpoint times go backwards")
     require(all(a <= b + 1e-9 for a, b in zip(distances, distances[1:])), "trackpoint distance goes backwards")
@@ -309,7 +336,7 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
         require(abs(lap_distance - expect["distance_m"]) <= 0.01 * len(laps) + 1e-6,
                 f"laps add up to {lap_distance:.2f} m, the flight is {expect['distance_m']:.2f} m")
     return {"laps": len(laps), "trackpoints": len(points), "sensed_trackpoints": sensed, "lap_distance_m": lap_distance,
-            "sport": sport}
+            "tracks": sum(len(lap.findall("t:Track", ns)) for lap in laps), "sport": sport}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -535,9 +562,11 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
                         sensed: tuple[float, ...] = ()) -> dict:
     """The `expect` figures of a flight from librunway's summary (``runway_summary_json``, with the
     route): the route's geodesic length computed here, from the route's own points. `resumes`:
-    the times the flight was resumed; the line from a segment to the next across one is a pause's,
-    no distance (a resume at a point's time comes before that point, as an import writes it: it
-    is on the line to that point, not on the one leaving it). `sensed`: the times of speed
+    the times the flight's timer started again (a resume, or an auto-pause's end): each starts a
+    timer leg, whose points (those at or after it, before the next) are one GPX trkseg; the line
+    from a segment to the next across one is a pause's, no distance (a resume at a point's time
+    comes before that point, as an import writes it: it is on the line to that point, not on the
+    one leaving it). `sensed`: the times of speed
     samples; the line across a gap in which one came is the sensor's stretch (its distance is the
     summary's `sensor_distance_m`)."""
     route = summary.get("route") or []
@@ -545,6 +574,10 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     bounds = starts + [len(route)]
     segments = [[(p[0], p[1]) for p in route[a:b]] for a, b in zip(bounds, bounds[1:]) if b > a]
     within, bridged = path_lengths(segments)
+    times = [p[3] for p in route]
+    leg_starts = sorted({bisect.bisect_left(times, r) for r in resumes} - {0, len(route)})
+    leg_bounds = [0] + leg_starts + [len(route)]
+    legs = [[(p[0], p[1]) for p in route[a:b]] for a, b in zip(leg_bounds, leg_bounds[1:]) if b > a]
     uncounted = 0.0
     for b in bounds[1:-1]:
         last, first = route[b - 1], route[b]
@@ -556,6 +589,10 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
         "points": len(route),
         "segments": len(segments),
         "segment_sizes": [len(s) for s in segments],
+        "legs": len(legs),
+        "leg_sizes": [len(s) for s in legs],
+        "leg_starts": leg_starts,
+        "leg_geodesic_m": path_lengths(legs)[0],
         "laps": max(1, laps if landed else laps + 1),
         "summary_laps": laps,
         "distance_m": summary["distance_m"],

@@ -83,6 +83,17 @@ def test_the_checks_catch_a_broken_export():
     fit[len(fit) // 2] ^= 0x10
     with pytest.raises(ce.ExportCheckError, match="integrity"):
         ce.check(bytes(fit), "fit", expect)
+    # A trkseg break at a gap (a route segment inside a timer leg), which an import reads as a
+    # pause, losing the gap's distance.
+    split = next((n for n, e in flights.items() if e.get("legs") == 1 and e["segments"] > 1), None)
+    if split is not None:
+        gpx = (Path(EXPORT_DIR) / f"{split}.gpx").read_text()
+        at = -1
+        for _ in range(flights[split]["segment_sizes"][0] + 1):
+            at = gpx.index("<trkpt", at + 1)
+        broken = gpx[:at] + "</trkseg><trkseg>" + gpx[at:]
+        with pytest.raises(ce.ExportCheckError, match="trkseg"):
+            ce.check(broken.encode(), "gpx", flights[split])
     moved = dict(expect, route_geodesic_m=expect["route_geodesic_m"] * 1.002)
     with pytest.raises(ce.ExportCheckError, match="geodesic"):
         ce.check((Path(EXPORT_DIR) / f"{name}.csv").read_bytes(), "csv", moved)
@@ -165,6 +176,7 @@ def test_every_export_of_a_run_with_a_gap_laps_and_sensors_opens_in_its_reader(f
     assert expect["laps"] >= 3
     if filters == "on":
         assert expect["segments"] == 2   # the gap starts a second segment (raw mode keeps one)
+    assert expect["legs"] == 1   # but the timer ran across it: the GPX has one trkseg, the TCX no Track break
     for fmt, data in exports.items():
         ce.check(data, fmt, expect)
 

@@ -112,3 +112,20 @@ def test_a_rides_fit_export_analysed_again_measures_like_the_original(name):
     assert again["segments"] == original["segments"]
     assert abs(again["distance_m"] - original["distance_m"]) <= 1e-3 * original["distance_m"]
     assert abs(again["moving_s"] - original["moving_s"]) <= 5e-3 * original["moving_s"]
+
+
+# An outing with counted GPS gaps (cerknicko-jezero: 24 gaps inside its trks, their straight
+# lines distance by count_gaps) comes back from its GPX and TCX with its distance: their
+# segments break where the flight's timer stopped, not at the gaps, which the import finds again
+# from the points' times. Before (a trkseg / Track per route segment, each break read as a
+# pause): GPX -21.8 %, TCX -9.7 %.
+@pytest.mark.parametrize("export_format", ["gpx", "tcx"])
+def test_counted_gaps_come_back_from_a_gpx_or_tcx_export(export_format):
+    sys.path.insert(0, os.path.join(ROOT, "bindings", "python"))
+    import librunway
+    flight = librunway.analyse(os.path.join(TRACKS, "gpxpy__cerknicko-jezero.gpx"))
+    original = flight.summary
+    again = librunway.analyse(flight.export(export_format), format=export_format).summary
+    assert again["segments"] == original["segments"]
+    assert abs(again["distance_m"] - original["distance_m"]) <= 1e-3 * original["distance_m"]
+    assert abs(again["moving_s"] - original["moving_s"]) <= 5e-3 * original["moving_s"]
