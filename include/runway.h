@@ -414,7 +414,8 @@ runway_status runway_flight_delete(const char *store_path, const char *flight_id
 
 /* ---- Export and import --------------------------------------------------- */
 /* Formats: "gpx" (GPX 1.1 + Garmin TrackPointExtension v2, one trkseg per
- * route segment), "tcx" (Training Center XML with laps), "fit" (a FIT activity
+ * timer leg: a break where the timer stopped, none at a GPS gap), "tcx"
+ * (Training Center XML with laps, one Track per timer leg in each), "fit" (a FIT activity
  * file, binary, with a timer start at the start and each resume and a stop_all
  * at each pause, auto-pause and the stop), "geojson" (a Feature: the route as LineString or
  * MultiLineString, the summary as properties), "csv" (one row per route point).
