@@ -684,9 +684,9 @@ class Session:
 
         ``"gpx"``
             GPX 1.1 with Garmin TrackPointExtension v2 (heart rate, cadence); one
-            ``<trkseg>`` per route segment.
+            ``<trkseg>`` per timer leg (a break where the flight paused, none at a GPS gap).
         ``"tcx"``
-            Training Center XML with laps.
+            Training Center XML with laps; one ``<Track>`` per timer leg in each.
         ``"fit"``
             a FIT activity file (binary: it contains NUL bytes).
         ``"geojson"``

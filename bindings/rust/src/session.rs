@@ -399,8 +399,9 @@ impl Session {
     }
 
     /// The flight as it is now, as a file in `format`: `"gpx"` (GPX 1.1 with Garmin
-    /// TrackPointExtension v2, one `trkseg` per route segment), `"tcx"` (Training Center XML
-    /// with laps), `"fit"` (a FIT activity file: binary, with NUL bytes), `"geojson"` (a
+    /// TrackPointExtension v2, one `trkseg` per timer leg: a break where the flight paused, none
+    /// at a GPS gap), `"tcx"` (Training Center XML with laps, one `Track` per timer leg in
+    /// each), `"fit"` (a FIT activity file: binary, with NUL bytes), `"geojson"` (a
     /// Feature, the summary as properties) or `"csv"` (one row per route point). A flight still
     /// in the air is exported with its lap in progress. Text formats are UTF-8.
     ///
