@@ -324,7 +324,7 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
         legs = set(expect["leg_starts"])
         require(legs <= track_firsts, f"no Track starts at the legs' points {sorted(legs - track_firsts)}")
         stray = track_firsts - legs - lap_firsts
-        require(not stray, f"a Track starts inside a Lap and a timer leg at points {sorted(stray)}")
+        require(not stray, f"a Track starts inside a Lap where the timer ran on (a gap is no pause), at points {sorted(stray)}")
     require(lap_starts == sorted(lap_starts), "laps out of order")
     require(all(a <= b for a, b in zip(times, times[1:])), "trackpoint times go backwards")
     require(all(a <= b + 1e-9 for a, b in zip(distances, distances[1:])), "trackpoint distance goes backwards")
@@ -566,9 +566,8 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
     timer leg, whose points (those at or after it, before the next) are one GPX trkseg; the line
     from a segment to the next across one is a pause's, no distance (a resume at a point's time
     comes before that point, as an import writes it: it is on the line to that point, not on the
-    one leaving it). `sensed`: the times of speed
-    samples; the line across a gap in which one came is the sensor's stretch (its distance is the
-    summary's `sensor_distance_m`)."""
+    one leaving it). `sensed`: the times of speed samples; the line across a gap in which one
+    came is the sensor's stretch (its distance is the summary's `sensor_distance_m`)."""
     route = summary.get("route") or []
     starts = [s for s in summary.get("segment_starts") or [0] if 0 <= s < len(route)] or [0]
     bounds = starts + [len(route)]

@@ -1,18 +1,17 @@
 /// GPX 1.1 (<http://www.topografix.com/GPX/1/1>), as Garmin Connect and Strava write and read it.
 ///
-/// One `<trk>` (named after the flight id, `<type>` running/walking/cycling) with one
-/// `<trkseg>` per timer leg of the flight (`FlightRecord.timerLegs`: from a start or resume to a
-/// pause, auto-pause or stop; `Route.legRanges`), the route's segments when the legs are
-/// unknown. A GPS gap or jump inside a leg breaks no `trkseg`: an import reads a break as a
-/// pause, and finds the gap again from the points' times. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
-/// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when
-/// fractional), and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as
-/// Garmin writes it: per foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2
-/// as a whole number; rpm on a bike) and `<gpxtpx:speed>` (m/s: the speed the point's fix came
-/// with, its device's, which an import reads back as the fix's speed; not the engine's smoothed
-/// ground speed, which would be taken for the device's) when known, after power as `<power>`
-/// (watts, first in `<extensions>`: the element Garmin and Strava write, since
-/// TrackPointExtension has none).
+/// One `<trk>` (named after the flight id, `<type>` running/walking/cycling) with one `<trkseg>`
+/// per timer leg of the flight (`FlightRecord.timerLegs`: from a start or resume to a pause,
+/// auto-pause or stop; `Route.legRanges`), the route's segments when the legs are unknown. A GPS
+/// gap or jump inside a leg breaks no `trkseg`: an import reads a break as a pause, and finds the
+/// gap again from the points' times. Each `<trkpt lat lon>` (up to 7 decimals, exactly as stored)
+/// has `<ele>` when the altitude is known, `<time>` in ISO 8601 UTC (milliseconds when fractional),
+/// and Garmin's TrackPointExtension v2 with `<gpxtpx:hr>`, `<gpxtpx:cad>` (as Garmin writes it: per
+/// foot on a run or walk, i.e. strides per minute, the engine's steps ÷ 2 as a whole number; rpm on
+/// a bike) and `<gpxtpx:speed>` (m/s: the speed the point's fix came with, its device's, which an
+/// import reads back as the fix's speed; not the engine's smoothed ground speed, which would be
+/// taken for the device's) when known, after power as `<power>` (watts, first in `<extensions>`:
+/// the element Garmin and Strava write, since TrackPointExtension has none).
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 512 + r.route.count * 200)

@@ -1,31 +1,29 @@
-/// Garmin Training Center XML v2
-/// (<http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2>), elements in the schema's
-/// order.
+/// Garmin Training Center XML v2 (<http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2>),
+/// elements in the schema's order.
 ///
-/// One `<Activity Sport>` (Running, Biking, or Other for a walk) whose `<Id>` is the start
-/// time, one `<Lap StartTime>` per lap (see `FlightRecord.exportLaps`: the finished laps, the
-/// lap in progress of a flight still in the air, or one lap over the whole flight) with
-/// TotalTimeSeconds (timer time, pauses excluded), DistanceMeters, MaximumSpeed, Calories 0
-/// (not estimated), Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod
-/// (Distance for an auto lap, Manual otherwise). A lap's points go in one `<Track>` per timer
-/// leg of the flight within the lap (`FlightRecord.timerLegs`, as Garmin starts a new Track each
-/// time the timer stops and starts; `Route.legRanges`; the route's segments when the legs are
-/// unknown), so a GPS gap or jump inside a leg breaks no Track: an import reads a Track break
-/// inside a Lap as a pause, and finds the gap again from the points' times. Each `<Trackpoint>`
-/// has Time, Position, AltitudeMeters, DistanceMeters (the flight's cumulative distance),
-/// HeartRateBpm when known, and cadence as Garmin writes it: a ride's in `<Cadence>` (rpm), a
-/// run's or walk's in the ActivityExtension v2 `<ns3:TPX><ns3:RunCadence>` per foot (strides
-/// per minute: the engine's steps ÷ 2, a whole number, so an odd step count rounds to the
-/// nearer even one), the speed the point's fix came
-/// with (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back
-/// as the fix's speed, and power in `<ns3:Watts>`. A lap with power has
-/// `<ns3:LX><ns3:MaxWatts>`. The flight id, when set, is the activity's `<Notes>`.
+/// One `<Activity Sport>` (Running, Biking, or Other for a walk) whose `<Id>` is the start time,
+/// one `<Lap StartTime>` per lap (see `FlightRecord.exportLaps`: the finished laps, the lap in
+/// progress of a flight still in the air, or one lap over the whole flight) with TotalTimeSeconds
+/// (timer time, pauses excluded), DistanceMeters, MaximumSpeed, Calories 0 (not estimated),
+/// Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod (Distance for an auto
+/// lap, Manual otherwise). A lap's points go in one `<Track>` per timer leg of the flight within
+/// the lap (`FlightRecord.timerLegs`, as Garmin starts a new Track each time the timer stops and
+/// starts; `Route.legRanges`; the route's segments when the legs are unknown), so a GPS gap or jump
+/// inside a leg breaks no Track: an import reads a Track break inside a Lap as a pause, and finds
+/// the gap again from the points' times. Each `<Trackpoint>` has Time, Position, AltitudeMeters,
+/// DistanceMeters (the flight's cumulative distance), HeartRateBpm when known, and cadence as
+/// Garmin writes it: a ride's in `<Cadence>` (rpm), a run's or walk's in the ActivityExtension v2
+/// `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
+/// number, so an odd step count rounds to the nearer even one), the speed the point's fix came with
+/// (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back as the
+/// fix's speed, and power in `<ns3:Watts>`. A lap with power has `<ns3:LX><ns3:MaxWatts>`. The
+/// flight id, when set, is the activity's `<Notes>`.
 ///
-/// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its
-/// points are Trackpoints without a Position or altitude, in time order among the route's, with
-/// the sample's speed in `<ns3:TPX><ns3:Speed>`: the TCX import reads them back as speed samples.
-/// They join the Track open at their time (a lap that begins with them opens one, which the
-/// route's next leg continues).
+/// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its points
+/// are Trackpoints without a Position or altitude, in time order among the route's, with the
+/// sample's speed in `<ns3:TPX><ns3:Speed>`: the TCX import reads them back as speed samples. They
+/// join the Track open at their time (a lap that begins with them opens one, which the route's next
+/// leg continues).
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 1024 + (r.route.count + r.sensed.count) * 260)
