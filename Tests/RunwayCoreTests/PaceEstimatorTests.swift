@@ -154,3 +154,28 @@ struct SparsePaceTests {
         #expect(d.core.pace.isMeasured)
     }
 }
+
+@Suite("Raw accumulation: no pace across a gap")
+struct RawGapPaceTests {
+    /// Filters off, a runner at 3 m/s whose fixes stop for 120 s while they ride 3 km in a car:
+    /// the first fix after the gap shows no ground speed (the window empties at a gap, as with
+    /// the filters), so the gap's 25 m/s line is neither the shown speed nor the max. The window
+    /// that always keeps the point before the newest held the fix before the gap: 25 m/s shown
+    /// and taken as the max speed.
+    @Test func theFirstFixAfterAGapShowsNoPaceAndSetsNoMax() throws {
+        var d = Driver(Driver.config(filters: false))
+        try d.phase(.start, 0)
+        var x = 0.0
+        for i in 0...60 { x = 3 * Double(i); try d.fix(Double(i), 52 + degreesNorth(x), 4, hAcc: 5) }
+        x += 3000
+        var shown: [Double] = []
+        for i in 180...240 {
+            try d.fix(Double(i), 52 + degreesNorth(x), 4, hAcc: 5)
+            shown.append(d.snapshot.groundSpeedMps)
+            x += 3
+        }
+        #expect(d.core.record.route.segmentStarts.count == 2, "the gap starts a segment")
+        #expect(shown[0].isNaN, "the first fix after the gap: \(shown[0]) m/s")
+        #expect(d.core.odometer.maxSpeedMps < 3.5, "max \(d.core.odometer.maxSpeedMps) m/s")
+    }
+}

@@ -149,6 +149,7 @@ public struct FlightComputer: Sendable {
                 let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
                 let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t)
                 if m.step.newSegment && legT == nil { startSegment() }
+                if m.step.newSegment { pace.reset() }   // no pace across a gap (the window keeps the point before it)
                 var step = m.step
                 let measuredUntil = speedSensor.measuredUntil
                 if measuredUntil > recorder.lastKeptT {   // a line from before the sensor's stretch: the share after it
