@@ -90,3 +90,38 @@ struct ExportLegTests {
         #expect(abs(again.movingS - r.movingS) <= 0.005 * r.movingS, "\(format): \(again.movingS) s moving of \(r.movingS) s")
     }
 }
+
+@Suite("TCX: a timer leg that begins with a speed sensor's points")
+struct SensorLegTCXTests {
+    /// A ride paused by its rider (300-360 s) that resumes in a tunnel: a speed sensor measures
+    /// the first 100 s of the resumed leg, then fixes come again. The sensor's points open the
+    /// resumed leg's Track, so the TCX analysed again pauses at the break and has the flight's
+    /// timer (but for the seconds the TCX has no point for). Before, they joined the first leg's Track,
+    /// the only break fell between the last sample and the first fix (the same second), and the
+    /// import joined the Tracks: no pause, 699 s of timer for 640. (Now 638: a TCX has no point at
+    /// the start or at the resume, so the replay's timer begins a second later at each.)
+    @Test func theResumedLegsSamplesOpenItsTrack() throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0
+        var lat = 52.0
+        try d.phase(.start, t0)
+        for k in 1...300 { lat += 6 / 111_250; try d.fix(t0 + Double(k), lat, 4, speed: 6, hAcc: 4) }
+        try d.phase(.pause, t0 + 300)
+        try d.phase(.resume, t0 + 360)
+        for k in 361...460 {
+            try d.core.process(try ValidatedInput(.sample(.speed(mps: 6, t: t0 + Double(k)))), wallClock: .nan, events: &d.events)
+        }
+        lat += 600 / 111_250
+        for k in 461...700 { lat += 6 / 111_250; try d.fix(t0 + Double(k), lat, 4, speed: 6, hAcc: 4) }
+        try d.phase(.stop)
+        let r = d.core.record
+        try #require(r.timerLegs.count == 2 && r.sensed.count == 100)
+        let back = try ExportLegTests().analysed(r, .tcx)
+        let again = back.flight.record
+        #expect(back.report.pauses == 1, "\(back.report.warnings)")
+        #expect(abs(again.elapsedS - r.elapsedS) <= 2, "\(again.elapsedS) s of timer, the flight's \(r.elapsedS) s")
+        #expect(abs(again.distanceM - r.distanceM) <= 0.005 * r.distanceM, "\(again.distanceM) m of \(r.distanceM) m")
+    }
+}

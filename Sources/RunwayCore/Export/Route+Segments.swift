@@ -27,8 +27,7 @@ extension Route {
     /// stored record read back out of order). With no leg known (`legs` empty, or no start
     /// finite) the ranges are `segmentRanges`.
     func legRanges(_ legs: [TimerLeg]) -> [Range<Int>] {
-        var starts: [Double] = []
-        for leg in legs where leg.start.isFinite && (starts.last.map { leg.start > $0 } ?? true) { starts.append(leg.start) }
+        let starts = TimerLeg.breakingStarts(legs)
         guard !starts.isEmpty else { return segmentRanges }
         guard count > 0 else { return [] }
         var ranges: [Range<Int>] = []
@@ -47,5 +46,15 @@ extension Route {
         }
         ranges.append(begin..<count)
         return ranges
+    }
+}
+
+extension TimerLeg {
+    /// The starts of `legs` that break a route by time (`Route.legRanges`): the finite ones, each
+    /// later than the one before.
+    static func breakingStarts(_ legs: [TimerLeg]) -> [Double] {
+        var starts: [Double] = []
+        for leg in legs where leg.start.isFinite && (starts.last.map { leg.start > $0 } ?? true) { starts.append(leg.start) }
+        return starts
     }
 }

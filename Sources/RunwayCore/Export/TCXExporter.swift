@@ -22,8 +22,8 @@
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its points
 /// are Trackpoints without a Position or altitude, in time order among the route's, with the
 /// sample's speed in `<ns3:TPX><ns3:Speed>`: the TCX import reads them back as speed samples. They
-/// join the Track open at their time (a lap that begins with them opens one, which the route's next
-/// leg continues).
+/// join the Track open at their time (a lap or a timer leg that begins with them opens one, which
+/// the route's next leg continues).
 enum TCXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 1024 + (r.route.count + r.sensed.count) * 260)
@@ -42,7 +42,8 @@ enum TCXExporter {
         out.write(ISOTime.string(r.exportStartT) ?? "1970-01-01T00:00:00Z")
         out.write("</Id>\n")
         let segments = r.route.legRanges(r.timerLegs)
-        for lap in r.exportLaps { write(lap, r, segments, &out) }
+        let legStarts = Array(TimerLeg.breakingStarts(r.timerLegs).dropFirst())
+        for lap in r.exportLaps { write(lap, r, segments, legStarts: legStarts, &out) }
         if !r.flightID.isEmpty { out.write("   <Notes>"); out.write(xml: r.flightID); out.write("</Notes>\n") }
         out.write("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.bytes
@@ -57,7 +58,7 @@ enum TCXExporter {
         }
     }
 
-    static func write(_ lap: ExportLap, _ r: FlightRecord, _ segments: [Range<Int>], _ out: inout TextBuffer) {
+    static func write(_ lap: ExportLap, _ r: FlightRecord, _ segments: [Range<Int>], legStarts: [Double], _ out: inout TextBuffer) {
         out.write("   <Lap StartTime=\"")
         out.write(ISOTime.string(lap.startT) ?? ISOTime.string(r.exportStartT) ?? "1970-01-01T00:00:00Z")
         out.write("\">\n    <TotalTimeSeconds>")
@@ -75,11 +76,22 @@ enum TCXExporter {
         out.write(lap.trigger == .auto ? "Distance" : "Manual")
         out.write("</TriggerMethod>\n")
         // One Track per timer leg (`segments`: the legs' ranges of route points) the lap's points
-        // touch; the sensor's points in time order among them, in the Track open at their time.
+        // touch; the sensor's points in time order among them, in the Track open at their time. A
+        // leg that starts between two of them (`legStarts`, after the first leg's) closes the Track,
+        // whether its first points are the route's or the sensor's.
         var track: Int? = nil   // the leg of the open Track (-1: opened by sensor points)
         var segment = 0, i = lap.points.lowerBound, j = lap.sensed.lowerBound
+        var leg = -1   // the leg starts at or before the last point written (-1: none written yet)
         while i < lap.points.upperBound || j < lap.sensed.upperBound {
-            if j < lap.sensed.upperBound && (i == lap.points.upperBound || r.sensed.time(j) < r.route.time(i)) {
+            let bySensor = j < lap.sensed.upperBound && (i == lap.points.upperBound || r.sensed.time(j) < r.route.time(i))
+            let t = bySensor ? r.sensed.time(j) : r.route.time(i)
+            if leg < 0 {
+                leg = startsUpTo(t, legStarts)
+            } else if leg < legStarts.count, legStarts[leg] <= t {
+                leg = startsUpTo(t, legStarts)
+                if track != nil { out.write("    </Track>\n"); track = nil }
+            }
+            if bySensor {
                 if track == nil { out.write("    <Track>\n"); track = -1 }
                 trackpoint(r.sensed, j, onFoot: r.activity != .ride, positioned: false, &out)
                 j += 1
@@ -102,6 +114,16 @@ enum TCXExporter {
     }
 
     static func nonNegative(_ v: Double) -> Double { v.isFinite && v > 0 ? v : 0 }
+
+    /// How many of `starts` (increasing) are at or before `t`.
+    static func startsUpTo(_ t: Double, _ starts: [Double]) -> Int {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
 
     /// A heart rate as `<name><Value>bpm</Value></name>`; nothing when it is not 1…255 bpm
     /// (the schema's unsigned byte, at least 1).
