@@ -201,4 +201,26 @@ struct FlushedGapTests {
             #expect(abs(s.distanceM / s.movingS - 3) < 0.1 && s.distanceM / s.movingS <= max, "\(label)")
         }
     }
+
+    /// A runner whose first fixes (positions only: the track filter's lag holds them) are
+    /// followed by a 300 s tunnel, who stops the watch at the first fix out of it: the gap's line
+    /// confirms the held steps, and every route point takes them up to its time, the gap's own
+    /// point (kept at its end) too, so the route's distances never fall and the last is the
+    /// flight's (with gaps counted or not). That point was left out (it was not before `now`, the
+    /// gap's end): 0 m after 13 m with gaps not counted, 900 m of 916 with them.
+    @Test(arguments: [true, false])
+    func aFlushedGapsOwnPointTakesTheStepsItConfirmed(_ countGaps: Bool) throws {
+        var config = EngineConfig(activity: .run)
+        config.countGaps = countGaps
+        var d = Driver(config)
+        try d.phase(.start, 0)
+        for i in 1...8 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, hAcc: 5) }
+        try d.fix(308, 52 + degreesNorth(24 + 900), 4, hAcc: 5)
+        try d.phase(.stop, 308)
+        let route = d.core.record.route, distance = d.core.distance
+        let distances = (0..<route.count).map { route.distanceM($0) }
+        #expect(distance > (countGaps ? 910 : 10), "\(distance) m")
+        #expect(distances == distances.sorted(), "\(distances)")
+        #expect(abs((distances.last ?? 0) - distance) <= 1e-3 * distance, "last point \(distances.last ?? 0) m, the flight \(distance) m")
+    }
 }

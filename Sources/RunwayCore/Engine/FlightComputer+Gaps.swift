@@ -19,7 +19,9 @@ extension FlightComputer {
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it
         }
-        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: now) }
+        // (The points kept before now take the steps; the gap's own, kept at its end, too: a gap
+        // credited as it is, by a command, is credited at that point's time.)
+        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: max(now, c.at.nextUp)) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
         if c.distanceM > 0 {
             // Distance and moving time describe the same movement: the line across a gap that the
