@@ -266,8 +266,8 @@ struct ExportRoundTripTests: ExportReading {
     /// the flight's distance, which the import reads as speed samples. TCX has no timer events,
     /// and its replay starts at its first Trackpoint: the indoor flight's first sample measures
     /// nothing (its interval from the start is not in the TCX), nor does its first after the
-    /// resume (the pause is not one in the TCX, and the sample before it is too long ago); two
-    /// intervals, < 0.5 %, and the pause is elapsed time. Before, an indoor flight's TCX had no Trackpoint and its
+    /// resume (it begins the resumed leg's Track, which the import resumes at); two intervals,
+    /// < 0.5 %. Before, an indoor flight's TCX had no Trackpoint and its
     /// import refused it; the tunnel read as its straight line.
     @Test(arguments: [false, true])
     func aFlightASpeedSensorMeasuredReplaysFromItsTCX(_ tunnel: Bool) throws {
