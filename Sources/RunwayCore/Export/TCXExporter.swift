@@ -80,15 +80,18 @@ enum TCXExporter {
         // leg that starts between two of them (`legStarts`, after the first leg's) closes the Track,
         // whether its first points are the route's or the sensor's.
         var track: Int? = nil   // the leg of the open Track (-1: opened by sensor points)
-        var segment = 0, i = lap.points.lowerBound, j = lap.sensed.lowerBound
+        var i = lap.points.lowerBound, j = lap.sensed.lowerBound
+        // The first range the lap's points are in (those before it end at or before its first),
+        // found, not walked from the flight's first range: each lap costs its own points.
+        var segment = min(countUpTo(i, segments.lazy.map(\.upperBound)), max(segments.count - 1, 0))
         var leg = -1   // the leg starts at or before the last point written (-1: none written yet)
         while i < lap.points.upperBound || j < lap.sensed.upperBound {
             let bySensor = j < lap.sensed.upperBound && (i == lap.points.upperBound || r.sensed.time(j) < r.route.time(i))
             let t = bySensor ? r.sensed.time(j) : r.route.time(i)
             if leg < 0 {
-                leg = startsUpTo(t, legStarts)
+                leg = countUpTo(t, legStarts)
             } else if leg < legStarts.count, legStarts[leg] <= t {
-                leg = startsUpTo(t, legStarts)
+                leg = countUpTo(t, legStarts)
                 if track != nil { out.write("    </Track>\n"); track = nil }
             }
             if bySensor {
@@ -115,14 +118,14 @@ enum TCXExporter {
 
     static func nonNegative(_ v: Double) -> Double { v.isFinite && v > 0 ? v : 0 }
 
-    /// How many of `starts` (increasing) are at or before `t`.
-    static func startsUpTo(_ t: Double, _ starts: [Double]) -> Int {
-        var lo = 0, hi = starts.count
+    /// How many of `sorted` (non-decreasing) are at or before `x`.
+    static func countUpTo<C: RandomAccessCollection>(_ x: C.Element, _ sorted: C) -> Int where C.Element: Comparable, C.Index == Int {
+        var lo = sorted.startIndex, hi = sorted.endIndex
         while lo < hi {
-            let mid = (lo + hi) / 2
-            if starts[mid] <= t { lo = mid + 1 } else { hi = mid }
+            let mid = lo + (hi - lo) / 2
+            if sorted[mid] <= x { lo = mid + 1 } else { hi = mid }
         }
-        return lo
+        return lo - sorted.startIndex
     }
 
     /// A heart rate as `<name><Value>bpm</Value></name>`; nothing when it is not 1…255 bpm
