@@ -15,7 +15,8 @@
 /// - A point without a readable `lat`/`lon`, or with a `time` that is not ISO 8601, is an error.
 /// - An optional value that is not a number (`<ele>n/a</ele>`) counts as absent.
 /// - `hdop`/`vdop` are not read: they are dilutions, not metres.
-/// - Each `trkseg` is a segment, and so is each `trk` (its points outside a `trkseg` too): where
+/// - Each `trkseg` is a segment, and so is each `trk` (points directly in a `trk`, which GPX 1.1
+///   does not allow, are in the `trk`'s segment before its first `trkseg`, else the last one's): where
 ///   the points pass from one to the next, the replay pauses at the last time before and resumes
 ///   at the first point after (`ImportedRecording.pause(at:what:)`), as GPX 1.1 means a new
 ///   segment (GPS lost, or the receiver off) and as gpxpy measures one: the line across is no
