@@ -18,11 +18,13 @@ public struct EngineConfig: Sendable, Equatable {
     public var requiredAccuracyM: Double = 50
     /// Window for the current pace (seconds).
     public var paceWindowS: Double = 10
-    /// A gap without fixes longer than this starts a new route segment (seconds).
+    /// A gap without fixes longer than this starts a new route segment (seconds), unless it is
+    /// the recorder's own rhythm (`FixCadence`: a fix every 30 s or more).
     public var gapS: Double = 30
-    /// A jump longer than this starts a new route segment (metres).
+    /// A jump longer than this starts a new route segment (metres), the same.
     public var jumpM: Double = 200
-    /// Whether the straight-line distance across a gap or jump counts (as devices do).
+    /// Whether the straight-line distance across a gap or jump counts (as devices do); a gap in
+    /// the recorder's own rhythm counts either way.
     public var countGaps = true
     /// The gate's implied-speed cap (m/s); defaults by activity.
     public var speedCapMps: Double

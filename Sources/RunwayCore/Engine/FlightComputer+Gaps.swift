@@ -21,6 +21,7 @@ extension FlightComputer {
         }
         // (The points kept before now take the steps; the gap's own, kept at its end, too: a gap
         // credited as it is, by a command, is credited at that point's time.)
+        var creditedM = 0.0
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: max(now, c.at.nextUp)) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
         if c.distanceM > 0 {
@@ -34,9 +35,10 @@ extension FlightComputer {
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             odometer.credit(distanceM: distanceM, movingS: moving)
             odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
-            pace.shift(by: distanceM)
             recorder.credit(distanceM, toPointAt: c.at)
+            creditedM = distanceM
         }
+        if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
         if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
     }
 

@@ -126,6 +126,7 @@ public struct FlightComputer: Sendable {
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         fixes += 1
+        defer { gate.heard(at: t) }   // (judged against the rhythm before it)
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         gate.see(fix)
@@ -147,7 +148,8 @@ public struct FlightComputer: Sendable {
                 // spans only cruise, whatever the hold without fixes before it, and continues the
                 // segment that point began (a gap or not: raw accumulation counts its line).
                 let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
-                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t)
+                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t,
+                                      cadence: gate.cadence)
                 if m.step.newSegment && legT == nil { startSegment() }
                 if m.step.newSegment { pace.reset() }   // no pace across a gap (the window keeps the point before it)
                 var step = m.step
@@ -200,9 +202,11 @@ public struct FlightComputer: Sendable {
                 if let c = judged.credit { track.restarted(countedM: c.distanceM) }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
-                if step.newSegment { startSegment(); pace.reset() }   // no pace across a gap
+                // No pace across a gap, and a new segment of route; not at a gap in the recorder's
+                // rhythm (one fix every 30 s or more: every step a gap), an ordinary step of its route.
+                if step.newSegment && !gate.gapInRhythm { startSegment(); pace.reset() }
                 keepFrom = recorder.due(lat: fix.lat, lon: fix.lon, at: t, speed: fix.speed, force: step.newSegment)   // (kept below)
-                pace.push(t: t, distanceM: distance)
+                if gaps.waiting?.at != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)
@@ -253,7 +257,7 @@ public struct FlightComputer: Sendable {
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                      waits: phase == .cruise || phases.isAutoHeld)
+                                      waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm)
             if let c = start.credit { credit(c, &events) }
             gaps.wait(start, autoHeld: phases.isAutoHeld)   // after the credit, which may auto-pause
             track.reset(at: dopplerCheck.trusted(fix), t: t)

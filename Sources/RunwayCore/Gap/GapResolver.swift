@@ -28,6 +28,8 @@ public struct GapResolver: Sendable {
         var lat: Double, lon: Double, lastT: Double
         /// The distance the gap adds (0 when gaps do not count).
         var d: Double
+        /// Whether its line counts (`count_gaps`, or a gap in the recorder's rhythm).
+        var counts: Bool
         /// The time of the fix after the gap (its route point takes the credit too), and where it is.
         var at: Double, atLat: Double, atLon: Double
         /// Where and when the runner was last known to be before the gap: the last fix before
@@ -88,7 +90,7 @@ public struct GapResolver: Sendable {
     mutating func reanchored(on fix: Fix, at t: Double) -> GapCredit? {
         guard let gap = pending else { return nil }
         let chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
-        return credit(as: countGaps ? chord : 0, confirmedBy: fix, at: t)
+        return credit(as: gap.counts ? chord : 0, confirmedBy: fix, at: t)
     }
 
     /// A gap ended at `fix` (the gate says a gap or jump precedes it).
@@ -98,7 +100,10 @@ public struct GapResolver: Sendable {
     ///   - shownSpeed: the Doppler speed of `last`.
     ///   - waits: whether its distance waits for confirmation (cruise or auto-paused); else it
     ///     is the step's own.
-    mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool) -> GapStart {
+    ///   - inRhythm: whether it came in the recorder's rhythm (`FixGate.gapInRhythm`): its line
+    ///     counts whatever `count_gaps` says, as an ordinary step's would.
+    mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool,
+                           inRhythm: Bool = false) -> GapStart {
         let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
         // A gap before this one (a sparse recorder: one fix a gap): the fix after it (`last`) is
         // borne out, and confirms it, when this fix lies on the way on from where the runner was
@@ -118,9 +123,10 @@ public struct GapResolver: Sendable {
             }
         }
         let before = credit(confirmedBy: bornOut, at: last.t)
-        let gapD = countGaps ? chord : 0
+        let counts = countGaps || inRhythm
+        let gapD = counts ? chord : 0
         guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
-        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, at: t, atLat: fix.lat, atLon: fix.lon,
+        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, counts: counts, at: t, atLat: fix.lat, atLon: fix.lon,
                            fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
         return GapStart(credit: before, step: .segmentStart, waiting: next)

@@ -3,7 +3,9 @@
 /// Filtered (the input was valid, so the call still succeeds; the fix just does not count):
 /// accuracy worse than the gate, exactly (0,0), an implied speed above the profile's cap from the
 /// last accepted fix, or the same timestamp as the last accepted fix. A gap without fixes longer
-/// than `gapS`, or a jump longer than `jumpM`, starts a new route segment.
+/// than `gapS`, or a jump longer than `jumpM`, goes to the gap stage (its line waits for the next
+/// fix to bear it out). It starts a new route segment unless it came in the recorder's own rhythm
+/// (`gapInRhythm`: a recorder giving one fix every 30 or 60 s, whose every step is such a gap).
 ///
 /// The gate never locks itself out: when the fix it compares against was the bad one (a junk
 /// first fix, a spike that slipped through), `reanchorCount` mutually consistent fixes in a row
@@ -40,8 +42,17 @@ public struct FixGate: Sendable {
     var badAccuracySince = Double.nan
     /// Whether the reduced-accuracy warning is raised (for this episode).
     public private(set) var warned = false
+    /// The recorder's interval between fixes (every fix's time is heard, after it is judged).
+    public var cadence: FixCadence
+    /// Whether the last gap or jump accepted came within the recorder's rhythm (`FixCadence`:
+    /// no longer than three of its intervals): an ordinary step of a sparse recorder, whose line
+    /// is the route's and counts, not a break in it.
+    public private(set) var gapInRhythm = false
 
-    public init(settings: Settings = Settings()) { self.settings = settings }
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+        cadence = FixCadence(gapS: settings.gapS)
+    }
 
     /// Judges one fix at time `t` (its own time, already resolved).
     public mutating func assess(_ fix: Fix, at t: Double) -> Verdict {
@@ -66,19 +77,23 @@ public struct FixGate: Sendable {
         if t == a.t { return .filtered(.repeatedTime) }
         let dt = t - a.t
         if dt > settings.gapS {
+            gapInRhythm = !cadence.isSilence(afterS: dt)
             accept(fix, t)
             return .accept(newSegment: true, reanchored: false)
         }
         let d = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
         if d > settings.speedCapMps * dt {
             if reanchors(with: fix, at: t) {
+                gapInRhythm = false
                 accept(fix, t)
                 return .accept(newSegment: true, reanchored: true)
             }
             return .filtered(.speed)
         }
         accept(fix, t)
-        return .accept(newSegment: d > settings.jumpM, reanchored: false)
+        let jump = d > settings.jumpM
+        if jump { gapInRhythm = !cadence.isSilence(afterS: dt) }
+        return .accept(newSegment: jump, reanchored: false)
     }
 
     /// Whether the reduced-accuracy warning should be raised now (once per episode).

@@ -27,6 +27,16 @@ public struct GateStage: Sendable {
     /// Notes a fix's accuracy (every fix, in either mode).
     mutating func see(_ fix: Fix) { accuracy.see(fix) }
 
+    /// Notes a fix's time in the recorder's rhythm, once the fix is judged (every fix, in either mode).
+    @inline(__always)
+    mutating func heard(at t: Double) { gate.cadence.hear(at: t) }
+
+    /// The recorder's rhythm: which waits for a fix are breaks in it.
+    var cadence: FixCadence { gate.cadence }
+
+    /// Whether the last gap or jump came in the recorder's rhythm (`FixGate.gapInRhythm`).
+    var gapInRhythm: Bool { gate.gapInRhythm }
+
     /// Filters off: whether the fix is accurate enough to count.
     mutating func raw(_ fix: Fix, log: inout EventLog) -> Bool { accuracy.raw(fix, log: &log) }
 

@@ -69,9 +69,21 @@ public struct PaceEstimator: Sendable {
     /// since the start, a resume or a gap; NaN before (unknown: not the hold's 0).
     var pointSpeedMps: Double { measuredSinceReset ? groundSpeedMps : .nan }
 
-    /// A gap credited after the window began: its distance is no burst of speed.
+    /// Distance credited afterwards (what the filter's steps left out): the window's points take
+    /// it, so the credit is no burst of speed.
     mutating func shift(by d: Double) {
         for i in head..<window.count { window[i].d += d }
+    }
+
+    /// The fix after a gap joins the window when the gap is credited (`d`, the flight's distance
+    /// with the gap's `creditM`): until then its distance is not known. After a break the window
+    /// begins with it (it emptied at the gap); across a gap in the recorder's rhythm (a fix every
+    /// 30 s or more), which empties nothing, it follows the point before the gap, and the window
+    /// measures the gap's line. (Should a later point be in already, the points from `t` on take
+    /// the credit instead.)
+    mutating func gapCredited(at t: Double, distanceM d: Double, creditM: Double) {
+        guard let last = window.last, last.t >= t else { return push(t: t, distanceM: d) }
+        for i in head..<window.count where window[i].t >= t { window[i].d += creditM }
     }
 
     /// Steps credited afterwards (movement confirmed after the runner seemed to stand): the

@@ -1,8 +1,8 @@
 /// Raw accumulation (`"filters":"off"`), the measuring stage of the shorter pipeline: every
 /// accurate fix at least the distance filter from the last kept point adds the geodesic to it.
 ///
-/// It replaces the gate, the track filter and the gap stage; a fix more than `gapS` after the one
-/// before still begins a new segment of track.
+/// It replaces the gate, the track filter and the gap stage; a fix after a gap (`FixCadence`:
+/// longer than `gap_s` and than the recorder's rhythm explains) still begins a new segment of track.
 ///
 /// A kept step is moving unless the fix's own speed says 0. Its moving time runs from the fix
 /// before, or, when the step from the last kept point was covered at a walker's average speed or
@@ -10,7 +10,8 @@
 /// 1 Hz and a 5 m filter a runner's every other fix), and their time is the distance's. Slower,
 /// it is a standing receiver's drift that at last passed the filter, and its time is not.
 ///
-///     let m = RawTrack(config: config).measure(fix, at: t, lastKept: kept, keptT: keptT, previousT: prev)
+///     let m = RawTrack(config: config).measure(fix, at: t, lastKept: kept, keptT: keptT, previousT: prev,
+///                                              cadence: FixCadence(gapS: config.gapS))
 ///     if m.keep { /* a route point, m.step.distanceM from the last one, moving since m.movingSince */ }
 public struct RawTrack: Sendable {
     /// What raw accumulation makes of one accurate fix in cruise.
@@ -23,23 +24,23 @@ public struct RawTrack: Sendable {
     }
 
     let distanceFilterM: Double
-    let gapS: Double
     /// The least average speed from the last kept point that makes a step moving time, m/s (the
     /// standing decision's walker's speed, `StillnessDetector.Settings.movingDopplerMps`).
     let movingMps: Double
 
     public init(config: EngineConfig) {
         distanceFilterM = config.distanceFilterM
-        gapS = config.gapS
         movingMps = config.stillness.movingDopplerMps
     }
 
     /// - Parameters:
     ///   - lastKept: the last route point (nil before any in this leg), and `keptT` its time.
     ///   - previousT: the time of the fix before (nil before any).
+    ///   - cadence: the recorder's rhythm, which says whether the wait since `previousT` is a gap.
     @inline(never)   // the filters-off path: kept out of the composer's fix path
-    public func measure(_ fix: Fix, at t: Double, lastKept: Coordinate?, keptT: Double, previousT: Double?) -> Measure {
-        let newSegment = previousT.map { t - $0 > gapS } == true && lastKept != nil
+    public func measure(_ fix: Fix, at t: Double, lastKept: Coordinate?, keptT: Double, previousT: Double?,
+                        cadence: FixCadence) -> Measure {
+        let newSegment = previousT.map { cadence.isGap(afterS: t - $0) } == true && lastKept != nil
         guard let kept = lastKept else { return Measure(step: Step(distanceM: 0, moving: false, newSegment: newSegment), keep: true) }
         let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: fix.lat, lon2: fix.lon)
         guard d >= distanceFilterM && (d > 0 || distanceFilterM == 0) else {

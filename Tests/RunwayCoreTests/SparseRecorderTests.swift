@@ -1,0 +1,115 @@
+import Testing
+@testable import RunwayCore
+
+/// A recorder that gives one fix every 25 to 60 s (a watch saving power, a logger): every wait is
+/// longer than `gap_s` or every step longer than `jump_m`, so each step goes through the gap stage,
+/// but in the recorder's own rhythm (`FixCadence`) it is a step of the route, not a break.
+@Suite("Sparse recorders: a gap in the recorder's own rhythm is a step of its route")
+struct SparseRecorderTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        var activity: Activity, intervalS: Double, mps: Double, doppler: Bool, filters = true
+        var testDescription: String { "\(activity) every \(Int(intervalS)) s at \(mps) m/s\(doppler ? " with Doppler" : "")\(filters ? "" : ", filters off")" }
+    }
+
+    static let cases: [Case] = [
+        Case(activity: .run, intervalS: 60, mps: 3, doppler: false),
+        Case(activity: .run, intervalS: 40, mps: 3.5, doppler: true),
+        Case(activity: .walk, intervalS: 45, mps: 1.4, doppler: true),
+        Case(activity: .ride, intervalS: 25, mps: 9, doppler: false),      // 225 m steps: jumps, not gaps
+        Case(activity: .ride, intervalS: 60, mps: 7, doppler: true),
+        Case(activity: .run, intervalS: 60, mps: 3, doppler: false, filters: false),
+    ]
+
+    /// An hour along a meridian at `c.mps`, a fix every `c.intervalS`; the snapshots' ground speeds.
+    func fly(_ c: Case, countGaps: Bool = true) throws -> (Driver, speeds: [Double]) {
+        var config = EngineConfig(activity: c.activity)
+        config.countGaps = countGaps
+        config.filters = c.filters
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0, n = Int(3600 / c.intervalS)
+        try d.phase(.start, t0)
+        var speeds: [Double] = []
+        for i in 0...n {
+            let s = Double(i) * c.intervalS
+            try d.fix(t0 + s, 52 + degreesNorth(c.mps * s), 4, speed: c.doppler ? c.mps : .nan, hAcc: 5)
+            speeds.append(d.snapshot.groundSpeedMps)
+        }
+        try d.phase(.stop, t0 + Double(n) * c.intervalS)
+        return (d, speeds)
+    }
+
+    @Test(arguments: cases)
+    func itsRouteIsOneSegmentAndItsGeoJSONALineThroughEveryPoint(_ c: Case) throws {
+        let (d, _) = try fly(c)
+        let record = d.core.record
+        #expect(record.route.segmentStarts.count == 1, "\(record.route.segmentStarts.count) segments")
+        #expect(record.route.count == Int(3600 / c.intervalS) + 1)
+        let root = try JSONInput.object(exportText(Exporter.export(record, as: .geojson)))
+        let doc = Dictionary(root.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
+        let geometry = jsonObject(doc["geometry"])
+        #expect(geometry["type"] == .string("LineString"))
+        #expect(jsonArray(geometry["coordinates"]).count == record.route.count)
+    }
+
+    @Test(arguments: cases)
+    func itsDistanceAndMovingTimeDoNotDependOnCountGaps(_ c: Case) throws {
+        let truth = c.mps * 3600
+        for countGaps in [true, false] {
+            let (d, _) = try fly(c, countGaps: countGaps)
+            #expect(abs(d.core.distance / truth - 1) < 0.001, "count_gaps \(countGaps): \(d.core.distance) m of \(truth)")
+            #expect(abs(d.core.movingS - 3600) < 1, "count_gaps \(countGaps): moving \(d.core.movingS) s")
+        }
+    }
+
+    @Test(arguments: cases)
+    func itHasALivePaceFromItsThirdFix(_ c: Case) throws {
+        let (_, speeds) = try fly(c)
+        for (i, v) in speeds.enumerated().dropFirst(2) {
+            #expect(abs(v - c.mps) < 0.01 * c.mps, "fix \(i): ground speed \(v) m/s")
+            if abs(v - c.mps) >= 0.01 * c.mps { break }
+        }
+    }
+
+    @Test func aWaitOfMoreThanThreeOfItsIntervalsIsABreak() throws {
+        // Every 40 s, then nothing for 200 s: that wait is a gap as a 1 Hz receiver's would be.
+        var config = EngineConfig(activity: .run)
+        config.countGaps = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        var times = stride(from: 0.0, through: 800, by: 40).map { $0 }
+        times += stride(from: 1000.0, through: 1800, by: 40).map { $0 }
+        for s in times { try d.fix(t0 + s, 52 + degreesNorth(3 * s), 4, hAcc: 5) }
+        try d.phase(.stop, t0 + 1800)
+        #expect(d.core.route.segmentStarts.count == 2)
+        #expect(abs(d.core.distance - 3 * 1600) < 5, "\(d.core.distance) m: the 600 m across the break do not count")
+    }
+
+    @Test func aOneHertzReceiverThatLosesTheSkyStillHasAGap() throws {
+        // 1 Hz, then 60 s without a fix, then 1 Hz: the wait breaks the rhythm.
+        var config = EngineConfig(activity: .run)
+        config.countGaps = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for s in Array(0...300) + Array(360...600) { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.stop, t0 + 600)
+        #expect(d.core.route.segmentStarts.count == 2)
+        #expect(abs(d.core.distance - 3 * 540) < 10, "\(d.core.distance) m")
+    }
+
+    @Test func aReceiverThatTurnsSparseIsFollowedWithinThreeFixes() throws {
+        // 1 Hz for 5 minutes, then a fix every 40 s (power saving): the first waits are breaks,
+        // from the fourth on they are the rhythm.
+        var d = Driver(EngineConfig(activity: .run))
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        let times = (0...300).map(Double.init) + stride(from: 340.0, through: 1500, by: 40).map { $0 }
+        for s in times { try d.fix(t0 + s, 52 + degreesNorth(3 * s), 4, speed: 3, hAcc: 5) }
+        try d.phase(.stop, t0 + 1500)
+        let starts = d.core.route.segmentStarts.count
+        #expect(starts >= 2 && starts <= 4, "\(starts) segments")
+        #expect(abs(d.core.distance - 4500) < 10, "\(d.core.distance) m")
+    }
+}
