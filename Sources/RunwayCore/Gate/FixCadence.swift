@@ -24,16 +24,14 @@ public struct FixCadence: Sendable, Equatable {
     static let remembered = 5
 
     public let gapS: Double
-    /// The last intervals (a ring; `count` of them are set), seconds.
-    private var intervals: [Double]
+    /// The last intervals (a ring of `remembered`; `count` of them are set), seconds. Inline
+    /// storage: heard on every fix's path, it allocates nothing.
+    private var intervals = SIMD8<Double>()
     private var next = 0, count = 0
     /// The time of the last fix heard (NaN: none).
     private var lastT = Double.nan
 
-    public init(gapS: Double) {
-        self.gapS = gapS
-        intervals = [Double](repeating: 0, count: FixCadence.remembered)
-    }
+    public init(gapS: Double) { self.gapS = gapS }
 
     /// Notes a fix at `t` (after it was judged). Repeated or earlier times add no interval.
     public mutating func hear(at t: Double) {
@@ -48,7 +46,7 @@ public struct FixCadence: Sendable, Equatable {
     /// The recorder's interval: the lower median of the remembered intervals (NaN: none yet).
     public var intervalS: Double {
         guard count > 0 else { return .nan }
-        var known = Array(intervals[0..<count])
+        var known = (0..<count).map { intervals[$0] }
         known.sort()
         return known[(count - 1) / 2]
     }
