@@ -323,7 +323,7 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
 def test_a_worker_without_the_library_fails_the_job(archive, client):
     """No usable librunway on a worker is not a file's fault: LibraryError, not error rows."""
     def break_library() -> None:
-        import librunway.batch as b
+        import librunway.batch_rows as b      # where librunway.batch.analyse_file is
         real, real_analyse = b.import_recording, b.analyse_recording
 
         def import_recording(data, fmt):
@@ -337,7 +337,7 @@ def test_a_worker_without_the_library_fails_the_job(archive, client):
         b.analyse_recording = analyse_recording
 
     def heal() -> None:
-        import librunway.batch as b
+        import librunway.batch_rows as b
         b.import_recording = getattr(b.import_recording, "real", b.import_recording)
         b.analyse_recording = getattr(b.analyse_recording, "real", b.analyse_recording)
 

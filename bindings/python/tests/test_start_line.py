@@ -16,7 +16,7 @@ import pytest
 import librunway
 from conftest import PYTHON_DIR, REPO
 from librunway import analysis as analysis_module
-from librunway import batch as batch_module
+from librunway import batch_rows as batch_module     # where librunway.batch.analyse_file is
 
 T0 = 1700000000.0
 CONFIG = {"auto_pause": False}

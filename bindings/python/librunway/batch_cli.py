@@ -1,0 +1,122 @@
+"""``librunway batch DIR...``: the command line of :mod:`librunway.batch`, which re-exports
+:func:`main` (``librunway batch``, ``python -m librunway batch`` and ``python -m librunway.batch``
+run it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Optional
+
+from .batch_find import find_recordings
+from .batch_table import _pyarrow, write_csv, write_parquet
+from .errors import LibraryError, RunwayError
+
+def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
+    from ._args import ArgumentParser
+
+    p = ArgumentParser(
+        prog=prog,
+        description="Figures for every GPX/TCX/FIT recording under DIR (recursively), one row per "
+                    "recording, computed on a Dask cluster: a local one (--workers) or an "
+                    "existing one (--scheduler).")
+    p.add_argument("paths", nargs="+", metavar="DIR",
+                   help="a directory (searched recursively), a recording, or a quoted glob")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="connect to this Dask scheduler (e.g. tcp://host:8786) instead of starting "
+                        "a local cluster; its workers need this package and RUNWAY_LIBRARY")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="worker processes of the local cluster (default: one per core)")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the table to FILE.csv or FILE.parquet (needs pyarrow); "
+                        "default: CSV on stdout")
+    p.add_argument("--config", metavar="JSON",
+                   help='session config for every recording, e.g. \'{"hr_max": 185}\'')
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="a progress bar on stderr while the cluster works (default: when stderr "
+                        "is a terminal)")
+    return p
+
+
+def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int:
+    """``librunway batch DIR... [--scheduler ADDRESS] [--workers N]
+    [--out figures.csv|.parquet] [--config JSON] [--progress]``. Returns the exit status:
+    0 when the table was written (rows with errors included), 2 on a usage
+    error, 1 when nothing was found, dask is missing or the library fails (one line on
+    stderr)."""
+    # Imported here, not at the top: librunway.batch imports this module for its main.
+    from .batch import _check_config, _run_on, local_cluster
+
+    p = _parser(prog)
+    args = p.parse_args(argv)
+    if args.scheduler and args.workers is not None:
+        p.error("--workers sizes the local cluster: not with --scheduler")
+    if args.workers is not None and args.workers < 1:
+        p.error("--workers must be at least 1")
+    kind = "csv"
+    if args.out:
+        kind = os.path.splitext(args.out)[1].lower().lstrip(".")
+        if kind not in ("csv", "parquet"):
+            p.error(f"--out {args.out}: the name must end in .csv or .parquet")
+        if kind == "parquet":
+            try:
+                _pyarrow()
+            except ImportError as e:
+                p.error(str(e))
+    try:
+        config = _check_config(args.config)
+    except (ValueError, TypeError, RunwayError) as e:
+        p.error(f"--config: {e}")
+    try:
+        import distributed
+    except ImportError:
+        print(f"{prog}: needs dask and distributed: pip install 'librunway[batch]' "
+              "(or: pip install dask distributed)", file=sys.stderr)
+        return 1
+    try:
+        items = [(os.path.abspath(f), f) for f in find_recordings(args.paths)]
+    except FileNotFoundError as e:
+        p.error(f"{e.filename}: no such file or directory")
+    if not items:
+        print(f"{prog}: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
+        return 1
+
+    t_open = time.perf_counter()
+    cluster = None
+    if args.scheduler:
+        client = distributed.Client(args.scheduler)
+    else:
+        cluster = local_cluster(args.workers)
+        client = distributed.Client(cluster, set_as_default=False)
+    try:
+        t0 = time.perf_counter()
+        workers = len(client.nthreads())
+        show = sys.stderr.isatty() if args.progress is None else args.progress
+        rows = _run_on(client, items, config, progress=show)
+        took = time.perf_counter() - t0
+    except LibraryError as e:
+        print(f"{prog}: {e}".splitlines()[0], file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+    if not args.out:
+        write_csv(rows, sys.stdout)
+        sys.stdout.flush()
+    elif kind == "parquet":
+        write_parquet(rows, args.out)
+    else:
+        write_csv(rows, args.out)
+    failed = sum(1 for r in rows if r["error"])
+    some = f"{workers} worker{'s' if workers != 1 else ''}"
+    where = (f"{some} at {args.scheduler}" if args.scheduler else
+             f"a local cluster of {some}, started in {t0 - t_open:.1f} s")
+    print(f"{prog}: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
+          f"{len(rows) / took:.1f} recordings/s ({took:.2f} s on {where})"
+          f"{' -> ' + args.out if args.out else ''}", file=sys.stderr)
+    return 0
