@@ -17,6 +17,7 @@ import librunway
 from conftest import PYTHON_DIR, REPO
 from librunway import analysis as analysis_module
 from librunway import batch_rows as batch_module     # where librunway.batch.analyse_file is
+from librunway import analysis_flight as flight_module   # where librunway.analysis.Flight is
 
 T0 = 1700000000.0
 CONFIG = {"auto_pause": False}
@@ -94,7 +95,7 @@ def test_a_flights_events_and_export_replay_the_start_line(late_fix, monkeypatch
             pushed.append(super().push_many(*args, **kwargs))
             return pushed[-1]
 
-    monkeypatch.setattr(analysis_module, "Session", Counting)
+    monkeypatch.setattr(flight_module, "Session", Counting)
     again = flight.export("fit")
     assert pushed == [(flight.inputs, 0)]
     check(librunway.analyse_recording(again, "fit", CONFIG)["summary"], original)
