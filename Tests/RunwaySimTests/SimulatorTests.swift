@@ -4,56 +4,6 @@ import Testing
 import Glibc
 #endif
 
-// MARK: - Helpers
-
-/// Every number of a run, as bit patterns (so NaN equals NaN), for exact comparisons.
-func fingerprint(_ fix: SimFix) -> [UInt64] {
-    [fix.t, fix.lat, fix.lon, fix.alt, fix.speed, fix.course, fix.hAcc, fix.trueLat, fix.trueLon,
-     fix.trueAlt, fix.trueDistanceM, fix.truePathM, fix.trueSpeedMps].map(\.bitPattern) + [fix.isMoving ? 1 : 0]
-}
-
-func fingerprint(_ run: SimRun) -> [UInt64] {
-    run.fixes.flatMap(fingerprint)
-        + [run.truthDistanceM, run.truthMovingS, run.truthElapsedS, run.truthGainM, run.truthLossM].map(\.bitPattern)
-}
-
-/// The receiver's error at a fix, metres east and north of the true position (measured with
-/// the geodesic, independently of how the simulator applied it).
-func error(of fix: SimFix) -> (east: Double, north: Double) {
-    let g = WGS84.inverse(lat1: fix.trueLat, lon1: fix.trueLon, lat2: fix.lat, lon2: fix.lon)
-    let az = g.azimuth * Double.pi / 180
-    return (g.distance * sin(az), g.distance * cos(az))
-}
-
-func mean(_ xs: [Double]) -> Double { xs.reduce(0, +) / Double(max(xs.count, 1)) }
-
-func standardDeviation(_ xs: [Double]) -> Double {
-    let m = mean(xs)
-    return (xs.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(max(xs.count - 1, 1))).squareRoot()
-}
-
-/// Sample autocorrelation at a lag (in samples).
-func autocorrelation(_ xs: [Double], lag: Int) -> Double {
-    let m = mean(xs)
-    var num = 0.0, den = 0.0
-    for i in xs.indices {
-        den += (xs[i] - m) * (xs[i] - m)
-        if i + lag < xs.count { num += (xs[i] - m) * (xs[i + lag] - m) }
-    }
-    return num / den
-}
-
-func config(_ change: (inout SimConfig) -> Void) -> SimConfig {
-    var c = SimConfig()
-    change(&c)
-    return c
-}
-
-/// Relative difference.
-func relative(_ x: Double, to reference: Double) -> Double { abs(x - reference) / reference }
-
-// MARK: - Runs
-
 @Suite("Simulated runs")
 struct SimulatorTests {
     @Test func sameSeedGivesTheSameRunBitForBit() {
@@ -410,43 +360,5 @@ struct SimulatorTests {
         let shortest = simulate(config { $0.loopLengthM = 1; $0.laps = 1 })
         #expect(shortest.config.loopLengthM == 10)
         #expect(shortest.truthDistanceM > 8 && shortest.truthDistanceM <= 10)
-    }
-}
-
-// MARK: - Geodesy
-
-@Suite("WGS84 inside the simulator")
-struct WGS84Tests {
-    @Test func vincentyMatchesTheFlindersPeakToBuninyongReference() {
-        // Vincenty (1975) worked example: 54 972.271 m, initial azimuth 306°52′05.37″.
-        let lat1 = -(37 + 57 / 60.0 + 3.72030 / 3600), lon1 = 144 + 25 / 60.0 + 29.52440 / 3600
-        let lat2 = -(37 + 39 / 60.0 + 10.15610 / 3600), lon2 = 143 + 55 / 60.0 + 35.38390 / 3600
-        let g = WGS84.inverse(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
-        #expect(abs(g.distance - 54_972.271) < 0.001)
-        #expect(abs(g.azimuth - (306 + 52 / 60.0 + 5.37 / 3600)) < 1 / 3600.0)
-        #expect(abs(WGS84.distance(lat1: 0, lon1: 0, lat2: 0, lon2: 1) - 111_319.4908) < 0.001)
-        #expect(abs(WGS84.distance(lat1: 0, lon1: 179.5, lat2: 0, lon2: -179.5) - 111_319.4908) < 0.001)
-        #expect(WGS84.distance(lat1: 10, lon1: 20, lat2: 10, lon2: 20) == 0)
-    }
-
-    @Test func localOffsetsMoveTheRequestedDistance() {
-        for lat in [-80.0, -33.9, 0, 52.37, 80] {
-            for (east, north) in [(1000.0, 0.0), (0, 1000), (-700, 700), (3, -4)] {
-                let p = WGS84.offset(lat: lat, lon: 179.999, east: east, north: north)
-                let d = WGS84.distance(lat1: lat, lon1: 179.999, lat2: p.lat, lon2: p.lon)
-                let wanted = (east * east + north * north).squareRoot()
-                #expect(abs(d - wanted) < wanted * 2e-4, "lat \(lat) (\(east), \(north)): \(d)")
-                #expect(p.lon >= -180 && p.lon < 180)
-            }
-        }
-    }
-
-    @Test func longitudesNormaliseIntoTheHalfOpenRange() {
-        #expect(WGS84.normalisedLongitude(180) == -180)
-        #expect(WGS84.normalisedLongitude(181) == -179)
-        #expect(WGS84.normalisedLongitude(-540) == -180)
-        #expect(WGS84.normalisedLongitude(4.89) == 4.89)
-        #expect(WGS84.normalisedLongitude(364.89) == 364.89 - 360)           // exactly, no rounding
-        #expect(WGS84.normalisedLongitude(-180) == -180)
     }
 }
