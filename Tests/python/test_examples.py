@@ -11,12 +11,14 @@ when that folder is absent). Replays of FIT and TCX files need runway_import in 
 (skipped until it is there; a test checks the clear refusal meanwhile). The store/export
 test reads the GPX back with gpxpy (skipped without it; make installs it). The README's C
 example is run by Tests/c/run.sh, its Rust example by bindings/rust/tests/readme.rs.
+
+The replay's store and exports are tested in test_replay_outputs.py, the README and the links in
+test_readme_and_docs.py; what the three share is in examples_testkit.py.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import pty
 import re
@@ -25,69 +27,12 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
-from datetime import datetime
-from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
-GENERATOR = REPO / "examples" / "data" / "gen_city_run.py"
-SAMPLE = REPO / "examples" / "data" / "city_run.gpx"
-REPLAY = REPO / "examples" / "python" / "replay.py"
-LIBRARY = Path(os.environ.get("RUNWAY_LIBRARY") or REPO / "build" / "librunway.so")
-TRACKS = REPO.parent / "shared" / "tracks"
-
-GPX_NS = "{http://www.topografix.com/GPX/1/1}"
-TPX_NS = "{http://www.garmin.com/xmlschemas/TrackPointExtension/v2}"
-
-# The committed sample, as gen_city_run.py makes it with its default seed.
-SAMPLE_POINTS = 1628          # one a second
-SAMPLE_DURATION_S = 1627
-
-needs_library = pytest.mark.skipif(not LIBRARY.exists(), reason=f"{LIBRARY} not built")
-needs_tracks = pytest.mark.skipif(not (TRACKS / "fixes").is_dir(),
-                                  reason=f"{TRACKS} absent")
-
-
-def run_replay(*args: str, timeout: float = 60, **kwargs) -> subprocess.CompletedProcess:
-    env = dict(os.environ, RUNWAY_LIBRARY=str(LIBRARY),
-               PYTHONPATH=str(REPO / "bindings" / "python"))
-    return subprocess.run([sys.executable, str(REPLAY), *args], env=env, timeout=timeout,
-                          capture_output=True, text=True, **kwargs)
-
-
-def summary_distance_m(stdout: str) -> float:
-    match = re.search(r"^  distance +[0-9.]+ km \(([0-9.]+) m\)$", stdout, re.M)
-    assert match, f"no distance in the summary:\n{stdout}"
-    return float(match.group(1))
-
-
-def haversine_m(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lon2 - lon1)
-    h = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * 6371008.8 * math.asin(math.sqrt(h))
-
-
-def sample_points() -> list[dict]:
-    root = ET.parse(SAMPLE).getroot()
-    points = []
-    for trkpt in root.iter(f"{GPX_NS}trkpt"):
-        points.append({
-            "lat": float(trkpt.get("lat")), "lon": float(trkpt.get("lon")),
-            "ele": float(trkpt.findtext(f"{GPX_NS}ele")),
-            "t": datetime.fromisoformat(trkpt.findtext(f"{GPX_NS}time")).timestamp(),
-            "hr": int(trkpt.findtext(f".//{TPX_NS}hr")),
-            "cad": int(trkpt.findtext(f".//{TPX_NS}cad")),
-        })
-    return points
-
-
-def sample_true_distance_m() -> float:
-    desc = ET.parse(SAMPLE).getroot().findtext(f"{GPX_NS}metadata/{GPX_NS}desc")
-    match = re.search(r"true distance: ([0-9.]+) m", desc or "")
-    assert match, f"no true distance in <metadata><desc>: {desc!r}"
-    return float(match.group(1))
+from examples_testkit import (GENERATOR, GPX_NS, LIBRARY, REPLAY, REPO, SAMPLE, SAMPLE_DURATION_S,
+                              SAMPLE_POINTS, TRACKS, haversine_m, needs_library, needs_tracks,
+                              run_replay, sample_points, sample_true_distance_m, summary_distance_m)
 
 
 # ---- The sample and its generator ------------------------------------------------
@@ -266,129 +211,6 @@ def test_replay_reports_rejected_points_and_goes_on(tmp_path):
     assert re.search(r"^  flight time +00:00:30$", result.stdout, re.M), result.stdout
 
 
-# ---- Store and exports ------------------------------------------------------------
-
-def runway_package():
-    """The Python package of this tree, on the library the replays use."""
-    os.environ.setdefault("RUNWAY_LIBRARY", str(LIBRARY))
-    sys.path.insert(0, str(REPO / "bindings" / "python"))
-    import librunway
-
-    return librunway
-
-
-def import_available() -> bool:
-    if not LIBRARY.exists():
-        return False
-    return runway_package().import_available()
-
-
-@needs_library
-def test_replay_with_store_and_export_leaves_a_finished_flight_and_a_gpx(tmp_path):
-    gpxpy = pytest.importorskip("gpxpy", reason="pip install gpxpy")
-    store, out_dir = tmp_path / "db" / "runs.db", tmp_path / "out"
-    result = run_replay(str(SAMPLE), "--speed", "0", "--store", str(store),
-                        "--export", "gpx,fit", "--out-dir", str(out_dir))
-    assert result.returncode == 0, result.stderr
-    match = re.search(r"^stored flight (\S+) in (.+)$", result.stdout, re.M)
-    assert match, result.stdout
-    flight_id, where = match.group(1), match.group(2)
-    assert where == str(store)
-
-    librunway = runway_package()
-    [flight] = librunway.flights(store)
-    assert flight["flight_id"] == flight_id and flight["finished"] is True
-    assert flight["distance_m"] == pytest.approx(summary_distance_m(result.stdout), abs=0.05)
-    stored = librunway.flight(store, flight_id)
-
-    gpx_path = out_dir / f"{flight_id}.gpx"
-    assert f"exported gpx ({gpx_path.stat().st_size} bytes) to {gpx_path}" in result.stdout
-    gpx = gpxpy.parse(gpx_path.read_text())
-    points = [p for track in gpx.tracks for segment in track.segments for p in segment.points]
-    assert len(points) == len(stored["route"])
-    assert (points[0].latitude, points[0].longitude) == \
-        pytest.approx(tuple(stored["route"][0][:2]), abs=1e-7)
-    assert gpx_path.read_bytes() == librunway.export_flight(store, flight_id, "gpx")
-    fit = (out_dir / f"{flight_id}.fit").read_bytes()
-    assert fit[8:12] == b".FIT" and fit == librunway.export_flight(store, flight_id, "fit")
-    assert sorted(p.name for p in out_dir.iterdir()) == sorted([f"{flight_id}.gpx",
-                                                                f"{flight_id}.fit"])
-
-
-@needs_library
-def test_replay_exports_without_a_store_are_named_after_the_input(tmp_path):
-    result = run_replay(str(SAMPLE), "--speed", "0", "--export", "csv, geojson",
-                        "--out-dir", str(tmp_path))
-    assert result.returncode == 0, result.stderr
-    assert "stored flight" not in result.stdout
-    rows = (tmp_path / "city_run.csv").read_text().splitlines()
-    kept = int(re.search(r"(\d+) kept on the route", result.stdout).group(1))
-    assert rows[0].startswith("t,time_iso,lat,lon") and len(rows) == 1 + kept
-    feature = json.loads((tmp_path / "city_run.geojson").read_text())
-    assert feature["properties"]["distance_m"] == pytest.approx(summary_distance_m(result.stdout),
-                                                                abs=0.05)
-    assert f"to {tmp_path / 'city_run.csv'}" in result.stdout
-
-
-def test_replay_with_an_unknown_export_format_exits_2_before_replaying(tmp_path):
-    result = run_replay(str(SAMPLE), "--speed", "0", "--export", "gpx,kml",
-                        "--out-dir", str(tmp_path / "out"))
-    assert result.returncode == 2
-    assert "'kml'" in result.stderr and "phase:" not in result.stdout
-    assert not (tmp_path / "out").exists()
-
-
-@needs_library
-def test_replay_with_an_unusable_store_exits_2(tmp_path):
-    (tmp_path / "noise.db").write_bytes(b"\x07" * 4096)
-    result = run_replay(str(SAMPLE), "--speed", "0", "--store", str(tmp_path / "noise.db"))
-    assert result.returncode == 2
-    assert result.stderr.startswith("replay: ") and "noise.db" in result.stderr
-
-
-@needs_library
-@pytest.mark.skipif(import_available(), reason="librunway has runway_import")
-def test_replay_of_a_fit_file_without_runway_import_says_what_is_missing(tmp_path):
-    path = tmp_path / "run.fit"
-    path.write_bytes(b"\x0e\x10" + bytes(6) + b".FIT" + bytes(4))
-    result = run_replay(str(path), "--speed", "0")
-    assert result.returncode == 2
-    assert "runway_import" in result.stderr and "run.fit" in result.stderr
-
-
-@needs_library
-@pytest.mark.skipif(not import_available(), reason="librunway has no runway_import yet")
-@pytest.mark.parametrize("fmt", ["fit", "tcx"])
-def test_replay_reads_fit_and_tcx_through_the_library(tmp_path, fmt):
-    # An export of the sample, replayed raw on both sides: the same fixes, the same distance.
-    raw = '{"filters": "off", "distance_filter_m": 0}'
-    first = run_replay(str(SAMPLE), "--speed", "0", "--config", raw, "--export", fmt,
-                       "--out-dir", str(tmp_path))
-    assert first.returncode == 0, first.stderr
-    again = run_replay(str(tmp_path / f"city_run.{fmt}"), "--speed", "0", "--config", raw)
-    assert again.returncode == 0, again.stderr
-    assert "phase: cruise -> touchdown" in again.stdout
-    assert re.search(rf"^  points +{SAMPLE_POINTS} replayed, {SAMPLE_POINTS} kept", again.stdout,
-                     re.M), again.stdout
-    assert summary_distance_m(again.stdout) == pytest.approx(summary_distance_m(first.stdout),
-                                                             rel=1e-4)
-
-
-@needs_library
-@needs_tracks
-@pytest.mark.skipif(not import_available(), reason="librunway has no runway_import yet")
-def test_replaying_a_real_fit_file_matches_its_json_lines_replay():
-    name = "fitparse__activity-small-fenix2-run.fit"
-    if not (TRACKS / name).exists():
-        pytest.skip(f"{TRACKS / name} absent")
-    from_fit = run_replay(str(TRACKS / name), "--speed", "0", "--config", '{"filters": "off"}')
-    from_jsonl = run_replay(str(TRACKS / "fixes" / f"{name}.jsonl"), "--speed", "0",
-                            "--config", '{"filters": "off"}')
-    assert from_fit.returncode == 0 and from_jsonl.returncode == 0, from_fit.stderr
-    assert summary_distance_m(from_fit.stdout) == pytest.approx(
-        summary_distance_m(from_jsonl.stdout), abs=0.2)
-
-
 # ---- Errors ---------------------------------------------------------------------
 
 def test_replay_of_a_missing_file_exits_2(tmp_path):
@@ -434,84 +256,3 @@ def test_replay_with_a_config_the_library_refuses_exits_2():
     result = run_replay(str(SAMPLE), "--config", '{"distance_filtre_m": 5}')
     assert result.returncode == 2
     assert result.stderr.startswith("replay: ")
-
-
-# ---- README and docs -------------------------------------------------------------
-
-README = REPO / "README.md"
-
-#: Pages the README links to that other branches add (docs/install.md: door-native;
-#: docs/formats.md: files). Delete this set once they are merged: then a missing one fails.
-
-
-def readme_block(heading: str, tag: str) -> str:
-    """The first ```tag block after the line `heading` in README.md, with a final newline."""
-    lines = README.read_text().splitlines()
-    assert heading in lines, f"README.md has no {heading!r}"
-    rest = lines[lines.index(heading):]
-    assert f"```{tag}" in rest, f"README.md: no ```{tag} block after {heading!r}"
-    rest = rest[rest.index(f"```{tag}") + 1:]
-    assert "```" in rest, f"README.md: the ```{tag} block after {heading!r} is not closed"
-    return "".join(line + "\n" for line in rest[:rest.index("```")])
-
-
-def test_the_readme_is_a_front_door_of_at_most_200_lines():
-    lines = README.read_text().splitlines()
-    assert len(lines) <= 200, f"README.md has {len(lines)} lines: move reference to docs/"
-
-
-@needs_library
-def test_the_readme_python_example_prints_what_the_readme_shows(tmp_path):
-    example = tmp_path / "readme_example.py"
-    example.write_text(readme_block("## A run from Python", "python"))
-    env = dict(os.environ, RUNWAY_LIBRARY=str(LIBRARY),
-               PYTHONPATH=str(REPO / "bindings" / "python"))
-    result = subprocess.run([sys.executable, str(example)], env=env, timeout=60,
-                            capture_output=True, text=True, cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout == readme_block("## A run from Python", "text")
-
-
-MARKDOWN_LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
-
-
-def heading_anchors(page: Path) -> set[str]:
-    """GitHub's anchors of a Markdown page's headings (lower case, punctuation dropped)."""
-    anchors = set()
-    for line in page.read_text().splitlines():
-        if line.startswith("#"):
-            title = line.lstrip("#").strip().lower()
-            anchors.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
-    return anchors
-
-
-def relative_links(page: Path) -> list[str]:
-    text = re.sub(r"```.*?```", "", page.read_text(), flags=re.S)      # not inside code
-    return [link for link in MARKDOWN_LINK.findall(text)
-            if not re.match(r"[a-z][a-z0-9+.-]*:", link)]                  # http:, mailto:
-
-
-def test_every_relative_link_in_the_readme_and_docs_resolves_to_a_file_in_the_repo():
-    pages = [README, *sorted((REPO / "docs").glob("*.md"))]
-    assert len(pages) > 1, "docs/ holds no page"
-    broken = []
-    for page in pages:
-        for link in relative_links(page):
-            path, _, anchor = link.partition("#")
-            target = (page.parent / path).resolve() if path else page
-            name = target.relative_to(REPO).as_posix() if target.is_relative_to(REPO) else None
-            if name is None:
-                broken.append(f"{page.name}: {link} (outside the repository)")
-            elif not target.exists():
-                broken.append(f"{page.name}: {link} (no such file)")
-            elif anchor and target.suffix == ".md" and anchor not in heading_anchors(target):
-                broken.append(f"{page.name}: {link} (no such heading)")
-    assert not broken, "broken links:\n" + "\n".join(broken)
-
-
-def test_the_link_check_sees_a_broken_link(tmp_path):
-    page = tmp_path / "page.md"
-    page.write_text("[a](missing.md) [b](https://example.org) `[c](code.md)`\n"
-                    "```\n[d](in-a-block.md)\n```\n[e](page.md#nowhere)\n")
-    assert relative_links(page) == ["missing.md", "code.md", "page.md#nowhere"]
-    assert "nowhere" not in heading_anchors(page)
