@@ -1,0 +1,239 @@
+//! The live flight data ([`Snapshot`], with its [`Pfd`] strings) and what an event carries
+//! ([`EventBody`]).
+
+use super::{bad, parse_doc, Filtered, Lap, Obj};
+use crate::error::Result;
+use crate::json::Value;
+
+/// The PFD display strings of a [`Snapshot`] (`"--"` where a value is unknown).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Pfd {
+    /// Current pace, e.g. `"5:03"`.
+    pub pace: String,
+    /// Five paces around it.
+    pub pace_tape: Vec<String>,
+    /// Compass point, e.g. `"N"`.
+    pub direction: String,
+    /// Three compass points around it.
+    pub heading_tape: Vec<String>,
+    /// Elapsed, `"00:00:10"`.
+    pub time: String,
+    /// Kilometres, `"0.03"`.
+    pub distance: String,
+    /// Metres.
+    pub altitude: String,
+    /// `"AVG 4:59"`.
+    pub avg_pace: String,
+    /// Heart rate.
+    pub hr: String,
+    /// Cadence.
+    pub cadence: String,
+}
+
+impl Pfd {
+    fn from_value(v: Option<&Value>) -> Result<Pfd> {
+        let Some(v) = v else { return Ok(Pfd::default()) };
+        let o = Obj::new("pfd", v)?;
+        let s = |k: &str| -> Result<String> { Ok(o.opt_string(k)?.unwrap_or_default()) };
+        let tape = |k: &str| -> Result<Vec<String>> {
+            match o.get(k) {
+                None | Some(Value::Null) => Ok(Vec::new()),
+                Some(_) => o
+                    .array(k)?
+                    .iter()
+                    .map(|v| v.as_str().map(str::to_owned).ok_or_else(|| bad("pfd", k, "holds a non-string")))
+                    .collect(),
+            }
+        };
+        Ok(Pfd {
+            pace: s("pace")?,
+            pace_tape: tape("pace_tape")?,
+            direction: s("direction")?,
+            heading_tape: tape("heading_tape")?,
+            time: s("time")?,
+            distance: s("distance")?,
+            altitude: s("altitude")?,
+            avg_pace: s("avg_pace")?,
+            hr: s("hr")?,
+            cadence: s("cadence")?,
+        })
+    }
+}
+
+/// The live flight data ([`crate::Session::snapshot`], a `flight` event).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    /// The event sequence number it was taken at.
+    pub seq: u64,
+    /// Unix seconds; `None` before any input.
+    pub t: Option<f64>,
+    /// The flight phase.
+    pub phase: String,
+    /// `"user"` or `"auto"` while holding.
+    pub holding_by: Option<String>,
+    /// Degrees.
+    pub lat: Option<f64>,
+    /// Degrees.
+    pub lon: Option<f64>,
+    /// Metres.
+    pub distance_m: f64,
+    /// Route points.
+    pub points: u64,
+    /// Route segments.
+    pub segments: u64,
+    /// Fixes pushed.
+    pub fixes: u64,
+    /// Fixes refused, by reason.
+    pub filtered_by: Filtered,
+    /// The device's Doppler speed, m/s.
+    pub speed_mps: Option<f64>,
+    /// The engine's speed over the pace window, m/s.
+    pub ground_speed_mps: Option<f64>,
+    /// From `ground_speed_mps`.
+    pub pace_min_per_km: Option<f64>,
+    /// Over the elapsed time.
+    pub avg_pace_min_per_km: Option<f64>,
+    /// Metres.
+    pub altitude_m: Option<f64>,
+    /// Degrees clockwise from north.
+    pub heading_deg: Option<f64>,
+    /// Cruise seconds.
+    pub elapsed_s: f64,
+    /// Seconds moving.
+    pub moving_s: f64,
+    /// Metres.
+    pub gain_m: f64,
+    /// Metres.
+    pub loss_m: f64,
+    /// Percent.
+    pub grade_pct: Option<f64>,
+    /// m/s.
+    pub vertical_speed_mps: Option<f64>,
+    /// The current lap's number.
+    pub lap: u64,
+    /// Metres into the current lap.
+    pub lap_distance_m: f64,
+    /// Seconds into the current lap.
+    pub lap_elapsed_s: f64,
+    /// bpm.
+    pub hr_bpm: Option<f64>,
+    /// Steps per minute.
+    pub cadence_spm: Option<f64>,
+    /// The display strings.
+    pub pfd: Pfd,
+}
+
+impl Snapshot {
+    /// Parses flight data (`runway_snapshot_json`, or a `flight` event).
+    pub fn from_json(text: &str) -> Result<Snapshot> {
+        Snapshot::from_value(&parse_doc("snapshot", text)?)
+    }
+
+    fn from_value(v: &Value) -> Result<Snapshot> {
+        let o = Obj::new("snapshot", v)?;
+        Ok(Snapshot {
+            seq: o.u64_or_0("seq")?,
+            t: o.opt_f64("t")?,
+            phase: o.string("phase")?,
+            holding_by: o.opt_string("holding_by")?,
+            lat: o.opt_f64("lat")?,
+            lon: o.opt_f64("lon")?,
+            distance_m: o.f64("distance_m")?,
+            points: o.u64_or_0("points")?,
+            segments: o.u64_or_0("segments")?,
+            fixes: o.u64_or_0("fixes")?,
+            filtered_by: Filtered::from_value("snapshot filtered_by", o.get("filtered_by"))?,
+            speed_mps: o.opt_f64("speed_mps")?,
+            ground_speed_mps: o.opt_f64("ground_speed_mps")?,
+            pace_min_per_km: o.opt_f64("pace_min_per_km")?,
+            avg_pace_min_per_km: o.opt_f64("avg_pace_min_per_km")?,
+            altitude_m: o.opt_f64("altitude_m")?,
+            heading_deg: o.opt_f64("heading_deg")?,
+            elapsed_s: o.f64("elapsed_s")?,
+            moving_s: o.opt_f64("moving_s")?.unwrap_or(0.0),
+            gain_m: o.opt_f64("gain_m")?.unwrap_or(0.0),
+            loss_m: o.opt_f64("loss_m")?.unwrap_or(0.0),
+            grade_pct: o.opt_f64("grade_pct")?,
+            vertical_speed_mps: o.opt_f64("vertical_speed_mps")?,
+            lap: o.u64_or_0("lap")?,
+            lap_distance_m: o.opt_f64("lap_distance_m")?.unwrap_or(0.0),
+            lap_elapsed_s: o.opt_f64("lap_elapsed_s")?.unwrap_or(0.0),
+            hr_bpm: o.opt_f64("hr_bpm")?,
+            cadence_spm: o.opt_f64("cadence_spm")?,
+            pfd: Pfd::from_value(o.get("pfd"))?,
+        })
+    }
+}
+
+/// What an event carries, by its kind ([`crate::Event::body`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum EventBody {
+    /// `flight`: the flight data after an input.
+    Flight(Box<Snapshot>),
+    /// `phase`: a phase change; `by` is `"user"` or `"auto"` when entering holding.
+    Phase {
+        /// The phase left.
+        from: String,
+        /// The phase entered.
+        to: String,
+        /// Who paused.
+        by: Option<String>,
+    },
+    /// `split`: a lap ended.
+    Split(Lap),
+    /// `tick`: once a second with the live clock.
+    Tick {
+        /// The phase.
+        phase: String,
+        /// Cruise seconds.
+        elapsed_s: f64,
+        /// Minutes per km.
+        avg_pace_min_per_km: Option<f64>,
+    },
+    /// `log`: a line of the session's log.
+    Log {
+        /// `"info"`, `"warning"` or `"error"`.
+        level: String,
+        /// The line.
+        message: String,
+    },
+    /// `alert`: GPWS and minimums callouts.
+    Alert {
+        /// E.g. `"GPWS_PACE_SLOW"`.
+        code: String,
+        /// The callout.
+        message: String,
+    },
+    /// `overflow`: this many events were dropped (a full queue).
+    Overflow {
+        /// How many.
+        dropped: u64,
+    },
+    /// A kind this crate does not know (a newer library); read [`crate::Event::json`].
+    Other,
+}
+
+impl EventBody {
+    pub(crate) fn from_json(kind: &str, text: &str) -> Result<EventBody> {
+        let v = parse_doc("event", text)?;
+        let o = Obj::new("event", &v)?;
+        Ok(match kind {
+            "flight" => EventBody::Flight(Box::new(Snapshot::from_value(&v)?)),
+            "phase" => {
+                EventBody::Phase { from: o.string("from")?, to: o.string("to")?, by: o.opt_string("by")? }
+            }
+            "split" => EventBody::Split(Lap::from_value(
+                o.get("lap").ok_or_else(|| bad("split event", "lap", "is missing"))?,
+            )?),
+            "tick" => EventBody::Tick {
+                phase: o.string("phase")?,
+                elapsed_s: o.f64("elapsed_s")?,
+                avg_pace_min_per_km: o.opt_f64("avg_pace_min_per_km")?,
+            },
+            "log" => EventBody::Log { level: o.string("level")?, message: o.string("message")? },
+            "alert" => EventBody::Alert { code: o.string("code")?, message: o.string("message")? },
+            "overflow" => EventBody::Overflow { dropped: o.u64("dropped")? },
+            _ => EventBody::Other,
+        })
+    }
+}
