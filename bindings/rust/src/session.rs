@@ -1,6 +1,14 @@
 //! Sessions: one flight each, and the shared state that decides when the C session closes.
+//!
+//! Here [`Session`] and `Inner`; the values of pushing ([`Fix`], [`Batch`]) in `push`, the
+//! strings and buffers across the C ABI in `cstr`.
 
-use std::ffi::{CStr, CString};
+mod cstr;
+mod push;
+
+pub(crate) use cstr::{copy_and_free, cstring, opt_cstring, opt_ptr, take_bytes, take_string};
+pub use push::{Batch, Fix};
+
 use std::os::raw::c_char;
 use std::ptr;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -85,116 +93,6 @@ impl CloseJob {
         }
     }
 }
-
-/// One GPS fix for [`Session::push_fix`], the fast path (same rules as a JSON fix).
-///
-/// NaN means unknown; a negative finite `speed`, `course`, `h_acc` or `v_acc` also means
-/// unknown (as on phones). `lat` and `lon` are required; `t` is required with the replay clock
-/// and may be NaN ("now") with the live clock.
-///
-/// ```
-/// let fix = runway::Fix::new(1_700_000_000.0, 52.0, 4.0).with_speed(3.2).with_h_acc(4.0);
-/// assert!(fix.alt.is_nan());
-/// assert_eq!(fix.speed, 3.2);
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Fix {
-    /// Unix seconds.
-    pub t: f64,
-    /// Degrees, -90..90.
-    pub lat: f64,
-    /// Degrees, -180..180.
-    pub lon: f64,
-    /// Metres above sea level.
-    pub alt: f64,
-    /// m/s, from the receiver (Doppler).
-    pub speed: f64,
-    /// Degrees clockwise from true north, 0..360.
-    pub course: f64,
-    /// Horizontal accuracy, metres.
-    pub h_acc: f64,
-    /// Vertical accuracy, metres.
-    pub v_acc: f64,
-}
-
-impl Fix {
-    /// A fix at time `t` and position `lat`, `lon`; everything else unknown (NaN).
-    pub fn new(t: f64, lat: f64, lon: f64) -> Fix {
-        Fix { t, lat, lon, ..Fix::default() }
-    }
-    /// Sets the altitude in metres.
-    pub fn with_alt(mut self, alt: f64) -> Fix {
-        self.alt = alt;
-        self
-    }
-    /// Sets the receiver speed in m/s.
-    pub fn with_speed(mut self, speed: f64) -> Fix {
-        self.speed = speed;
-        self
-    }
-    /// Sets the course in degrees clockwise from true north.
-    pub fn with_course(mut self, course: f64) -> Fix {
-        self.course = course;
-        self
-    }
-    /// Sets the horizontal accuracy in metres.
-    pub fn with_h_acc(mut self, h_acc: f64) -> Fix {
-        self.h_acc = h_acc;
-        self
-    }
-    /// Sets the vertical accuracy in metres.
-    pub fn with_v_acc(mut self, v_acc: f64) -> Fix {
-        self.v_acc = v_acc;
-        self
-    }
-}
-
-impl Default for Fix {
-    /// Every field unknown (NaN).
-    fn default() -> Fix {
-        let n = f64::NAN;
-        Fix { t: n, lat: n, lon: n, alt: n, speed: n, course: n, h_acc: n, v_acc: n }
-    }
-}
-
-impl From<&Fix> for sys::runway_fix {
-    fn from(f: &Fix) -> sys::runway_fix {
-        sys::runway_fix {
-            t: f.t,
-            lat: f.lat,
-            lon: f.lon,
-            alt: f.alt,
-            speed: f.speed,
-            course: f.course,
-            h_acc: f.h_acc,
-            v_acc: f.v_acc,
-        }
-    }
-}
-
-/// The outcome of [`Session::push_jsonl`]: every line is processed, good or bad.
-#[derive(Debug, Clone, PartialEq)]
-#[must_use = "a batch may have rejected lines; check `rejected` or `first_error`"]
-pub struct Batch {
-    /// Lines accepted.
-    pub accepted: usize,
-    /// Lines rejected.
-    pub rejected: usize,
-    /// The error of the first rejected line (its message names the 1-based line number), or
-    /// `None` when every line was accepted.
-    pub first_error: Option<Error>,
-}
-
-impl Batch {
-    /// `Ok(())` when every line was accepted, else the first rejected line's error.
-    pub fn into_result(self) -> Result<()> {
-        match self.first_error {
-            None => Ok(()),
-            Some(e) => Err(e),
-        }
-    }
-}
-
 /// One flight: a `runway_session`.
 ///
 /// `Session` is `Send + Sync`: every method takes `&self` and may be called from any thread
@@ -440,60 +338,4 @@ impl Session {
 
 fn time(t: Option<f64>) -> f64 {
     t.unwrap_or(f64::NAN)
-}
-
-pub(crate) fn cstring(s: &str, status: Status) -> Result<CString> {
-    CString::new(s)
-        .map_err(|e| Error::new(status, format!("string has a NUL byte at offset {}", e.nul_position())))
-}
-
-pub(crate) fn opt_cstring(s: Option<&str>, status: Status) -> Result<Option<CString>> {
-    s.map(|s| cstring(s, status)).transpose()
-}
-
-pub(crate) fn opt_ptr(s: &Option<CString>) -> *const c_char {
-    s.as_ref().map_or(ptr::null(), |s| s.as_ptr())
-}
-
-/// Runs a call that returns a library string through `char **out`, copies and frees it.
-pub(crate) fn take_string(call: impl FnOnce(*mut *mut c_char) -> sys::runway_status) -> Result<String> {
-    let mut out: *mut c_char = ptr::null_mut();
-    check(call(&mut out))?;
-    Ok(copy_and_free(out).unwrap_or_default())
-}
-
-/// Runs a call that returns a library buffer through `char **out, size_t *len`, copies its
-/// `len` bytes (NUL bytes included) and frees it.
-pub(crate) fn take_bytes(
-    call: impl FnOnce(*mut *mut c_char, *mut usize) -> sys::runway_status,
-) -> Result<Vec<u8>> {
-    let mut out: *mut c_char = ptr::null_mut();
-    let mut len = 0usize;
-    check(call(&mut out, &mut len))?;
-    if out.is_null() {
-        return if len == 0 {
-            Ok(Vec::new())
-        } else {
-            Err(Error::new(Status::Internal, format!("librunway returned no buffer for {len} bytes")))
-        };
-    }
-    // SAFETY: the library returned a buffer of `len` bytes; it is copied, then freed once.
-    unsafe {
-        let bytes = std::slice::from_raw_parts(out.cast::<u8>(), len).to_vec();
-        sys::runway_string_free(out);
-        Ok(bytes)
-    }
-}
-
-/// Copies a library string and frees it; `None` for NULL.
-pub(crate) fn copy_and_free(p: *mut c_char) -> Option<String> {
-    if p.is_null() {
-        return None;
-    }
-    // SAFETY: a NUL-terminated string the library returned to us; freed exactly once.
-    unsafe {
-        let s = CStr::from_ptr(p).to_string_lossy().into_owned();
-        sys::runway_string_free(p);
-        Some(s)
-    }
 }
