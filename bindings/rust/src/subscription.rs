@@ -1,5 +1,15 @@
 //! Subscriptions: callback ones ([`Subscription`]) and poll ones ([`PollSubscription`]).
 //! Implementation notes are on [`Subscription`].
+//!
+//! Here callback subscriptions; [`Event`] in `event`, poll subscriptions and their [`Drain`] in
+//! `poll`.
+
+mod event;
+mod poll;
+
+pub use event::Event;
+pub(crate) use poll::poll_subscribe;
+pub use poll::{Drain, PollSubscription};
 
 use std::any::Any;
 use std::cell::Cell;
@@ -11,57 +21,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::error::{check, Result, Status};
-use crate::session::{copy_and_free, opt_cstring, opt_ptr, Inner};
-use crate::{json, sys};
-
-/// One event from a subscription: a JSON object with a `kind` and a per-session increasing
-/// `seq` (see `docs/events.md` in the repository for every kind).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    /// `"flight"`, `"phase"`, `"tick"`, `"log"`, `"split"`, `"alert"` or `"overflow"` (`""`
-    /// if the event had none).
-    pub kind: String,
-    /// The event's sequence number (0 if it had none).
-    pub seq: u64,
-    /// The whole event as JSON.
-    pub json: String,
-}
-
-impl Event {
-    /// Reads `kind` and `seq` from an event's JSON.
-    pub fn from_json(json: String) -> Event {
-        let kind = json::str_field(&json, "kind").unwrap_or_default();
-        let seq = json::raw_field(&json, "seq")
-            .and_then(|raw| {
-                raw.parse::<u64>().ok().or_else(|| json::f64_field(&json, "seq").map(|f| f as u64))
-            })
-            .unwrap_or(0);
-        Event { kind, seq, json }
-    }
-
-    /// The raw JSON text of a top-level member, e.g. `event.field("pfd")`.
-    pub fn field(&self, key: &str) -> Option<&str> {
-        json::raw_field(&self.json, key)
-    }
-
-    /// A top-level string member, e.g. `event.str_field("to")` of a phase event.
-    pub fn str_field(&self, key: &str) -> Option<String> {
-        json::str_field(&self.json, key)
-    }
-
-    /// A top-level number member, e.g. `event.f64_field("distance_m")`; `None` for `null`.
-    pub fn f64_field(&self, key: &str) -> Option<f64> {
-        json::f64_field(&self.json, key)
-    }
-
-    /// What the event carries, typed by its kind: a `flight` event's [`crate::Snapshot`], a
-    /// `split` event's [`crate::Lap`], a phase change... ([`crate::EventBody::Other`] for a
-    /// kind this crate does not know).
-    pub fn body(&self) -> Result<crate::EventBody> {
-        crate::EventBody::from_json(&self.kind, &self.json)
-    }
-}
-
+use crate::session::{opt_cstring, opt_ptr, Inner};
+use crate::sys;
 // ---- Callback boxes ---------------------------------------------------------
 
 thread_local! {
@@ -319,101 +280,3 @@ impl Drop for Subscription {
         let _ = self.end();
     }
 }
-
-// ---- Poll subscriptions -----------------------------------------------------
-
-pub(crate) fn poll_subscribe(inner: &Arc<Inner>, options: Option<&str>) -> Result<PollSubscription> {
-    let options = opt_cstring(options, Status::Argument)?;
-    let mut id = 0u64;
-    // SAFETY: valid session; options NULL or NUL-terminated; fn NULL = poll subscription.
-    check(unsafe { sys::runway_subscribe(inner.raw(), opt_ptr(&options), None, ptr::null_mut(), &mut id) })?;
-    Ok(PollSubscription { inner: Arc::clone(inner), id, ended: false })
-}
-
-/// A poll subscription, from [`Session::poll_subscription`](crate::Session::poll_subscription):
-/// events wait in the library until taken with [`poll`](PollSubscription::poll). Ended on drop
-/// or [`cancel`](PollSubscription::cancel); keeps its session open while alive.
-pub struct PollSubscription {
-    inner: Arc<Inner>,
-    id: u64,
-    ended: bool,
-}
-
-impl std::fmt::Debug for PollSubscription {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("PollSubscription").field("id", &self.id).finish()
-    }
-}
-
-impl PollSubscription {
-    /// The subscription's id (never 0).
-    pub fn id(&self) -> u64 {
-        self.id
-    }
-
-    /// Takes the next waiting event, or `None` when none is waiting. Never blocks.
-    pub fn poll(&self) -> Result<Option<Event>> {
-        let mut out: *mut c_char = ptr::null_mut();
-        // SAFETY: valid session; *out is a library string or NULL.
-        check(unsafe { sys::runway_poll(self.inner.raw(), self.id, &mut out) })?;
-        Ok(copy_and_free(out).map(Event::from_json))
-    }
-
-    /// An iterator that takes the events waiting now, ending when none is left (or after
-    /// yielding an error).
-    pub fn drain(&self) -> Drain<'_> {
-        Drain { sub: self, done: false }
-    }
-
-    /// Ends the subscription; events still waiting are discarded.
-    pub fn cancel(mut self) -> Result<()> {
-        self.end()
-    }
-
-    fn end(&mut self) -> Result<()> {
-        if std::mem::replace(&mut self.ended, true) {
-            return Ok(());
-        }
-        // SAFETY: valid session (this handle keeps it open).
-        match check(unsafe { sys::runway_unsubscribe(self.inner.raw(), self.id) }) {
-            Err(e) if e.status == Status::NotFound => Ok(()),
-            other => other,
-        }
-    }
-}
-
-impl Drop for PollSubscription {
-    fn drop(&mut self) {
-        let _ = self.end();
-    }
-}
-
-/// The events waiting in a [`PollSubscription`], from [`PollSubscription::drain`].
-#[derive(Debug)]
-pub struct Drain<'a> {
-    sub: &'a PollSubscription,
-    done: bool,
-}
-
-impl Iterator for Drain<'_> {
-    type Item = Result<Event>;
-
-    fn next(&mut self) -> Option<Result<Event>> {
-        if self.done {
-            return None;
-        }
-        match self.sub.poll() {
-            Ok(Some(event)) => Some(Ok(event)),
-            Ok(None) => {
-                self.done = true;
-                None
-            }
-            Err(e) => {
-                self.done = true;
-                Some(Err(e))
-            }
-        }
-    }
-}
-
-impl std::iter::FusedIterator for Drain<'_> {}
