@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::sync::mpsc::Receiver;
 use std::time::Duration;
 
+use runway::Session;
+
 /// How long a test waits for something that should happen promptly.
 pub const WAIT: Duration = Duration::from_secs(10);
 
@@ -185,4 +187,19 @@ pub fn fit_header(data: &[u8]) -> (usize, usize) {
 /// How many times `needle` occurs in `haystack`.
 pub fn count(haystack: &str, needle: &str) -> usize {
     haystack.matches(needle).count()
+}
+
+/// A session in cruise, with `n` fixes pushed.
+pub fn cruising(n: usize) -> Session {
+    let s = Session::open(None).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..n {
+        s.push_json(&fix_json(T0 + i as f64, i)).unwrap();
+    }
+    s
+}
+
+/// The latest event's seq (the snapshot carries it).
+pub fn seq_now(s: &Session) -> u64 {
+    num(&s.snapshot_json().unwrap(), "seq") as u64
 }
