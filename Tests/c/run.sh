@@ -2,7 +2,7 @@
 # Tests/c/run.sh — the C side of librunway's tests (run by `make test-c`; runs from anywhere).
 #   1. include/runway.h compiles as C99 (-pedantic) and as C++11, every function by address
 #   2. the runway_* functions exported by build/librunway.so equal those the header declares
-#   3. abi_run.c, a C host driving the library end to end, passes
+#   3. abi_run (abi_run.c and the other abi_*.c), a C host driving the library end to end, passes
 #   4. the library exports nothing but runway_* and has the SONAME librunway.so.MAJOR
 #   5. the README's C example prints what README.md shows (readme_example.py)
 #   6. threads_run.c: no library thread (ticker, delivery) outlives the last session
@@ -85,7 +85,7 @@ gcc -std=c99 -Wall -Wextra -Werror -I"$inc" "$work/readme_example.c" -o "$work/r
 python3 "$here/readme_example.py" check "$root/README.md" "$work/readme_example.out"
 
 echo "== abi_run"
-gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here/abi_run.c" -o "$work/abi_run" \
+gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$here"/abi_*.c -o "$work/abi_run" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
 timeout 60 "$work/abi_run"
 

@@ -5,7 +5,8 @@
 #
 # Builds librunway.so with -sanitize=address (AddressSanitizer + LeakSanitizer) or -sanitize=thread
 # (ThreadSanitizer) into build/<sanitizer>/, then builds with clang -fsanitize=<same> and runs:
-#   - Tests/c/abi_run.c, the C ABI end to end (threads, subscriptions, store);
+#   - Tests/c/abi_run.c (with the other Tests/c/abi_*.c), the C ABI end to end (threads,
+#     subscriptions, store);
 #   - examples/c/runway_host through examples/c/test.sh (generated and real recordings);
 #   - Tests/stress/stress.c for N seconds (default 5), when it exists.
 # Any sanitizer report fails the run (halt_on_error; leaks fail under address). No suppressions.
@@ -72,7 +73,7 @@ run() { # name command...
   fi
 }
 
-cc "$out/abi_run" "$root/Tests/c/abi_run.c"
+cc "$out/abi_run" "$root"/Tests/c/abi_*.c
 run abi_run timeout 600 "$out/abi_run"
 
 cc "$out/runway_host" "$root/examples/c/runway_host.c"
