@@ -80,7 +80,7 @@ cc "$out/runway_host" "$root/examples/c/runway_host.c"
 run runway_host env RUNWAY_HOST="$out/runway_host" "$root/examples/c/test.sh"
 
 if [[ -f "$root/Tests/stress/stress.c" ]]; then
-  cc "$out/stress" "$root/Tests/stress/stress.c"
+  cc "$out/stress" "$root"/Tests/stress/stress*.c
   run stress timeout $((stress_seconds + 300)) "$out/stress" --seconds "$stress_seconds"
 fi
 exit $status

@@ -44,8 +44,8 @@ seed="${STRESS_SEED:-$(( $(date +%s) % 100000 ))}"
 # shellcheck disable=SC2206
 extra=(${STRESS_ARGS:-})
 
-echo "== build stress.c"
-gcc -std=c11 -O2 -g -Wall -Wextra -Werror -I"$inc" "$here/stress.c" -o "$work/stress" \
+echo "== build stress.c (and the other stress_*.c)"
+gcc -std=c11 -O2 -g -Wall -Wextra -Werror -I"$inc" "$here"/stress*.c -o "$work/stress" \
   -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lpthread -lm
 
 # control NAME EXPECTED_EXIT EXPECTED_MESSAGE ARGS... : a stress run that must fail that way
