@@ -76,7 +76,7 @@ run() { # name command...
 cc "$out/abi_run" "$root"/Tests/c/abi_*.c
 run abi_run timeout 600 "$out/abi_run"
 
-cc "$out/runway_host" "$root/examples/c/runway_host.c"
+cc "$out/runway_host" "$root"/examples/c/runway_host*.c
 run runway_host env RUNWAY_HOST="$out/runway_host" "$root/examples/c/test.sh"
 
 if [[ -f "$root/Tests/stress/stress.c" ]]; then

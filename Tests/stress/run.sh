@@ -119,7 +119,7 @@ memcheck stress 0 "$work/stress" --seconds 3 --seed "$seed" --pushers 4 --subscr
 sed 's/^/   /' "$work/stress.out"
 
 echo "== valgrind memcheck: examples/c/runway_host"
-gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$root/examples/c/runway_host.c" \
+gcc -std=c99 -Wall -Wextra -Werror -O2 -g -I"$inc" "$root"/examples/c/runway_host*.c \
   -o "$work/runway_host" -L"$libdir" -lrunway -Wl,-rpath,"$libdir" -lcjson -lpthread -lm
 # 300 fixes 2 s apart due north at ~3.2 m/s, a heart-rate sample every other fix (as test.sh).
 awk 'BEGIN { for (i = 0; i < 300; i++) {
