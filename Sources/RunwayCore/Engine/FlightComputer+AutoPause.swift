@@ -4,7 +4,8 @@ extension FlightComputer {
     /// Applies what auto-pause decides at a speed sample (a fix's own: `standingInDoubt`, whether
     /// the track filter has yet to judge its standing speed).
     mutating func autoPause(_ speed: Double, at t: Double, standingInDoubt: Bool = false, _ events: inout [Event]) {
-        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince, waiting: gaps.waiting,
+        switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince,
+                            lapSince: lapStage.lapSince, waiting: gaps.waiting,
                             standingInDoubt: standingInDoubt) {
         case .none: return
         case .pause(let from, let withdrawn):

@@ -14,7 +14,10 @@ extension FlightComputer {
         // it, before the laps see the gap's time as cruise. The gap is then the hold's: its time is
         // no cruise, its line no distance and no moving time, as a hold's steps no resume credits.
         var standing = false
-        if phase == .cruise, let v = pause.crossedStanding(c, legSince: positionsSince) {   // (not across the sensor's stretch)
+        // (Not across the sensor's stretch, nor into a lap already cut: a hold is no cruise time,
+        // and that lap's split went out with the gap's time before its end in it.)
+        let legSince = lapStage.lapSince > positionsSince ? lapStage.lapSince : positionsSince
+        if phase == .cruise, let v = pause.crossedStanding(c, legSince: legSince) {
             autoPause(v, at: now, &events)
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it

@@ -13,6 +13,10 @@ public struct LapStage: Sendable {
 
     public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
+    /// When the lap in progress began (the start, or the end of the last lap; NaN before the
+    /// start): the laps before it went out in `split` events with their figures.
+    var lapSince: Double { counter.current.t }
+
     /// The laps are timed from here (the start).
     mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
 

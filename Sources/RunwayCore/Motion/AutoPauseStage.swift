@@ -102,8 +102,9 @@ public struct AutoPauseStage: Sendable {
     /// Nil when auto-pause is off or the gap was not crossed standing.
     ///
     /// Only the gap's time in the current leg (since `legSince`: the start, a resume, an
-    /// auto-resume) says the rider stood in cruise, and a gap with less of it than the hold needs
-    /// is no sample: a hold never spans a change the user made. (A device whose timer is stopped
+    /// auto-resume, or the start of the lap in progress when later) says the rider stood in
+    /// cruise, and a gap with less of it than the hold needs is no sample: a hold never spans a
+    /// change the user made, nor a lap already cut. (A device whose timer is stopped
     /// records nothing: its rider stood through the pause, which says nothing of the resume.)
     mutating func crossedStanding(_ credit: GapCredit, legSince: Double) -> Double? {
         guard machine.settings.enabled, credit.speedAcrossMps < machine.settings.pauseBelowMps else { return nil }
@@ -144,8 +145,11 @@ public struct AutoPauseStage: Sendable {
         return .resume(since: since, held: credited)
     }
 
-    /// The speed after a fix at `t`: what auto-pause decides.
-    mutating func update(speedMps: Double, at t: Double, phases: PhaseMachine, cruiseSince: Double,
+    /// The speed after a fix at `t`: what auto-pause decides. A pause is backdated to the start of
+    /// its slow hold, but not before `cruiseSince` (the leg's start) nor `lapSince` (the start of
+    /// the lap in progress, NaN: none): the laps before it went out with their cruise time, and a
+    /// pause backdated into them would leave them adding up to more than the flight.
+    mutating func update(speedMps: Double, at t: Double, phases: PhaseMachine, cruiseSince: Double, lapSince: Double = .nan,
                          waiting: WaitingGap?, standingInDoubt: Bool = false) -> PauseDecision {
         guard machine.settings.enabled, phases.phase == .cruise || phases.isAutoHeld else { return .none }
         switch machine.update(speedMps: speedMps, t: t, autoPaused: phases.phase == .holding, standingInDoubt: standingInDoubt) {
@@ -164,6 +168,7 @@ public struct AutoPauseStage: Sendable {
         case .pause(let at):
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
             if when < lastMovingGapEnd { when = lastMovingGapEnd }   // not across a gap crossed moving (NaN: none)
+            if when < lapSince { when = lapSince }   // not into a lap already cut (NaN: none)
             pausedSince = when
             held.removeAll(keepingCapacity: true)
             var withdrawn = 0.0
