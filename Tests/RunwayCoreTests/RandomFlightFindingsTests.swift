@@ -35,4 +35,23 @@ struct RandomFlightFindingsTests {
         for c in [slowing.finish(), gap.finish()] { #expect(c.isEmpty, "\(c)") }
         for c in [slowing, gap] { #expect(c.core.laps.laps.first?.trigger == .manual) }
     }
+
+    /// A walk with an 8 s `gap_s` whose first fix is junk 600 m off, its fixes after it too noisy
+    /// to agree on a re-anchor (4 m either side of the way, a walker's cap is 6 m/s): the gate stays
+    /// anchored on the junk until `gap_s` passes and takes the next fix as the end of a gap. Its
+    /// line, 600 m in 10 s, is faster than the cap: no movement, no distance. Before, the gap
+    /// credited it: 657 m for a 64 m walk, an average moving speed of 13.4 m/s against the cap of 6.
+    @Test func aGapFasterThanTheCapCreditsNoDistance() throws {
+        var config = EngineConfig(activity: .walk); config.distanceFilterM = 0; config.gapS = 8
+        var c = InvariantCheck("a walk from a junk first fix", config: config)
+        for k in 0..<50 {
+            let east = k == 0 ? 600.0 : k % 2 == 0 ? 4 : -4
+            let fix = Fix(t: 1_700_000_000 + Double(k), lat: 52 + degreesNorth(1.3 * Double(k)), lon: 4 + degreesEast(east),
+                          speed: 1.3, course: 0, hAcc: 5)
+            c.push(try ValidatedInput(.fix(fix)))
+        }
+        let problems = c.finish()
+        #expect(problems.isEmpty, "\(problems)")
+        #expect(c.core.distance < 100)
+    }
 }

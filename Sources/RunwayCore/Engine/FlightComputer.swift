@@ -51,7 +51,7 @@ public struct FlightComputer: Sendable {
         gate = GateStage(config: config)
         track = TrackFilter(settings: config.trackSettings)
         raw = RawTrack(config: config)
-        gaps = GapResolver(countGaps: config.countGaps)
+        gaps = GapResolver(countGaps: config.countGaps, speedCapMps: config.speedCapMps)
         pause = AutoPauseStage(settings: config.autoPause)
         stillness = StillnessDetector(settings: config.stillness)
         pace = PaceEstimator(windowS: config.paceWindowS, speedCapMps: config.speedCapMps, filters: config.filters)

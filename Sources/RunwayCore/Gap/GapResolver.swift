@@ -16,6 +16,8 @@
 /// straight line from where the runner was last known to be before the gap to that fix
 /// (`GapCredit.speedAcrossMps`). Not the line to the fix after the gap: that fix may be junk, and
 /// so may the next fix that agrees with it.
+/// A line faster than the profile's speed cap is none: one of its ends was junk, and the gap
+/// credits no distance.
 ///
 ///     var gaps = GapResolver(countGaps: true)
 ///     let start = gaps.gapEnded(at: fixAfter, t: 130, last: before, shownSpeed: 3, waits: true)
@@ -74,9 +76,14 @@ public struct GapResolver: Sendable {
     }
 
     let countGaps: Bool
+    /// The profile's speed cap (m/s): a gap crossed faster is no movement of the runner's.
+    let speedCapMps: Double
     private var pending: Pending? = nil
 
-    public init(countGaps: Bool) { self.countGaps = countGaps }
+    public init(countGaps: Bool, speedCapMps: Double = .infinity) {
+        self.countGaps = countGaps
+        self.speedCapMps = speedCapMps
+    }
 
     /// Whether a gap waits.
     public var isWaiting: Bool { pending != nil }
@@ -175,9 +182,16 @@ public struct GapResolver: Sendable {
         pending = nil
         // Credited by a phase command or a manual lap, nothing has confirmed the fix after the
         // gap: no measure of the runner's speed.
-        var speed = Double.nan
+        var speed = Double.nan, distance = metres ?? gap.d
         if let confirming, gap.trust != .unknown { speed = gap.speed(to: confirming, at: confirmedT) }
-        return GapCredit(distanceM: metres ?? gap.d, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
+        if speed > speedCapMps {
+            // Faster than the gate lets any step be: one end of the line is junk (a junk fix the
+            // gate stayed anchored on until `gap_s` passed, its fixes after it too noisy to agree
+            // on a re-anchor), not the runner's movement. No distance, and no measure of movement.
+            distance = 0
+            speed = .nan
+        }
+        return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
                          confirmedT: confirming == nil ? .nan : confirmedT)
     }
