@@ -1,0 +1,144 @@
+import Testing
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random flights, seeded and deterministic, through `InvariantCheck`: what no recording or
+/// simulator scenario happens to combine. Each flight is one of five configs (a run, a run with
+/// auto-pause, the filters off, a ride with a 40 m distance filter and an 8 s gap, a walk with no
+/// distance filter and an 8 s gap) and 4 to 10 minutes of 1 Hz fixes: runs of moving and
+/// standing, a 1 % chance a second of a 20–60 s gap and 2 % of a 2–10 s one, 0.5 % junk fixes
+/// 600 m off, 10 % fixes without Doppler, 2 % speed-sensor samples, and pause, resume, manual lap
+/// and stop commands, at a rate and with a position noise (1–5 m) of the flight's own.
+struct RandomFlight {
+    /// A 64-bit LCG (Knuth's MMIX constants): the flights are the same on every platform.
+    struct LCG {
+        var state: UInt64
+        init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1 }
+        mutating func next() -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state >> 11
+        }
+        /// Uniform in 0 ..< 1.
+        mutating func uniform() -> Double { Double(next()) * 0x1.0p-53 }
+        mutating func chance(_ p: Double) -> Bool { uniform() < p }
+        mutating func between(_ lo: Double, _ hi: Double) -> Double { lo + (hi - lo) * uniform() }
+        /// Roughly N(0, 1) (the sum of four uniforms, scaled).
+        mutating func noise() -> Double { (uniform() + uniform() + uniform() + uniform() - 2) * 1.732 }
+    }
+
+    static let configs: [(name: String, config: EngineConfig)] = {
+        var autoPause = EngineConfig(); autoPause.autoPause.enabled = true
+        var off = EngineConfig(); off.filters = false; off.distanceFilterM = 0; off.requiredAccuracyM = 100_000
+        var ride = EngineConfig(activity: .ride); ride.distanceFilterM = 40; ride.gapS = 8
+        var walk = EngineConfig(activity: .walk); walk.distanceFilterM = 0; walk.gapS = 8
+        return [("run", EngineConfig()), ("run, auto-pause", autoPause), ("filters off", off),
+                ("ride, distance filter 40 m, gap 8 s", ride), ("walk, no distance filter, gap 8 s", walk)]
+    }()
+
+    /// Flight `seed`'s problems (none when every invariant holds).
+    static func problems(seed: UInt64, trace: Bool = false) -> [String] {
+        var rng = LCG(seed: seed)
+        let (name, config) = configs[Int(rng.next() % UInt64(configs.count))]
+        let cruise = config.activity == .ride ? 7.0 : config.activity == .walk ? 1.3 : 3.2
+        var c = InvariantCheck("random flight \(seed) (\(name))", config: config)
+        func show(_ what: String) {
+            guard trace else { return }
+            let laps = c.core.laps.laps
+            print("\(what) | \(c.core.phase) d \(c.core.distance) el \(c.core.elapsed) mov \(c.core.movingS) max \(c.core.maxSpeed) laps \(laps.count) Σel \(laps.reduce(0) { $0 + $1.elapsedS }) Σd \(laps.reduce(0) { $0 + $1.distanceM }) gapWait \(c.core.gaps.isWaiting) cur \(c.core.lapStage.counter.current.elapsedS)\(c.core.lapStage.counter.current.elapsedS > c.core.elapsed + 1e-9 ? " LAPS>FLIGHT" : "")")
+        }
+        let t0 = 1_700_000_000.0
+        var t = t0, north = 0.0, east = 0.0, heading = rng.between(0, 2 * Double.pi)
+        var moving = rng.chance(0.7), runLeft = rng.between(5, 90), speed = cruise * rng.between(0.7, 1.3)
+        var paused = false
+        // Per flight: how often commands come, how noisy the positions are.
+        let commands = rng.between(0.3, 4), noiseM = rng.between(1, 5)
+        let seconds = Int(rng.between(240, 600))
+        for _ in 0..<seconds {
+            // The next second (or a gap's), the runner moving or standing along a wandering heading.
+            let dt = rng.chance(0.01) ? rng.between(20, 60).rounded() : rng.chance(0.02) ? rng.between(2, 10).rounded() : 1
+            runLeft -= dt
+            if runLeft <= 0 {
+                moving.toggle()
+                runLeft = moving ? rng.between(10, 120) : rng.between(3, 60)
+                speed = cruise * rng.between(0.5, 1.4)
+            }
+            let v = moving ? speed : 0
+            heading += 0.1 * rng.noise()
+            t += dt
+            north += v * dt * cos(heading)
+            east += v * dt * sin(heading)
+            // Commands between fixes.
+            if rng.chance(0.005 * commands) { c.lap(at: t - 0.5); show("lap \(t - 0.5)") }
+            if !paused, rng.chance(0.004 * commands) { c.command(.pause, at: t - 0.5); paused = true; show("pause \(t - 0.5)") }
+            else if paused, rng.chance(0.05) { c.command(.resume, at: t - 0.5); paused = false; show("resume \(t - 0.5)") }
+            if rng.chance(0.0005) { c.command(.stop, at: t - 0.5); show("stop"); break }
+            if rng.chance(0.02) {
+                if let s = try? ValidatedInput(.sample(.speed(mps: max(0, v + 0.1 * rng.noise()), t: t - 0.25))) { c.push(s); show("sensor \(s.input)") }
+            }
+            let junk = rng.chance(0.005)
+            let off = junk ? (n: 600 * cos(heading + 1), e: 600 * sin(heading + 1)) : (n: 0.0, e: 0.0)
+            let n = north + off.n + noiseM * rng.noise(), e = east + off.e + noiseM * rng.noise()
+            let doppler = rng.chance(0.1) ? Double.nan : max(0, v + (moving ? 0.15 : 0.1) * rng.noise())
+            var course = (heading * 180 / .pi).truncatingRemainder(dividingBy: 360)
+            if course < 0 { course += 360 }
+            let fix = Fix(t: t, lat: 52 + degreesNorth(n), lon: 4 + degreesEast(e), alt: 10 + rng.noise(),
+                          speed: doppler, course: doppler.isNaN ? .nan : course,
+                          hAcc: rng.between(3, 12))
+            if let input = try? ValidatedInput(.fix(fix)) { c.push(input); show("fix \(t) v \(v) dop \(doppler)\(junk ? " JUNK" : "") dt \(dt)") }
+        }
+        let p = c.finish()
+        show("finish")
+        return p
+    }
+}
+
+@Suite("Random flights keep the invariants")
+struct RandomFlightInvariantTests {
+    /// The kind of a problem: its words, the figures as `#`, without the flight's name and the
+    /// parenthesised details.
+    static func kind(_ problem: String) -> String {
+        let text = problem.split(separator: "): ", maxSplits: 1).last ?? Substring(problem)
+        return text.split(separator: " ").prefix { !$0.hasPrefix("(") }
+            .map { $0.contains(where: \.isNumber) ? "#" : String($0) }.joined(separator: " ")
+    }
+
+    /// `RUNWAY_RANDOM_TRACE=<seed>`: one flight, a line for every input, command and lap with the
+    /// flight's figures after it (for finding where an invariant broke).
+    @Test(.enabled(if: getenv("RUNWAY_RANDOM_TRACE") != nil)) func trace() {
+        let seed = getenv("RUNWAY_RANDOM_TRACE").flatMap { UInt64(String(cString: $0)) } ?? 1
+        print(RandomFlight.problems(seed: seed, trace: true).joined(separator: "\n"))
+    }
+
+    /// Kinds of problem whose cause is known and not fixed yet, each its own known issue:
+    /// - a lap's pace beyond the cap: a manual lap between two fixes pairs its own time with the
+    ///   distance of the fix before it, so the step or gap it fell in goes wholly to the next lap,
+    ///   and an auto lap right after it is interpolated from it over too short a time;
+    /// - the max speed below the average or the average moving speed, or that above the cap: a
+    ///   gap crossed slower than a walker counts its line as distance but not its time as moving
+    ///   time (standing noise across a short `gap_s`), and a junk fix after a gap leaves both
+    ///   chords, to it and from it, counted.
+    static let knownOpen = ["lap # at # min/km", "max speed # below the average #", "max speed # below the average moving speed #",
+                            "average moving speed # above the cap #"]
+
+    /// Random flights (`RUNWAY_RANDOM_FLIGHTS`, default 500) keep every invariant but the kinds
+    /// known to be open (`knownOpen`, recorded as known issues).
+    @Test func randomFlightsKeepTheInvariants() {
+        let count = UInt64(getenv("RUNWAY_RANDOM_FLIGHTS").flatMap { Int(String(cString: $0)) } ?? 500)
+        var problems: [String] = [], open: [String] = []
+        var kinds: [String: Int] = [:]
+        for seed in 1...count {
+            for p in RandomFlight.problems(seed: seed) {
+                let k = Self.kind(p)
+                kinds[k, default: 0] += 1
+                if Self.knownOpen.contains(k) { open.append(p) } else { problems.append(p) }
+            }
+        }
+        let summary = kinds.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }.joined(separator: "\n")
+        #expect(problems.isEmpty, "\(count) flights:\n\(summary)\n\(problems.prefix(60).joined(separator: "\n"))")
+        withKnownIssue("open kinds (see knownOpen)", isIntermittent: true) {
+            #expect(open.isEmpty, "\(open.prefix(20).joined(separator: "\n"))")
+        }
+    }
+}
