@@ -370,7 +370,8 @@ runway_status runway_unsubscribe(runway_session *s, uint64_t id);
  * other processes while a session writes it (SQLite WAL). A session's store
  * path may name a file that does not exist yet or has 0 bytes (a new store,
  * as SQLite takes it); any other file that is not a librunway store (no
- * SQLite header, damaged, another program's database) is RUNWAY_ERR_STORE. */
+ * SQLite header, damaged, another program's database) is RUNWAY_ERR_STORE, as
+ * is a store that cannot be written (opening writes the new flight). */
 
 /** The session's flight id (with a store), or "" without one. Free *out. */
 runway_status runway_session_flight_id(runway_session *s, char **out);
@@ -383,7 +384,10 @@ runway_status runway_session_flight_id(runway_session *s, char **out);
  *  journaled entries it refuses, e.g. fixes past a smaller "max_route_points",
  *  are skipped and counted in a "warning" log line).
  *  RUNWAY_ERR_NOT_FOUND for an unknown id, RUNWAY_ERR_STATE for a finished
- *  flight, RUNWAY_ERR_STORE for an unreadable store. */
+ *  flight, RUNWAY_ERR_STORE for a store that cannot be read, or written (a
+ *  read-only file, a full disk: recovery writes and syncs a page that changes
+ *  nothing before it returns, so a store that could not journal the next
+ *  input is refused here, the flight left as it was). */
 runway_status runway_session_recover(const char *store_path, const char *flight_id,
                                      const char *config_json, runway_session **out);
 

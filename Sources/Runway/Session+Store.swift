@@ -51,6 +51,9 @@ extension Session {
         }
         let (core, config) = try load(probe, id: id, configText: configText)
         let store = try FlightStore(path: storePath, durability: Durability(rawValue: config.durability) ?? .everyFix)
+        // A store that cannot take the next entry (a read-only file, a full disk) is refused now,
+        // not at the first input after an OK.
+        try store.checkWritable()
         // Its stop was journaled but its record not written (the host died between the two):
         // it is finished now, as the stop would have finished it.
         if core.phase == .touchdown { try store.finish(id: id, row: row(of: core, id: id), recordJSON: core.summaryJSON()) }

@@ -245,6 +245,23 @@ public final class FlightStore {
         openFlights.remove(id)
     }
 
+    /// Checks that a commit reaches the file, leaving the store as it was: a write transaction
+    /// that sets the schema version to its own value, so that SQLite writes and syncs a page, as
+    /// an entry's commit would. Opening a store writes nothing when its schema is current, and
+    /// reading needs no write access, so this is what tells a read-only file (SQLite opens a file
+    /// it may not write read-only) or a full disk before anything is journaled.
+    ///
+    /// - Throws: `.store` saying why the store cannot be written (not writable, the disk is full,
+    ///   an I/O error) or that another connection held its lock past the busy timeout.
+    public func checkWritable() throws(RunwayError) {
+        let db = try connection()
+        try commitPending()
+        try transaction(db, immediate: true, "checking that it can be written") { (db) throws(RunwayError) in
+            let version = try db.integer("PRAGMA user_version", "checking that it can be written") ?? 0
+            try db.exec("PRAGMA user_version = \(version)", "checking that it can be written")
+        }
+    }
+
     /// Commits what is buffered and closes the file. Harmless when already closed; later calls
     /// throw `.state`. An error committing the buffer is lost here: call `flush()` first to see it.
     public func close() {

@@ -77,7 +77,8 @@ def recover(store_path: StorePath, flight_id: str,
     Raises:
         NotFoundError: no such flight in the store.
         StateError: the flight is finished (read it with :func:`flight`).
-        StoreError: the store cannot be opened or read.
+        StoreError: the store cannot be opened, read or written (a read-only
+            file, a full disk: checked before the session is returned).
         ArgumentError: a bad ``config``.
     """
     raw = None if config is None else _c_string(_encode(config, "config"), "config", ArgumentError)
