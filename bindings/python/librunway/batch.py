@@ -49,7 +49,8 @@ recorded). ``untimed`` and the device columns come from the import report
 A file that cannot be analysed — truncated, not a recording, no timed points,
 no input accepted, not a regular file (a named pipe, a device), larger than the
 import's 64 MiB (these two refused unread) — is a row whose ``error`` says why
-(``"InputError: ..."``) and whose figures are ``None``; it never fails the job.
+(``"InputError: ..."``) and whose figures are ``None``; it never fails the job. So is
+a folder that cannot be listed, given or met while searching (a glob's too).
 
 Dask (``dask``, ``distributed``) is an optional extra:
 ``pip install './bindings/python[batch]'``. ``import librunway`` never imports it,

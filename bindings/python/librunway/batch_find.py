@@ -11,6 +11,8 @@ import os
 from collections.abc import Iterable
 from typing import Union
 
+from . import _glob
+
 #: File name endings read as recordings when a directory or a glob is scanned.
 EXTENSIONS = {".gpx": "gpx", ".tcx": "tcx", ".fit": "fit"}
 
@@ -43,7 +45,8 @@ def find_recordings(paths_or_glob: PathLike | Iterable[PathLike]) -> list[str]:
     files (any case; names starting with ``.`` skipped; a folder that cannot be
     listed is listed itself, for its row to say why); a glob (``*``,
     ``?``, ``[``; ``**`` recurses) contributes the recordings it matches (and
-    those under directories it matches); a file is taken whatever its name
+    those under directories it matches), and in the same way each folder it
+    could not list while matching; a file is taken whatever its name
     (one that is not a recording gives an error row). Each argument's files
     are sorted; a file named twice is listed once.
 
@@ -64,8 +67,12 @@ def find_recordings(paths_or_glob: PathLike | Iterable[PathLike]) -> list[str]:
             names = [s]
         elif glob.has_magic(s):
             names = []
-            for match in sorted(glob.glob(s, recursive=True)):
-                if os.path.isdir(match):
+            matches, folders = _glob.expand(s)   # glob.glob would skip those without a word
+            unlisted = set(folders)
+            for match in sorted(set(matches) | unlisted):
+                if match in unlisted:
+                    names.append(match)   # in the place of what it hides; its row says why
+                elif os.path.isdir(match):
                     names += _scan(match)
                 elif _is_recording_name(match):
                     names.append(match)

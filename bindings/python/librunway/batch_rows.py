@@ -66,6 +66,7 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         if os.path.isdir(path):     # a folder find_recordings could not list: why
             with os.scandir(path):
                 raise RecordingError("a folder, not a recording")
+        os.lstat(path)              # a path that cannot be reached (gone, too long): why
         ext = os.path.splitext(os.fspath(path))[1].lower()
         fmt = EXTENSIONS.get(ext)
         if fmt is None:
