@@ -245,7 +245,9 @@ runway_status runway_push_fix(runway_session *s, const runway_fix *fix);
 /** Advance the session's clock to t without a fix (NaN = now). While in
  *  cruise this advances elapsed time and emits a "tick" event; after stop it
  *  changes nothing (a time before the latest input is still RUNWAY_ERR_INPUT).
- *  Hosts with their own 1 Hz timer call it; the live clock calls it for them. */
+ *  Hosts with their own 1 Hz timer call it; the live clock calls it for them.
+ *  With a store, a tick that moves the clock is journaled like an input (and
+ *  RUNWAY_ERR_STORE when that fails, nothing changed). */
 runway_status runway_tick(runway_session *s, double t);
 
 /* ---- Flight phases ------------------------------------------------------- */
@@ -356,29 +358,31 @@ runway_status runway_unsubscribe(runway_session *s, uint64_t id);
 
 /* ---- Flight store (SQLite) ----------------------------------------------- */
 /* A session opened with {"store":"path.db"} journals its flight: every input
- * accepted (and every phase change and lap) is durable in the store when the
- * call returns OK ("durability":"every_fix", the default), or within about a
- * second ("durability":"batched": committed at the next input, tick or close
- * once a second has passed). A journal write that fails returns
- * RUNWAY_ERR_STORE and the input is not processed. "flight_id":"..." names the
- * flight (default: the UTC time the session opened and random hex, e.g.
- * "20261129T180512Z-3fa9c2"). One session at a time may write a flight: a
- * flight being written by an open session (in any process) cannot be
- * recovered, finished or deleted (RUNWAY_ERR_STATE); a flight whose host died
- * can. Functions that read a store need it to exist (RUNWAY_ERR_NOT_FOUND).
- * Stop writes the finished record in one transaction. The store may be read by
- * other processes while a session writes it (SQLite WAL). A session's store
- * path may name a file that does not exist yet or has 0 bytes (a new store,
- * as SQLite takes it); any other file that is not a librunway store (no
- * SQLite header, damaged, another program's database) is RUNWAY_ERR_STORE, as
- * is a store that cannot be written (opening writes the new flight). */
+ * accepted (and every phase change, lap and tick that moves the clock) is
+ * durable in the store when the call returns OK ("durability":"every_fix", the
+ * default), or within about a second ("durability":"batched": committed at the
+ * next input, tick or close once a second has passed). A journal write that
+ * fails returns RUNWAY_ERR_STORE and the input is not processed.
+ * "flight_id":"..." names the flight (default: the UTC time the session opened
+ * and random hex, e.g. "20261129T180512Z-3fa9c2"). One session at a time may
+ * write a flight: a flight being written by an open session (in any process)
+ * cannot be recovered, finished or deleted (RUNWAY_ERR_STATE); a flight whose
+ * host died can. Functions that read a store need it to exist
+ * (RUNWAY_ERR_NOT_FOUND). Stop writes the finished record in one transaction.
+ * The store may be read by other processes while a session writes it (SQLite
+ * WAL). A session's store path may name a file that does not exist yet or has
+ * 0 bytes (a new store, as SQLite takes it); any other file that is not a
+ * librunway store (no SQLite header, damaged, another program's database) is
+ * RUNWAY_ERR_STORE, as is a store that cannot be written (opening writes the
+ * new flight). */
 
 /** The session's flight id (with a store), or "" without one. Free *out. */
 runway_status runway_session_flight_id(runway_session *s, char **out);
 
 /** Continues an unfinished stored flight after the host died: the journal is
- *  replayed, so distance, elapsed time, laps and phase are those at the last
- *  acknowledged input, and new inputs are journaled to the same flight.
+ *  replayed, so distance, elapsed time, laps, phase and every figure are those
+ *  at the last acknowledged input or tick, and new inputs are journaled to the
+ *  same flight.
  *  config_json NULL = the flight's own config (pass NULL unless you know the
  *  engine settings are the same: a different config replays differently;
  *  journaled entries it refuses, e.g. fixes past a smaller "max_route_points",

@@ -180,14 +180,16 @@ final class Session: @unchecked Sendable {
         }, events: &scratch)
     }
 
+    /// A clock tick (the ticker's or the host's), journaled when it moves the clock: elapsed
+    /// time and the time-weighted figures advance with it, so the recovered flight must too.
     func tick(at t: Double) throws(RunwayError) {
         let now = WallClock.now()
         try locked { () throws(RunwayError) in
             guard !closed else { return }
             settlePendingFlight()
-            try driver.perform(.tick(t: t), wallClock: now, events: &scratch)
+            try perform(.tick(t: t), wallClock: now)
             dispatch()
-            try store?.commitIfDue()
+            try store?.commitIfDue()   // (batched entries wait no longer than a second, ticks or not)
         }
     }
 

@@ -9,8 +9,9 @@ import RunwayCore
 ///   round-trips exactly.
 /// - `command`: the command's name (`start`, `pause`, `resume`, `stop`).
 /// - `lap`: empty.
+/// - `tick`: empty (schema version 4 on).
 enum JournalCoding {
-    static let inputKind = "input", commandKind = "command", lapKind = "lap"
+    static let inputKind = "input", commandKind = "command", lapKind = "lap", tickKind = "tick"
 
     struct Row {
         var kind: String
@@ -26,6 +27,8 @@ enum JournalCoding {
             return Row(kind: commandKind, t: t, payload: Array(c.rawValue.utf8))
         case .lap(let t):
             return Row(kind: lapKind, t: t, payload: [])
+        case .tick(let t):
+            return Row(kind: tickKind, t: t, payload: [])
         case .input(let input):
             let payload = json(of: input)
             var decoded: Result<Input, RunwayError> = .failure(RunwayError(.internal, "not decoded"))
@@ -68,6 +71,9 @@ enum JournalCoding {
             return .command(c, t: t)
         case lapKind:
             return .lap(t: t)
+        case tickKind:
+            guard !t.isNaN else { throw damaged("a tick without a time") }   // (only ticks that moved the clock are journaled)
+            return .tick(t: t)
         default:
             throw damaged("unknown kind \"\(kind.prefix(40))\"")
         }

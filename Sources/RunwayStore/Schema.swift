@@ -10,7 +10,7 @@ enum Schema {
     /// `PRAGMA application_id` of a librunway store: "RWAY" (0x52574159).
     static let applicationID: Int64 = 0x5257_4159
 
-    static let migrations: [String] = [v1, v2, v3]
+    static let migrations: [String] = [v1, v2, v3, v4]
 
     static var version: Int { migrations.count }
 
@@ -76,6 +76,12 @@ enum Schema {
             elapsed_s, moving_s, avg_pace_min_per_km, entries, r)
         FROM (SELECT *, CASE WHEN record IS NULL THEN NULL ELSE runway_fnv(record) END AS r FROM flight);
         """
+
+    /// Version 4: journal entries of kind `tick` (clock ticks that moved the clock; see
+    /// `JournalCoding`). No table changes: the version tells a library that reads up to 3 that it
+    /// cannot read these journals (it would take a tick for damage), so it refuses the file as
+    /// written by a newer librunway.
+    static let v4 = "-- journal.kind may be 'tick'"
 
     /// Brings the file up to `version`, one step per transaction.
     ///

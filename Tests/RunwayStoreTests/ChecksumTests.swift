@@ -139,7 +139,7 @@ import RunwaySim
         #expect(raw.exec(Self.version2) == nil)
         #expect(raw.value("PRAGMA user_version") == "2")
         let store = try FlightStore(path: dir.file())
-        #expect(raw.value("PRAGMA user_version") == "3")
+        #expect(raw.value("PRAGMA user_version") == "\(FlightStore.schemaVersion)")
         #expect(raw.value("SELECT count(*) FROM journal WHERE crc IS NULL") == "0")
         #expect(raw.value("SELECT count(*) FROM flight_check") == "2")
         #expect(raw.value("SELECT count(*) FROM flight f JOIN flight_check c ON c.flight_id = f.id WHERE f.record IS NOT NULL AND c.record_crc IS NULL") == "0")

@@ -25,6 +25,7 @@ import RunwaySim
         .lap(t: .nan),
         .command(.pause, t: 1_764_439_700),
         .command(.resume, t: .nan),
+        .tick(t: 1_764_439_900.5000001),
         .command(.stop, t: 1_764_439_900.9999999),
     ]
 
@@ -129,6 +130,7 @@ import RunwaySim
         case .input(let i): try core.process(ValidatedInput(i), wallClock: .nan, events: &events)
         case .command(let c, let t): try core.command(c, at: t, wallClock: .nan, events: &events)
         case .lap(let t): try core.lap(at: t, wallClock: .nan, events: &events)
+        case .tick(let t): try core.tick(at: t, wallClock: .nan, events: &events)
         }
     }
 }

@@ -59,7 +59,7 @@ import RunwaySim
         let dir = TempDir()
         _ = try FlightStore(path: dir.file())
         let raw = RawDB(dir.file())
-        #expect(FlightStore.schemaVersion == 3)
+        #expect(FlightStore.schemaVersion == 4)
         #expect(raw.value("PRAGMA user_version") == "\(FlightStore.schemaVersion)")
         #expect(raw.value("PRAGMA application_id") == "1381450073")
         #expect(raw.value("SELECT count(*) FROM sqlite_schema WHERE name = 'flight_by_start'") == "1")
@@ -74,7 +74,7 @@ import RunwaySim
         Self.makeVersion1(dir.file())
         let store = try FlightStore(path: dir.file())
         let raw = RawDB(dir.file())
-        #expect(raw.value("PRAGMA user_version") == "3")
+        #expect(raw.value("PRAGMA user_version") == "4")
         #expect(raw.value("SELECT count(*) FROM sqlite_schema WHERE name = 'record'") == "0")
         #expect(raw.value("PRAGMA integrity_check") == "ok")
 
@@ -122,11 +122,11 @@ import RunwaySim
     @Test func aFileFromANewerLibraryIsRefused() throws {
         let dir = TempDir()
         _ = try FlightStore(path: dir.file())
-        #expect(RawDB(dir.file()).exec("PRAGMA user_version = 4") == nil)
+        #expect(RawDB(dir.file()).exec("PRAGMA user_version = 5") == nil)
         let e = thrown { try FlightStore(path: dir.file()) }
         #expect(e?.status == .store)
         #expect(e?.message.contains("written by a newer librunway") == true)
-        #expect(RawDB(dir.file()).value("PRAGMA user_version") == "4")
+        #expect(RawDB(dir.file()).value("PRAGMA user_version") == "5")
     }
 
     /// A schema version damaged downwards (bits of the header's `user_version` flipped) would run

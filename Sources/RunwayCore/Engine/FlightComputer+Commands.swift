@@ -104,7 +104,21 @@ extension FlightComputer {
     /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it
     /// changes nothing: the record is complete.
     public mutating func tick(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
+        tick(resolvedAt: try checkTick(at: t, wallClock: wallClock).t, events: &events)
+    }
+
+    /// A tick's resolved time (NaN: none yet, under the replay clock before any input), and
+    /// whether it moves the flight: a tick at the latest time, one with no time and one after
+    /// touchdown change nothing (the first still emits its `tick` event while cruising), any
+    /// other advances the clock, and with it elapsed time and the time-weighted sensor and
+    /// power figures, so a journal must keep it. Changes nothing.
+    public func checkTick(at t: Double, wallClock: Double) throws(RunwayError) -> (t: Double, moves: Bool) {
         let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
+        return (time, !time.isNaN && phase != .touchdown && !(time == now))
+    }
+
+    /// Applies a tick at its resolved time (`checkTick`).
+    public mutating func tick(resolvedAt time: Double, events: inout [Event]) {
         guard !time.isNaN, phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
         advance(to: time)
         guard phase == .cruise else { return }

@@ -1,7 +1,8 @@
 /// The one path every request takes into the engine: validate → resolve time → journal → apply.
 ///
 /// Inputs, phase commands, laps and clock ticks each go through it, so a request's time is
-/// resolved once and journaled as resolved, and nothing the engine would refuse is journaled: the
+/// resolved once and journaled as resolved (a tick when it moves the clock: `checkTick`), and
+/// nothing the engine would refuse is journaled: the
 /// journal sees an entry only after every check has passed and before anything changes, and an
 /// entry the journal could not keep is refused before it changes anything. Both hosts wrap it:
 /// `Session` (the C ABI, journaling to a `FlightStore`) and `RunningCenter` (the Swift actor).
@@ -19,7 +20,7 @@ public struct FlightDriver: Sendable {
         case command(PhaseCommand, t: Double)
         /// A manual lap at `t` (NaN: now).
         case lap(t: Double)
-        /// The live clock's tick at `t` (NaN: now); never journaled.
+        /// A clock tick at `t` (NaN: now): the live clock's, or the host's `runway_tick`.
         case tick(t: Double)
     }
 
@@ -56,7 +57,9 @@ public struct FlightDriver: Sendable {
             try journal?(.lap(t: time))
             core.lap(resolvedAt: time, events: &events)
         case .tick(let t):
-            try core.tick(at: t, wallClock: wallClock, events: &events)
+            let tick = try core.checkTick(at: t, wallClock: wallClock)
+            if tick.moves { try journal?(.tick(t: tick.t)) }
+            core.tick(resolvedAt: tick.t, events: &events)
         }
     }
 
@@ -72,6 +75,7 @@ public struct FlightDriver: Sendable {
                 case .input(let input): try perform(.input(try ValidatedInput(input)), wallClock: input.t, events: &events)
                 case .command(let c, let t): try perform(.command(c, t: t), wallClock: t, events: &events)
                 case .lap(let t): try perform(.lap(t: t), wallClock: t, events: &events)
+                case .tick(let t): try perform(.tick(t: t), wallClock: t, events: &events)
                 }
             } catch {
                 refused += 1

@@ -6,6 +6,7 @@
 ///     try store.append(.command(.start, t: 1_764_439_512), to: id)
 ///     try store.append(.input(.fix(fix)), to: id)
 ///     try store.append(.lap(t: 1_764_439_800), to: id)
+///     try store.append(.tick(t: 1_764_439_801), to: id)
 public enum JournalEntry: Sendable, Equatable {
     /// A fix or a sensor sample, its `t` resolved (never NaN for entries a session accepted).
     case input(Input)
@@ -13,12 +14,16 @@ public enum JournalEntry: Sendable, Equatable {
     case command(PhaseCommand, t: Double)
     /// A lap mark. NaN is kept as for commands.
     case lap(t: Double)
+    /// A clock tick that moved the clock (`FlightComputer.checkTick`): elapsed time and the
+    /// time-weighted figures advance with it, so a replay without it would differ from the
+    /// live flight.
+    case tick(t: Double)
 
     /// The entry's time: the input's, the command's or the lap's (NaN when pending).
     public var t: Double {
         switch self {
         case .input(let i): return i.t
-        case .command(_, let t), .lap(let t): return t
+        case .command(_, let t), .lap(let t), .tick(let t): return t
         }
     }
 }

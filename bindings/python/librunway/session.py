@@ -78,8 +78,9 @@ class Session(_SessionHandle, _SessionSubscriptions):
         a lap (``split`` event) every this many metres; 0 = off.
     ``store`` (none)
         a SQLite file path: the flight is journaled there (every accepted input,
-        phase change and lap) and its record written at :meth:`stop`; after a
-        crash, :func:`librunway.recover` continues it (see ``librunway.store``).
+        phase change and lap, and every tick that moves the clock) and its
+        record written at :meth:`stop`; after a crash,
+        :func:`librunway.recover` continues it (see ``librunway.store``).
         A store that cannot be opened raises :class:`StoreError`.
     ``durability`` (``"every_fix"``)
         with a store: ``"every_fix"`` (each input is durable when its call

@@ -1,13 +1,14 @@
 """The flight store: flights journaled to SQLite, listed, read, recovered, exported, deleted.
 
 A session opened with ``{"store": "runs.db"}`` journals its flight to that
-file (SQLite, WAL): every accepted input, phase change and lap is durable when
-the call returns (config ``"durability": "every_fix"``, the default) or within
-about a second (``"batched"``). :meth:`Session.stop` writes the finished
-record. If the host dies before that, the flight stays *unfinished*:
-:func:`recover` continues it (the journal is replayed, so distance, time, laps
-and phase are those at the last acknowledged input), or :func:`finish_flight`
-lands it as it is.
+file (SQLite, WAL): every accepted input, phase change and lap, and every
+clock tick that moves the clock, is durable when the call returns (config
+``"durability": "every_fix"``, the default) or within about a second
+(``"batched"``). :meth:`Session.stop` writes the finished record. If the host
+dies before that, the flight stays *unfinished*: :func:`recover` continues it
+(the journal is replayed, so distance, time, laps, phase and every figure are
+those at the last acknowledged input or tick), or :func:`finish_flight` lands
+it as it is.
 
 Another process may read the store while a session writes it. Every function
 here takes the store's path (``str`` or ``os.PathLike``) and opens it for the
@@ -60,8 +61,9 @@ def recover(store_path: StorePath, flight_id: str,
     """Continue an unfinished stored flight after its host died.
 
     The flight's journal is replayed through the engine, so the returned
-    session is in the phase, with the distance, elapsed time and laps, of the
-    last acknowledged input; new inputs are journaled to the same flight, and
+    session is in the phase, with the distance, elapsed time, laps and every
+    figure, of the last acknowledged input or tick; new inputs are journaled
+    to the same flight, and
     :meth:`Session.stop` finishes it.
 
     Args:

@@ -1,11 +1,12 @@
 //! The flight store: flights journaled to SQLite, listed, read, recovered, exported, deleted.
 //!
 //! A session opened with `{"store":"runs.db"}` journals its flight to that file (SQLite,
-//! WAL): every accepted input, phase change and lap is durable when the call returns
-//! (`"durability":"every_fix"`, the default) or within about a second (`"batched"`).
-//! [`Session::stop`] writes the finished record. If the host dies before that, the flight stays
-//! unfinished: [`recover`] continues it (the journal is replayed, so distance, time, laps and
-//! phase are those at the last acknowledged input), or [`finish_flight`] lands it as it is.
+//! WAL): every accepted input, phase change and lap, and every clock tick that moves the clock,
+//! is durable when the call returns (`"durability":"every_fix"`, the default) or within about a
+//! second (`"batched"`). [`Session::stop`] writes the finished record. If the host dies before
+//! that, the flight stays unfinished: [`recover`] continues it (the journal is replayed, so
+//! distance, time, laps, phase and every figure are those at the last acknowledged input or
+//! tick), or [`finish_flight`] lands it as it is.
 //!
 //! Every function takes the store's path and opens it for the call; another process may read
 //! the store while a session writes it. Errors: [`Status::NotFound`] for an unknown flight id,
@@ -49,8 +50,8 @@ fn id_cstring(flight_id: &str) -> Result<CString> {
 /// Continues an unfinished stored flight after its host died.
 ///
 /// The flight's journal is replayed through the engine, so the returned session is in the
-/// phase, with the distance, elapsed time and laps, of the last acknowledged input; new inputs
-/// are journaled to the same flight, and [`Session::stop`] finishes it.
+/// phase, with the distance, elapsed time, laps and every figure, of the last acknowledged input
+/// or tick; new inputs are journaled to the same flight, and [`Session::stop`] finishes it.
 ///
 /// `config` is `None` (recommended: the flight's own config) or an engine config JSON; a
 /// different config replays differently.
