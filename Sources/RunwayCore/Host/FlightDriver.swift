@@ -2,9 +2,9 @@
 ///
 /// Inputs, phase commands, laps and clock ticks each go through it, so a request's time is
 /// resolved once and journaled as resolved (a tick when it moves the clock: `checkTick`), and
-/// nothing the engine would refuse is journaled: the
-/// journal sees an entry only after every check has passed and before anything changes, and an
-/// entry the journal could not keep is refused before it changes anything. Both hosts wrap it:
+/// nothing the engine would refuse is journaled: the journal sees an entry only after every
+/// check has passed and before anything changes, and an entry the journal could not keep is
+/// refused before it changes anything. Both hosts wrap it:
 /// `Session` (the C ABI, journaling to a `FlightStore`) and `RunningCenter` (the Swift actor).
 ///
 ///     var driver = FlightDriver(config: EngineConfig())

@@ -19,7 +19,7 @@ public enum JournalEntry: Sendable, Equatable {
     /// live flight.
     case tick(t: Double)
 
-    /// The entry's time: the input's, the command's or the lap's (NaN when pending).
+    /// The entry's time: the input's, the command's, the lap's or the tick's (NaN when pending).
     public var t: Double {
         switch self {
         case .input(let i): return i.t
