@@ -1,5 +1,6 @@
 import Testing
 @testable import RunwayCore
+import RunwaySim
 
 /// A recorder that gives one fix every 25 to 60 s (a watch saving power, a logger): every wait is
 /// longer than `gap_s` or every step longer than `jump_m`, so each step goes through the gap stage,
@@ -111,5 +112,38 @@ struct SparseRecorderTests {
         let starts = d.core.route.segmentStarts.count
         #expect(starts >= 2 && starts <= 4, "\(starts) segments")
         #expect(abs(d.core.distance - 4500) < 10, "\(d.core.distance) m")
+    }
+
+    /// A real recording's fixes, one every `everyS` seconds at most (all of them for 0), replayed
+    /// from the first with the recording's sport: the route's segment count and the distance.
+    static func decimated(_ file: String, everyS: Double) throws -> (segments: Int, distanceM: Double)? {
+        guard let dir = SharedTracks.folder, let bytes = SharedTracks.read(dir + "/" + file) else { return nil }
+        let recording = try bytes.withUnsafeBytes { b throws(RunwayError) in try Importer.recording(b, as: .fit) }
+        var d = Driver(EngineConfig(activity: recording.report.activity ?? .run))
+        var next = -Double.infinity
+        for input in recording.inputs {
+            guard case .fix = input, input.t >= next else { continue }
+            next = input.t + everyS
+            if d.core.phase == .preflight { try d.phase(.start, input.t) }
+            try d.core.process(input, wallClock: .nan, events: &d.events)
+        }
+        try d.phase(.stop)
+        return (d.core.route.segmentStarts.count, d.core.distance)
+    }
+
+    @Test(.enabled(if: SharedTracks.folder != nil, "../shared/tracks is not here"),
+          arguments: ["fitparse__2013-02-06-12-11-14.fit", "fitparse__activity-small-fenix2-run.fit",
+                      "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit"])
+    func aRealRecordingThinnedToAFixEveryHalfMinuteOrMinuteBreaksNoMoreThanInFull(_ file: String) throws {
+        // The same runs and ride as a logger set to 30 s or 60 s would have recorded them: every
+        // wait is longer than gap_s, none a break in that rhythm but the recording's own stops.
+        // Their straight lines cut the route's corners (the 2013 run's fixes a minute apart are
+        // themselves a line 13.5 % shorter than all its fixes), but count.
+        let full = try #require(try Self.decimated(file, everyS: 0))
+        for every in [30.0, 60.0] {
+            let thin = try #require(try Self.decimated(file, everyS: every))
+            #expect(thin.segments <= full.segments, "every \(Int(every)) s: \(thin.segments) segments, \(full.segments) in full")
+            #expect(thin.distanceM > 0.8 * full.distanceM, "every \(Int(every)) s: \(thin.distanceM) m, \(full.distanceM) m in full")
+        }
     }
 }
