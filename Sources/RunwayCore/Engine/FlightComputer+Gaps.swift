@@ -33,7 +33,9 @@ extension FlightComputer {
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
             // the line, the cruise time's share counts (a gap across a pause: the walk while
             // holding is no distance).
-            let cruise = clock.cruiseTime(from: max(c.lastT, speedSensor.measuredUntil), to: c.at)
+            // (After where the sensor had measured when the gap ended: by its credit, a fix later,
+            // the sensor may have measured the next silence, after the gap.)
+            let cruise = clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at)
             let moving = !standing && stillness.walked(c) ? cruise : 0
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             odometer.credit(distanceM: distanceM, movingS: moving)
@@ -64,7 +66,7 @@ extension FlightComputer {
     /// A gap that ended while auto-paused, less what speed samples measured of it (held steps of
     /// their own): the share of its line after their last sample, which its time begins at.
     func afterSensor(_ c: GapCredit) -> GapCredit {
-        let until = speedSensor.measuredUntil
+        let until = c.sensedUntil
         guard until > c.lastT, c.at > c.lastT else { return c }
         var g = c
         g.lastT = min(until, c.at)

@@ -43,6 +43,8 @@ public struct GapResolver: Sendable {
         var held = false
         /// When an auto-pause decided while it waited took effect, if before the gap's end.
         var pausedFrom: Double? = nil
+        /// Up to when speed samples had measured the flight when the gap ended (`wait`).
+        var sensedUntil = -Double.infinity
 
         func speed(to fix: Fix, at t: Double) -> Double {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
@@ -141,10 +143,13 @@ public struct GapResolver: Sendable {
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
     /// flight is auto-paused now, after that credit (which may have paused it: a gap before
-    /// crossed standing), so whether this gap ended while auto-paused.
-    mutating func wait(_ start: GapStart, autoHeld: Bool) {
+    /// crossed standing), so whether this gap ended while auto-paused; `sensedUntil`: up to when
+    /// speed samples had measured the flight then (they measure nothing before the fix after
+    /// the gap from then on, but may measure after it before the gap is credited).
+    mutating func wait(_ start: GapStart, autoHeld: Bool, sensedUntil: Double = -.infinity) {
         guard var next = start.waiting else { return }
         next.held = autoHeld
+        next.sensedUntil = sensedUntil
         pending = next
     }
 
@@ -193,7 +198,7 @@ public struct GapResolver: Sendable {
         }
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
-                         confirmedT: confirming == nil ? .nan : confirmedT)
+                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil)
     }
 }
 
@@ -218,6 +223,9 @@ public struct GapCredit: Sendable, Equatable {
     public var pausedFrom: Double?
     /// The confirming fix's time: `speedAcrossMps` is over `fromT` to it (NaN: unconfirmed).
     public var confirmedT = Double.nan
+    /// Up to when speed samples had measured the flight when the gap ended: of its line, only
+    /// the share after that counts (-infinity: they had measured none of it).
+    public var sensedUntil = -Double.infinity
 }
 
 /// What the other stages may know of a gap that waits.
