@@ -11,7 +11,7 @@ struct RawTrackTests {
         return RawTrack(config: config)
     }
 
-    /// The rhythm of a recorder not heard yet (no wait is a break in it).
+    /// The rhythm of a recorder not heard yet (any wait longer than `gap_s` is a break).
     private let unheard = FixCadence(gapS: 30)
 
     /// A recorder heard giving a fix every `interval` seconds up to `t` 9.
@@ -66,11 +66,11 @@ struct RawTrackTests {
 
     @Test func aWaitInTheRecordersOwnRhythmBeginsNoSegment() {
         // A recorder giving a fix every 40 s: its 40 s wait is a step of its route; four of its
-        // intervals without a fix are a break. Not heard yet, nothing shows a break.
+        // intervals without a fix are a break. Not heard yet, a wait longer than gap_s is one.
         let raw = track(), fix = Fix(lat: 52 + degreesNorth(100), lon: 4)
         #expect(!raw.measure(fix, at: 49, lastKept: origin, keptT: 0, previousT: 9, cadence: heard(every: 40)).step.newSegment)
         #expect(raw.measure(fix, at: 170, lastKept: origin, keptT: 0, previousT: 9, cadence: heard(every: 40)).step.newSegment)
-        #expect(!raw.measure(fix, at: 49, lastKept: origin, keptT: 0, previousT: 9, cadence: unheard).step.newSegment)
+        #expect(raw.measure(fix, at: 49, lastKept: origin, keptT: 0, previousT: 9, cadence: unheard).step.newSegment)
     }
 
     @Test func aWalkedStepsMovingTimeRunsFromTheLastKeptPoint() {

@@ -14,6 +14,7 @@ struct SparseRecorderSensorTests {
             config.countGaps = countGaps
             var d = Driver(config)
             let t0 = 1_700_000_000.0, mps = 3.0, end = 1200.0
+            try d.fix(t0 - intervalS, 52, 4, speed: 0, hAcc: 5)   // (a fix before the start: the rhythm is known)
             try d.phase(.start, t0)
             var speeds: [Double] = []
             var s = 0.0

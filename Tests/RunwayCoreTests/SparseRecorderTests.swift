@@ -21,7 +21,9 @@ struct SparseRecorderTests {
         Case(activity: .run, intervalS: 60, mps: 3, doppler: false, filters: false),
     ]
 
-    /// An hour along a meridian at `c.mps`, a fix every `c.intervalS`; the snapshots' ground speeds.
+    /// An hour along a meridian at `c.mps`, a fix every `c.intervalS` (the first one before the
+    /// start, as a watch has one, so the recorder's rhythm is known from the start); the
+    /// snapshots' ground speeds.
     func fly(_ c: Case, countGaps: Bool = true) throws -> (Driver, speeds: [Double]) {
         var config = EngineConfig(activity: c.activity)
         config.countGaps = countGaps
@@ -29,6 +31,7 @@ struct SparseRecorderTests {
         config.autoPause.enabled = false
         var d = Driver(config)
         let t0 = 1_700_000_000.0, n = Int(3600 / c.intervalS)
+        try d.fix(t0 - c.intervalS, 52, 4, speed: 0, hAcc: 5)
         try d.phase(.start, t0)
         var speeds: [Double] = []
         for i in 0...n {
@@ -78,6 +81,7 @@ struct SparseRecorderTests {
         config.countGaps = false
         var d = Driver(config)
         let t0 = 1_700_000_000.0
+        try d.fix(t0 - 40, 52, 4, hAcc: 5)   // (a fix before the start: the rhythm is known)
         try d.phase(.start, t0)
         var times = stride(from: 0.0, through: 800, by: 40).map { $0 }
         times += stride(from: 1000.0, through: 1800, by: 40).map { $0 }
@@ -85,6 +89,20 @@ struct SparseRecorderTests {
         try d.phase(.stop, t0 + 1800)
         #expect(d.core.route.segmentStarts.count == 2)
         #expect(abs(d.core.distance - 3 * 1600) < 5, "\(d.core.distance) m: the 600 m across the break do not count")
+    }
+
+    @Test func aFirstWaitLongerThanGapSIsABreakWithNoRhythmHeardYet() throws {
+        // One fix at the start, ten minutes without one, then 1 Hz: nothing showed a rhythm, so
+        // the wait is a gap, and with count_gaps off its 1800 m line does not count.
+        var config = EngineConfig(activity: .run)
+        config.countGaps = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for s in [0] + Array(600...900) { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.stop, t0 + 900)
+        #expect(d.core.route.segmentStarts.count == 2)
+        #expect(abs(d.core.distance - 900) < 10, "\(d.core.distance) m")
     }
 
     @Test func aOneHertzReceiverThatLosesTheSkyStillHasAGap() throws {
@@ -115,16 +133,17 @@ struct SparseRecorderTests {
     }
 
     /// A real recording's fixes, one every `everyS` seconds at most (all of them for 0), replayed
-    /// from the first with the recording's sport: the route's segment count and the distance.
+    /// with the recording's sport, started at the second: the route's segment count and distance.
     static func decimated(_ file: String, everyS: Double) throws -> (segments: Int, distanceM: Double)? {
         guard let dir = SharedTracks.folder, let bytes = SharedTracks.read(dir + "/" + file) else { return nil }
         let recording = try bytes.withUnsafeBytes { b throws(RunwayError) in try Importer.recording(b, as: .fit) }
         var d = Driver(EngineConfig(activity: recording.report.activity ?? .run))
-        var next = -Double.infinity
+        var next = -Double.infinity, heard = 0
         for input in recording.inputs {
             guard case .fix = input, input.t >= next else { continue }
             next = input.t + everyS
-            if d.core.phase == .preflight { try d.phase(.start, input.t) }
+            heard += 1
+            if heard == 2 { try d.phase(.start, input.t) }   // (the first fix before the start, as a watch has it)
             try d.core.process(input, wallClock: .nan, events: &d.events)
         }
         try d.phase(.stop)

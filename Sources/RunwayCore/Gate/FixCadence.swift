@@ -9,8 +9,10 @@
 /// missed fixes are not a break). The recorder's interval is the lower median of the intervals
 /// between the last `remembered + 1` fixes before the one judged (the wait being judged is not
 /// among them), so a gap does not make itself the rhythm, and a recorder that changes its interval
-/// is followed within three fixes. Before any interval is known (the flight's second fix, with
-/// none before the start), no wait is a silence: nothing shows a break in a rhythm not yet heard.
+/// is followed within three fixes. Before any interval is known (the second fix heard: a watch
+/// usually has fixes before its start) every wait is a silence, so a wait longer than `gap_s` is a
+/// gap as it always was: one fix and then ten minutes without one is not a rhythm, and with
+/// `count_gaps` off its line must not count.
 ///
 ///     var c = FixCadence(gapS: 30)
 ///     for t in stride(from: 0.0, through: 240, by: 60) { c.hear(at: t) }
@@ -59,8 +61,9 @@ public struct FixCadence: Sendable, Equatable {
     }
 
     /// Whether a wait of `dt` seconds is longer than the recorder's rhythm explains (missed
-    /// fixes); false before any interval is known.
+    /// fixes); true before any interval is known.
     public func isSilence(afterS dt: Double) -> Bool {
-        dt > FixCadence.gapIntervals * intervalS   // (false while NaN)
+        let interval = intervalS
+        return interval.isNaN || dt > FixCadence.gapIntervals * interval
     }
 }
