@@ -19,9 +19,7 @@ import time
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-LIB = os.environ.get("RUNWAY_LIBRARY") or os.path.join(ROOT, "build", "librunway.so")
+from store_testkit import LIB, lib, take
 # Kill rounds: 25 in `make test`; RUNWAY_KILL_ROUNDS=200 for the long version (RELIABILITY.md).
 KILL_ROUNDS = int(os.environ.get("RUNWAY_KILL_ROUNDS", "25"))
 
@@ -46,31 +44,6 @@ CHILD = textwrap.dedent(r"""
         print("ack", i, flush=True)
 """)
 
-
-def lib():
-    l = ctypes.CDLL(LIB)
-    l.runway_session_recover.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
-                                         ctypes.POINTER(ctypes.c_void_p)]
-    l.runway_session_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-    l.runway_push_json.argtypes = [ctypes.c_void_p, ctypes.c_char_p]
-    l.runway_start.argtypes = [ctypes.c_void_p, ctypes.c_double]
-    l.runway_snapshot_json.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-    l.runway_summary_json.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p)]
-    l.runway_flights_json.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
-    l.runway_flight_finish.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
-    l.runway_session_close.argtypes = [ctypes.c_void_p]
-    l.runway_string_free.argtypes = [ctypes.c_void_p]
-    l.runway_last_error.restype = ctypes.c_char_p
-    return l
-
-
-def take(l, fn, *args):
-    out = ctypes.c_void_p()
-    st = fn(*args, ctypes.byref(out))
-    assert st == 0, l.runway_last_error()
-    text = ctypes.string_at(out.value).decode()
-    l.runway_string_free(out)
-    return json.loads(text)
 
 
 def replay_first(l, n):
