@@ -246,8 +246,9 @@ runway_status runway_push_fix(runway_session *s, const runway_fix *fix);
  *  cruise this advances elapsed time and emits a "tick" event; after stop it
  *  changes nothing (a time before the latest input is still RUNWAY_ERR_INPUT).
  *  Hosts with their own 1 Hz timer call it; the live clock calls it for them.
- *  With a store, a tick that moves the clock is journaled like an input (and
- *  RUNWAY_ERR_STORE when that fails, nothing changed). */
+ *  With a store, a tick that moves the clock once the flight has started is
+ *  journaled like an input (and RUNWAY_ERR_STORE when that fails, nothing
+ *  changed); one before the start moves no figure and is not. */
 runway_status runway_tick(runway_session *s, double t);
 
 /* ---- Flight phases ------------------------------------------------------- */

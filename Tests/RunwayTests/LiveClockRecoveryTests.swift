@@ -20,6 +20,7 @@ struct LiveClockRecoveryTests {
     /// Returns the summary the live session gave last.
     func liveRide(_ path: String, t0: Double) throws -> String {
         let s = try CSession(#"{"store":"\#(path)","flight_id":"f","clock":"live","activity":"ride"}"#)
+        for dt in [-3.4, -2.1, -0.6] { #expect(runway_tick_impl(s.handle, t0 + dt) == RUNWAY_OK) }   // waiting for the start
         #expect(s.start(t0) == RUNWAY_OK)
         var nextTick = 0.37
         for k in 1...150 {
@@ -67,8 +68,8 @@ struct LiveClockRecoveryTests {
         runway_string_free_impl(out)
     }
 
-    /// A tick that moves nothing (at the latest time, or after touchdown) is not journaled:
-    /// the journal grows by the ticks that move the clock.
+    /// A tick that moves nothing (at the latest time, before the start, or after touchdown) is
+    /// not journaled: the journal grows by the ticks that move the clock.
     @Test func onlyTicksThatMoveTheClockAreJournaled() throws {
         let dir = TempDir()
         let path = dir.file()
@@ -76,6 +77,7 @@ struct LiveClockRecoveryTests {
         do {
             let s = try CSession(#"{"store":"\#(path)","flight_id":"f"}"#)
             #expect(runway_tick_impl(s.handle, .nan) == RUNWAY_OK)       // replay clock, no time yet
+            for dt in [-30.0, -10.0] { #expect(runway_tick_impl(s.handle, t0 + dt) == RUNWAY_OK) }   // before the start
             #expect(s.start(t0) == RUNWAY_OK)
             #expect(s.fix(t0 + 1, 52) == RUNWAY_OK)
             #expect(runway_tick_impl(s.handle, t0 + 1) == RUNWAY_OK)     // the latest time

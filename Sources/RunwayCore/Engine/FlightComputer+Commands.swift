@@ -109,12 +109,14 @@ extension FlightComputer {
 
     /// A tick's resolved time (NaN: none yet, under the replay clock before any input), and
     /// whether it moves the flight: a tick at the latest time, one with no time and one after
-    /// touchdown change nothing (the first still emits its `tick` event while cruising), any
-    /// other advances the clock, and with it elapsed time and the time-weighted sensor and
-    /// power figures, so a journal must keep it. Changes nothing.
+    /// touchdown change nothing (the first still emits its `tick` event while cruising), nor does
+    /// one before the start (no time is counted then, and the start journals its own time: a
+    /// watch waiting for its GPS writes nothing a second); any other advances the clock, and with
+    /// it elapsed time and the time-weighted sensor and power figures, so a journal must keep it.
+    /// Changes nothing.
     public func checkTick(at t: Double, wallClock: Double) throws(RunwayError) -> (t: Double, moves: Bool) {
         let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
-        return (time, !time.isNaN && phase != .touchdown && !(time == now))
+        return (time, !time.isNaN && phase != .touchdown && phase != .preflight && !(time == now))
     }
 
     /// Applies a tick at its resolved time (`checkTick`).
