@@ -75,18 +75,26 @@ struct SparseRecorderTests {
         }
     }
 
-    @Test func aWaitOfMoreThanThreeOfItsIntervalsIsABreak() throws {
-        // Every 40 s, then nothing for 200 s: that wait is a gap as a 1 Hz receiver's would be.
+    /// A run at 3 m/s along a meridian with fixes at `seconds` after the start (negative: before
+    /// it), Doppler speed or none, stopped at the last; count_gaps as given.
+    func run(atSeconds seconds: [Double], doppler: Bool, countGaps: Bool) throws -> Driver {
         var config = EngineConfig(activity: .run)
-        config.countGaps = false
+        config.countGaps = countGaps
         var d = Driver(config)
         let t0 = 1_700_000_000.0
-        try d.fix(t0 - 40, 52, 4, hAcc: 5)   // (a fix before the start: the rhythm is known)
-        try d.phase(.start, t0)
-        var times = stride(from: 0.0, through: 800, by: 40).map { $0 }
-        times += stride(from: 1000.0, through: 1800, by: 40).map { $0 }
-        for s in times { try d.fix(t0 + s, 52 + degreesNorth(3 * s), 4, hAcc: 5) }
-        try d.phase(.stop, t0 + 1800)
+        for s in seconds {
+            if s >= 0 && d.core.phase == .preflight { try d.phase(.start, t0) }
+            try d.fix(t0 + s, 52 + degreesNorth(3 * s), 4, speed: doppler ? 3 : .nan, hAcc: 5)
+        }
+        try d.phase(.stop, t0 + (seconds.last ?? 0))
+        return d
+    }
+
+    @Test func aWaitOfMoreThanThreeOfItsIntervalsIsABreak() throws {
+        // Every 40 s (one fix before the start: the rhythm is known), then nothing for 200 s:
+        // that wait is a gap as a 1 Hz receiver's would be.
+        let times = stride(from: -40.0, through: 800, by: 40).map { $0 } + stride(from: 1000.0, through: 1800, by: 40).map { $0 }
+        let d = try run(atSeconds: times, doppler: false, countGaps: false)
         #expect(d.core.route.segmentStarts.count == 2)
         #expect(abs(d.core.distance - 3 * 1600) < 5, "\(d.core.distance) m: the 600 m across the break do not count")
     }
@@ -94,26 +102,14 @@ struct SparseRecorderTests {
     @Test func aFirstWaitLongerThanGapSIsABreakWithNoRhythmHeardYet() throws {
         // One fix at the start, ten minutes without one, then 1 Hz: nothing showed a rhythm, so
         // the wait is a gap, and with count_gaps off its 1800 m line does not count.
-        var config = EngineConfig(activity: .run)
-        config.countGaps = false
-        var d = Driver(config)
-        let t0 = 1_700_000_000.0
-        try d.phase(.start, t0)
-        for s in [0] + Array(600...900) { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
-        try d.phase(.stop, t0 + 900)
+        let d = try run(atSeconds: [0] + (600...900).map(Double.init), doppler: true, countGaps: false)
         #expect(d.core.route.segmentStarts.count == 2)
         #expect(abs(d.core.distance - 900) < 10, "\(d.core.distance) m")
     }
 
     @Test func aOneHertzReceiverThatLosesTheSkyStillHasAGap() throws {
         // 1 Hz, then 60 s without a fix, then 1 Hz: the wait breaks the rhythm.
-        var config = EngineConfig(activity: .run)
-        config.countGaps = false
-        var d = Driver(config)
-        let t0 = 1_700_000_000.0
-        try d.phase(.start, t0)
-        for s in Array(0...300) + Array(360...600) { try d.fix(t0 + Double(s), 52 + degreesNorth(3 * Double(s)), 4, speed: 3, hAcc: 5) }
-        try d.phase(.stop, t0 + 600)
+        let d = try run(atSeconds: (Array(0...300) + Array(360...600)).map(Double.init), doppler: true, countGaps: false)
         #expect(d.core.route.segmentStarts.count == 2)
         #expect(abs(d.core.distance - 3 * 540) < 10, "\(d.core.distance) m")
     }
@@ -121,12 +117,8 @@ struct SparseRecorderTests {
     @Test func aReceiverThatTurnsSparseIsFollowedWithinThreeFixes() throws {
         // 1 Hz for 5 minutes, then a fix every 40 s (power saving): the first waits are breaks,
         // from the fourth on they are the rhythm.
-        var d = Driver(EngineConfig(activity: .run))
-        let t0 = 1_700_000_000.0
-        try d.phase(.start, t0)
         let times = (0...300).map(Double.init) + stride(from: 340.0, through: 1500, by: 40).map { $0 }
-        for s in times { try d.fix(t0 + s, 52 + degreesNorth(3 * s), 4, speed: 3, hAcc: 5) }
-        try d.phase(.stop, t0 + 1500)
+        let d = try run(atSeconds: times, doppler: true, countGaps: true)
         let starts = d.core.route.segmentStarts.count
         #expect(starts >= 2 && starts <= 4, "\(starts) segments")
         #expect(abs(d.core.distance - 4500) < 10, "\(d.core.distance) m")
