@@ -206,7 +206,7 @@ public struct FlightComputer: Sendable {
                 // rhythm (one fix every 30 s or more: every step a gap), an ordinary step of its route.
                 if step.newSegment && !gate.gapInRhythm { startSegment(); pace.reset() }
                 keepFrom = recorder.due(lat: fix.lat, lon: fix.lon, at: t, speed: fix.speed, force: step.newSegment)   // (kept below)
-                if !gaps.isWaiting || gaps.waiting?.at != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
+                if gaps.waitingAt != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt)

@@ -90,6 +90,11 @@ public struct GapResolver: Sendable {
     /// Whether a gap waits.
     public var isWaiting: Bool { pending != nil }
 
+    /// The time of the fix after the waiting gap (nil: none waits); cheaper than `waiting`, on
+    /// every fix's path.
+    @inline(__always)
+    public var waitingAt: Double? { pending?.at }
+
     /// A view of the waiting gap for the stages that must know of it.
     public var waiting: WaitingGap? {
         pending.map { WaitingGap(at: $0.at, fromT: $0.fromT, held: $0.held, distanceM: $0.d) }
