@@ -275,10 +275,13 @@ runway_status runway_stop(runway_session *s, double t);
  *  event. Allowed in cruise and holding (else RUNWAY_ERR_STATE); with nothing
  *  since the last lap, RUNWAY_ERR_STATE; with RUNWAY_MAX_LAPS - 1 laps,
  *  RUNWAY_ERR_LIMIT. Auto-laps (config "auto_lap_m") keep their boundaries at
- *  multiples of that distance from the start. While a gap's distance waits
- *  for the fix that confirms it (the fix after a gap, until the next one), the
- *  lap waits too: its "split" comes with that fix (or the next command), timed
- *  at t. */
+ *  multiples of that distance from the start. In cruise, a lap later than the
+ *  latest fix or speed sample (between two fixes, as "now" is under the live
+ *  clock) waits for the next: its "split" comes with it (or with the next command), timed
+ *  at t, with the share of that step's distance its time makes (inside a gap,
+ *  the gap's line up to t). While a gap's distance waits for the fix that
+ *  confirms it, the lap waits for that fix too. A lap at the latest fix's time
+ *  (the replay clock's "now") is cut at once. */
 runway_status runway_lap(runway_session *s, double t);
 
 /* ---- Outputs ------------------------------------------------------------- */

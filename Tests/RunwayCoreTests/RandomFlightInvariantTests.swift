@@ -112,9 +112,10 @@ struct RandomFlightInvariantTests {
     }
 
     /// Kinds of problem whose cause is known and not fixed yet, each its own known issue:
-    /// - a lap's pace beyond the cap: a manual lap between two fixes pairs its own time with the
-    ///   distance of the fix before it, so the step or gap it fell in goes wholly to the next lap,
-    ///   and an auto lap right after it is interpolated from it over too short a time;
+    /// - a lap's pace beyond the cap: distance credited later than it was covered lands in the
+    ///   lap of its credit (steps held while the runner might have been standing, paid out when
+    ///   movement is confirmed, across an auto-lap boundary; a leg's end credited at a backdated
+    ///   auto-pause after a lap was cut in the hold), and a junk fix after a gap (below);
     /// - the max speed below the average or the average moving speed, or that above the cap: a
     ///   gap crossed slower than a walker counts its line as distance but not its time as moving
     ///   time (standing noise across a short `gap_s`), and a junk fix after a gap leaves both
@@ -122,10 +123,10 @@ struct RandomFlightInvariantTests {
     static let knownOpen = ["lap # at # min/km", "max speed # below the average #", "max speed # below the average moving speed #",
                             "average moving speed # above the cap #"]
 
-    /// Of the default 500 flights, how many show a `knownOpen` kind (counted when they were
-    /// recorded: 3): more is a regression inside a known
-    /// kind, and fails.
-    static let openFlightsAtMost = 3
+    /// Of the default 500 flights, how many show a `knownOpen` kind (2 since a manual lap
+    /// between fixes takes its share of the step it falls in; 3 before): more is a regression
+    /// inside a known kind, and fails.
+    static let openFlightsAtMost = 2
 
     /// Random flights (`RUNWAY_RANDOM_FLIGHTS`, default 500) keep every invariant but the kinds
     /// known to be open (`knownOpen`, recorded as known issues), and no more flights show those

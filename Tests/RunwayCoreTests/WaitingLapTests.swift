@@ -1,10 +1,11 @@
 import Testing
 @testable import RunwayCore
 
-/// A manual lap asked for while a gap's distance waits for its confirming fix waits with it
-/// (`FlightComputer.lap(resolvedAt:)`); the held-tunnel and backdated-pause cases are in
-/// FixGateTests (`aManualLapBeforeTheFixThatConfirmsAGapChangesNoTotal`).
-@Suite("A manual lap while a gap waits")
+/// A manual lap asked for after the latest fix, or while a gap's distance waits for its
+/// confirming fix, waits for the step it falls in (`FlightComputer.lap(resolvedAt:)`); the
+/// held-tunnel and backdated-pause cases are in GateOutlierWhileHeldTests
+/// (`aManualLapBeforeTheFixThatConfirmsAGapChangesNoTotal`).
+@Suite("A manual lap between fixes or while a gap waits")
 struct WaitingLapTests {
     /// A run north at 3 m/s, no fix from 61 s to 99 s (a 39 s gap, past `gap_s`), the fix after
     /// the gap at 100 s; `between` runs in the second before the next fix, `after` at the end.
@@ -38,6 +39,62 @@ struct WaitingLapTests {
         #expect(abs(laps[0].distanceM - 300) < 3, "\(laps[0].distanceM)")
         #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
         #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
+    }
+
+    /// A run north at 3 m/s, fixes at `times`, `lapT` a manual lap; the laps' paces, m/s.
+    func lapSpeeds(times: [Double], lapT: Double, countGaps: Bool = true) throws -> (laps: [Lap], flight: (Double, Double)) {
+        var c = EngineConfig()
+        c.autoLapM = 0
+        c.countGaps = countGaps
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        var asked = false
+        for t in times {
+            if t > lapT, !asked {
+                try d.core.lap(at: lapT, wallClock: .nan, events: &d.events)
+                asked = true
+            }
+            try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3, hAcc: 5)
+        }
+        try d.phase(.stop, times.last ?? 0)
+        return (splits(d), (d.core.distance, d.core.elapsed))
+    }
+
+    @Test(arguments: [
+        // A gap from 60 s to 100 s at 1 Hz, the lap 4 s before its end (before the fix that
+        // shows it): the gap's line before the lap is the first lap's (it had none of it, and the
+        // second lap all of it: 3 m/s run at 6.2 m/s).
+        ("inside a gap", Array(0...60).map(Double.init) + Array(100...130).map(Double.init), 96.0),
+        // A recorder's fix every 30 s (a step of its route), the lap halfway through a step (the
+        // first lap had 2 m/s, the second 4.5 m/s).
+        ("between sparse fixes", stride(from: 0.0, through: 600, by: 30).map { $0 }, 345.0),
+        // 1 Hz, the lap half a second after a fix.
+        ("between 1 Hz fixes", Array(0...200).map(Double.init), 120.5),
+    ])
+    func aLapBetweenFixesTakesItsShareOfTheStepItFallsIn(_ c: (name: String, times: [Double], lapT: Double)) throws {
+        let (laps, flight) = try lapSpeeds(times: c.times, lapT: c.lapT)
+        #expect(laps.map(\.trigger) == [.manual, .final], "\(c.name)")
+        guard laps.count == 2 else { return }
+        #expect(laps[0].endT == c.lapT, "\(c.name)")
+        #expect(abs(laps[0].elapsedS - c.lapT) < 1e-9, "\(c.name): \(laps[0].elapsedS) s")
+        for lap in laps {
+            let speed = lap.distanceM / lap.elapsedS
+            #expect(abs(speed - 3) < 0.005, "\(c.name): lap \(lap.index) at \(speed) m/s (\(lap.distanceM) m in \(lap.elapsedS) s)")
+        }
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - flight.0) < 1e-6, "\(c.name)")
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - flight.1) < 1e-6, "\(c.name)")
+    }
+
+    @Test func aLapInsideAGapThatDoesNotCountTakesNoneOfIt() throws {
+        // `count_gaps` off: the gap's line and time are no movement, in neither lap; the laps
+        // still add up to the flight, and the time of each is its own.
+        let (laps, flight) = try lapSpeeds(times: Array(0...60).map(Double.init) + Array(100...130).map(Double.init), lapT: 96, countGaps: false)
+        #expect(laps.map(\.trigger) == [.manual, .final])
+        guard laps.count == 2 else { return }
+        #expect(laps[0].endT == 96)
+        #expect(abs(laps[0].distanceM - 180) < 3, "\(laps[0].distanceM)")
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - flight.0) < 1e-6)
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - flight.1) < 1e-6)
     }
 
     @Test func aSecondLapMeanwhileCreditsTheGapAndCutsBothInOrder() throws {

@@ -35,7 +35,6 @@ extension FlightComputer {
         // The held steps are one stretch, moved since `since`: its speed is their average.
         odometer.noteStretch(distanceM: heldM, movingS: heldS, capMps: stretchCapMps)
         gaps.resumed(fastHoldSince: since)
-        cutWaitingLap(&events)   // the resume may have dropped the gap it waited for
         clock.autoResume(since: min(since, t))
         stillness.reset(still: false)
         track.restarted(countedM: heldM)

@@ -68,36 +68,27 @@ extension FlightComputer {
 
     /// Ends the current lap at a time `checkLap` allowed.
     ///
-    /// While a gap waits for the fix that confirms it (usually the next one), the lap waits with
-    /// it and is cut, at its own time, when the gap is resolved: crediting the gap now, unconfirmed,
-    /// would measure no movement across it (a held tunnel would be lost, a pause stay backdated
-    /// across it). A second lap while one waits credits the gap as it is, as a phase command does.
+    /// A lap later than the latest progress the laps have (a lap between two fixes in cruise), or
+    /// one while a gap's distance waits for the fix that confirms it (crediting the gap now,
+    /// unconfirmed, would measure no movement across it), waits for the step it falls in: it is
+    /// cut, at its own time, by the first fix, sample or gap credit at or after it, with the
+    /// share of that step its time makes (`LapCounter.askManual`): a lap asked for inside a gap
+    /// takes the gap's line up to its time, not none of it and not all of it. A phase change
+    /// or the stop cuts it with what is known then; a second lap meanwhile credits a waiting gap
+    /// as it is and cuts the first.
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
-        if gaps.isWaiting && waitingLapT == nil {
-            if !time.isNaN { advance(to: time) }
-            waitingLapT = time.isNaN ? now : time
-            return
-        }
-        if let c = gaps.flush() { credit(c, &events) }
+        if lapStage.hasWaitingLap, let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(lapProgress, metrics: &metrics, log: &eventLog, into: &events) else { return }
+        let waits = gaps.isWaiting || (phase == .cruise && now > lapStage.counter.latestT)
+        guard lapStage.manual(progress(at: .nan), waits: waits, metrics: &metrics, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
-    }
-
-    /// Cuts the manual lap that waited for a gap, once no gap waits: as of its own time, the gap's
-    /// distance in it when the gap counts then (a gap that ended while auto-paused counts at the
-    /// resume, in the lap after it).
-    mutating func cutWaitingLap(_ events: inout [Event]) {
-        guard let t = waitingLapT, !gaps.isWaiting else { return }
-        waitingLapT = nil
-        _ = lapStage.manual(progress(at: t), metrics: &metrics, log: &eventLog, into: &events)
     }
 
     /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
     public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
         guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
         let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
-        try lapStage.checkManual(progress(at: time.isNaN ? now : time), after: waitingLapT.map { progress(at: $0) })
+        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
         return time
     }
 
@@ -140,6 +131,9 @@ extension FlightComputer {
 
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
         let change = phases.change(to: next, by: by)
+        // A lap waiting is cut first, at the flight as of now (its time counted as the new phase
+        // counts it: a resume's credited hold is cruise), its split before the phase event.
+        lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events)
         pace.left(for: next)
         events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
         eventLog.append(.info, change.logText, at: now, into: &events)

@@ -3,7 +3,6 @@
 extension FlightComputer {
     /// Applies a gap's credit: to the hold while auto-paused, else to distance, pace, route, laps.
     mutating func credit(_ gap: GapCredit, _ events: inout [Event]) {
-        defer { cutWaitingLap(&events) }
         guard !gap.held else {
             if phases.isAutoHeld { pause.takeHeld(afterSensor(gap)) }
             return

@@ -41,9 +41,6 @@ public struct FlightComputer: Sendable {
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
     /// its first point waits for the next fix (`keepLegStart`).
     var legStart: LegStart? = nil
-    /// The time of a manual lap asked for while a gap waited for its confirming fix: it is cut
-    /// when the gap is resolved (`cutWaitingLap`).
-    var waitingLapT: Double? = nil
     var fixes = 0
 
     public init(config: EngineConfig = EngineConfig()) {
@@ -269,10 +266,15 @@ public struct FlightComputer: Sendable {
         return step
     }
 
-    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on).
+    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on);
+    /// outside cruise, a manual lap that waited for a gap once none waits.
     @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
-        guard phase == .cruise else { return }
+        guard phase == .cruise else {
+            // (A lap that waited for a gap ending while held: nothing more comes before it.)
+            if !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+            return
+        }
         if !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan

@@ -172,6 +172,20 @@ public struct LapCounter: Sendable {
     mutating func update(_ p: LapProgress, into done: inout [Lap]) {
         guard !finished else { return }
         let p = accept(p)
+        if let asked = pendingManual, p.t >= asked.t {
+            // The manual lap asked for since the previous update ends inside this update's step:
+            // it takes the step's figures up to its time (`cutPoint`), so both laps keep the
+            // step's pace.
+            pendingManual = nil
+            advance(to: cutPoint(asked, to: p), into: &done)
+            if hasContent && !isFull { done.append(close(at: last, .manual)) }
+        }
+        advance(to: p, into: &done)
+    }
+
+    /// Cuts the auto laps between `last` and `p` (accepted), and moves `last` to `p`.
+    @inline(__always)
+    private mutating func advance(to p: LapProgress, into done: inout [Lap]) {
         let before = done.count
         while p.distanceM >= nextBoundaryM {
             if isFull {
@@ -196,6 +210,31 @@ public struct LapCounter: Sendable {
         last = p
     }
 
+    /// A manual lap asked for at `p`, which is later than the latest update: it is cut by the
+    /// first update at or after its time (`update`, `finish`), when the distance of the step it
+    /// falls in is known (nil while none waits).
+    public private(set) var pendingManual: LapProgress? = nil
+
+    /// The time of the latest update (NaN before the first).
+    public var latestT: Double { last.t }
+
+    /// Asks for a manual lap at `p` whose step is not measured yet (a lap later than the latest
+    /// update, or while a gap's distance waits for the fix that confirms it): the lap is cut by the first update at or
+    /// after `p.t`, at `p`'s time, with the share of that update's cruise time, distance, gain,
+    /// loss and heart rate that its time before `p` makes (`cutPoint`): a lap asked for 4 s
+    /// before the end of a 31 s gap takes 27 s of its line, not none of it. A
+    /// manual lap already waiting is cut first, at `p` as it is (everything known by then).
+    ///
+    /// - Returns: false, changing nothing, when the lap would be empty or the flight is full
+    ///   (as `manualLap` returns nil), or when `p` is before the latest update.
+    public mutating func askManual(_ p: LapProgress, into done: inout [Lap]) -> Bool {
+        guard !finished, started, p.t.isFinite, p.t >= last.t else { return false }
+        if pendingManual != nil { update(p, into: &done) }
+        guard hasContent(upTo: p), !isFull else { return false }
+        pendingManual = p
+        return true
+    }
+
     /// Ends the lap in progress at `p` on request.
     ///
     /// Brings the counter up to `p` first, so an auto boundary crossed since the last `update`
@@ -206,7 +245,7 @@ public struct LapCounter: Sendable {
     ///   distance and no cruise time) or the flight has all its laps (`isFull`).
     public mutating func manualLap(_ p: LapProgress) -> Lap? {
         guard !finished else { return nil }
-        update(p)
+        update(p)   // (a lap waiting is cut first)
         guard hasContent, !isFull else { return nil }
         return close(at: last, .manual)
     }
@@ -239,6 +278,23 @@ public struct LapCounter: Sendable {
     /// Whether the lap in progress has any distance or cruise time.
     private var hasContent: Bool {
         last.distanceM > current.distanceM || last.elapsedS > current.elapsedS
+    }
+
+    /// Whether the lap in progress would have any distance or cruise time if cut at `p`.
+    func hasContent(upTo p: LapProgress) -> Bool {
+        hasContent || (p.distanceM.isFinite && p.distanceM > current.distanceM) || (p.elapsedS.isFinite && p.elapsedS > current.elapsedS)
+    }
+
+    /// Where a manual lap asked for at `asked` ends in the step from `last` to `p` (accepted,
+    /// `p.t ≥ asked.t`): at its own time, with the step's cruise seconds, distance, gain, loss
+    /// and heart-rate integrals shared by time, so both laps keep the step's pace. (Not at the
+    /// cruise seconds the clock had at `asked.t`: the step may change them, as a gap crossed
+    /// moving ends a hold before it.) A step with no time is the ending lap's whole.
+    private func cutPoint(_ asked: LapProgress, to p: LapProgress) -> LapProgress {
+        let span = p.t - last.t
+        var cut = last.interpolated(to: p, span > 0 ? min(1, max(0, (asked.t - last.t) / span)) : 1)
+        cut.t = min(p.t, max(last.t, asked.t))
+        return cut
     }
 
     /// `p` made safe: a non-finite field keeps its previous value, and distance, time and the

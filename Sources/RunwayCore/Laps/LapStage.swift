@@ -2,7 +2,8 @@
 /// laps, and the final lap at touchdown, each a `split` event.
 ///
 /// Auto laps wait while a gap's distance waits for confirmation (the composer does not call `cut`
-/// then): a lap ending in a gap is cut when the gap is credited, as of the fix after it.
+/// then): a lap ending in a gap is cut when the gap is credited, as of the fix after it. A manual
+/// lap asked for after the latest progress waits in the same way for the step it falls in.
 ///
 ///     var laps = LapStage(autoLapM: 1000)
 ///     laps.cut(progress, now: t, metrics: &metrics, log: &log, into: &events)   // a split event per lap completed
@@ -25,10 +26,7 @@ public struct LapStage: Sendable {
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         let stoppedBefore = counter.autoLapsStopped
         counter.update(p, into: &completed)
-        if !completed.isEmpty {
-            for lap in completed { emit(lap, metrics: &metrics, log: &log, into: &events) }
-            completed.removeAll(keepingCapacity: true)
-        }
+        emitCompleted(metrics: &metrics, log: &log, into: &events)
         if counter.autoLapsStopped && !stoppedBefore {
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
                        at: now, into: &events)
@@ -36,10 +34,38 @@ public struct LapStage: Sendable {
     }
 
     /// Ends the current lap at `p` (a manual lap); false when there is nothing to lap.
-    mutating func manual(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) -> Bool {
+    ///
+    /// With `waits` (the step `p` falls in is not measured yet: a lap between two fixes, or
+    /// while a gap waits), the lap is asked for (`LapCounter.askManual`): its `split` goes out
+    /// with the next `cut` at or after its time, with the share of that step's distance its time
+    /// makes, or with `settle`.
+    mutating func manual(_ p: LapProgress, waits: Bool = false, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) -> Bool {
+        if waits {
+            let asked = counter.askManual(p, into: &completed)
+            emitCompleted(metrics: &metrics, log: &log, into: &events)   // (a lap waiting before it)
+            return asked
+        }
+        settle(p, metrics: &metrics, log: &log, into: &events)
         guard let lap = counter.manualLap(p) else { return false }
         emit(lap, metrics: &metrics, log: &log, into: &events)
         return true
+    }
+
+    /// Whether a manual lap waits for the step it falls in (`manual` with `waits`).
+    var hasWaitingLap: Bool { counter.pendingManual != nil }
+
+    /// Cuts the manual lap that waits, if any, with the progress `p` as it is (the flight leaves
+    /// cruise, or it stops: nothing more will be credited to the time before now).
+    mutating func settle(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
+        guard hasWaitingLap else { return }
+        cut(p, now: p.t, metrics: &metrics, log: &log, into: &events)
+    }
+
+    /// Emits the laps `completed` holds and empties it.
+    private mutating func emitCompleted(metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
+        guard !completed.isEmpty else { return }
+        for lap in completed { emit(lap, metrics: &metrics, log: &log, into: &events) }
+        completed.removeAll(keepingCapacity: true)
     }
 
     /// The flight's cruise time went back to `elapsedS` (an auto-pause backdated into time the
@@ -48,16 +74,16 @@ public struct LapStage: Sendable {
 
     /// The final lap at touchdown.
     mutating func finish(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
+        settle(p, metrics: &metrics, log: &log, into: &events)
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
-    /// Whether a manual lap at `p` is allowed, after a manual lap at `waiting` (one that waits
-    /// for a gap, not cut yet) when there is one.
+    /// Whether a manual lap at `p` is allowed (after the lap that waits, when one does).
     /// - Throws: `.limit` when the laps are full, `.state` when there is nothing to lap.
-    func checkManual(_ p: LapProgress, after waiting: LapProgress? = nil) throws(RunwayError) {
+    func checkManual(_ p: LapProgress) throws(RunwayError) {
         var probe = counter
-        if let waiting { _ = probe.manualLap(waiting) }
-        guard probe.manualLap(p) == nil else { return }
+        probe.update(p)   // (the lap waiting, cut)
+        if probe.hasContent(upTo: p) && !probe.isFull { return }
         if probe.isFull {   // full already, or an auto lap due before this one fills it
             throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
         }

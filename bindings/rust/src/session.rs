@@ -247,9 +247,10 @@ impl Session {
     /// (`{"kind":"split","seq":..,"t":..,"lap":{"index","trigger":"manual","start_t","end_t",
     /// "distance_m","elapsed_s","pace_min_per_km","avg_hr_bpm","gain_m","loss_m"}}`); the lap
     /// also joins the summary's `laps`. Auto-laps (config `"auto_lap_m"`) keep their boundaries
-    /// at multiples of that distance from the start. Asked for while a gap's distance waits for
-    /// its confirming fix (between the fix after a gap and the next), the split comes with that
-    /// fix, timed `t`.
+    /// at multiples of that distance from the start. In cruise, a lap later than the latest fix
+    /// (between fixes, or "now" under the live clock) waits for the next fix, as one does while
+    /// a gap waits for its confirming fix: the split comes with that fix (or the next command),
+    /// timed `t`, with its share of the step it falls in.
     ///
     /// Outside `cruise` and `holding`, or with nothing (no time, no distance) since the last
     /// lap: [`Status::State`]. A `t` before the latest input: [`Status::Input`].
