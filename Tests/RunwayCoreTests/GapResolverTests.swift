@@ -118,6 +118,25 @@ struct GapResolverTests {
         #expect(credit.speedAcrossMps < 0.2)                            // standing, as the runner was
     }
 
+    /// A doubtful fix out of reach of where the runner was (faster than the cap to get there) is
+    /// junk: it goes, and the gap to it and the gap from it are one gap, from before the first.
+    /// (Both lines to and from it counted: 4 km for a runner who stood.) One within reach is
+    /// the hairpin ambiguity: its line is credited as it is (the test above).
+    @Test func aDoubtfulFixOutOfReachIsJunkAndItsTwoGapsAreOne() throws {
+        var gaps = GapResolver(countGaps: true, speedCapMps: 6)
+        let a = at(0, t: 100), junk = at(0, 2000, t: 200), back = at(30, t: 300)
+        _ = gapWaiting(&gaps, from: a, to: junk)                        // 2 km in 100 s: 20 m/s
+        let start = gapWaiting(&gaps, from: junk, to: back)
+        #expect(start.credit == nil)                                    // nothing to the junk fix
+        #expect(start.junk == last(junk))
+        #expect(gaps.waiting?.fromT == 100)
+        #expect(abs((gaps.waiting?.distanceM ?? 0) - chord(a, back)) < 1e-9)   // a to back, not junk to back
+        let credit = try required(gaps.confirmed(by: at(33, t: 301), at: 301))
+        #expect(abs(credit.distanceM - chord(a, back)) < 1e-9)
+        #expect(credit.lastT == 100 && credit.at == 300)                // the gap spans both
+        #expect(credit.speedAcrossMps < 0.2)
+    }
+
     @Test func twoDoubtfulFixesInARowMakeTheLastKnownPlaceUnknownAndTheSpeedUnknown() throws {
         var gaps = GapResolver(countGaps: true)
         let a = at(0, t: 100)

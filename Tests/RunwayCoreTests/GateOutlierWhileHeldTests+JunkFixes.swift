@@ -24,6 +24,33 @@ extension GateOutlierWhileHeldTests {
         #expect(d.core.route.count == before.0 && d.core.route.segmentStarts == before.1)
     }
 
+    @Test(arguments: [Activity.walk, .run], [UInt64(1), 2, 3, 4, 5])
+    func aJunkFixAfterAGapThatTheGateStaysOnIsNoDistance(_ activity: Activity, _ seed: UInt64) throws {
+        // A walker stands, the receiver loses the sky for 45 s, its first fix after is junk 600 m
+        // off (out of reach: 13 m/s); the walker then walks at 1.4 m/s, every fix too far from the
+        // junk one for the gate, and too noisy (±4 m) to agree on a re-anchor, until `gap_s` (8 s)
+        // passes. The junk fix goes: its line and the line back from it counted about 1240 m.
+        var c = EngineConfig(activity: activity)
+        c.gapS = 8
+        c.distanceFilterM = 0
+        var d = Driver(c)
+        var rng = SeededRandom(seed: seed)
+        func noise() -> Double { 4 * (Double(rng.next() % 2001) / 1000 - 1) }
+        try d.phase(.start, 0)
+        for i in 0...25 { try d.fix(Double(i), 52 + degreesNorth(noise()), 4 + degreesEast(noise()), speed: 0.1, hAcc: 5) }
+        try d.fix(70, 52 + degreesNorth(600), 4, speed: .nan, hAcc: 5)                       // the junk fix
+        var north = 0.0
+        for i in 71...200 where i < 75 || i >= 80 {
+            north = 1.4 * Double(i - 70)
+            try d.fix(Double(i), 52 + degreesNorth(north + noise()), 4 + degreesEast(noise()), speed: 1.4, hAcc: 5)
+        }
+        try d.phase(.stop, 200)
+        #expect(abs(d.core.distance - north) < 20, "\(d.core.distance) m for \(north) m")
+        let junkLat = 52 + degreesNorth(600)
+        #expect((0..<d.core.route.count).allSatisfy { abs(d.core.route.latitude($0) - junkLat) > degreesNorth(100) },
+                "the junk fix is on the route")
+    }
+
     @Test func aFiveSecondRecordersJunkFixWhileStandingNeitherResumesNorCounts() throws {
         // One fix every 5 s with Doppler, auto-paused from 65 s. After a 45 s gap the first fix
         // is junk 100 m east; the fix after it, back where the rider stands, is within the

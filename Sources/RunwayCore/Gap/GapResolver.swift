@@ -75,6 +75,9 @@ public struct GapResolver: Sendable {
         public var credit: GapCredit?
         public var step: Step
         var waiting: Pending? = nil
+        /// The fix after the gap before this one, found junk (out of reach and not borne out):
+        /// it is no point of the route (nil: none).
+        public var junk: LastFix? = nil
     }
 
     let countGaps: Bool
@@ -118,17 +121,29 @@ public struct GapResolver: Sendable {
     ///     counts whatever `count_gaps` says, as an ordinary step's would.
     mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool,
                            inRhythm: Bool = false) -> GapStart {
-        let chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
+        var chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
         // A gap before this one (a sparse recorder: one fix a gap): the fix after it (`last`) is
         // borne out, and confirms it, when this fix lies on the way on from where the runner was
         // before that gap. If not (a junk fix and the way back from it; a hairpin looks the
-        // same), that gap stays unconfirmed, and where the runner was last known stays where it was.
-        var from = last, bornOut: Fix? = nil, trust = Trust.known
+        // same), that gap stays unconfirmed, and where the runner was last known stays where it
+        // was. Not borne out and out of reach (the runner could not have got there at the speed
+        // cap), the fix after that gap is junk: it goes, and the two gaps are one, from before
+        // the first to this fix (its line counted from there, not both lines to the junk fix).
+        var from = last, before: (lat: Double, lon: Double, t: Double) = (last.lat, last.lon, last.t)
+        var bornOut: Fix? = nil, trust = Trust.known, junk: LastFix? = nil, merged: Pending? = nil
         if let gap = pending {
             let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
             let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
             if direct >= via / 2 {
                 bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon, speed: shownSpeed)
+            } else if gap.trust != .unknown, gap.speed(to: Fix(t: last.t, lat: last.lat, lon: last.lon), at: last.t) > speedCapMps {
+                junk = last
+                merged = gap
+                pending = nil
+                from = LastFix(lat: gap.fromLat, lon: gap.fromLon, t: gap.fromT)
+                trust = gap.trust
+                before = (gap.lat, gap.lon, gap.lastT)
+                chord = Geodesy.distance(lat1: gap.lat, lon1: gap.lon, lat2: fix.lat, lon2: fix.lon)
             } else if gap.trust == .known {
                 from = LastFix(lat: gap.fromLat, lon: gap.fromLon, t: gap.fromT)
                 trust = .carried
@@ -136,14 +151,15 @@ public struct GapResolver: Sendable {
                 trust = .unknown   // two doubtful fixes in a row: where the runner is, is unknown
             }
         }
-        let before = credit(confirmedBy: bornOut, at: last.t)
-        let counts = countGaps || inRhythm
+        let credited = credit(confirmedBy: bornOut, at: last.t)
+        let counts = countGaps || inRhythm || (merged?.counts ?? false)
         let gapD = counts ? chord : 0
-        guard waits else { return GapStart(credit: before, step: Step(distanceM: gapD, moving: false, newSegment: true)) }
-        let next = Pending(lat: last.lat, lon: last.lon, lastT: last.t, d: gapD, counts: counts, at: t, atLat: fix.lat, atLon: fix.lon,
+        guard waits else { return GapStart(credit: credited, step: Step(distanceM: gapD, moving: false, newSegment: true), junk: junk) }
+        var next = Pending(lat: before.lat, lon: before.lon, lastT: before.t, d: gapD, counts: counts, at: t, atLat: fix.lat, atLon: fix.lon,
                            fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
-        return GapStart(credit: before, step: .segmentStart, waiting: next)
+        next.pausedFrom = merged?.pausedFrom
+        return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk)
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
