@@ -9,9 +9,11 @@ struct Replay {
     /// (fix time, true trailing-window speed, engine ground speed) after each fix, once 15 s into the run.
     var paceSamples: [(t: Double, truth: Double, engine: Double)] = []
 
-    init(_ run: SimRun, config: EngineConfig = EngineConfig(), stopAtEnd: Bool = true, upTo: Int? = nil) throws {
+    /// `keep`: which of the run's fixes the receiver gives (the others lost: dropouts).
+    init(_ run: SimRun, config: EngineConfig = EngineConfig(), stopAtEnd: Bool = true, upTo: Int? = nil,
+         keep: (SimFix) -> Bool = { _ in true }) throws {
         core = FlightComputer(config: config)
-        let fixes = run.fixes.prefix(upTo ?? run.fixes.count)
+        let fixes = run.fixes.prefix(upTo ?? run.fixes.count).filter(keep)
         guard let first = fixes.first else { return }
         try core.command(.start, at: first.t, wallClock: .nan, events: &events)
         var history: [(t: Double, d: Double)] = []

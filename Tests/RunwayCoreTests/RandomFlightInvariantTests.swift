@@ -117,17 +117,18 @@ struct RandomFlightInvariantTests {
     ///   movement is confirmed, across an auto-lap boundary; a leg's end credited at a backdated
     ///   auto-pause after a lap was cut in the hold), and a junk fix after a gap (below);
     /// - the max speed below the average or the average moving speed, or that above the cap: a
-    ///   gap crossed slower than a walker counts its line as distance but not its time as moving
-    ///   time (standing noise across a short `gap_s`), and a junk fix after a gap within reach
+    ///   gap crossed slower than a walker while moving counts its line as distance but not its
+    ///   time as moving time (crossed standing, it counts nothing), and a junk fix after a gap within reach
     ///   of where the runner was (the hairpin ambiguity) leaves both chords, to it and from it,
     ///   counted.
     static let knownOpen = ["lap # at # min/km", "max speed # below the average #", "max speed # below the average moving speed #",
                             "average moving speed # above the cap #"]
 
-    /// Of the default 500 flights, how many show a `knownOpen` kind (1 since a manual lap
-    /// between fixes takes its share of the step it falls in and a junk fix out of reach after a
-    /// gap goes; 3 before): more is a regression inside a known kind, and fails.
-    static let openFlightsAtMost = 1
+    /// Of the default 500 flights, how many show a `knownOpen` kind (none since a manual lap
+    /// between fixes takes its share of the step it falls in, a junk fix out of reach after a
+    /// gap goes and a gap crossed standing counts no line; 3 before): more is a regression
+    /// inside a known kind, and fails. (On 5000: 4, all distance credited later than covered.)
+    static let openFlightsAtMost = 0
 
     /// Random flights (`RUNWAY_RANDOM_FLIGHTS`, default 500) keep every invariant but the kinds
     /// known to be open (`knownOpen`, recorded as known issues), and no more flights show those

@@ -69,6 +69,30 @@ struct StandingStillTests {
         }
     }
 
+    /// The same stand with the receiver losing the sky three times (35, 45 and 60 s without a
+    /// fix; `gap_s` 30 and 8): each gap's line is the receiver's wander across it, and counted
+    /// as distance it added 1–20 m to a runner who never moved (the random-flight fuzz's "max
+    /// speed 0 below the average"). Under 5 m and 10 s, every profile, every trial.
+    @Test(arguments: Activity.allCases, [true, false])
+    func standingTenMinutesWithDropoutsCountsUnderFiveMetres(activity: Activity, doppler: Bool) throws {
+        let lost: [ClosedRange<Double>] = [100...134, 250...294, 420...479]
+        for gapS in [30.0, 8.0] {
+            var config = EngineConfig(activity: activity)
+            config.gapS = gapS
+            for trial in Self.trials {
+                let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler) {
+                    $0.laps = 0
+                    $0.standStillBeforeS = 600
+                }
+                let t0 = run.fixes.first?.t ?? 0
+                let r = try Replay(run, config: config, stopAtEnd: false) { f in !lost.contains { $0.contains(f.t - t0) } }
+                let what = "\(activity) doppler \(doppler) gap_s \(gapS), \(trial)"
+                #expect(r.distance < 5, "\(what): \(r.distance) m")
+                #expect(r.core.movingS < 10, "\(what): \(r.core.movingS) s moving")
+            }
+        }
+    }
+
     /// A receiver whose standing Doppler is 0.45 m/s an axis (its magnitude 0.56 m/s on average,
     /// above the 0.5 m/s a standing window is allowed at the design noise): with the thresholds
     /// fixed it read 100 to 270 m and minutes of moving time in ten minutes. The thresholds

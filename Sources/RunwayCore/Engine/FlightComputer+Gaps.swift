@@ -31,16 +31,19 @@ extension FlightComputer {
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
             // the line, the cruise time's share counts (a gap across a pause: the walk while
-            // holding is no distance).
+            // holding is no distance). Crossed slower, `StillnessDetector.across` decides.
             // (After where the sensor had measured when the gap ended: by its credit, a fix later,
             // the sensor may have measured the next silence, after the gap.)
             let cruise = clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at)
-            let moving = !standing && stillness.walked(c) ? cruise : 0
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
-            odometer.credit(distanceM: distanceM, movingS: moving)
-            odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
-            recorder.credit(distanceM, toPointAt: c.at)
-            creditedM = distanceM
+            let across = stillness.across(c, cruiseS: cruise)
+            if across.counts {
+                let moving = standing ? 0 : across.movingS
+                odometer.credit(distanceM: distanceM, movingS: moving)
+                odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
+                recorder.credit(distanceM, toPointAt: c.at)
+                creditedM = distanceM
+            }
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
         if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }

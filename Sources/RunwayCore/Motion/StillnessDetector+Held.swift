@@ -13,6 +13,16 @@ extension StillnessDetector {
     /// is distance.
     public func walked(_ gap: GapCredit) -> Bool { gap.speedAcrossMps >= settings.movingDopplerMps }
 
+    /// What a gap's line (over `cruiseS` of cruise) counts: crossed at a walker's speed, the
+    /// line and its time (`walked`). Crossed slower while the runner stands, nothing: a standing
+    /// receiver's wander across the gap (a metre or more across 10 s counted as distance). Else
+    /// the line without its time (a recorder stopped for half an hour between two tracks: the
+    /// runner's moving pace is the tracks').
+    public func across(_ gap: GapCredit, cruiseS: Double) -> (counts: Bool, movingS: Double) {
+        if walked(gap) { return (true, cruiseS) }
+        return (!(settings.enabled && isStill), 0)
+    }
+
     /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
     /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
     /// more on average — a flight stopped seconds after its runner set off keeps its metres;
