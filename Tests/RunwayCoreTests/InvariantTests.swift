@@ -7,7 +7,8 @@ import RunwaySim
 /// beyond the profile's cap (filters on: with `"filters":"off"` nothing is capped, by design,
 /// and a jump in a recording shows as the speed it implies); at the end moving time ≤ elapsed
 /// time, the route's points are in time order with cumulative distances that never fall, the
-/// laps add up to the flight's distance and time, the max speed is at least the
+/// laps add up to the flight's distance and time, each went out once as its `split` (end to
+/// end, in order) and every manual lap accepted is one, at its time, the max speed is at least the
 /// average and the average moving speed (distance over moving time) and, filters on with every
 /// fix's Doppler speed trusted, no faster than the fastest of them (issue #19).
 struct InvariantCheck {
@@ -49,13 +50,17 @@ struct InvariantCheck {
         afterEach()
     }
 
+    /// The times of the manual laps accepted, and the `split` events, in order.
+    var acceptedLaps: [Double] = [], splits: [Lap] = []
+
     mutating func lap(at t: Double) {
-        do { try core.lap(at: t, wallClock: .nan, events: &events) } catch {}
+        do { try core.lap(at: t, wallClock: .nan, events: &events); acceptedLaps.append(t) } catch {}
         afterEach()
     }
 
     mutating func afterEach() {
         for e in events {
+            if case .split(let l) = e.body { splits.append(l) }
             guard case .flight(let s) = e.body else { continue }
             if s.distanceM < lastDistance { note("distance fell from \(lastDistance) to \(s.distanceM) m") }
             lastDistance = s.distanceM
@@ -100,6 +105,17 @@ struct InvariantCheck {
             note("the last route point's distance \(route.distanceM(route.count - 1)) m beyond the flight's \(distance) m")
         }
         let laps = core.laps.laps
+        // Every lap went out once, as its split, in order and end to end; every manual lap
+        // accepted is one, at the time asked.
+        func line(_ l: Lap) -> String { "\(l.index) \(l.trigger) \(l.startT)–\(l.endT) \(l.distanceM) m \(l.elapsedS) s" }
+        if splits.map(line) != laps.map(line) { note("split events \(splits.map(line)) are not the laps \(laps.map(line))") }
+        let manual = laps.filter { $0.trigger == .manual }.map(\.endT)
+        if manual != acceptedLaps { note("manual laps accepted at \(acceptedLaps), cut at \(manual)") }
+        for (i, l) in laps.enumerated() {
+            if l.index != i + 1 || l.endT < l.startT || (i > 0 && l.startT != laps[i - 1].endT) || !(l.elapsedS >= 0) || !(l.distanceM >= 0) {
+                note("lap \(line(l)) out of order or negative (the one before: \(i > 0 ? line(laps[i - 1]) : "none"))")
+            }
+        }
         if !laps.isEmpty {
             let lapDistance = laps.reduce(0) { $0 + $1.distanceM }, lapTime = laps.reduce(0) { $0 + $1.elapsedS }
             if abs(lapDistance - distance) > 1e-6 * max(1, distance) { note("laps add up to \(lapDistance) m, the flight \(distance) m") }

@@ -142,3 +142,37 @@ struct WaitingLapTests {
         #expect(abs(splits(d).reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
     }
 }
+
+@Suite("A manual lap between fixes, then an auto-pause backdated before it")
+struct WaitingLapAutoPauseTests {
+    /// With auto-pause on: a run north at 3 m/s for `runS` seconds, then standing (Doppler 0) to
+    /// 90 s; manual laps asked for between standing fixes at `lapTs`, before the fix that decides
+    /// the pause (backdated to where the standing began). Each was accepted: each is a split at
+    /// its time, and the laps add up to the flight.
+    @Test(arguments: [
+        ("standing from the start", 0.0, [2.5]),
+        ("a lap, then another a second later", 60.0, [62.5, 63.5]),
+    ])
+    func aLapAcceptedWhileStandingIsCutThoughThePauseIsBackdated(_ c: (name: String, runS: Double, lapTs: [Double])) throws {
+        var config = EngineConfig()
+        config.autoLapM = 0
+        config.autoPause.enabled = true
+        var d = Driver(config)
+        try d.phase(.start, 0)
+        var asked = c.lapTs
+        for i in 0...90 {
+            let t = Double(i)
+            while let lapT = asked.first, lapT < t {
+                try d.core.lap(at: lapT, wallClock: .nan, events: &d.events)   // (OK: it promises a split)
+                asked.removeFirst()
+            }
+            try d.fix(t, 52 + degreesNorth(3 * min(t, c.runS)), 4, speed: t <= c.runS && c.runS > 0 ? 3 : 0, hAcc: 5)
+        }
+        #expect(d.core.phase == .holding, "\(c.name)")
+        try d.phase(.stop, 90)
+        let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        #expect(laps.filter { $0.trigger == .manual }.map(\.endT) == c.lapTs, "\(c.name)")
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6, "\(c.name)")
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6, "\(c.name)")
+    }
+}

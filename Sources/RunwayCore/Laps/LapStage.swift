@@ -14,9 +14,11 @@ public struct LapStage: Sendable {
 
     public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
-    /// When the lap in progress began (the start, or the end of the last lap; NaN before the
-    /// start): the laps before it went out in `split` events with their figures.
-    var lapSince: Double { counter.current.t }
+    /// When the lap in progress began (the start, the end of the last lap, or the time of the
+    /// manual lap that waits; NaN before the start): the laps before it went out in `split`
+    /// events with their figures, or will (a lap that waits was accepted: a pause backdated
+    /// before it would leave it nothing, and it would never go out).
+    var lapSince: Double { counter.pendingManual?.t ?? counter.current.t }
 
     /// The laps are timed from here (the start).
     mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
