@@ -281,7 +281,8 @@ runway_status runway_stop(runway_session *s, double t);
  *  at t, with the share of that step's distance its time makes (inside a gap,
  *  the gap's line up to t). While a gap's distance waits for the fix that
  *  confirms it, the lap waits for that fix too. A lap at the latest fix's time
- *  (the replay clock's "now") is cut at once. */
+ *  (the replay clock's "now") is cut at once, as is one before any fix was
+ *  accepted or speed sample came (nothing would measure its step). */
 runway_status runway_lap(runway_session *s, double t);
 
 /* ---- Outputs ------------------------------------------------------------- */

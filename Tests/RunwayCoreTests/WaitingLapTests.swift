@@ -176,3 +176,30 @@ struct WaitingLapAutoPauseTests {
         #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6, "\(c.name)")
     }
 }
+
+@Suite("A manual lap with nothing to wait for")
+struct PromptLapTests {
+    func splits(_ events: [Event]) -> [Lap] { events.compactMap { if case .split(let l) = $0.body { l } else { nil } } }
+
+    /// An indoor session with a heart-rate strap alone (no fix, no speed sensor): nothing will
+    /// measure the step a lap falls in, so each lap goes out when asked for, with its time,
+    /// whether asked for between two samples or at one.
+    @Test(arguments: [50.5, 50.0])
+    func aHeartRateOnlyFlightLapsAtOnce(lapT: Double) throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        for t in stride(from: 1.0, through: 100, by: 1) {
+            if t > lapT && t - 1 <= lapT {
+                let before = d.events.count
+                try d.core.lap(at: lapT, wallClock: .nan, events: &d.events)
+                #expect(splits(Array(d.events[before...])).map(\.endT) == [lapT], "the lap at \(lapT) did not go out when asked for")
+            }
+            try d.core.process(try ValidatedInput(.sample(.heartRate(bpm: 120, t: t))), wallClock: .nan, events: &d.events)
+        }
+        try d.phase(.stop, 100)
+        let laps = splits(d.events)
+        #expect(laps.map(\.trigger) == [.manual, .final])
+        #expect(laps.first.map { abs($0.elapsedS - lapT) < 1e-9 } == true)
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
+    }
+}

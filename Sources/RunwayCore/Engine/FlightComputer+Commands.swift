@@ -68,7 +68,8 @@ extension FlightComputer {
 
     /// Ends the current lap at a time `checkLap` allowed.
     ///
-    /// A lap later than the latest progress the laps have (a lap between two fixes in cruise), or
+    /// A lap later than the latest progress the laps have (a lap between two fixes, or two speed
+    /// samples, in cruise; not before any has come: nothing would measure its step), or
     /// one while a gap's distance waits for the fix that confirms it (crediting the gap now,
     /// unconfirmed, would measure no movement across it), waits for the step it falls in: it is
     /// cut, at its own time, by the first fix, sample or gap credit at or after it, with the
@@ -79,7 +80,10 @@ extension FlightComputer {
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if lapStage.hasWaitingLap, let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
-        let waits = gaps.isWaiting || (phase == .cruise && now > lapStage.counter.latestT)
+        // (With no fix accepted and no speed sample yet, nothing will measure the step: an indoor
+        // session with a heart-rate strap alone laps when asked, not at the next command.)
+        let measured = lastAccepted != nil || speedSensor.hasSamples
+        let waits = gaps.isWaiting || (phase == .cruise && measured && now > lapStage.counter.latestT)
         guard lapStage.manual(progress(at: .nan), waits: waits, metrics: &metrics, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }

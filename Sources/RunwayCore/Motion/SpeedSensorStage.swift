@@ -63,6 +63,9 @@ struct SpeedSensorStage: Sendable, Equatable {
         self.maxSamples = maxSamples
     }
 
+    /// Whether any sample has come (before the first, the sensor measures nothing).
+    var hasSamples: Bool { !lastT.isNaN }
+
     /// Whether samples at `t` measure the flight: no fix has for longer than `maxIntervalS`.
     func measures(at t: Double) -> Bool { t - positionedAt > maxIntervalS }
 

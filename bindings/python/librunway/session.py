@@ -300,7 +300,8 @@ class Session(_SessionHandle, _SessionSubscriptions):
         cruise, a lap later than the latest fix (between fixes, or "now" under
         the live clock) waits for the next fix, as one does while a gap waits
         for its confirming fix: the split comes with that fix (or the next
-        command), timed ``t``, with its share of the step it falls in.
+        command), timed ``t``, with its share of the step it falls in. Before
+        any fix or speed sample (a heart-rate strap alone) it is cut at once.
 
         Raises StateError outside ``cruise`` and ``holding``, or when nothing
         (no time, no distance) has passed since the last lap; InputError for

@@ -250,7 +250,8 @@ impl Session {
     /// at multiples of that distance from the start. In cruise, a lap later than the latest fix
     /// (between fixes, or "now" under the live clock) waits for the next fix, as one does while
     /// a gap waits for its confirming fix: the split comes with that fix (or the next command),
-    /// timed `t`, with its share of the step it falls in.
+    /// timed `t`, with its share of the step it falls in. Before any fix or speed sample (a
+    /// heart-rate strap alone) it is cut at once.
     ///
     /// Outside `cruise` and `holding`, or with nothing (no time, no distance) since the last
     /// lap: [`Status::State`]. A `t` before the latest input: [`Status::Input`].
