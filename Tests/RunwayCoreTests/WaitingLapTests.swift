@@ -203,3 +203,34 @@ struct PromptLapTests {
         #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
     }
 }
+
+@Suite("A manual lap after a resume, before the first fix")
+struct LapAfterResumeTests {
+    /// A run north at 3 m/s with 1 Hz fixes to 100 s, a pause at 100.5 s (the runner stands, no
+    /// fix), a resume at 200 s, a lap at `lapT`, and the first fix after the resume at 215 s (the
+    /// receiver finding its satellites again), then 1 Hz to 260 s. The pause's 99.5 s are no cruise
+    /// time: the step to 215 s is its 0.5 s before the pause and 15 s after the resume, and
+    /// the lap takes what was before it, not a share of the pause's wall time.
+    @Test(arguments: [200.0, 203.0])
+    func aLapAfterAResumeTakesTheTimeBeforeItNotThePauses(lapT: Double) throws {
+        var c = EngineConfig()
+        c.autoLapM = 0
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...100 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.pause, 100.5)
+        try d.phase(.resume, 200)
+        try d.core.lap(at: lapT, wallClock: .nan, events: &d.events)
+        for i in 215...260 { try d.fix(Double(i), 52 + degreesNorth(301.5 + 3 * Double(i - 200)), 4, speed: 3, hAcc: 5) }
+        try d.phase(.stop, 260)
+        let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        #expect(laps.map(\.trigger) == [.manual, .final])
+        guard laps.count == 2 else { return }
+        #expect(laps[0].endT == lapT)
+        // Cruise time: 100.5 s before the pause, then lapT − 200 s after the resume.
+        #expect(abs(laps[0].elapsedS - (100.5 + lapT - 200)) < 0.01, "lap 1: \(laps[0].elapsedS) s")
+        #expect(abs(laps[1].elapsedS - (260 - lapT)) < 0.01, "lap 2: \(laps[1].elapsedS) s")
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
+    }
+}

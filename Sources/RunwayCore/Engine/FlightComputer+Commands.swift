@@ -40,6 +40,10 @@ extension FlightComputer {
             recorder.startLeg()
             beginLeg(at: time.isNaN ? now : time)
             if command == .start { lapStage.begin(lapProgress) }
+            // The laps' progress is the resume's (the hold added no cruise time): a lap asked for
+            // before the leg's first fix shares that fix's step from here, not from the fix before
+            // the pause, whose wall time would count the pause as the step's.
+            if command == .resume { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         }
         if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
         emitFlight(&events)
