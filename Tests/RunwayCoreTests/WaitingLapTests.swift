@@ -97,15 +97,18 @@ struct WaitingLapTests {
         #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - flight.1) < 1e-6)
     }
 
-    @Test func aSecondLapMeanwhileCreditsTheGapAndCutsBothInOrder() throws {
+    @Test func aSecondLapMeanwhileWaitsTooAndBothAreCutInOrder() throws {
         let d = try run(between: { d in
             try d.core.lap(at: 100.4, wallClock: .nan, events: &d.events)
             try d.core.lap(at: 100.8, wallClock: .nan, events: &d.events)
-            #expect(!d.core.gaps.isWaiting)
+            #expect(d.core.gaps.isWaiting, "the second lap credited the gap unconfirmed")
         })
         let laps = splits(d)
         #expect(laps.map(\.trigger) == [.manual, .manual, .final])
         #expect(laps.map(\.endT).prefix(2) == [100.4, 100.8])
+        // The gap is the first lap's; the second has 0.4 s of the run at 3 m/s.
+        #expect(abs(laps[0].distanceM - 301.2) < 3, "\(laps[0].distanceM)")
+        #expect(abs(laps[1].distanceM / laps[1].elapsedS - 3) < 0.01, "\(laps[1].distanceM) m in \(laps[1].elapsedS) s")
         #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
     }
 
@@ -232,5 +235,31 @@ struct LapAfterResumeTests {
         #expect(abs(laps[1].elapsedS - (260 - lapT)) < 0.01, "lap 2: \(laps[1].elapsedS) s")
         #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
         #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
+    }
+}
+
+@Suite("Two manual laps between the same two fixes")
+struct TwoWaitingLapsTests {
+    /// A run north at 3 m/s, a recorder's fix every 30 s, two laps between the fixes at 330 s
+    /// and 360 s: the step is shared among the three laps by time, each at the run's pace (the
+    /// second lap cut the first with none of the step, and itself had none: 0 m in 10 s).
+    @Test func bothLapsTakeTheirShareOfTheStep() throws {
+        var c = EngineConfig()
+        c.autoLapM = 0
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for t in stride(from: 0.0, through: 600, by: 30) {
+            if t == 360 {
+                try d.core.lap(at: 340, wallClock: .nan, events: &d.events)
+                try d.core.lap(at: 350, wallClock: .nan, events: &d.events)
+            }
+            try d.fix(t, 52 + degreesNorth(3 * t), 4, speed: 3, hAcc: 5)
+        }
+        try d.phase(.stop, 600)
+        let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        #expect(laps.map(\.endT) == [340, 350, 600])
+        for lap in laps {
+            #expect(abs(lap.distanceM / lap.elapsedS - 3) < 0.01, "lap \(lap.index): \(lap.distanceM) m in \(lap.elapsedS) s")
+        }
     }
 }

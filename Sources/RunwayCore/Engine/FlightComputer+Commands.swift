@@ -79,10 +79,9 @@ extension FlightComputer {
     /// cut, at its own time, by the first fix, sample or gap credit at or after it, with the
     /// share of that step its time makes (`LapCounter.askManual`): a lap asked for inside a gap
     /// takes the gap's line up to its time, not none of it and not all of it. A phase change
-    /// or the stop cuts it with what is known then; a second lap meanwhile credits a waiting gap
-    /// as it is and cuts the first.
+    /// or the stop cuts it with what is known then; a second lap meanwhile waits after it, and
+    /// the step is shared among them in time order.
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
-        if lapStage.hasWaitingLap, let c = gaps.flush() { credit(c, &events) }
         if !time.isNaN { advance(to: time) }
         // (With no fix accepted and no speed sample yet, nothing will measure the step: an indoor
         // session with a heart-rate strap alone laps when asked, not at the next command.)

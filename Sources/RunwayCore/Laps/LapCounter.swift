@@ -172,14 +172,16 @@ public struct LapCounter: Sendable {
     mutating func update(_ p: LapProgress, into done: inout [Lap]) {
         guard !finished else { return }
         let p = accept(p)
-        if let asked = pendingManual, p.t >= asked.t {
-            // The manual lap asked for since the previous update ends inside this update's step:
-            // it takes the step's figures up to its time (`cutPoint`), so both laps keep the
-            // step's pace.
-            pendingManual = nil
-            advance(to: cutPoint(asked, to: p), into: &done)
+        var cut = 0
+        while cut < pendingManual.count, p.t >= pendingManual[cut].t {
+            // A manual lap asked for since the previous update ends inside this update's step:
+            // it takes the step's figures up to its time (`cutPoint`), so the laps keep the
+            // step's pace (each in turn, when several fall in it).
+            advance(to: cutPoint(pendingManual[cut], to: p), into: &done)
             if hasContent && !isFull { done.append(close(at: last, .manual)) }
+            cut += 1
         }
+        if cut > 0 { pendingManual.removeFirst(cut) }
         advance(to: p, into: &done)
     }
 
@@ -210,10 +212,10 @@ public struct LapCounter: Sendable {
         last = p
     }
 
-    /// A manual lap asked for at `p`, which is later than the latest update: it is cut by the
+    /// The manual laps asked for later than the latest update, in time order: each is cut by the
     /// first update at or after its time (`update`, `finish`), when the distance of the step it
-    /// falls in is known (nil while none waits).
-    public private(set) var pendingManual: LapProgress? = nil
+    /// falls in is known (empty while none waits).
+    public private(set) var pendingManual: [LapProgress] = []
 
     /// The time of the latest update (NaN before the first).
     public var latestT: Double { last.t }
@@ -222,16 +224,18 @@ public struct LapCounter: Sendable {
     /// update, or while a gap's distance waits for the fix that confirms it): the lap is cut by the first update at or
     /// after `p.t`, at `p`'s time, with the share of that update's cruise time, distance, gain,
     /// loss and heart rate that its time before `p` makes (`cutPoint`): a lap asked for 4 s
-    /// before the end of a 31 s gap takes 27 s of its line, not none of it. A
-    /// manual lap already waiting is cut first, at `p` as it is (everything known by then).
+    /// before the end of a 31 s gap takes 27 s of its line, not none of it. A lap asked for
+    /// while others wait waits after them, and the step is shared among them in time order.
     ///
     /// - Returns: false, changing nothing, when the lap would be empty or the flight is full
-    ///   (as `manualLap` returns nil), or when `p` is before the latest update.
-    public mutating func askManual(_ p: LapProgress, into done: inout [Lap]) -> Bool {
-        guard !finished, started, p.t.isFinite, p.t >= last.t else { return false }
-        if pendingManual != nil { update(p, into: &done) }
-        guard hasContent(upTo: p), !isFull else { return false }
-        pendingManual = p
+    ///   (as `manualLap` returns nil, with the laps waiting cut at `p` as it is), or when `p` is
+    ///   before the latest update or a lap waiting.
+    public mutating func askManual(_ p: LapProgress) -> Bool {
+        guard !finished, started, p.t.isFinite, p.t >= (pendingManual.last ?? last).t else { return false }
+        var probe = self   // (the laps waiting, cut at `p` as `LapStage.checkManual` cuts them)
+        probe.update(p)
+        guard probe.hasContent(upTo: p), !probe.isFull else { return false }
+        pendingManual.append(p)
         return true
     }
 
@@ -245,7 +249,7 @@ public struct LapCounter: Sendable {
     ///   distance and no cruise time) or the flight has all its laps (`isFull`).
     public mutating func manualLap(_ p: LapProgress) -> Lap? {
         guard !finished else { return nil }
-        update(p)   // (a lap waiting is cut first)
+        update(p)   // (the laps waiting are cut first)
         guard hasContent, !isFull else { return nil }
         return close(at: last, .manual)
     }

@@ -15,10 +15,10 @@ public struct LapStage: Sendable {
     public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
     /// When the lap in progress began (the start, the end of the last lap, or the time of the
-    /// manual lap that waits; NaN before the start): the laps before it went out in `split`
+    /// latest manual lap that waits; NaN before the start): the laps before it went out in `split`
     /// events with their figures, or will (a lap that waits was accepted: a pause backdated
     /// before it would leave it nothing, and it would never go out).
-    var lapSince: Double { counter.pendingManual?.t ?? counter.current.t }
+    var lapSince: Double { counter.pendingManual.last?.t ?? counter.current.t }
 
     /// The laps are timed from here (the start).
     mutating func begin(_ p: LapProgress) { _ = counter.update(p) }
@@ -42,11 +42,7 @@ public struct LapStage: Sendable {
     /// with the next `cut` at or after its time, with the share of that step's distance its time
     /// makes, or with `settle`.
     mutating func manual(_ p: LapProgress, waits: Bool = false, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) -> Bool {
-        if waits {
-            let asked = counter.askManual(p, into: &completed)
-            emitCompleted(metrics: &metrics, log: &log, into: &events)   // (a lap waiting before it)
-            return asked
-        }
+        if waits { return counter.askManual(p) }
         settle(p, metrics: &metrics, log: &log, into: &events)
         guard let lap = counter.manualLap(p) else { return false }
         emit(lap, metrics: &metrics, log: &log, into: &events)
@@ -54,9 +50,9 @@ public struct LapStage: Sendable {
     }
 
     /// Whether a manual lap waits for the step it falls in (`manual` with `waits`).
-    var hasWaitingLap: Bool { counter.pendingManual != nil }
+    var hasWaitingLap: Bool { !counter.pendingManual.isEmpty }
 
-    /// Cuts the manual lap that waits, if any, with the progress `p` as it is (the flight leaves
+    /// Cuts the manual laps that wait, if any, with the progress `p` as it is (the flight leaves
     /// cruise, or it stops: nothing more will be credited to the time before now).
     mutating func settle(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         guard hasWaitingLap else { return }
@@ -80,11 +76,11 @@ public struct LapStage: Sendable {
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
-    /// Whether a manual lap at `p` is allowed (after the lap that waits, when one does).
+    /// Whether a manual lap at `p` is allowed (after the laps that wait, when any do).
     /// - Throws: `.limit` when the laps are full, `.state` when there is nothing to lap.
     func checkManual(_ p: LapProgress) throws(RunwayError) {
         var probe = counter
-        probe.update(p)   // (the lap waiting, cut)
+        probe.update(p)   // (the laps waiting, cut)
         if probe.hasContent(upTo: p) && !probe.isFull { return }
         if probe.isFull {   // full already, or an auto lap due before this one fills it
             throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
