@@ -273,8 +273,9 @@ runway_status runway_stop(runway_session *s, double t);
 
 /** A manual lap at t (NaN = now): ends the current lap and emits a "split"
  *  event. Allowed in cruise and holding (else RUNWAY_ERR_STATE); with nothing
- *  since the last lap, RUNWAY_ERR_STATE; with RUNWAY_MAX_LAPS - 1 laps,
- *  RUNWAY_ERR_LIMIT. Auto-laps (config "auto_lap_m") keep their boundaries at
+ *  since the last lap, RUNWAY_ERR_STATE; with RUNWAY_MAX_LAPS - 1 laps, or
+ *  with 100 laps already waiting for the next fix (below), RUNWAY_ERR_LIMIT.
+ *  Auto-laps (config "auto_lap_m") keep their boundaries at
  *  multiples of that distance from the start. In cruise, a lap later than the
  *  latest fix or speed sample (between two fixes, as "now" is under the live
  *  clock) waits for the next: its "split" comes with it (or with the next command), timed

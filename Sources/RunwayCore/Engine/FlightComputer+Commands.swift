@@ -83,11 +83,7 @@ extension FlightComputer {
     /// the step is shared among them in time order.
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if !time.isNaN { advance(to: time) }
-        // (With no fix accepted and no speed sample yet, nothing will measure the step: an indoor
-        // session with a heart-rate strap alone laps when asked, not at the next command.)
-        let measured = lastAccepted != nil || speedSensor.hasSamples
-        let waits = gaps.isWaiting || (phase == .cruise && measured && now > lapStage.counter.latestT)
-        guard lapStage.manual(progress(at: .nan), waits: waits, metrics: &metrics, log: &eventLog, into: &events) else { return }
+        guard lapStage.manual(progress(at: .nan), waits: lapWaits(at: now), metrics: &metrics, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }
 
@@ -95,8 +91,18 @@ extension FlightComputer {
     public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
         guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
         let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
-        try lapStage.checkManual(progress(at: time.isNaN ? now : time))
+        let at = time.isNaN ? now : time
+        try lapStage.checkManual(progress(at: at), waits: lapWaits(at: at))
         return time
+    }
+
+    /// Whether a manual lap at `t` waits for the step it falls in: a gap's distance waits, or in
+    /// cruise the lap is later than the laps' latest progress. (With no fix accepted and no
+    /// speed sample yet, nothing will measure the step: an indoor session with a heart-rate
+    /// strap alone laps when asked, not at the next command.)
+    func lapWaits(at t: Double) -> Bool {
+        let measured = lastAccepted != nil || speedSensor.hasSamples
+        return gaps.isWaiting || (phase == .cruise && measured && t > lapStage.counter.latestT)
     }
 
     /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it

@@ -217,6 +217,11 @@ public struct LapCounter: Sendable {
     /// falls in is known (empty while none waits).
     public private(set) var pendingManual: [LapProgress] = []
 
+    /// The most manual laps that wait at once (`askManual` refuses more): a host lapping
+    /// thousands of times between two fixes would otherwise make each lap's check (which cuts
+    /// the waiting ones on a copy) cost as much as all before it (8000 laps took 23 s).
+    public static let maxWaitingLaps = 100
+
     /// The time of the latest update (NaN before the first).
     public var latestT: Double { last.t }
 
@@ -231,7 +236,8 @@ public struct LapCounter: Sendable {
     ///   (as `manualLap` returns nil, with the laps waiting cut at `p` as it is), or when `p` is
     ///   before the latest update or a lap waiting.
     public mutating func askManual(_ p: LapProgress) -> Bool {
-        guard !finished, started, p.t.isFinite, p.t >= (pendingManual.last ?? last).t else { return false }
+        guard !finished, started, p.t.isFinite, p.t >= (pendingManual.last ?? last).t,
+              pendingManual.count < Self.maxWaitingLaps else { return false }
         var probe = self   // (the laps waiting, cut at `p` as `LapStage.checkManual` cuts them)
         probe.update(p)
         guard probe.hasContent(upTo: p), !probe.isFull else { return false }

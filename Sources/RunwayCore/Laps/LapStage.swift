@@ -76,9 +76,14 @@ public struct LapStage: Sendable {
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
-    /// Whether a manual lap at `p` is allowed (after the laps that wait, when any do).
-    /// - Throws: `.limit` when the laps are full, `.state` when there is nothing to lap.
-    func checkManual(_ p: LapProgress) throws(RunwayError) {
+    /// Whether a manual lap at `p` is allowed (after the laps that wait, when any do); `waits`:
+    /// whether it would wait for the step it falls in.
+    /// - Throws: `.limit` when the laps are full or `LapCounter.maxWaitingLaps` laps already wait,
+    ///   `.state` when there is nothing to lap.
+    func checkManual(_ p: LapProgress, waits: Bool = false) throws(RunwayError) {
+        if waits && counter.pendingManual.count >= LapCounter.maxWaitingLaps {
+            throw .limit("lap refused: \(LapCounter.maxWaitingLaps) laps already wait for the fix that measures the step they fall in")
+        }
         var probe = counter
         probe.update(p)   // (the laps waiting, cut)
         if probe.hasContent(upTo: p) && !probe.isFull { return }
