@@ -6,7 +6,7 @@ import RunwaySim
 /// longer than `gap_s` or every step longer than `jump_m`, so each step goes through the gap stage,
 /// but in the recorder's own rhythm (`FixCadence`) it is a step of the route, not a break.
 @Suite("Sparse recorders: a gap in the recorder's own rhythm is a step of its route")
-struct SparseRecorderTests {
+struct SparseRecorderTests: ExportReading {
     struct Case: Sendable, CustomTestStringConvertible {
         var activity: Activity, intervalS: Double, mps: Double, doppler: Bool, filters = true
         var testDescription: String { "\(activity) every \(Int(intervalS)) s at \(mps) m/s\(doppler ? " with Doppler" : "")\(filters ? "" : ", filters off")" }
@@ -122,6 +122,33 @@ struct SparseRecorderTests {
         let starts = d.core.route.segmentStarts.count
         #expect(starts >= 2 && starts <= 4, "\(starts) segments")
         #expect(abs(d.core.distance - 4500) < 10, "\(d.core.distance) m")
+    }
+
+    @Test(arguments: [Activity.run, .ride])
+    func aJunkFixInItsRhythmLeavesTheRouteAndItsExports(_ activity: Activity) throws {
+        // One fix every 40 s, the 21st junk 3 km east (out of reach at the cap), the next back on
+        // the way: its two gaps are one, and the junk fix is no point of the route. In the
+        // recorder's rhythm it is no segment of its own: it stayed on the route, a 3 km spike
+        // in every export (6 km more to a tool that sums the points).
+        var config = EngineConfig(activity: activity)
+        config.autoPause.enabled = false
+        var d = Driver(config)
+        let t0 = 1_700_000_000.0, mps = activity == .ride ? 8.0 : 3.0
+        try d.fix(t0 - 40, 52, 4, hAcc: 5)
+        try d.phase(.start, t0)
+        for i in 0...40 {
+            let s = Double(i) * 40
+            try d.fix(t0 + s, 52 + degreesNorth(mps * s), 4 + degreesEast(i == 20 ? 3000 : 0), hAcc: 5)
+        }
+        try d.phase(.stop, t0 + 1600)
+        #expect(abs(d.core.distance - mps * 1600) < 5, "\(d.core.distance) m")
+        let route = d.core.record.route
+        #expect(route.count == 40 && route.segmentStarts == [0], "\(route.count) points, segments \(route.segmentStarts)")
+        #expect((0..<route.count).allSatisfy { abs(route.longitude($0) - 4) < degreesEast(100) }, "the junk fix is on the route")
+        let gpx = try imported(d.core.record, .gpx)   // what another tool reads: the points' line
+        let points = fixes(gpx.inputs)
+        let line = zip(points, points.dropFirst()).reduce(0) { $0 + Geodesy.distance(lat1: $1.0.lat, lon1: $1.0.lon, lat2: $1.1.lat, lon2: $1.1.lon) }
+        #expect(abs(line - mps * 1600) < 0.01 * mps * 1600, "the GPX's points are \(line) m apart")
     }
 
     /// A real recording's fixes, one every `everyS` seconds at most (all of them for 0), replayed

@@ -158,6 +158,15 @@ public struct RouteRecorder: Sendable {
         route.removeLast()
     }
 
+    /// The fix after a gap was junk (`GapResolver.GapStart.junk`): the route's last point goes
+    /// when it is that fix (its position and time), whether it began a segment or, in a sparse
+    /// recorder's rhythm (`FixGate.gapInRhythm`), continued one.
+    mutating func dropJunkFix(at position: Coordinate, t: Double) {
+        guard let p = route.points.last, p.t == t, p.latE7 == Route.quantise(position.lat),
+              p.lonE7 == Route.quantise(position.lon) else { return }
+        route.removeLast()
+    }
+
     /// Steps credited afterwards (movement confirmed after the runner seemed to stand): each
     /// point kept before `before` takes the distance of the credited steps up to its time, so the
     /// route's distances grow where the runner moved, not in one jump.
