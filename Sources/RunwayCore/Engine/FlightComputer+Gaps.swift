@@ -31,7 +31,8 @@ extension FlightComputer {
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
             // the line, the cruise time's share counts (a gap across a pause: the walk while
-            // holding is no distance). Crossed slower, `StillnessDetector.across` decides.
+            // holding is no distance). Crossed slower, `StillnessDetector.across` decides (while
+            // standing, its line is held: `holdLine`).
             // (After where the sensor had measured when the gap ended: by its credit, a fix later,
             // the sensor may have measured the next silence, after the gap.)
             let cruise = clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at)
@@ -43,6 +44,8 @@ extension FlightComputer {
                 odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
                 recorder.credit(distanceM, toPointAt: c.at)
                 creditedM = distanceM
+            } else {
+                stillness.holdLine(of: c, distanceM: distanceM)   // (credited if movement is confirmed)
             }
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }

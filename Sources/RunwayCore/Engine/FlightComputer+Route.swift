@@ -8,7 +8,8 @@ extension FlightComputer {
     mutating func creditMovement(_ judged: StillnessDetector.Judged, before t: Double) {
         guard let c = judged.credit else { return }
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
-        odometer.noteStretch(distanceM: c.distanceM, movingS: c.movingS, capMps: stretchCapMps)   // (a stretch: its speed)
+        // (A stretch: its speed; not over a slow gap's line, which has no moving time.)
+        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: c.movingS, capMps: stretchCapMps)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
         // Cruise time as any step's: an auto-pause backdated over them takes it back.

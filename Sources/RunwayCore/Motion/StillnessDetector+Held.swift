@@ -23,6 +23,26 @@ extension StillnessDetector {
         return (!(settings.enabled && isStill), 0)
     }
 
+    /// A gap crossed slower than a walker while the runner stands (`across` counts nothing):
+    /// its line, `distanceM`, is held as the step to the fix after it, as a step while still is.
+    /// Movement confirmed with no quiet stretch since (a runner who set off in a tunnel after
+    /// standing at a light, a hiker's sparse logger at the start of a leg) credits it with the
+    /// held steps, without moving time, as a slow gap's line counts while moving; otherwise it
+    /// is dropped with them. Crossed at standing noise's speed (`stillDopplerMps`) it is quiet.
+    mutating func holdLine(of gap: GapCredit, distanceM: Double) {
+        guard settings.enabled, isStill, distanceM > 0 else { return }
+        let quiet = gap.speedAcrossMps < stillDoppler
+        var i = held.count
+        while i > 0, held[i - 1].t > gap.at { i -= 1 }
+        if i > 0, held[i - 1].t == gap.at {
+            held[i - 1].d += distanceM
+            held[i - 1].lineM += distanceM
+            held[i - 1].quiet = quiet
+        } else {
+            held.insert(Held(t: gap.at, d: distanceM, movingS: 0, quiet: quiet, lineM: distanceM), at: i)
+        }
+    }
+
     /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
     /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
     /// more on average — a flight stopped seconds after its runner set off keeps its metres;
@@ -63,6 +83,7 @@ extension StillnessDetector {
         for h in steps {
             credit.distanceM += h.d
             credit.movingS += h.movingS
+            credit.lineM += h.lineM
             creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
         }
         return credit

@@ -101,6 +101,8 @@ public struct StillnessDetector: Sendable {
     /// A held step; `quiet` when it did not move (a gap's first step is not: unknown).
     struct Held: Sendable {
         var t: Double, d: Double, movingS: Double, quiet: Bool
+        /// Of `d`, a slow gap's line (`holdLine`).
+        var lineM = 0.0
     }
 
     public let settings: Settings

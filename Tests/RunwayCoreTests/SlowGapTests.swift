@@ -1,0 +1,50 @@
+import Testing
+@testable import RunwayCore
+
+/// A gap crossed slower than a walker while the stillness stage judges the runner standing:
+/// its line is held with the steps while still, credited when movement is confirmed after it,
+/// dropped when the runner stands on (`StillnessDetector.holdLine`).
+@Suite("A slow gap after a stand: its line waits for the standing decision")
+struct SlowGapTests {
+    /// Runs 120 s at 3 m/s and stands 120 s (1 Hz, ±1.5 m); the receiver then loses the sky
+    /// for `gapS` seconds, in which the runner stands `standS` more and sets off at 3 m/s; the
+    /// run goes on to 700 s. The line across the gap is crossed at 0.5–0.7 m/s.
+    @Test(arguments: [(60.0, 50.0), (90.0, 70.0)], [true, false])
+    func aRunnerWhoSetsOffInATunnelAfterALightKeepsTheLineAcrossIt(_ g: (gapS: Double, standS: Double), _ doppler: Bool) throws {
+        var d = Driver(EngineConfig(activity: .run))
+        var rng = SeededRandom(seed: 7)
+        func noise() -> Double { 1.5 * (Double(rng.next() % 2001) / 1000 - 1) }
+        let t0 = 1_700_000_000.0, setOff = 240 + g.standS
+        try d.phase(.start, t0)
+        var north = 0.0
+        for i in 0...700 {
+            let s = Double(i)
+            north = s < 120 ? 3 * s : s < setOff ? 360 : 360 + 3 * (s - setOff)
+            if s > 240 && s < 240 + g.gapS { continue }
+            let moving = s < 120 || s >= setOff
+            try d.fix(t0 + s, 52 + degreesNorth(north + noise()), 4 + degreesEast(noise()),
+                      speed: doppler ? (moving ? 3 : 0.15) : .nan, hAcc: 5)
+        }
+        try d.phase(.stop, t0 + 700)
+        // (Positions only, the receiver's noise while running adds some 15 m.)
+        #expect(d.core.distance > north - 5, "\(d.core.distance) m of \(north) m")
+        let route = d.core.record.route
+        #expect(abs(route.distanceM(route.count - 1) - d.core.distance) < 1, "the route ends at \(route.distanceM(route.count - 1)) m")
+    }
+
+    /// A hiker climbing at 0.7 m/s with a logger that saves a fix a minute (every step a gap in
+    /// its rhythm, each crossed slower than a walker): the leg starts still, and the lines
+    /// before the fixes confirm movement count once they do.
+    @Test func aSlowHikersSparseLoggerCountsTheLinesBeforeMovementIsConfirmed() throws {
+        var d = Driver(EngineConfig(activity: .walk))
+        let t0 = 1_700_000_000.0
+        try d.fix(t0 - 60, 52, 4, hAcc: 5)
+        try d.phase(.start, t0)
+        for i in 0...60 {
+            let s = Double(i) * 60
+            try d.fix(t0 + s, 52 + degreesNorth(0.7 * s), 4, hAcc: 5)
+        }
+        try d.phase(.stop, t0 + 3600)
+        #expect(abs(d.core.distance - 0.7 * 3600) < 5, "\(d.core.distance) m of \(0.7 * 3600) m")
+    }
+}
