@@ -153,6 +153,21 @@ struct RouteRecorderTests {
         #expect(rec.route.count == 3)
     }
 
+    @Test func aJunkFixAfterAGapGoesAtItsTimeOrAloneInItsSegment() {
+        var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
+        rec.keep(point(0, t: 0))
+        let junk = point(0, 3000, t: 40)   // in a sparse recorder's rhythm: the same segment
+        rec.keep(junk)
+        rec.dropJunkFix(at: Coordinate(lat: junk.lat, lon: junk.lon), t: 39)   // not its time
+        #expect(rec.route.count == 2)
+        rec.dropJunkFix(at: Coordinate(lat: junk.lat, lon: junk.lon), t: 40)
+        #expect(rec.route.count == 1 && rec.route.segmentStarts == [0])
+        rec.beginSegment()
+        rec.keep(point(0, 3000, t: 80))    // kept at a resume's time, alone in its segment
+        rec.dropJunkFix(at: Coordinate(lat: junk.lat, lon: junk.lon), t: 85)
+        #expect(rec.route.count == 1 && rec.route.segmentStarts == [0])
+    }
+
     @Test func aGapsCreditGoesToThePointKeptAtTheFixAfterIt() {
         var rec = RouteRecorder(distanceFilterM: 5, maxPoints: 1000)
         rec.keep(point(0, t: 100, d: 50))

@@ -159,11 +159,12 @@ public struct RouteRecorder: Sendable {
     }
 
     /// The fix after a gap was junk (`GapResolver.GapStart.junk`): the route's last point goes
-    /// when it is that fix (its position and time), whether it began a segment or, in a sparse
-    /// recorder's rhythm (`FixGate.gapInRhythm`), continued one.
+    /// when it is that fix: its position, and alone in its segment (`dropJunkAnchor`: kept at a
+    /// start or resume's time, maybe) or at its time (in a sparse recorder's rhythm,
+    /// `FixGate.gapInRhythm`, it continued a segment).
     mutating func dropJunkFix(at position: Coordinate, t: Double) {
-        guard let p = route.points.last, p.t == t, p.latE7 == Route.quantise(position.lat),
-              p.lonE7 == Route.quantise(position.lon) else { return }
+        guard let p = route.points.last, p.t == t || route.currentSegmentCount == 1,
+              p.latE7 == Route.quantise(position.lat), p.lonE7 == Route.quantise(position.lon) else { return }
         route.removeLast()
     }
 
