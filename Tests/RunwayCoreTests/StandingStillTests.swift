@@ -71,8 +71,9 @@ struct StandingStillTests {
 
     /// The same stand with the receiver losing the sky three times (35, 45 and 60 s without a
     /// fix; `gap_s` 30 and 8): each gap's line is the receiver's wander across it, and counted
-    /// as distance it added 1–20 m to a runner who never moved (the random-flight fuzz's "max
-    /// speed 0 below the average"). Under 5 m and 10 s, every profile, every trial.
+    /// as distance it added 8.8–19.5 m (run and walk; rides auto-pause) to a runner who never
+    /// moved (the random-flight fuzz's "max speed 0 below the average"). Under 5 m and 10 s,
+    /// every profile, every trial.
     @Test(arguments: Activity.allCases, [true, false])
     func standingTenMinutesWithDropoutsCountsUnderFiveMetres(activity: Activity, doppler: Bool) throws {
         let lost: [ClosedRange<Double>] = [100...134, 250...294, 420...479]
