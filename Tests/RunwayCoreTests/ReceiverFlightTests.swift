@@ -41,23 +41,7 @@ struct ReceiverFlightTests {
     /// what the truth allows, but the kinds known to be open.
     @Test func receiverFlightsKeepTheInvariantsAndTheTruth() {
         let count = UInt64(getenv("RUNWAY_RANDOM_FLIGHTS").flatMap { Int(String(cString: $0)) }.map { max(1, $0 * 3 / 10) } ?? 150)
-        var problems: [String] = [], open: [String] = []
-        var kinds: [String: Int] = [:]
-        var openFlights = 0
-        for seed in 1...count {
-            var openHere = false
-            for p in ReceiverFlight.problems(seed: seed) {
-                let k = RandomFlightInvariantTests.kind(p)
-                kinds[k, default: 0] += 1
-                if Self.knownOpen.contains(k) { open.append(p); openHere = true } else { problems.append(p) }
-            }
-            if openHere { openFlights += 1 }
-        }
-        if count == 150 { #expect(openFlights <= Self.openFlightsAtMost, "\(openFlights) of 150 flights show a known open kind") }
-        let summary = kinds.sorted { $0.value > $1.value }.map { "\($0.value) × \($0.key)" }.joined(separator: "\n")
-        #expect(problems.isEmpty, "\(count) flights:\n\(summary)\n\(problems.prefix(60).joined(separator: "\n"))")
-        withKnownIssue("open kinds (see knownOpen)", isIntermittent: true) {
-            #expect(open.isEmpty, "\(open.prefix(20).joined(separator: "\n"))")
-        }
+        RandomFlightInvariantTests.expectOnlyKnownKinds(count: count, defaultCount: 150, knownOpen: Self.knownOpen,
+                                                        openFlightsAtMost: Self.openFlightsAtMost, problems: { ReceiverFlight.problems(seed: $0) })
     }
 }
