@@ -32,20 +32,18 @@ extension FlightComputer {
             // time as was cruise; not when auto-pause judged it standing (a ride's 1.0 m/s). Of
             // the line, the cruise time's share counts (a gap across a pause: the walk while
             // holding is no distance). Crossed slower, `StillnessDetector.across` decides (while
-            // standing, its line is held: `holdLine`).
+            // standing, it holds the line with the stand's steps).
             // (After where the sensor had measured when the gap ended: by its credit, a fix later,
             // the sensor may have measured the next silence, after the gap.)
             let cruise = clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at)
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
-            let across = stillness.across(c, cruiseS: cruise)
+            let across = stillness.across(c, lineM: distanceM, cruiseS: cruise)
             if across.counts {
                 let moving = standing ? 0 : across.movingS
                 odometer.credit(distanceM: distanceM, movingS: moving)
                 odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: stretchCapMps)
                 recorder.credit(distanceM, toPointAt: c.at)
                 creditedM = distanceM
-            } else {
-                stillness.holdLine(of: c, distanceM: distanceM)   // (credited if movement is confirmed)
             }
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }

@@ -13,24 +13,26 @@ extension StillnessDetector {
     /// is distance.
     public func walked(_ gap: GapCredit) -> Bool { gap.speedAcrossMps >= settings.movingDopplerMps }
 
-    /// What a gap's line (over `cruiseS` of cruise) counts: crossed at a walker's speed, the
-    /// line and its time (`walked`). Crossed slower while the runner stands, nothing: a standing
-    /// receiver's wander across the gap (a metre or more across 10 s counted as distance). Else
-    /// the line without its time (a recorder stopped for half an hour between two tracks: the
-    /// runner's moving pace is the tracks').
-    public func across(_ gap: GapCredit, cruiseS: Double) -> (counts: Bool, movingS: Double) {
+    /// What a gap's line (`lineM`, over `cruiseS` of cruise) counts now: crossed at a walker's
+    /// speed, the line and its time (`walked`). Crossed slower while moving (or with the stage
+    /// off), the line without its time (a recorder stopped for half an hour between two tracks:
+    /// the runner's moving pace is the tracks'). Crossed slower while the runner stands, nothing
+    /// now: a standing receiver's wander across the gap (a metre or more across 10 s counted as
+    /// distance). Its line is then held as the step to the fix after it, as a step while still
+    /// is: movement confirmed with no quiet stretch since (a runner who set off in a tunnel after
+    /// standing at a light, a hiker's sparse logger at the start of a leg) credits it with the
+    /// held steps, without moving time; otherwise it is dropped with them. Crossed at standing
+    /// noise's speed (`stillDopplerMps`) it is quiet.
+    mutating func across(_ gap: GapCredit, lineM: Double, cruiseS: Double) -> (counts: Bool, movingS: Double) {
         if walked(gap) { return (true, cruiseS) }
-        return (!(settings.enabled && isStill), 0)
+        guard settings.enabled, isStill else { return (true, 0) }
+        holdLine(of: gap, distanceM: lineM)
+        return (false, 0)
     }
 
-    /// A gap crossed slower than a walker while the runner stands (`across` counts nothing):
-    /// its line, `distanceM`, is held as the step to the fix after it, as a step while still is.
-    /// Movement confirmed with no quiet stretch since (a runner who set off in a tunnel after
-    /// standing at a light, a hiker's sparse logger at the start of a leg) credits it with the
-    /// held steps, without moving time, as a slow gap's line counts while moving; otherwise it
-    /// is dropped with them. Crossed at standing noise's speed (`stillDopplerMps`) it is quiet.
-    mutating func holdLine(of gap: GapCredit, distanceM: Double) {
-        guard settings.enabled, isStill, distanceM > 0 else { return }
+    /// Holds a slow gap's line with the stand's steps (`across`).
+    private mutating func holdLine(of gap: GapCredit, distanceM: Double) {
+        guard distanceM > 0 else { return }
         let quiet = gap.speedAcrossMps < stillDoppler
         var i = held.count
         while i > 0, held[i - 1].t > gap.at { i -= 1 }
