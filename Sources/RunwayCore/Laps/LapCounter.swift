@@ -237,12 +237,18 @@ public struct LapCounter: Sendable {
     ///   before the latest update or a lap waiting.
     public mutating func askManual(_ p: LapProgress) -> Bool {
         guard !finished, started, p.t.isFinite, p.t >= (pendingManual.last ?? last).t,
-              pendingManual.count < Self.maxWaitingLaps else { return false }
-        var probe = self   // (the laps waiting, cut at `p` as `LapStage.checkManual` cuts them)
-        probe.update(p)
-        guard probe.hasContent(upTo: p), !probe.isFull else { return false }
+              pendingManual.count < Self.maxWaitingLaps, probe(p).allows else { return false }
         pendingManual.append(p)
         return true
+    }
+
+    /// The counter as it would be with the laps waiting cut at `p` (a copy: nothing changes
+    /// here), and whether a manual lap at `p` would then have content and room (`askManual`,
+    /// `LapStage.checkManual`).
+    func probe(_ p: LapProgress) -> (counter: LapCounter, allows: Bool) {
+        var copy = self
+        copy.update(p)
+        return (copy, copy.hasContent(upTo: p) && !copy.isFull)
     }
 
     /// Ends the lap in progress at `p` on request.

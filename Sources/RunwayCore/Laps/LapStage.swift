@@ -84,9 +84,8 @@ public struct LapStage: Sendable {
         if waits && counter.pendingManual.count >= LapCounter.maxWaitingLaps {
             throw .limit("lap refused: \(LapCounter.maxWaitingLaps) laps already wait for the fix that measures the step they fall in")
         }
-        var probe = counter
-        probe.update(p)   // (the laps waiting, cut)
-        if probe.hasContent(upTo: p) && !probe.isFull { return }
+        let (probe, allows) = counter.probe(p)   // (the laps waiting, cut)
+        if allows { return }
         if probe.isFull {   // full already, or an auto lap due before this one fills it
             throw .limit("lap refused: the flight has \(probe.laps.count) laps, and the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS) keeps the last for its final lap")
         }
