@@ -3,7 +3,7 @@ import Testing
 
 /// A gap crossed slower than a walker while the stillness stage judges the runner standing:
 /// its line is held with the steps while still, credited when movement is confirmed after it,
-/// dropped when the runner stands on (`StillnessDetector.holdLine`).
+/// dropped when the runner stands on (`StillnessDetector.across`).
 @Suite("A slow gap after a stand: its line waits for the standing decision")
 struct SlowGapTests {
     /// Runs 120 s at 3 m/s and stands 120 s (1 Hz, ±1.5 m); the receiver then loses the sky

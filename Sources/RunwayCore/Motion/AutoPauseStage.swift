@@ -199,7 +199,7 @@ public struct HeldCredit: Sendable, Equatable {
     public var movingS: Double
     /// A speed sensor's step.
     public var bySensor = false
-    /// Of `distanceM`, the lines of gaps crossed slower than a walker (`StillnessDetector.holdLine`):
+    /// Of `distanceM`, the lines of gaps crossed slower than a walker (`StillnessDetector.across`):
     /// distance without moving time, no stretch's speed.
     public var lineM = 0.0
 }

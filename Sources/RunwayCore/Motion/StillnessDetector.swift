@@ -101,7 +101,7 @@ public struct StillnessDetector: Sendable {
     /// A held step; `quiet` when it did not move (a gap's first step is not: unknown).
     struct Held: Sendable {
         var t: Double, d: Double, movingS: Double, quiet: Bool
-        /// Of `d`, a slow gap's line (`holdLine`).
+        /// Of `d`, a slow gap's line (`across`).
         var lineM = 0.0
     }
 
