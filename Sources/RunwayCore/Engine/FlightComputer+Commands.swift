@@ -145,8 +145,10 @@ extension FlightComputer {
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {
         let change = phases.change(to: next, by: by)
         // A lap waiting is cut first, at the flight as of now (its time counted as the new phase
-        // counts it: a resume's credited hold is cruise), its split before the phase event.
-        lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events)
+        // counts it: a resume's credited hold is cruise), its split before the phase event; not
+        // while the step it falls in is still to come: a gap that waits (an auto-pause decided
+        // meanwhile: its credit cuts it).
+        if !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
         pace.left(for: next)
         events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
         eventLog.append(.info, change.logText, at: now, into: &events)

@@ -25,7 +25,10 @@ extension FlightComputer {
         // credited as it is, by a command, is credited at that point's time.)
         var creditedM = 0.0
         if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: max(now, c.at.nextUp)) }
-        if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) { clock.creditHold(from: from, to: c.at) }
+        if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) {
+            clock.creditHold(from: from, to: c.at)
+            lapStage.retimeWaiting(elapsedAt)   // (the laps waiting: their cruise seconds at their times)
+        }
         if c.distanceM > 0 {
             // Distance and moving time describe the same movement: the line across a gap that the
             // runner crossed at a walker's speed or more is moving time too, as much of the gap's

@@ -7,6 +7,8 @@ extension FlightComputer {
     /// and moving time, and to the route points and pace window kept since (before `t`).
     mutating func creditMovement(_ judged: StillnessDetector.Judged, before t: Double) {
         guard let c = judged.credit else { return }
+        // (The laps first: an auto boundary the credit crosses is where its steps crossed it.)
+        lapStage.credited(c.distanceM, steps: stillness.creditedSteps, elapsedAt: elapsedAt)
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
         // (A stretch: its speed; not over a slow gap's line, which has no moving time.)
         odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: c.movingS, capMps: stretchCapMps)
@@ -15,6 +17,13 @@ extension FlightComputer {
         // Cruise time as any step's: an auto-pause backdated over them takes it back.
         let steps = stillness.creditedSteps
         for (ti, m) in zip(steps.times, steps.movingS) where m > 0 { pause.cruised(movingS: m, at: ti) }
+    }
+
+    /// The flight's cruise seconds at a time before now, as the clock has them now (for the
+    /// laps, `LapCounter.credit` and `retimeWaiting`).
+    var elapsedAt: (Double) -> Double {
+        let clock = clock, phase = phase
+        return { clock.elapsed(in: phase) - clock.cruiseTime(from: $0, to: clock.now) }
     }
 
     /// The fastest a stretch's average speed counts toward the max (`Odometer.noteStretch`): the

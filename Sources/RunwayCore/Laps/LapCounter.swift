@@ -303,14 +303,56 @@ public struct LapCounter: Sendable {
 
     /// Where a manual lap asked for at `asked` ends in the step from `last` to `p` (accepted,
     /// `p.t ≥ asked.t`): at its own time, with the step's cruise seconds, distance, gain, loss
-    /// and heart-rate integrals shared by time, so both laps keep the step's pace. (Not at the
-    /// cruise seconds the clock had at `asked.t`: the step may change them, as a gap crossed
-    /// moving ends a hold before it.) A step with no time is the ending lap's whole.
+    /// and heart-rate integrals shared by its cruise seconds (`asked.elapsedS`: the flight's at
+    /// the lap's time, `retimeWaiting` keeps them so), so both laps keep the step's pace, and a
+    /// step across a pause shares out only its cruise: a lap asked while paused takes the share
+    /// before the pause whole. A step with no cruise time is shared by time; one with no time
+    /// either is the ending lap's whole.
     private func cutPoint(_ asked: LapProgress, to p: LapProgress) -> LapProgress {
-        let span = p.t - last.t
-        var cut = last.interpolated(to: p, span > 0 ? min(1, max(0, (asked.t - last.t) / span)) : 1)
+        let cruise = p.elapsedS - last.elapsedS, span = p.t - last.t
+        let f = cruise > 0 && asked.elapsedS.isFinite ? (asked.elapsedS - last.elapsedS) / cruise
+            : span > 0 ? (asked.t - last.t) / span : 1
+        var cut = last.interpolated(to: p, min(1, max(0, f)))
         cut.t = min(p.t, max(last.t, asked.t))
         return cut
+    }
+
+    /// `metres` credited after they were covered (held steps paid out when movement is confirmed:
+    /// `steps`, oldest first, each with the time it ended; the rest of `metres`, a slow gap's
+    /// line, at the latest update): an auto boundary they cross is cut where the steps crossed it
+    /// (by distance within the step, at that time and the flight's cruise seconds then,
+    /// `elapsedAt`), not at the credit's time, where the laps would read distance without time.
+    /// The latest update takes the metres. Steps from before the lap in progress began (a lap
+    /// cut while they were held) have no place in it: the credit is then left to the next
+    /// update, at the credit's time.
+    mutating func credit(_ metres: Double, steps: CreditedSteps, elapsedAt: (Double) -> Double, into done: inout [Lap]) {
+        guard started, !finished, metres > 0, let first = steps.times.first, first > current.t else { return }
+        var before = last.distanceM, previousT = Double.nan
+        for i in 0...steps.times.count {
+            let stepT = i < steps.times.count ? steps.times[i] : last.t
+            let d = i < steps.times.count ? min(steps.distances[i], last.distanceM + metres - before) : last.distanceM + metres - before
+            while d > 0, before + d >= nextBoundaryM {
+                if isFull { autoLapsStopped = true; nextBoundaryM = .infinity; break }
+                let f = (nextBoundaryM - before) / d
+                let at = previousT.isNaN ? stepT : previousT + (stepT - previousT) * f
+                var cut = last
+                cut.t = min(last.t, max(current.t, at))   // (at or after `first`: in the lap in progress)
+                cut.elapsedS = min(last.elapsedS, max(current.elapsedS, elapsedAt(cut.t)))
+                cut.distanceM = nextBoundaryM
+                done.append(close(at: cut, .auto))
+                nextBoundaryM += autoLapM
+            }
+            before += max(0, d)
+            previousT = stepT
+        }
+        last.distanceM += metres
+    }
+
+    /// The flight's cruise seconds before now changed after laps were asked for (a hold
+    /// credited as cruise: a gap crossed moving ends it before the gap): each waiting lap takes
+    /// the flight's cruise seconds at its time (`elapsedAt`).
+    mutating func retimeWaiting(_ elapsedAt: (Double) -> Double) {
+        for i in pendingManual.indices { pendingManual[i].elapsedS = elapsedAt(pendingManual[i].t) }
     }
 
     /// `p` made safe: a non-finite field keeps its previous value, and distance, time and the

@@ -49,13 +49,25 @@ public struct LapStage: Sendable {
         return true
     }
 
+    /// Distance credited after it was covered (`LapCounter.credit`): the auto laps it completes
+    /// go out with the next `cut` or `settle`.
+    mutating func credited(_ metres: Double, steps: CreditedSteps, elapsedAt: (Double) -> Double) {
+        counter.credit(metres, steps: steps, elapsedAt: elapsedAt, into: &completed)
+    }
+
+    /// The flight's cruise seconds before now changed (`LapCounter.retimeWaiting`).
+    mutating func retimeWaiting(_ elapsedAt: (Double) -> Double) {
+        if hasWaitingLap { counter.retimeWaiting(elapsedAt) }
+    }
+
     /// Whether a manual lap waits for the step it falls in (`manual` with `waits`).
     var hasWaitingLap: Bool { !counter.pendingManual.isEmpty }
 
     /// Cuts the manual laps that wait, if any, with the progress `p` as it is (the flight leaves
-    /// cruise, or it stops: nothing more will be credited to the time before now).
+    /// cruise, or it stops: nothing more will be credited to the time before now), and emits the
+    /// auto laps a credit completed (`credited`).
     mutating func settle(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
-        guard hasWaitingLap else { return }
+        guard hasWaitingLap || !completed.isEmpty else { return }
         cut(p, now: p.t, metrics: &metrics, log: &log, into: &events)
     }
 
@@ -70,9 +82,10 @@ public struct LapStage: Sendable {
     /// laps saw as cruise; see `LapCounter.cruiseWithdrawn`).
     mutating func cruiseWithdrawn(to elapsedS: Double) { counter.cruiseWithdrawn(to: elapsedS) }
 
-    /// The final lap at touchdown.
+    /// The final lap at touchdown, after the laps `p` completes (an auto lap whose boundary a
+    /// credit at the stop crossed goes out in its own `split`, as any other).
     mutating func finish(_ p: LapProgress, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
-        settle(p, metrics: &metrics, log: &log, into: &events)
+        cut(p, now: p.t, metrics: &metrics, log: &log, into: &events)
         if let lap = counter.finish(p) { emit(lap, metrics: &metrics, log: &log, into: &events) }
     }
 
