@@ -126,7 +126,9 @@ struct WaitingLapTests {
         #expect(splits(d).map(\.trigger) == [.manual, .final])
     }
 
-    @Test func aPauseMeanwhileCutsTheLapBeforeThePhaseChanges() throws {
+    /// The pause after the lap comes before the next fix: the step to that fix (taken while
+    /// paused) measures the stretch up to the pause, the lap's included, so the lap waits for it.
+    @Test func aPauseMeanwhileKeepsTheLapWaitingForTheStepAcrossIt() throws {
         let d = try run(between: { d in
             try d.core.lap(at: 100.5, wallClock: .nan, events: &d.events)
             try d.phase(.pause, 100.7)
@@ -141,8 +143,13 @@ struct WaitingLapTests {
             default: nil
             }
         }
-        #expect(kinds.prefix(3) == ["phase cruise", "split manual 100.5", "phase holding"], "\(kinds)")
-        #expect(abs(splits(d).reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
+        #expect(kinds.prefix(3) == ["phase cruise", "phase holding", "split manual 100.5"], "\(kinds)")
+        let laps = splits(d)
+        // 180 m of fixes, the gap's 120 m and half a second at 3 m/s; the 0.2 s after it, the final lap's.
+        #expect(abs(laps[0].distanceM - 301.5) < 0.5, "\(laps[0].distanceM)")
+        #expect(abs(laps[1].distanceM - 0.6) < 0.2, "\(laps[1].distanceM)")
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.core.distance) < 1e-6)
+        #expect(abs(laps.reduce(0) { $0 + $1.elapsedS } - d.core.elapsed) < 1e-6)
     }
 }
 

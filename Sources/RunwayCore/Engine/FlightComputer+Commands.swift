@@ -21,10 +21,12 @@ extension FlightComputer {
             if let moved = stillness.endLeg() { creditMovement(moved, before: .infinity) }
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
+            if command == .pause { keepLegEnd(pausedAt: now) }
             odometer.endLeg(capMps: stretchCapMps)
         }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
+        if command == .stop { legEnd = nil } else if command == .resume { legEnd?.resumed = true }
         speedSensor.legChanged()
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }
@@ -43,7 +45,8 @@ extension FlightComputer {
             // The laps' progress is the resume's (the hold added no cruise time): a lap asked for
             // before the leg's first fix shares that fix's step from here, not from the fix before
             // the pause, whose wall time would count the pause as the step's.
-            if command == .resume { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+            // (While a pause's leg end waits, its step makes the cut: `takeLegEnd`.)
+            if command == .resume && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         }
         if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
         emitFlight(&events)
@@ -96,13 +99,14 @@ extension FlightComputer {
         return time
     }
 
-    /// Whether a manual lap at `t` waits for the step it falls in: a gap's distance waits, or in
-    /// cruise the lap is later than the laps' latest progress. (With no fix accepted and no
+    /// Whether a manual lap at `t` waits for the step it falls in: a gap's distance waits, a
+    /// pause's leg end waits for its step (`legEnd`: the lap is after the share before the
+    /// pause), or in cruise the lap is later than the laps' latest progress. (With no fix accepted and no
     /// speed sample yet, nothing will measure the step: an indoor session with a heart-rate
     /// strap alone laps when asked, not at the next command.)
     func lapWaits(at t: Double) -> Bool {
         let measured = lastAccepted != nil || speedSensor.hasSamples
-        return gaps.isWaiting || (phase == .cruise && measured && t > lapStage.counter.latestT)
+        return gaps.isWaiting || legEnd != nil || (phase == .cruise && measured && t > lapStage.counter.latestT)
     }
 
     /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it
@@ -147,8 +151,8 @@ extension FlightComputer {
         // A lap waiting is cut first, at the flight as of now (its time counted as the new phase
         // counts it: a resume's credited hold is cruise), its split before the phase event; not
         // while the step it falls in is still to come: a gap that waits (an auto-pause decided
-        // meanwhile: its credit cuts it).
-        if !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+        // meanwhile: its credit cuts it), a pause's leg end (`takeLegEnd` cuts it).
+        if legEnd == nil && !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
         pace.left(for: next)
         events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
         eventLog.append(.info, change.logText, at: now, into: &events)

@@ -35,11 +35,11 @@ extension FlightComputer {
 
     /// A step partly or wholly outside cruise (before a start or resume, paused or auto-paused):
     /// its time is no stretch's missed moving time, and a step outside cruise no distance the
-    /// flight counted.
+    /// flight counted; but for its share before a user's pause (`ended`, `takeLegEnd`).
     @inline(never)
-    mutating func outsideCruise(_ step: Step, dt: Double, cruiseDt: Double) {
-        track.notCruising(phase == .cruise ? dt - cruiseDt : dt)
-        if phase != .cruise { track.heldBack(step.distanceM) }
+    mutating func outsideCruise(_ step: Step, dt: Double, cruiseDt: Double, ended: (m: Double, s: Double)) {
+        track.notCruising((phase == .cruise ? dt - cruiseDt : dt) - ended.s)
+        if phase != .cruise { track.heldBack(step.distanceM - ended.m) }
     }
 
     /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with

@@ -97,10 +97,79 @@ extension FlightComputer {
         let from = max(s.at, speedSensor.measuredUntil)
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
         let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - from, stepS: t - s.t)
-        var lon = s.lon + Geodesy.wrappedDeltaLon(s.lon, fix.lon) * f   // the short way, across the antimeridian too
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        recorder.keep(point(s.lat + (fix.lat - s.lat) * f, lon, s.alt, at: from))
+        let p = FlightComputer.along(s.lat, s.lon, fix.lat, fix.lon, f)
+        recorder.keep(point(p.lat, p.lon, s.alt, at: from))
         return from
+    }
+
+    /// The position a fraction `f` of the way from the first to the second, the short way (across
+    /// the antimeridian too).
+    static func along(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double, _ f: Double) -> (lat: Double, lon: Double) {
+        var lon = lon1 + Geodesy.wrappedDeltaLon(lon1, lon2) * f
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+        return (lat1 + (lat2 - lat1) * f, lon)
+    }
+
+    /// Where a leg a user's pause ended lies when the pause came after the leg's last fix: that
+    /// fix, its speed (as the Doppler check trusts it; NaN: none) and its time, and the pause's
+    /// time (the latest, when a resume and a pause came before the next fix too). The cruise
+    /// time after the fix, up to the pause, waits for the next fix's step (`takeLegEnd`), and so
+    /// do the manual laps asked for meanwhile (`lapWaits`).
+    struct LegEnd: Sendable, Equatable {
+        var lat: Double, lon: Double, alt: Double
+        var speed: Double, t: Double
+        var pausedAt: Double
+        /// Whether a resume has begun a new leg since (the pause's point then goes unkept).
+        var resumed = false
+    }
+
+    /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
+    /// moving (the stillness detector's judgement), the cruise time after that fix waits for the
+    /// next fix (`legEnd`). A flight that stops waits for none: nothing comes after it.
+    mutating func keepLegEnd(pausedAt t: Double) {
+        if legEnd != nil { legEnd?.pausedAt = t; return }   // (a leg with no fix of its own since)
+        guard config.filters, !stillness.isStill, let last = lastAccepted, last.t < t else { return }
+        let speed = dopplerCheck.prefersPositions ? Double.nan : shown.speed
+        legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t)
+    }
+
+    /// The first fix after a user's pause that came after the last fix (`legEnd`): the step
+    /// between them counts the share of its line that lies in cruise before the pause (pauses,
+    /// when a resume and a pause came between them too), as far as the last fix's own speed
+    /// carried the runner in that time (`legShare`; without a speed the time share), as moving
+    /// time the time it took at that speed: the mirror of a step across a resume, which counts
+    /// its share after the resume (at most the rest of the line, then). While still paused, the
+    /// leg's route ends at that point, at the pause's time. Not a gap that waits in cruise (its
+    /// credit counts the cruise time on both sides of the pause, and the laps wait for it), nor
+    /// a step while auto-paused (the hold's). The manual laps that waited are cut: those up to the pause with the share,
+    /// as of the pause; after a resume, the laps' progress is the resume's (as the resume makes
+    /// it when nothing waits). Returns the metres and seconds credited.
+    @inline(never)   // once a pause, kept out of the fix path
+    mutating func takeLegEnd(_ step: Step, toward fix: Fix, dt: Double, at t: Double, _ events: inout [Event]) -> (m: Double, s: Double) {
+        guard let e = legEnd else { return (0, 0) }
+        legEnd = nil
+        // (A gap that waits: its credit counts both sides of the pause, and cuts the laps.)
+        if phase == .cruise && gaps.waitingAt == t { return (0, 0) }
+        var credited = (m: 0.0, s: 0.0)
+        let s = clock.cruiseTime(from: max(e.t, speedSensor.measuredUntil), to: phase == .cruise ? clock.cruiseSince : t)
+        if !phases.isAutoHeld, dt > 0, s > 0, step.distanceM > 0 {
+            let share = FlightComputer.legShare(of: step.distanceM, speed: e.speed, legS: s, stepS: dt)
+            credited = (step.distanceM * share, s)
+            odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed > 0 ? min(s, credited.m / e.speed) : s, capMps: stretchCapMps)
+            if !e.resumed, e.pausedAt < t {
+                let p = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, share)
+                recorder.keepLast(point(p.lat, p.lon, e.alt, at: e.pausedAt))
+            }
+        }
+        var p = lapProgress
+        p.elapsedS = clock.elapsed(in: .holding)   // (the cruise time before the current leg)
+        p.t = e.pausedAt
+        lapStage.cut(p, now: now, metrics: &metrics, log: &eventLog, into: &events)
+        if phase == .cruise, clock.cruiseSince > e.pausedAt {
+            p.t = clock.cruiseSince
+            lapStage.cut(p, now: now, metrics: &metrics, log: &eventLog, into: &events)
+        }
+        return credited
     }
 
     /// A speed sample's point (no position) at the flight's figures now, with the sample's speed.

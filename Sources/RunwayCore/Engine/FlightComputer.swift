@@ -41,6 +41,9 @@ public struct FlightComputer: Sendable {
     /// Where a leg that a start or resume began lies when the last fix is older than the command:
     /// its first point waits for the next fix (`keepLegStart`).
     var legStart: LegStart? = nil
+    /// Where the leg a user's pause ended lies when its last fix came before the pause: the
+    /// next fix's step counts its share before the pause (`takeLegEnd`).
+    var legEnd: LegEnd? = nil
     var fixes = 0
 
     public init(config: EngineConfig = EngineConfig()) {
@@ -165,7 +168,9 @@ public struct FlightComputer: Sendable {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
             var keepFrom: (dx: Double, dy: Double)? = nil
-            if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt) }
+            // (The share of the step before a user's pause after its first fix: counted here.)
+            let ended = legEnd == nil ? (m: 0.0, s: 0.0) : takeLegEnd(step, toward: fix, dt: dt, at: t, &events)
+            if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt, ended: ended) }
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
@@ -181,7 +186,10 @@ public struct FlightComputer: Sendable {
                 var cruiseStep = step
                 if cruiseDt < dt || legStart != nil {   // (a leg's first step: the fix as the Doppler check trusts it)
                     let trusted = dopplerCheck.trusted(fix)
-                    if cruiseDt < dt { cruiseStep.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: trusted.speed, legS: cruiseDt, stepS: dt) }
+                    if cruiseDt < dt {
+                        cruiseStep.distanceM = min(step.distanceM * FlightComputer.legShare(of: step.distanceM, speed: trusted.speed, legS: cruiseDt, stepS: dt),
+                                                   step.distanceM - ended.m)
+                    }
                     if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: trusted, at: t) } }
                 }
                 // (A standing speed the positions belie is the filtered speed here too, as for

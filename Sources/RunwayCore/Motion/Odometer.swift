@@ -18,6 +18,8 @@ public struct Odometer: Sendable, Equatable {
     public private(set) var maxSpeedMps = Double.nan
     /// The distance and moving time when the current leg began (a start or a resume).
     private var legFromM = 0.0, legFromS = 0.0
+    /// The distance and moving time of the leg that ended last (`endLeg`).
+    private var lastLegM = 0.0, lastLegS = 0.0
 
     public init() {}
 
@@ -60,8 +62,22 @@ public struct Odometer: Sendable, Equatable {
     /// pace window measured: a leg too short or its fixes too sparse for one, the distance a
     /// credit at its end adds.
     mutating func endLeg(capMps: Double) {
-        noteStretch(distanceM: distanceM - legFromM, movingS: movingS - legFromS, capMps: capMps)
+        lastLegM = distanceM - legFromM
+        lastLegS = movingS - legFromS
+        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps)
         beginLeg()
+    }
+
+    /// The leg that ended last gets its end after all (the share of a step across a user's pause
+    /// before the pause, measured by the fix after it: `FlightComputer.takeLegEnd`): credited, and
+    /// that leg's average with it counts toward the max; a leg begun since does not count it.
+    mutating func creditLegEnd(distanceM d: Double, movingS m: Double, capMps: Double) {
+        credit(distanceM: d, movingS: m)
+        legFromM += d
+        legFromS += m
+        lastLegM += d
+        lastLegS += m
+        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps)
     }
 
     mutating func noteSpeed(_ v: Double) {
