@@ -222,7 +222,9 @@ void runway_session_close(runway_session *s);
  *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times
  *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
- *  but add no distance; fixes while holding (paused) add none either; a valid
+ *  but add no distance; fixes while holding (paused) add none either (but the
+ *  first after a pause that came after the leg's last fix counts the share of
+ *  its step before the pause: docs/inputs.md, Phases); a valid
  *  input after stop is RUNWAY_ERR_STATE (the record is complete; an invalid
  *  one is still RUNWAY_ERR_JSON or RUNWAY_ERR_INPUT). An input
  *  over a limit (its size, its depth, a fix that would add a point to a full
@@ -281,7 +283,9 @@ runway_status runway_stop(runway_session *s, double t);
  *  clock) waits for the next: its "split" comes with it (or with the next command), timed
  *  at t, with the share of that step's distance its time makes (inside a gap,
  *  the gap's line up to t). While a gap's distance waits for the fix that
- *  confirms it, the lap waits for that fix too. A lap at the latest fix's time
+ *  confirms it, the lap waits for that fix too, and so does one asked for
+ *  between a pause and the fix after it when the pause came after the leg's
+ *  last fix (that fix measures the stretch before the pause). A lap at the latest fix's time
  *  (the replay clock's "now") is cut at once, as is one before any fix was
  *  accepted or speed sample came (nothing would measure its step). */
 runway_status runway_lap(runway_session *s, double t);

@@ -299,8 +299,10 @@ class Session(_SessionHandle, _SessionSubscriptions):
         their boundaries at multiples of that distance from the start. In
         cruise, a lap later than the latest fix (between fixes, or "now" under
         the live clock) waits for the next fix, as one does while a gap waits
-        for its confirming fix: the split comes with that fix (or the next
-        command), timed ``t``, with its share of the step it falls in. Before
+        for its confirming fix, or while paused when the pause came after the
+        leg's last fix (the next fix measures the stretch before the pause):
+        the split comes with that fix (or the next command), timed ``t``, with
+        its share of the step it falls in. Before
         any fix or speed sample (a heart-rate strap alone) it is cut at once.
 
         Raises StateError outside ``cruise`` and ``holding``, or when nothing
