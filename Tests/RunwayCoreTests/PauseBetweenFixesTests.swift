@@ -10,10 +10,11 @@ struct PauseBetweenFixesTests {
     /// through it and sets off at the resume; `skip` drops the fixes of a dropout. Returns the
     /// flight and the truth (metres covered in cruise).
     static func fly(pauseAt: Double, resumeAt: Double, skip: ClosedRange<Double>? = nil, ride: Bool,
-                    laps: [Double] = []) throws -> (d: Driver, truthM: Double) {
+                    laps: [Double] = [], stillness: Bool = true) throws -> (d: Driver, truthM: Double) {
         var c = Driver.config()
         c.activity = ride ? .ride : .run
         c.autoLapM = 0
+        c.stillness.enabled = stillness
         var d = Driver(c)
         let v = ride ? 9.0 : 3.0
         try d.phase(.start, 0)
@@ -49,6 +50,13 @@ struct PauseBetweenFixesTests {
             #expect(s.movingS <= s.elapsedS + 1e-9)
             #expect(abs(s.movingS - (truth / (ride ? 9 : 3))) < 1.01, "\(k): moving \(s.movingS) s")
         }
+    }
+
+    /// Without the stillness detector (an embedder's config) nothing judges standing: the
+    /// stretch before the pause counts as it does with it.
+    @Test func theStretchBeforeThePauseCountsWithoutTheStillnessDetector() throws {
+        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 120, skip: 61...99, ride: true, stillness: false)
+        #expect(abs(d.snapshot.distanceM - truth) < 0.5, "\(d.snapshot.distanceM) m, truth \(truth) m")
     }
 
     /// The leg's route ends where the rider paused, with the distance there.
@@ -94,5 +102,52 @@ struct PauseBetweenFixesTests {
         #expect(abs(laps[0].distanceM - 65.5 * v) < 0.5, "\(laps[0].distanceM)")
         #expect(abs(laps[0].elapsedS - 65.5) < 1e-6, "\(laps[0].elapsedS)")
         #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - d.snapshot.distanceM) < 1e-6)
+    }
+
+    /// A dropout the rider paused in and resumed before the fixes came back: the first fix
+    /// after it starts a gap that waits, and the laps asked meanwhile (before the pause, while
+    /// paused, after the resume) wait on for its credit, which shares its line by their cruise
+    /// seconds. (Before, the fix cut them first, as of the pause, without the gap: the laps
+    /// before the pause had none of its line, and the lap after the resume all of it, 146 m in
+    /// 5 s for the rider: faster than the ride's cap.)
+    @Test(arguments: [true, false])
+    func lapsInADropoutResumedBeforeItsGapTakeTheirShareOfTheGap(ride: Bool) throws {
+        let v = ride ? 9.0 : 3.0
+        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 90, skip: 61...99, ride: ride, laps: [70.5, 85, 95])
+        let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        #expect(laps.map(\.trigger) == [.manual, .manual, .manual, .final], "\(laps.map(\.trigger))")
+        guard laps.count == 4 else { return }
+        // Cruise seconds in each: 70.5, 12 (to the pause), 5 (after the resume at 90).
+        for (lap, cruiseS) in zip(laps, [70.5, 12, 5]) {
+            #expect(abs(lap.elapsedS - cruiseS) < 1e-6, "lap \(lap.index): \(lap.elapsedS) s")
+            #expect(abs(lap.distanceM - cruiseS * v) < 0.5, "lap \(lap.index): \(lap.distanceM) m")
+        }
+        #expect(abs(laps.reduce(0) { $0 + $1.distanceM } - truth) < 0.5)
+    }
+}
+
+extension PauseBetweenFixesTests {
+    /// A host that passes 0 m/s for every fix (`ZeroSpeedHostTests`): the track filter doubts
+    /// the zeros of a runner the positions show moving, and the stretch before the pause is
+    /// measured at the filtered speed, metres with its moving time. (Before, the last fix's 0
+    /// counted: no metres, yet the whole stretch as moving time; 11 s with 0 m across a
+    /// dropout with a resume and a second pause in it.)
+    @Test func aHostsZeroSpeedCountsNoMovingTimeWithoutDistance() throws {
+        // Paused 0.5 s after a fix; and paused, resumed and paused again in a dropout.
+        let cases: [(commands: [(PhaseCommand, Double)], back: Double)] = [
+            ([(.pause, 60.5)], 61), ([(.pause, 60.5), (.resume, 70), (.pause, 80.5)], 101),
+        ]
+        for k in cases {
+            var d = Driver(Driver.config())
+            try d.phase(.start, 0)
+            for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 0, hAcc: 5) }
+            for (c, t) in k.commands { try d.phase(c, t) }
+            let before = d.snapshot
+            // Moving at 3 m/s in cruise: 60.5 s (and 10.5 s more when resumed).
+            let moved = 3 * (k.commands.count == 1 ? 60.5 : 71)
+            try d.fix(k.back, 52 + degreesNorth(moved), 4, speed: 0, hAcc: 5)
+            let m = d.snapshot.distanceM - before.distanceM, s = d.snapshot.movingS - before.movingS
+            #expect(s == 0 || m / s > 2, "\(k.commands): \(m) m in \(s) s of moving time")
+        }
     }
 }

@@ -100,8 +100,8 @@ extension FlightComputer {
     }
 
     /// Whether a manual lap at `t` waits for the step it falls in: a gap's distance waits, a
-    /// pause's leg end waits for its step (`legEnd`: the lap is after the share before the
-    /// pause), or in cruise the lap is later than the laps' latest progress. (With no fix accepted and no
+    /// pause's leg end waits for its step (`legEnd`: the next fix measures the stretch before
+    /// the pause), or in cruise the lap is later than the laps' latest progress. (With no fix accepted and no
     /// speed sample yet, nothing will measure the step: an indoor session with a heart-rate
     /// strap alone laps when asked, not at the next command.)
     func lapWaits(at t: Double) -> Bool {

@@ -124,12 +124,16 @@ extension FlightComputer {
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
-    /// moving (the stillness detector's judgement), the cruise time after that fix waits for the
-    /// next fix (`legEnd`). A flight that stops waits for none: nothing comes after it.
+    /// moving (the stillness detector's judgement, when it judges), the cruise time after that
+    /// fix waits for the next fix (`legEnd`). A flight that stops waits for none: nothing comes
+    /// after it.
     mutating func keepLegEnd(pausedAt t: Double) {
         if legEnd != nil { legEnd?.pausedAt = t; return }   // (a leg with no fix of its own since)
-        guard config.filters, !stillness.isStill, let last = lastAccepted, last.t < t else { return }
-        let speed = dopplerCheck.prefersPositions ? Double.nan : shown.speed
+        let standing = stillness.settings.enabled && stillness.isStill
+        guard config.filters, !standing, let last = lastAccepted, last.t < t else { return }
+        // (A standing speed the positions belie is the filtered speed, as the stillness
+        // detector judges the step: a host that passes 0 for every speed.)
+        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
         legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t)
     }
 
@@ -155,7 +159,8 @@ extension FlightComputer {
         if !phases.isAutoHeld, dt > 0, s > 0, step.distanceM > 0 {
             let share = FlightComputer.legShare(of: step.distanceM, speed: e.speed, legS: s, stepS: dt)
             credited = (step.distanceM * share, s)
-            odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed > 0 ? min(s, credited.m / e.speed) : s, capMps: stretchCapMps)
+            // (A speed of 0: the rider stood, no metres and no moving time.)
+            odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed >= 0 ? min(s, e.speed > 0 ? credited.m / e.speed : 0) : s, capMps: stretchCapMps)
             if !e.resumed, e.pausedAt < t {
                 let p = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, share)
                 recorder.keepLast(point(p.lat, p.lon, e.alt, at: e.pausedAt))
