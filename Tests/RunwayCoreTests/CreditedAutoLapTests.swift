@@ -51,3 +51,29 @@ struct CreditedAutoLapTests {
         #expect(laps.laps.count == 1, "the credit is not cut again")
     }
 }
+
+/// A speed sensor's first sample after a long silence measures nothing: it is no progress of the
+/// laps, so the gap credited next shares its line among them from where the fixes left off.
+@Suite("A sensor sample that measured nothing, then a gap")
+struct SilentSensorSampleLapTests {
+    @Test func theGapsAutoLapEndsWhereTheGapCrossedItsBoundary() throws {
+        var c = Driver.config()
+        c.activity = .ride
+        c.autoLapM = 700
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(9 * Double(i)), 4, speed: 9, hAcc: 5) }
+        // Fixes and sensor out for 49 s; one sample just before the fixes come back.
+        try d.core.process(try ValidatedInput(.sample(.speed(mps: 9, t: 109.75))), wallClock: .nan, events: &d.events)
+        for i in 110...130 { try d.fix(Double(i), 52 + degreesNorth(9 * Double(i)), 4, speed: 9, hAcc: 5) }
+        try d.phase(.stop, 130)
+        let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        guard let first = laps.first, first.trigger == .auto else {
+            Issue.record("no auto lap: \(laps.map(\.trigger))")
+            return
+        }
+        // 700 m at 9 m/s: 77.8 s in, inside the gap (60 s to 110 s).
+        #expect(abs(first.endT - 700.0 / 9) < 3, "the lap ended at \(first.endT)")
+        for l in laps where l.elapsedS > 0 { #expect(l.distanceM / l.elapsedS < 10, "lap \(l.index): \(l.distanceM) m in \(l.elapsedS) s") }
+    }
+}

@@ -17,7 +17,8 @@ extension FlightComputer {
             return
         }
         let since = autoHeld ? -Double.infinity : clock.cruiseSince
-        if let m = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t)) {
+        let measured = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t))
+        if let m = measured {
             if autoHeld {   // (a held step: no route point)
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
@@ -33,7 +34,9 @@ extension FlightComputer {
         }
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if config.filters { autoPause(mps, at: t, &events) }
-        lapsAndAlerts(at: t, &events)
+        // (A sample that measured nothing, the first after a silence, is no progress of the
+        // laps: a gap credited next may cover that silence, and its line is the laps' to share.)
+        if measured != nil { lapsAndAlerts(at: t, &events) }
     }
 
     /// What speed samples measured in cruise: distance and moving time, auto-pause's count of
