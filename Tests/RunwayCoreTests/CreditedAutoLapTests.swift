@@ -1,6 +1,18 @@
 import Testing
 @testable import RunwayCore
 
+/// A ride started at 0 s with `auto_lap_m`, a fix a second due north at `v` m/s up to 60 s, each
+/// with Doppler `speed` (NaN: none).
+func rideAMinute(autoLapM: Double, v: Double, speed: Double) throws -> Driver {
+    var c = Driver.config()
+    c.activity = .ride
+    c.autoLapM = autoLapM
+    var d = Driver(c)
+    try d.phase(.start, 0)
+    for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(v * Double(i)), 4, speed: speed, hAcc: 5) }
+    return d
+}
+
 /// Distance the stillness detector credits after it was covered (held steps paid out when
 /// movement is confirmed, or at the stop): the auto laps it completes end where the steps
 /// crossed their boundaries, and go out as `split` events like any other.
@@ -10,12 +22,7 @@ struct CreditedAutoLapTests {
     /// seconds after the resume, before the detector confirmed the movement since: the stop
     /// credits the held steps across auto boundaries every 5 m.
     @Test func aCreditAtTheStopCutsItsAutoLapsWhereTheStepsCrossedThem() throws {
-        var c = Driver.config()
-        c.activity = .ride
-        c.autoLapM = 5
-        var d = Driver(c)
-        try d.phase(.start, 0)
-        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(10 * Double(i)), 4, hAcc: 5) }
+        var d = try rideAMinute(autoLapM: 5, v: 10, speed: .nan)
         try d.phase(.pause, 60.5)
         for i in 61...90 { try d.fix(Double(i), 52 + degreesNorth(600), 4, hAcc: 5) }
         try d.phase(.resume, 90.5)
@@ -57,12 +64,7 @@ struct CreditedAutoLapTests {
 @Suite("A sensor sample that measured nothing, then a gap")
 struct SilentSensorSampleLapTests {
     @Test func theGapsAutoLapEndsWhereTheGapCrossedItsBoundary() throws {
-        var c = Driver.config()
-        c.activity = .ride
-        c.autoLapM = 700
-        var d = Driver(c)
-        try d.phase(.start, 0)
-        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(9 * Double(i)), 4, speed: 9, hAcc: 5) }
+        var d = try rideAMinute(autoLapM: 700, v: 9, speed: 9)
         // Fixes and sensor out for 49 s; one sample just before the fixes come back.
         try d.core.process(try ValidatedInput(.sample(.speed(mps: 9, t: 109.75))), wallClock: .nan, events: &d.events)
         for i in 110...130 { try d.fix(Double(i), 52 + degreesNorth(9 * Double(i)), 4, speed: 9, hAcc: 5) }
