@@ -318,23 +318,29 @@ public struct LapCounter: Sendable {
     }
 
     /// `metres` credited after they were covered (held steps paid out when movement is confirmed:
-    /// `steps`, oldest first, each with the time it ended; the rest of `metres`, a slow gap's
-    /// line, at the latest update): an auto boundary they cross is cut where the steps crossed it
-    /// (by distance within the step, at that time and the flight's cruise seconds then,
+    /// `steps`, oldest first, each with the time it ended): an auto boundary that a step the laps
+    /// have passed (ended at or before the latest update) crosses is cut where the step crossed
+    /// it (by distance within the step, at that time and the flight's cruise seconds then,
     /// `elapsedAt`), not at the credit's time, where the laps would read distance without time.
-    /// The latest update takes the metres. Steps from before the lap in progress began (a lap
-    /// cut while they were held) have no place in it: the credit is then left to the next
-    /// update, at the credit's time.
+    /// The latest update takes those steps' metres. A step that ended after the latest update
+    /// (the fix's own, a slow gap's line held to the fix after it) is the next update's, as
+    /// any step is: its metres, and the rest of `metres`, are shared over the time from the
+    /// latest update to that one, not put at the latest update's time. Steps from before the
+    /// lap in progress began (a lap cut while they were held) have no place in it: the credit is
+    /// then left to the next update, at the credit's time.
     mutating func credit(_ metres: Double, steps: CreditedSteps, elapsedAt: (Double) -> Double, into done: inout [Lap]) {
         guard started, !finished, metres > 0, let first = steps.times.first, first > current.t else { return }
         var before = last.distanceM, previousT = Double.nan
-        for i in 0...steps.times.count {
-            let stepT = i < steps.times.count ? steps.times[i] : last.t
-            let d = i < steps.times.count ? min(steps.distances[i], last.distanceM + metres - before) : last.distanceM + metres - before
+        for i in steps.times.indices {
+            let stepT = steps.times[i]
+            guard stepT <= last.t else { break }   // (this step and the later ones: the next update's)
+            let d = min(steps.distances[i], last.distanceM + metres - before)
+            // (From the step's start; not known, the step before it ended there.)
+            let from = steps.starts[i] < stepT ? steps.starts[i] : previousT
             while d > 0, before + d >= nextBoundaryM {
                 if isFull { autoLapsStopped = true; nextBoundaryM = .infinity; break }
                 let f = (nextBoundaryM - before) / d
-                let at = previousT.isNaN ? stepT : previousT + (stepT - previousT) * f
+                let at = from.isNaN ? stepT : from + (stepT - from) * f
                 var cut = last
                 cut.t = min(last.t, max(current.t, at))   // (at or after `first`: in the lap in progress)
                 cut.elapsedS = min(last.elapsedS, max(current.elapsedS, elapsedAt(cut.t)))
@@ -345,7 +351,7 @@ public struct LapCounter: Sendable {
             before += max(0, d)
             previousT = stepT
         }
-        last.distanceM += metres
+        last.distanceM = before
     }
 
     /// The flight's cruise seconds before now changed after laps were asked for (a hold

@@ -10,13 +10,16 @@ public struct CreditedSteps: Sendable, Equatable {
     public private(set) var times: [Double] = []
     public private(set) var distances: [Double] = []
     public private(set) var movingS: [Double] = []
+    /// When each step began (NaN: not known).
+    public private(set) var starts: [Double] = []
 
     public init() {}
 
     public var isEmpty: Bool { times.isEmpty }
 
-    mutating func append(t: Double, d: Double, movingS m: Double = 0) {
+    mutating func append(t: Double, d: Double, movingS m: Double = 0, from: Double = .nan) {
         times.append(t)
+        starts.append(from)
         distances.append(d)
         movingS.append(m)
     }
@@ -25,6 +28,7 @@ public struct CreditedSteps: Sendable, Equatable {
         times.removeAll(keepingCapacity: true)
         distances.removeAll(keepingCapacity: true)
         movingS.removeAll(keepingCapacity: true)
+        starts.removeAll(keepingCapacity: true)
     }
 
     /// The distance of the steps that ended at or before `t`.

@@ -39,9 +39,10 @@ extension StillnessDetector {
         if i > 0, held[i - 1].t == gap.at {
             held[i - 1].d += distanceM
             held[i - 1].lineM += distanceM
+            held[i - 1].from = min(held[i - 1].from, gap.lastT)
             held[i - 1].quiet = quiet
         } else {
-            held.insert(Held(t: gap.at, d: distanceM, movingS: 0, quiet: quiet, lineM: distanceM), at: i)
+            held.insert(Held(t: gap.at, d: distanceM, movingS: 0, quiet: quiet, lineM: distanceM, from: gap.lastT), at: i)
         }
     }
 
@@ -86,7 +87,7 @@ extension StillnessDetector {
             credit.distanceM += h.d
             credit.movingS += h.movingS
             credit.lineM += h.lineM
-            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS)
+            creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS, from: h.from)
         }
         return credit
     }

@@ -25,7 +25,7 @@ extension StillnessDetector {
         if slowStretch.from.isNaN { slowStretch = (t - max(0, dt), 0, 0) }
         slowStretch.dopplerSum += doppler
         slowStretch.fixes += 1
-        if step.moving || step.distanceM > 0 { slow.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: false)) }
+        if step.moving || step.distanceM > 0 { slow.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: false, from: t - max(0, dt))) }
         guard !slow.isEmpty else { return Judged(step: still(step), credit: nil) }
         return Judged(step: still(step), credit: releaseSlow(before: slowIsMovement(at: t) ? .infinity : t - settings.windowS))
     }

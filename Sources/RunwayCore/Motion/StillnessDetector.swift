@@ -103,6 +103,8 @@ public struct StillnessDetector: Sendable {
         var t: Double, d: Double, movingS: Double, quiet: Bool
         /// Of `d`, a slow gap's line (`across`).
         var lineM = 0.0
+        /// When the step began (the fix before it, the gap's last fix before its line).
+        var from = Double.nan
     }
 
     public let settings: Settings
@@ -186,7 +188,7 @@ public struct StillnessDetector: Sendable {
         guard isStill else { return judgeMoving(step, doppler: doppler, before: before, at: t, dt: dt) }
         // Quiet: Doppler at standing noise, or without Doppler a step the filter did not move.
         let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < stillDoppler
-        held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment))
+        held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment, from: t - max(0, dt)))
         guard let a = anchor else {
             anchor = (s.x, s.y)
             anchorT = t
