@@ -75,4 +75,28 @@ struct LapStageTests {
         #expect(events.last.map { $0.seq == log.seq } == true)
         #expect(splits(events).count == max - 1)
     }
+
+    /// Auto laps that a credit stops at the limit (`LapCounter.credit`, distance paid out after
+    /// it was covered) are warned of too, with the next cut.
+    @Test func autoLapsACreditStopsAtTheLimitAreWarned() {
+        var laps = LapStage(autoLapM: 10)
+        var metrics = Metrics()
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        let max = LapCounter.maxLaps
+        var t = 0.0, d = 0.0
+        while laps.counter.laps.count < max - 1 {
+            t += 100
+            d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
+            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, log: &log, into: &events)
+        }
+        laps.cut(LapProgress(t: t + 1, distanceM: d, elapsedS: t + 1), now: t + 1, metrics: &metrics, log: &log, into: &events)
+        var steps = CreditedSteps()
+        steps.append(t: t + 1, d: 25, from: t)   // (held, crossing two boundaries)
+        laps.credited(25, steps: steps, elapsedAt: { $0 })
+        laps.cut(LapProgress(t: t + 2, distanceM: d + 25, elapsedS: t + 2), now: t + 2, metrics: &metrics, log: &log, into: &events)
+        let warnings = events.compactMap { if case .log(let line) = $0.body { return line } else { return nil } }
+        #expect(warnings.count == 1 && warnings.first?.message.hasPrefix("auto laps stopped") == true, "\(warnings.map(\.message))")
+        #expect(laps.counter.autoLapsStopped && splits(events).count == max - 1)
+    }
 }

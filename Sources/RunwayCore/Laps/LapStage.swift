@@ -11,6 +11,9 @@ public struct LapStage: Sendable {
     public private(set) var counter: LapCounter
     /// The laps one `cut` completes (kept empty between calls, its storage reused).
     private var completed: [Lap] = []
+    /// Whether the log has said that auto laps stopped at the limit (a credit may stop them
+    /// between two cuts: `credited`).
+    private var warnedStopped = false
 
     public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
@@ -26,10 +29,10 @@ public struct LapStage: Sendable {
     /// Cuts the auto laps `p` completes.
     @inline(__always)
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
-        let stoppedBefore = counter.autoLapsStopped
         counter.update(p, into: &completed)
         emitCompleted(metrics: &metrics, log: &log, into: &events)
-        if counter.autoLapsStopped && !stoppedBefore {
+        if counter.autoLapsStopped && !warnedStopped {
+            warnedStopped = true
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
                        at: now, into: &events)
         }
