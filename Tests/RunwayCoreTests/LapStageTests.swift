@@ -51,18 +51,26 @@ struct LapStageTests {
         #expect(laps.counter.laps.count == 1)
     }
 
-    @Test func autoLapsStoppingAtTheLimitIsWarnedOnce() throws {
-        var laps = LapStage(autoLapM: 10)
-        var metrics = Metrics()
-        var log = EventLog(), events: [Event] = []
+    /// Begins `laps` (10 m auto laps) and cuts them, 100 an update, up to one less than the
+    /// limit; returns the latest progress's time and distance.
+    func fillToTheLimit(_ laps: inout LapStage, _ metrics: inout Metrics, _ log: inout EventLog, _ events: inout [Event]) -> (t: Double, d: Double) {
         laps.begin(LapProgress(t: 0))
         let max = LapCounter.maxLaps
         var t = 0.0, d = 0.0
-        while laps.counter.laps.count < max - 1 {                  // 100 laps an update
+        while laps.counter.laps.count < max - 1 {
             t += 100
             d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
             laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, log: &log, into: &events)
         }
+        return (t, d)
+    }
+
+    @Test func autoLapsStoppingAtTheLimitIsWarnedOnce() throws {
+        var laps = LapStage(autoLapM: 10)
+        var metrics = Metrics()
+        var log = EventLog(), events: [Event] = []
+        let max = LapCounter.maxLaps
+        let (t, d) = fillToTheLimit(&laps, &metrics, &log, &events)
         #expect(!events.contains { $0.kind == .log })
         #expect(splits(events).count == max - 1)
         laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, metrics: &metrics, log: &log, into: &events)
@@ -82,14 +90,8 @@ struct LapStageTests {
         var laps = LapStage(autoLapM: 10)
         var metrics = Metrics()
         var log = EventLog(), events: [Event] = []
-        laps.begin(LapProgress(t: 0))
         let max = LapCounter.maxLaps
-        var t = 0.0, d = 0.0
-        while laps.counter.laps.count < max - 1 {
-            t += 100
-            d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
-            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, log: &log, into: &events)
-        }
+        let (t, d) = fillToTheLimit(&laps, &metrics, &log, &events)
         laps.cut(LapProgress(t: t + 1, distanceM: d, elapsedS: t + 1), now: t + 1, metrics: &metrics, log: &log, into: &events)
         var steps = CreditedSteps()
         steps.append(t: t + 1, d: 25, from: t)   // (held, crossing two boundaries)
