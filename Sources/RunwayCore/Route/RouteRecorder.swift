@@ -152,11 +152,7 @@ public struct RouteRecorder: Sendable {
 
     /// The gate re-anchored: the previous anchor was junk, and if it stands alone in its segment
     /// it goes (the position identifies it: a start or resume keeps it at the command's time).
-    mutating func dropJunkAnchor(at position: Coordinate) {
-        guard route.currentSegmentCount == 1, route.points.last?.latE7 == Route.quantise(position.lat),
-              route.points.last?.lonE7 == Route.quantise(position.lon) else { return }
-        route.removeLast()
-    }
+    mutating func dropJunkAnchor(at position: Coordinate) { dropJunkFix(at: position, t: .nan) }   // (alone in its segment only)
 
     /// The fix after a gap was junk (`GapResolver.GapStart.junk`): the route's last point goes
     /// when it is that fix: its position, and alone in its segment (`dropJunkAnchor`: kept at a
