@@ -7,10 +7,11 @@ import Testing
 @Suite("A pause between fixes counts the stretch before it")
 struct PauseBetweenFixesTests {
     /// A rider (9 m/s) or runner (3 m/s) due north at 1 Hz who moves until the pause, stands
-    /// through it and sets off at the resume; `skip` drops the fixes of a dropout. Returns the
-    /// flight and the truth (metres covered in cruise).
-    static func fly(pauseAt: Double, resumeAt: Double, skip: ClosedRange<Double>? = nil, ride: Bool,
-                    laps: [Double] = [], stillness: Bool = true) throws -> (d: Driver, truthM: Double) {
+    /// through it and sets off at the resume; `skip` drops the fixes of a dropout, in which a speed
+    /// sensor samples the seconds of `sensed`. Returns the flight and the truth (metres covered
+    /// in cruise).
+    static func fly(pauseAt: Double, resumeAt: Double, skip: ClosedRange<Double>? = nil, sensed: [ClosedRange<Double>] = [],
+                    ride: Bool, laps: [Double] = [], stillness: Bool = true) throws -> (d: Driver, truthM: Double) {
         var c = Driver.config()
         c.activity = ride ? .ride : .run
         c.autoLapM = 0
@@ -24,9 +25,15 @@ struct PauseBetweenFixesTests {
             if !paused && t >= pauseAt { try d.phase(.pause, pauseAt); paused = true }
             if !resumed && t >= resumeAt { try d.phase(.resume, resumeAt); resumed = true }
             while let l = lapsLeft.first, l <= t { try d.core.lap(at: l, wallClock: .nan, events: &d.events); lapsLeft.removeFirst() }
-            if let s = skip, s.contains(t) { continue }
+            let standing = t > pauseAt && t < resumeAt
+            if let s = skip, s.contains(t) {
+                if sensed.contains(where: { $0.contains(t) }) {
+                    try d.core.process(.sample(.speed(mps: standing ? 0 : v, t: t)), wallClock: .nan, events: &d.events)
+                }
+                continue
+            }
             let moved = min(t, pauseAt) + max(0, t - resumeAt)
-            try d.fix(t, 52 + degreesNorth(moved * v), 4, speed: t > pauseAt && t < resumeAt ? 0 : v, hAcc: 5)
+            try d.fix(t, 52 + degreesNorth(moved * v), 4, speed: standing ? 0 : v, hAcc: 5)
         }
         try d.phase(.stop, 200)
         return (d, v * (pauseAt + 200 - resumeAt))
@@ -48,6 +55,28 @@ struct PauseBetweenFixesTests {
             let s = d.snapshot
             #expect(abs(s.distanceM - truth) < 0.5, "\(k): \(s.distanceM) m, truth \(truth) m")
             #expect(s.movingS <= s.elapsedS + 1e-9)
+            #expect(abs(s.movingS - (truth / (ride ? 9 : 3))) < 1.01, "\(k): moving \(s.movingS) s")
+        }
+    }
+
+    /// A speed sensor that measures part of a dropout the pause falls in (after the resume only,
+    /// or before the pause and after the resume, or in stretches a silence apart): the gap's
+    /// line counts the cruise time the sensor left unmeasured, the stretch before the pause
+    /// included (it lost up to 202.5 m and 22.5 s of moving time counting only the line after the
+    /// sensor's last sample; 684 m across three stretches).
+    @Test(arguments: [true, false])
+    func aSensorThatMeasuredPartOfTheDropoutLeavesTheRestToTheLine(ride: Bool) throws {
+        let cases: [(pause: Double, resume: Double, skip: ClosedRange<Double>, sensed: [ClosedRange<Double>])] = [
+            (82.5, 100, 61...130, [100...130]),                   // after the resume
+            (82.5, 100, 61...130, [110...130]),                   // from 10 s after it
+            (70.5, 100, 61...139, [100...139]),                   // up to the fix after the dropout
+            (82.5, 100, 61...130, [61...82, 100...130]),          // before the pause and after the resume
+            (150, 160, 61...170, [100...110, 145...158, 160...170]),   // three stretches, silences between
+        ]
+        for k in cases {
+            let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, sensed: k.sensed, ride: ride)
+            let s = d.snapshot
+            #expect(abs(s.distanceM - truth) < 0.5, "\(k): \(s.distanceM) m, truth \(truth) m")
             #expect(abs(s.movingS - (truth / (ride ? 9 : 3))) < 1.01, "\(k): moving \(s.movingS) s")
         }
     }

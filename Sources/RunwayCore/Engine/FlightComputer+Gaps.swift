@@ -36,9 +36,13 @@ extension FlightComputer {
             // the line, the cruise time's share counts (a gap across a pause: the walk while
             // holding is no distance). Crossed slower, `StillnessDetector.across` decides (while
             // standing, it holds the line with the stand's steps).
-            // (After where the sensor had measured when the gap ended: by its credit, a fix later,
-            // the sensor may have measured the next silence, after the gap.)
-            let cruise = clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at)
+            // Of the gap's cruise time, what speed samples had not measured when it ended (by
+            // its credit, a fix later, they may have measured the next silence, after it): they
+            // may have measured only the part after a resume in it, not the stretch before the
+            // pause. At least the cruise after their last sample (what they measured in a hold
+            // that stayed a pause is no cruise).
+            let cruise = max(clock.cruiseTime(from: c.lastT, to: c.at) - c.sensedS,
+                             clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at))
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             let across = stillness.across(c, lineM: distanceM, cruiseS: cruise)
             if across.counts {

@@ -48,6 +48,10 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var lastT = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
     private(set) var measuredUntil = -Double.infinity
+    /// The seconds the samples measured since the latest fix: of a gap's line, the share of the
+    /// time they left unmeasured counts (they may have measured only part of the gap, after a
+    /// resume in it).
+    private(set) var measuredSincePositionedS = 0.0
     /// When a fix last measured the flight (-infinity: none has).
     private var positionedAt = -Double.infinity
     /// What the samples since that fix measured, waiting for positions to fall silent, and the
@@ -100,12 +104,14 @@ struct SpeedSensorStage: Sendable, Equatable {
         guard !backlog.isEmpty else { return nil }
         defer { backlog = Measured() }
         measuredUntil = backlogUntil
+        measuredSincePositionedS += backlog.movingS + backlog.standingS
         return backlog
     }
 
     /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
     mutating func positioned(at t: Double) {
         positionedAt = t
+        measuredSincePositionedS = 0
         dropBacklog()
     }
 
