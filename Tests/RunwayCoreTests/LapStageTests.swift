@@ -41,6 +41,21 @@ struct LapStageTests {
         #expect(events.count == 1)
     }
 
+    /// A manual lap whose progress crosses auto-lap boundaries no cut has seen (distance a resume
+    /// credited, then an auto-pause before the next cut): each auto lap goes out in its own split
+    /// before the manual one (the auto lap was counted without an event: random flight 6467).
+    @Test func aManualLapEmitsTheAutoLapsItsProgressCompletesFirst() {
+        var laps = LapStage(autoLapM: 200)
+        var metrics = Metrics()
+        var log = EventLog(), events: [Event] = []
+        laps.begin(LapProgress(t: 0))
+        laps.cut(LapProgress(t: 50, distanceM: 150, elapsedS: 50), now: 50, metrics: &metrics, log: &log, into: &events)
+        #expect(events.isEmpty)
+        #expect(laps.manual(LapProgress(t: 100, distanceM: 450, elapsedS: 100), metrics: &metrics, log: &log, into: &events))
+        #expect(splits(events).map(\.trigger) == [.auto, .auto, .manual])
+        #expect(splits(events).map(\.index) == laps.counter.laps.map(\.index))
+    }
+
     @Test func finishEmitsTheFinalLap() {
         var laps = LapStage(autoLapM: 1000)
         var metrics = Metrics()

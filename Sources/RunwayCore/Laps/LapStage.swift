@@ -46,7 +46,9 @@ public struct LapStage: Sendable {
     /// makes, or with `settle`.
     mutating func manual(_ p: LapProgress, waits: Bool = false, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) -> Bool {
         if waits { return counter.askManual(p) }
-        settle(p, metrics: &metrics, log: &log, into: &events)
+        // (The laps `p` completes first, each in its own split: the laps that wait, the auto laps
+        // a credit completed, and those whose boundary the distance crossed since the last cut.)
+        cut(p, now: p.t, metrics: &metrics, log: &log, into: &events)
         guard let lap = counter.manualLap(p) else { return false }
         emit(lap, metrics: &metrics, log: &log, into: &events)
         return true
