@@ -39,16 +39,21 @@ extension TrackFilter {
         guard beyondStanding >= max(2, settings.doubtFixes), reachedS > 0,
               pace >= max(settings.movingSpeedMps, firstBeyond.m / reachedS / 2) else { return .nan }
         standingDoubted = true
-        // Since when the fixes moved: their pace taken back from the first fix beyond to no
-        // displacement from the reference (a stretch that began at a stop sets off within it;
-        // on a bend the displacement understates the path, and the time comes out later).
-        let from = min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace))
+        // Since when the fixes moved: from the first fix beyond back to no displacement from the
+        // reference, as a set-off from a stop gets there: speeding up at a steady rate to about
+        // the pace since, so over twice the time that pace would take (it came out seconds late
+        // at a ride's set-off). Never before the reference: a speed that dropped out while
+        // moving is beyond it at the next fix. On a bend the displacement understates the path,
+        // and the time comes out later.
+        let from = min(firstBeyond.t, max(reference.t, firstBeyond.t - 2 * firstBeyond.m / pace))
+        // (The velocity is that pace: the displacement over the time the pace takes to cover it,
+        // or over the time since the reference when that is shorter.)
+        let paceS = max(t - min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace)), dt)
         let movedM = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
         doubt = Doubt(from: from, stillS: max(0, standingStillS - (from - reference.t)), movedM: movedM, shortfallM: 0)
-        let movingS = max(t - from, dt)
         let k = scales()
-        ve = Geodesy.wrappedDeltaLon(reference.lon, fix.lon) * k.kx / movingS
-        vn = (fix.lat - reference.lat) * k.ky / movingS
+        ve = Geodesy.wrappedDeltaLon(reference.lon, fix.lon) * k.kx / paceS
+        vn = (fix.lat - reference.lat) * k.ky / paceS
         // Starts again at the fix, as unsure as at a start: held back by the zero speeds, the
         // estimate trails the fixes (what it would catch up is the shortfall, paid out) and had
         // stopped learning the velocity from them.
