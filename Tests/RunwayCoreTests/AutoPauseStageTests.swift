@@ -140,6 +140,32 @@ struct AutoPauseStageTests {
         #expect(stage.heldCount == 0)
     }
 
+    /// The fast hold judged on a filtered speed lags the set-off: the held steps just before it
+    /// whose fixes moved faster than the resume's threshold (and that the filter moved) are the
+    /// set-off's: the resume begins with the first of them. A step whose fixes crept slower, or
+    /// that the filter did not move, ends them.
+    @Test func aResumeBeginsWithTheSetOffItsFastHoldLagged() {
+        // Threshold 1 m/s, hold 4 s; fixes a second: standing to 20, creeping 0.5 m/s at 21, then
+        // 3 m/s from 22 while the filtered speed passes the threshold only at 25.
+        func fly(creepAt21: Bool, filterMovedAt22: Bool) -> PauseDecision {
+            var stage = paused(from: 10)
+            var decision = PauseDecision.none
+            for s in 15...29 {
+                let t = Double(s)
+                let fixesM = s <= 20 ? 0.3 : s == 21 ? (creepAt21 ? 0.5 : 3) : 3
+                let moved = s >= 21 && (s != 22 || filterMovedAt22)
+                stage.hold(Step(distanceM: moved ? 2.5 : 0, moving: moved), at: t, dt: 1, fixesM: fixesM)
+                decision = stage.update(speedMps: s < 25 ? 0.5 : 2, at: t, phases: autoHeld, cruiseSince: .nan, waiting: nil)
+                if s < 29 { #expect(decision == .none) }
+            }
+            return decision
+        }
+        let step = HeldCredit(distanceM: 2.5, movingS: 1)
+        #expect(fly(creepAt21: true, filterMovedAt22: true) == .resume(since: 21, held: Array(repeating: step, count: 8)))   // 22 ... 29
+        #expect(fly(creepAt21: false, filterMovedAt22: true) == .resume(since: 20, held: Array(repeating: step, count: 9)))  // 21 ... 29
+        #expect(fly(creepAt21: false, filterMovedAt22: false) == .resume(since: 22, held: Array(repeating: step, count: 7))) // 23 ... 29
+    }
+
     @Test func aWaitingGapKeepsTheHeldStepsAfterItsStart() {
         var stage = paused(from: 10)
         let waiting = WaitingGap(at: 30, fromT: 20, held: true, distanceM: 300)

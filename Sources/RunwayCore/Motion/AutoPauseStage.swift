@@ -24,6 +24,8 @@ public struct AutoPauseStage: Sendable {
         var movingS: Double
         /// A speed sensor's (its distance is the samples').
         var bySensor = false
+        /// How far the fixes themselves moved over the step (NaN: not a fix's step).
+        var fixesM = Double.nan
     }
 
     public private(set) var machine: AutoPause
@@ -54,9 +56,10 @@ public struct AutoPauseStage: Sendable {
         if movingS > 0 { slowSteps.append(HeldStep(t: t, d: 0, movingS: movingS)) }
     }
 
-    /// A step measured while auto-paused (by a speed sensor: `bySensor`).
-    mutating func hold(_ step: Step, at t: Double, dt: Double, bySensor: Bool = false) {
-        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor))
+    /// A step measured while auto-paused (by a speed sensor: `bySensor`); `fixesM`: how far the
+    /// fixes themselves moved over it (a fix's step).
+    mutating func hold(_ step: Step, at t: Double, dt: Double, fixesM: Double = .nan, bySensor: Bool = false) {
+        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor, fixesM: fixesM))
     }
 
     /// A user's phase command: holds in progress are forgotten; a pause drops the held steps.
@@ -138,7 +141,7 @@ public struct AutoPauseStage: Sendable {
         guard since < t else { return .none }
         // (The held steps before this fix's are gone: what they measured is in the shortfall.)
         var credited = held.filter { $0.t > since && $0.bySensor }.map { HeldCredit(distanceM: $0.d, movingS: 0, bySensor: true) }
-        let positionsM = held.reduce(0.0) { $0 + ($1.t > since && !$1.bySensor ? $1.d : 0) }
+        let positionsM = held.reduce(0.0) { $0 + ($1.t >= t && !$1.bySensor ? $1.d : 0) }
         credited.append(HeldCredit(distanceM: positionsM + max(0, shortfallM), movingS: t - since))
         held.removeAll(keepingCapacity: true)
         machine.reset()
@@ -154,16 +157,13 @@ public struct AutoPauseStage: Sendable {
         guard machine.settings.enabled, phases.phase == .cruise || phases.isAutoHeld else { return .none }
         switch machine.update(speedMps: speedMps, t: t, autoPaused: phases.phase == .holding, standingInDoubt: standingInDoubt) {
         case .none:
-            // A resume credits only the steps after the start of its fast hold: keep no others.
-            // A gap still waiting may yet start that hold where the runner was before it.
+            // A resume credits only the steps after the start of its fast hold and the set-off
+            // just before it (`setOff`): keep no others. A gap still waiting may yet start that
+            // hold where the runner was before it.
             guard phases.phase == .holding else { return .none }
             var since = machine.fastSince
             if let from = waiting?.fromT { since = min(since ?? from, from) }
-            if let since, let first = held.firstIndex(where: { $0.t > since }) {
-                held.removeFirst(first)
-            } else {
-                held.removeAll(keepingCapacity: true)
-            }
+            held.removeFirst(setOff(before: since.map { s in held.firstIndex(where: { $0.t > s }) ?? held.count } ?? held.count))
             return .none
         case .pause(let at):
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
@@ -176,11 +176,32 @@ public struct AutoPauseStage: Sendable {
             slowSteps.removeAll(keepingCapacity: true)
             return .pause(from: when, withdrawMovingS: withdrawn)
         case .resume(let at):
-            // The resumed leg starts at `at`: a step's moving time counts from there.
-            let credited = held.filter { $0.t > at }.map { HeldCredit(distanceM: $0.d, movingS: min($0.movingS, $0.t - at), bySensor: $0.bySensor) }
+            // The resumed leg starts with the set-off before the fast hold (`setOff`), else at
+            // `at`: a step's moving time counts from there. A set-off step counts no more than its
+            // fixes moved (a long one's filtered speed can run ahead of them).
+            let first = setOff(before: held.firstIndex(where: { $0.t > at }) ?? held.count)
+            let since = first < held.count && held[first].t <= at ? held[first].t - held[first].movingS : at
+            let credited = held[first...].map {
+                HeldCredit(distanceM: $0.t <= at ? min($0.d, $0.fixesM) : $0.d, movingS: min($0.movingS, $0.t - since), bySensor: $0.bySensor)
+            }
             held.removeAll(keepingCapacity: true)
-            return .resume(since: at, held: credited)
+            return .resume(since: since, held: credited)
         }
+    }
+
+    /// The first of the held steps before `end` that moved and whose fixes moved faster than the
+    /// resume's threshold over them, without a break up to `end` (`end` when none): the set-off
+    /// that a fast hold judged on a filtered speed lags. From positions alone the speed reaches
+    /// the threshold a few fixes after the runner set off (a rider at 8 m/s from a stand: 0.75,
+    /// 1.9, 3.2 m/s), while the fixes moved 8 m a second: the fast hold begins with those steps.
+    /// A step the filter did not move, fixes slower than the threshold (creeping while
+    /// auto-paused, a standing receiver's scatter), a gap's line or a sensor's step end them.
+    private func setOff(before end: Int) -> Int {
+        var first = end
+        while first > 0, held[first - 1].movingS > 0, held[first - 1].fixesM > machine.settings.resumeAboveMps * held[first - 1].movingS {
+            first -= 1
+        }
+        return first
     }
 }
 
