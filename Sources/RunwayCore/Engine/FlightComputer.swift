@@ -10,9 +10,10 @@
 /// `AutoPauseStage`, then `LapStage` and `AlertMonitor`. Filters off, the shorter pipeline: `RawTrack` measures the `Step`, with no
 /// gap stage, elevation or auto-pause. Gaps reach the others as one `GapCredit`.
 ///
-/// Here: the inputs' path (`process`, `apply`, `measure`). In extensions: phase commands, laps and
-/// time (`+Commands`), a gap's credit (`+Gaps`), speed samples (`+SpeedSensor`), auto-pause
-/// (`+AutoPause`), a doubted speed (`+Dropout`), route points (`+Route`), the readings (`+Readings`).
+/// Here: the inputs' path (`process`, `apply`, `measure`). In extensions: the shorter pipeline's
+/// fix (`+Raw`), phase commands, laps and time (`+Commands`), a gap's credit (`+Gaps`),
+/// speed samples (`+SpeedSensor`), auto-pause (`+AutoPause`), a doubted speed (`+Dropout`), route
+/// points (`+Route`), the readings (`+Readings`).
 ///
 ///     var fc = FlightComputer()
 ///     var events: [Event] = []
@@ -137,33 +138,9 @@ public struct FlightComputer: Sendable {
         let since = positionsSince
         let cruiseDt = since.isNaN ? dt : min(dt, max(0, t - since))
         var measured: Step? = nil
-        var positionsMeasure: Bool   // (the fix is one positions measure the flight by)
+        let positionsMeasure: Bool   // (the fix is one positions measure the flight by)
         if !config.filters {   // the shorter pipeline
-            var keeps = false
-            let accurate = gate.raw(fix, log: &eventLog)
-            positionsMeasure = phase == .cruise && accurate
-            shown.show(fix)
-            if phase == .cruise && accurate {
-                // A leg's first point is where the runner was at the command: the step from it
-                // spans only cruise, whatever the hold without fixes before it, and continues the
-                // segment that point began (a gap or not: raw accumulation counts its line).
-                let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
-                let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t,
-                                      cadence: gate.cadence)
-                if m.step.newSegment && legT == nil { startSegment() }
-                if m.step.newSegment { pace.reset() }   // no pace across a gap (the window keeps the point before it)
-                var step = m.step
-                let measuredUntil = speedSensor.measuredUntil
-                if measuredUntil > recorder.lastKeptT {   // a line from before the sensor's stretch: the share after it
-                    step.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: fix.speed, legS: t - measuredUntil, stepS: t - recorder.lastKeptT)
-                }
-                odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, measuredUntil), to: t))   // (counted when moving)
-                keeps = m.keep
-                pace.push(t: t, distanceM: distance)
-            }
-            pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise)
-            // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
-            if keeps { recorder.keep(point(of: fix, at: t)) }
+            positionsMeasure = applyRaw(fix, at: t, &events)
         } else {
             guard let step = measure(fix, at: t, &events) else { return }
             measured = step
