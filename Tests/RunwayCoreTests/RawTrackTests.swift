@@ -85,6 +85,40 @@ struct RawTrackTests {
         #expect(drift.step.moving && drift.movingSince == 59)
     }
 
+    @Test func aLegsLastFixTheFilterLeftOutIsTheRunnersWhenWalked() {
+        let raw = track(filter: 5), end = Coordinate(lat: 52 + degreesNorth(3), lon: 4)
+        // 3 m in the second after the kept point: a runner the filter had not caught up with.
+        let run = raw.measureEnd(at: end, speed: .nan, t: 1, lastKept: origin, keptT: 0)
+        #expect(run.keep && run.step.moving && run.movingSince == 0 && abs(run.step.distanceM - 3) < 0.05)
+        // 3 m in a minute: a standing receiver's drift; a fix whose speed says 0; a leg with no point.
+        #expect(!raw.measureEnd(at: end, speed: .nan, t: 60, lastKept: origin, keptT: 0).keep)
+        #expect(!raw.measureEnd(at: end, speed: 0, t: 1, lastKept: origin, keptT: 0).keep)
+        #expect(!raw.measureEnd(at: end, speed: 3, t: 1, lastKept: nil, keptT: .nan).keep)
+    }
+
+    /// The engine with the filters off and a 5 m distance filter: a runner's last fix, which the
+    /// filter left out, counts at the stop and ends the route (before, its step was lost: 3 m
+    /// here, at every pause or stop after such a fix); a standing receiver's drift under the
+    /// filter still counts nothing.
+    @Test(arguments: [true, false])
+    func theLegEndsAtItsLastFixWhenTheRunnerCoveredTheStretchToIt(moving: Bool) throws {
+        var d = Driver(Driver.config(filter: 5, filters: false))
+        try d.phase(.start, 0)
+        for i in 0...61 {
+            let metres = moving ? 3 * Double(i) : (i == 61 ? 2 : 0)
+            try d.fix(Double(i), 52 + degreesNorth(metres), 4, hAcc: 5)
+        }
+        try d.phase(.stop, 61)
+        let r = d.core.route
+        if moving {
+            #expect(abs(d.snapshot.distanceM - 183) < 0.1, "\(d.snapshot.distanceM) m")
+            #expect(abs(d.snapshot.movingS - 61) < 1e-9, "\(d.snapshot.movingS) s")
+            #expect(r.time(r.count - 1) == 61 && abs(r.distanceM(r.count - 1) - d.snapshot.distanceM) < 0.01)
+        } else {
+            #expect(d.snapshot.distanceM == 0 && r.time(r.count - 1) == 0)
+        }
+    }
+
     /// The engine with the filters off and a distance filter: moving time is the run's, not the
     /// share of fixes the filter kept (at 1 Hz and 5 m a runner's every other fix: it read about
     /// half the run; 20 m, a sixth).

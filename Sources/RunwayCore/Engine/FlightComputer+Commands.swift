@@ -19,6 +19,7 @@ extension FlightComputer {
         if phase == .cruise && (command == .pause || command == .stop) {
             // (Every point kept so far takes its share: the last fix's may be of this very second.)
             if let moved = stillness.endLeg() { creditMovement(moved, before: .infinity) }
+            endRawLeg()   // (filters off: the leg's latest fix the distance filter left out)
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
             if command == .pause { keepLegEnd(pausedAt: now) }

@@ -1,5 +1,5 @@
 /// The shorter pipeline (`"filters":"off"`): raw accumulation (`RawTrack`) measures each accurate
-/// fix in cruise from the last kept route point.
+/// fix in cruise from the last kept route point, and a leg ends at its latest fix.
 ///
 ///     let measures = fc.applyRaw(fix, at: t, &events)   // whether positions measured the flight
 extension FlightComputer {
@@ -39,5 +39,23 @@ extension FlightComputer {
             step.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: speed, legS: t - measuredUntil, stepS: t - recorder.lastKeptT)
         }
         odometer.add(step, over: clock.cruiseTime(from: max(m.movingSince, measuredUntil), to: t))   // (counted when moving)
+    }
+
+    /// A leg ends in cruise (a pause or the stop), filters off: its latest fix, when accurate and
+    /// the distance filter left it out, counts its step from the last kept point and ends the
+    /// leg's route when the runner covered that stretch (`RawTrack.measureEnd`), as the route of a
+    /// filtered leg ends at its latest fix (`keepLatestPosition`); not on a full route (a fix
+    /// that would add a point is refused there). Before the speed sensor's stretch since that
+    /// fix is measured: the fix's step is the positions'.
+    mutating func endRawLeg() {
+        guard !config.filters, !gate.accuracy.reduced, recorder.route.count < config.maxRoutePoints, let last = lastAccepted else { return }
+        let m = raw.measureEnd(at: Coordinate(lat: last.lat, lon: last.lon), speed: shown.speed, t: last.t,
+                               lastKept: recorder.lastKept, keptT: recorder.lastKeptT)
+        guard m.keep else { return }
+        addRaw(m, speed: shown.speed, at: last.t)
+        distanceAtPosition = distance
+        var p = point(last.lat, last.lon, shown.alt, at: last.t)
+        p.deviceSpeedMps = shown.speed   // (the latest fix's)
+        recorder.keep(p)
     }
 }

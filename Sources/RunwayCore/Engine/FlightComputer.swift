@@ -11,7 +11,7 @@
 /// gap stage, elevation or auto-pause. Gaps reach the others as one `GapCredit`.
 ///
 /// Here: the inputs' path (`process`, `apply`, `measure`). In extensions: the shorter pipeline's
-/// fix (`+Raw`), phase commands, laps and time (`+Commands`), a gap's credit (`+Gaps`),
+/// fix and leg end (`+Raw`), phase commands, laps and time (`+Commands`), a gap's credit (`+Gaps`),
 /// speed samples (`+SpeedSensor`), auto-pause (`+AutoPause`), a doubted speed (`+Dropout`), route
 /// points (`+Route`), the readings (`+Readings`).
 ///

@@ -8,7 +8,9 @@
 /// before, or, when the step from the last kept point was covered at a walker's average speed or
 /// more (`movingMps`), from that point: the fixes the distance filter left out moved too (at
 /// 1 Hz and a 5 m filter a runner's every other fix), and their time is the distance's. Slower,
-/// it is a standing receiver's drift that at last passed the filter, and its time is not.
+/// it is a standing receiver's drift that at last passed the filter, and its time is not. At a
+/// leg's end the same speed tells whether the stretch to its latest fix, which the filter left
+/// out, is a runner's (`measureEnd`).
 ///
 ///     let m = RawTrack(config: config).measure(fix, at: t, lastKept: kept, keptT: keptT, previousT: prev,
 ///                                              cadence: FixCadence(gapS: config.gapS))
@@ -50,6 +52,19 @@ public struct RawTrack: Sendable {
         let walked = t > keptT && d / (t - keptT) >= movingMps
         return Measure(step: Step(distanceM: d, moving: moving, newSegment: newSegment), keep: true,
                        movingSince: walked ? keptT : previousT ?? t)
+    }
+
+    /// The leg's latest fix, at `position` and time `t` with its own `speed`, when the leg ends (a
+    /// pause or the stop) and the distance filter left it out: a runner the filter had not caught
+    /// up with when the stretch from the last kept point was covered at a walker's average speed
+    /// or more and the fix's speed does not say 0, so the step counts and the fix is kept, moving
+    /// since that point; slower, a standing receiver's drift, left out as the filter leaves it out.
+    public func measureEnd(at position: Coordinate, speed: Double, t: Double, lastKept: Coordinate?, keptT: Double) -> Measure {
+        let none = Measure(step: Step(distanceM: 0, moving: false), keep: false)
+        guard let kept = lastKept, t > keptT, speed.isNaN || speed > 0 else { return none }
+        let d = Geodesy.distance(lat1: kept.lat, lon1: kept.lon, lat2: position.lat, lon2: position.lon)
+        guard d > 0, d / (t - keptT) >= movingMps else { return none }
+        return Measure(step: Step(distanceM: d, moving: true), keep: true, movingSince: keptT)
     }
 }
 
