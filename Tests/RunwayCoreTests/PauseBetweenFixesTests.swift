@@ -3,16 +3,20 @@ import Testing
 
 /// A user's pause that comes after the leg's last fix: the step to the next fix (while paused, or
 /// after the resume) counts its share before the pause, as a step across a resume counts its
-/// share after it; and the laps asked for meanwhile take that share where it lies.
+/// share after it; and the laps asked for meanwhile take that share where it lies. Filters on
+/// and off (raw accumulation: the line from the leg's last fix, whatever point the distance
+/// filter kept last).
 @Suite("A pause between fixes counts the stretch before it")
 struct PauseBetweenFixesTests {
     /// A rider (9 m/s) or runner (3 m/s) due north at 1 Hz who moves until the pause, stands
-    /// through it and sets off at the resume; `skip` drops the fixes of a dropout, in which a speed
-    /// sensor samples the seconds of `sensed`. Returns the flight and the truth (metres covered
-    /// in cruise).
+    /// through it (or, `walksOn`, moves on at that speed: no distance while paused) and sets off
+    /// at the resume; `skip` drops the fixes of a dropout, in which a speed sensor samples the
+    /// seconds of `sensed`; `doppler` false: fixes without a speed. Returns the flight and the
+    /// truth (metres covered in cruise).
     static func fly(pauseAt: Double, resumeAt: Double, skip: ClosedRange<Double>? = nil, sensed: [ClosedRange<Double>] = [],
-                    ride: Bool, laps: [Double] = [], stillness: Bool = true) throws -> (d: Driver, truthM: Double) {
-        var c = Driver.config()
+                    ride: Bool, laps: [Double] = [], stillness: Bool = true, filters: Bool = true,
+                    doppler: Bool = true, walksOn: Bool = false) throws -> (d: Driver, truthM: Double) {
+        var c = Driver.config(filters: filters)
         c.activity = ride ? .ride : .run
         c.autoLapM = 0
         c.stillness.enabled = stillness
@@ -25,15 +29,15 @@ struct PauseBetweenFixesTests {
             if !paused && t >= pauseAt { try d.phase(.pause, pauseAt); paused = true }
             if !resumed && t >= resumeAt { try d.phase(.resume, resumeAt); resumed = true }
             while let l = lapsLeft.first, l <= t { try d.core.lap(at: l, wallClock: .nan, events: &d.events); lapsLeft.removeFirst() }
-            let standing = t > pauseAt && t < resumeAt
+            let standing = !walksOn && t > pauseAt && t < resumeAt
             if let s = skip, s.contains(t) {
                 if sensed.contains(where: { $0.contains(t) }) {
                     try d.core.process(.sample(.speed(mps: standing ? 0 : v, t: t)), wallClock: .nan, events: &d.events)
                 }
                 continue
             }
-            let moved = min(t, pauseAt) + max(0, t - resumeAt)
-            try d.fix(t, 52 + degreesNorth(moved * v), 4, speed: standing ? 0 : v, hAcc: 5)
+            let moved = walksOn ? t : min(t, pauseAt) + max(0, t - resumeAt)
+            try d.fix(t, 52 + degreesNorth(moved * v), 4, speed: !doppler ? .nan : standing ? 0 : v, hAcc: 5)
         }
         try d.phase(.stop, 200)
         return (d, v * (pauseAt + 200 - resumeAt))
@@ -46,12 +50,16 @@ struct PauseBetweenFixesTests {
         (82.5, 120, 61...99),     // 22.5 s into a dropout; the fixes come back while paused
         (65.5, 70.5, 61...75),    // a dropout shorter than gap_s across both
         (65.5, 90, 61...75),      // the fixes come back while paused after 15 s
+        (82.5, 100, 61...130),    // the fixes come back after the resume, longer than gap_s after the last
     ]
 
-    @Test(arguments: [true, false])
-    func theStretchBeforeThePauseCounts(ride: Bool) throws {
+    /// Within 0.5 m and 1 s of moving time. (Filters off, before: the stretch before the pause
+    /// was lost, up to 202 m and 22.5 s; and with a 5 m distance filter the runner's last fix,
+    /// which it left out, 3 m.)
+    @Test(arguments: [true, false], [true, false])
+    func theStretchBeforeThePauseCounts(ride: Bool, filters: Bool) throws {
         for k in PauseBetweenFixesTests.cases {
-            let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, ride: ride)
+            let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, ride: ride, filters: filters)
             let s = d.snapshot
             #expect(abs(s.distanceM - truth) < 0.5, "\(k): \(s.distanceM) m, truth \(truth) m")
             #expect(s.movingS <= s.elapsedS + 1e-9)
@@ -59,13 +67,35 @@ struct PauseBetweenFixesTests {
         }
     }
 
+    /// Without Doppler speed the share before the pause is the time share of the line
+    /// (`legShare`): exact for a runner who moves on evenly through the pause (the walk while
+    /// paused is no distance). One who stood from the pause on covered the line in less than
+    /// its time, and the share reads short (filters off, the rider paused 22.5 s into a 40 s
+    /// dropout: 114 m of its 202.5 m), never long.
+    @Test(arguments: [true, false], [true, false])
+    func withoutDopplerTheLineIsTakenAsCoveredEvenly(ride: Bool, filters: Bool) throws {
+        for k in PauseBetweenFixesTests.cases {
+            for walksOn in [true, false] {
+                let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, ride: ride, filters: filters,
+                                                                doppler: false, walksOn: walksOn)
+                let s = d.snapshot
+                #expect(s.distanceM < truth + 0.5, "\(k), walks on \(walksOn): \(s.distanceM) m, truth \(truth) m")
+                #expect(s.movingS <= s.elapsedS + 1e-9)
+                guard walksOn else { continue }
+                #expect(abs(s.distanceM - truth) < 0.5, "\(k): \(s.distanceM) m, truth \(truth) m")
+                #expect(abs(s.movingS - (truth / (ride ? 9 : 3))) < 1.01, "\(k): moving \(s.movingS) s")
+            }
+        }
+    }
+
     /// A speed sensor that measures part of a dropout the pause falls in (after the resume only,
     /// or before the pause and after the resume, or in stretches a silence apart): the gap's
     /// line counts the cruise time the sensor left unmeasured, the stretch before the pause
     /// included (it lost up to 202.5 m and 22.5 s of moving time counting only the line after the
-    /// sensor's last sample; 684 m across three stretches).
-    @Test(arguments: [true, false])
-    func aSensorThatMeasuredPartOfTheDropoutLeavesTheRestToTheLine(ride: Bool) throws {
+    /// sensor's last sample; 684 m across three stretches). Filters off the line's share before
+    /// the pause is the cruise time up to it that the sensor had not measured at the pause.
+    @Test(arguments: [true, false], [true, false])
+    func aSensorThatMeasuredPartOfTheDropoutLeavesTheRestToTheLine(ride: Bool, filters: Bool) throws {
         let cases: [(pause: Double, resume: Double, skip: ClosedRange<Double>, sensed: [ClosedRange<Double>])] = [
             (82.5, 100, 61...130, [100...130]),                   // after the resume
             (82.5, 100, 61...130, [110...130]),                   // from 10 s after it
@@ -74,7 +104,8 @@ struct PauseBetweenFixesTests {
             (150, 160, 61...170, [100...110, 145...158, 160...170]),   // three stretches, silences between
         ]
         for k in cases {
-            let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, sensed: k.sensed, ride: ride)
+            let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: k.pause, resumeAt: k.resume, skip: k.skip, sensed: k.sensed, ride: ride,
+                                                            filters: filters)
             let s = d.snapshot
             #expect(abs(s.distanceM - truth) < 0.5, "\(k): \(s.distanceM) m, truth \(truth) m")
             #expect(abs(s.movingS - (truth / (ride ? 9 : 3))) < 1.01, "\(k): moving \(s.movingS) s")
@@ -89,8 +120,9 @@ struct PauseBetweenFixesTests {
     }
 
     /// The leg's route ends where the rider paused, with the distance there.
-    @Test func theLegsRouteEndsAtThePause() throws {
-        let (d, _) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 120, skip: 61...99, ride: true)
+    @Test(arguments: [true, false])
+    func theLegsRouteEndsAtThePause(filters: Bool) throws {
+        let (d, _) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 120, skip: 61...99, ride: true, filters: filters)
         let r = d.core.route
         guard let i = (0..<r.count).first(where: { r.time($0) == 82.5 }) else {
             Issue.record("no route point at the pause")
@@ -104,10 +136,11 @@ struct PauseBetweenFixesTests {
     /// Laps asked for between the last fix and the pause, and while paused, wait for the step
     /// across the pause: each takes the share of it before its time, none has distance without
     /// time, and the laps add up to the flight.
-    @Test(arguments: [true, false])
-    func lapsMeanwhileTakeTheirShare(ride: Bool) throws {
+    @Test(arguments: [true, false], [true, false])
+    func lapsMeanwhileTakeTheirShare(ride: Bool, filters: Bool) throws {
         let v = ride ? 9.0 : 3.0
-        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 120, skip: 61...99, ride: ride, laps: [70.5, 90.5])
+        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 120, skip: 61...99, ride: ride, laps: [70.5, 90.5],
+                                                        filters: filters)
         let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
         #expect(laps.map(\.trigger) == [.manual, .manual, .final], "\(laps.map(\.trigger))")
         guard laps.count == 3 else { return }
@@ -120,10 +153,10 @@ struct PauseBetweenFixesTests {
     /// Paused and resumed inside a dropout: the fix after it ends a gap whose credit counts both
     /// sides of the pause, and a lap asked for before the pause takes its share of the gap's
     /// cruise time.
-    @Test(arguments: [true, false])
-    func aLapBeforeAPauseInsideADropoutTakesItsShareOfTheGap(ride: Bool) throws {
+    @Test(arguments: [true, false], [true, false])
+    func aLapBeforeAPauseInsideADropoutTakesItsShareOfTheGap(ride: Bool, filters: Bool) throws {
         let v = ride ? 9.0 : 3.0
-        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 70.5, resumeAt: 80, skip: 61...99, ride: ride, laps: [65.5])
+        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 70.5, resumeAt: 80, skip: 61...99, ride: ride, laps: [65.5], filters: filters)
         let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
         #expect(laps.map(\.trigger) == [.manual, .final], "\(laps.map(\.trigger))")
         guard laps.count == 2 else { return }
@@ -139,10 +172,11 @@ struct PauseBetweenFixesTests {
     /// seconds. (Before, the fix cut them first, as of the pause, without the gap: the laps
     /// before the pause had none of its line, and the lap after the resume all of it, 146 m in
     /// 5 s for the rider: faster than the ride's cap.)
-    @Test(arguments: [true, false])
-    func lapsInADropoutResumedBeforeItsGapTakeTheirShareOfTheGap(ride: Bool) throws {
+    @Test(arguments: [true, false], [true, false])
+    func lapsInADropoutResumedBeforeItsGapTakeTheirShareOfTheGap(ride: Bool, filters: Bool) throws {
         let v = ride ? 9.0 : 3.0
-        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 90, skip: 61...99, ride: ride, laps: [70.5, 85, 95])
+        let (d, truth) = try PauseBetweenFixesTests.fly(pauseAt: 82.5, resumeAt: 90, skip: 61...99, ride: ride, laps: [70.5, 85, 95],
+                                                        filters: filters)
         let laps = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
         #expect(laps.map(\.trigger) == [.manual, .manual, .manual, .final], "\(laps.map(\.trigger))")
         guard laps.count == 4 else { return }
@@ -178,5 +212,23 @@ extension PauseBetweenFixesTests {
             let m = d.snapshot.distanceM - before.distanceM, s = d.snapshot.movingS - before.movingS
             #expect(s == 0 || m / s > 2, "\(k.commands): \(m) m in \(s) s of moving time")
         }
+    }
+}
+
+extension PauseBetweenFixesTests {
+    /// Filters off, a step whose fixes' speeds carried the rider further than its line (a pause
+    /// 5 s after the fix, a resume 5 s before the next, at 9 m/s: 90 m, over a line of 70 m)
+    /// counts its line once: the share after the resume takes what the share before the pause
+    /// (45 m) left. (Before, only the share after the resume counted: 45 m.)
+    @Test func bothSharesOfARawStepCountItsLineOnce() throws {
+        var d = Driver(Driver.config(filters: false))
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(9 * Double(i)), 4, speed: 9, hAcc: 5) }
+        try d.phase(.pause, 65)
+        try d.phase(.resume, 75)
+        let before = d.snapshot.distanceM
+        try d.fix(80, 52 + degreesNorth(540 + 70), 4, speed: 9, hAcc: 5)
+        let line = Geodesy.distance(lat1: 52 + degreesNorth(540), lon1: 4, lat2: 52 + degreesNorth(610), lon2: 4)
+        #expect(abs(d.snapshot.distanceM - before - line) < 1e-6, "\(d.snapshot.distanceM - before) m of a \(line) m line")
     }
 }

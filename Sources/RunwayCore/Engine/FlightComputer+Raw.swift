@@ -3,19 +3,28 @@
 ///
 ///     let measures = fc.applyRaw(fix, at: t, &events)   // whether positions measured the flight
 extension FlightComputer {
-    /// A fix through the shorter pipeline: in cruise, the step from the last kept point (from the
+    /// A fix through the shorter pipeline: the share before a user's pause of the line from the
+    /// leg's last fix (`takeLegEnd`), then, in cruise, the step from the last kept point (from the
     /// leg's first point when a start or resume waited for this fix: `keepLegStart`). Returns
     /// whether the fix is one that positions measure the flight by (accurate, in cruise).
     @inline(never)   // the filters-off path: kept out of the composer's fix path
     mutating func applyRaw(_ fix: Fix, at t: Double, _ events: inout [Event]) -> Bool {
         let accurate = gate.raw(fix, log: &eventLog)
         shown.show(fix)
+        // (The line from the last fix before a pause to this one: its share before the pause.
+        // A leg resumed since takes its share after the resume, no more than the rest of it.)
+        var endedShare = 0.0
+        if accurate, let e = legEnd {
+            let line = Geodesy.distance(lat1: e.lat, lon1: e.lon, lat2: fix.lat, lon2: fix.lon)
+            let ended = takeLegEnd(lineM: line, toward: fix, at: t, &events)
+            if line > 0 { endedShare = ended.m / line }
+        }
         var keeps = false
         if phase == .cruise && accurate {
             // A leg's first point is where the runner was at the command: the step from it
             // spans only cruise, whatever the hold without fixes before it, and continues the
             // segment that point began (a gap or not: raw accumulation counts its line).
-            let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t)
+            let legT = legStart == nil ? nil : keepLegStart(toward: fix, at: t, counted: endedShare)
             let m = raw.measure(fix, at: t, lastKept: recorder.lastKept, keptT: recorder.lastKeptT, previousT: legT ?? lastAccepted?.t,
                                 cadence: gate.cadence)
             if m.step.newSegment && legT == nil { startSegment() }

@@ -84,11 +84,13 @@ extension FlightComputer {
     /// The first fix of a leg that waited for one: its first point is on the line from the last
     /// position before the leg to `fix`, where the leg's share of that line begins (`legShare`),
     /// so the stretch from the command to the fix counts and the walk before it does not.
-    /// Returns the time of the point kept (the command's, or where speed samples left off), nil
-    /// when none was.
+    /// `counted`: the share of that line a pause's leg end counted before the pause (`takeLegEnd`,
+    /// filters off: the point that begins the leg is its route's and raw accumulation's anchor),
+    /// where the leg's share begins at the earliest. Returns the time of the point kept (the
+    /// command's, or where speed samples left off), nil when none was.
     @inline(never)   // once a leg, kept out of the fix path
     @discardableResult
-    mutating func keepLegStart(toward fix: Fix, at t: Double) -> Double? {
+    mutating func keepLegStart(toward fix: Fix, at t: Double, counted: Double = 0) -> Double? {
         guard let s = legStart else { return nil }
         legStart = nil
         guard t > s.at else { return nil }   // a fix of the command's second is the leg's first point itself
@@ -96,7 +98,7 @@ extension FlightComputer {
         // fix itself when their last sample was of its second.)
         let from = max(s.at, speedSensor.measuredUntil)
         let line = Geodesy.distance(lat1: s.lat, lon1: s.lon, lat2: fix.lat, lon2: fix.lon)
-        let f = 1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - from, stepS: t - s.t)
+        let f = max(1 - FlightComputer.legShare(of: line, speed: fix.speed, legS: t - from, stepS: t - s.t), counted)
         let p = FlightComputer.along(s.lat, s.lon, fix.lat, fix.lon, f)
         recorder.keep(point(p.lat, p.lon, s.alt, at: from))
         return from
@@ -119,26 +121,38 @@ extension FlightComputer {
         var lat: Double, lon: Double, alt: Double
         var speed: Double, t: Double
         var pausedAt: Double
+        /// Up to when speed samples had measured the flight at the pause, and how many seconds
+        /// since the leg's last fix (they may measure after a resume too, before the next fix).
+        var sensedUntil: Double, sensedS: Double
         /// Whether a resume has begun a new leg since (the pause's point then goes unkept).
         var resumed = false
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
-    /// moving (the stillness detector's judgement, when it judges), the cruise time after that
-    /// fix waits for the next fix (`legEnd`). A flight that stops waits for none: nothing comes
-    /// after it.
+    /// moving (the stillness detector's judgement, when it judges; filters off, unless that fix's
+    /// own speed says 0), the cruise time after that fix waits for the next fix (`legEnd`). A
+    /// flight that stops waits for none: nothing comes after it.
     mutating func keepLegEnd(pausedAt t: Double) {
-        if legEnd != nil { legEnd?.pausedAt = t; return }   // (a leg with no fix of its own since)
-        let standing = stillness.settings.enabled && stillness.isStill
-        guard config.filters, !standing, let last = lastAccepted, last.t < t else { return }
+        if legEnd != nil {   // (a leg with no fix of its own since)
+            legEnd?.pausedAt = t
+            legEnd?.sensedUntil = speedSensor.measuredUntil
+            legEnd?.sensedS = speedSensor.measuredSincePositionedS
+            return
+        }
+        // (Filters off, nothing judges standing but the fix's own speed, as for a raw step's
+        // moving time; and the latest fix, when too inaccurate to count, measures no line.)
+        let standing = config.filters ? stillness.settings.enabled && stillness.isStill : shown.speed == 0
+        guard !standing, config.filters || !gate.accuracy.reduced, let last = lastAccepted, last.t < t else { return }
         // (A standing speed the positions belie is the filtered speed, as the stillness
         // detector judges the step: a host that passes 0 for every speed.)
         let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
-        legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t)
+        legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
+                        sensedUntil: speedSensor.measuredUntil, sensedS: speedSensor.measuredSincePositionedS)
     }
 
-    /// The first fix after a user's pause that came after the last fix (`legEnd`): the step
-    /// between them counts the share of its line that lies in cruise before the pause (pauses,
+    /// The first fix after a user's pause that came after the last fix (`legEnd`; filters off,
+    /// the first accurate one): the step between them, `lineM` long (the track filter's step; the
+    /// geodesic, filters off), counts the share of its line that lies in cruise before the pause (pauses,
     /// when a resume and a pause came between them too), as far as the last fix's own speed
     /// carried the runner in that time (`legShare`; without a speed the time share), as moving
     /// time the time it took at that speed: the mirror of a step across a resume, which counts
@@ -149,16 +163,21 @@ extension FlightComputer {
     /// as of the pause; after a resume, the laps' progress is the resume's (as the resume makes
     /// it when nothing waits). Returns the metres and seconds credited.
     @inline(never)   // once a pause, kept out of the fix path
-    mutating func takeLegEnd(_ step: Step, toward fix: Fix, dt: Double, at t: Double, _ events: inout [Event]) -> (m: Double, s: Double) {
+    mutating func takeLegEnd(lineM: Double, toward fix: Fix, at t: Double, _ events: inout [Event]) -> (m: Double, s: Double) {
         guard let e = legEnd else { return (0, 0) }
         legEnd = nil
+        let dt = t - e.t
         // (A gap that waits: its credit counts both sides of the pause, and cuts the laps.)
         if phase == .cruise && gaps.waitingAt == t { return (0, 0) }
         var credited = (m: 0.0, s: 0.0)
-        let s = clock.cruiseTime(from: max(e.t, speedSensor.measuredUntil), to: phase == .cruise ? clock.cruiseSince : t)
-        if !phases.isAutoHeld, dt > 0, s > 0, step.distanceM > 0 {
-            let share = FlightComputer.legShare(of: step.distanceM, speed: e.speed, legS: s, stepS: dt)
-            credited = (step.distanceM * share, s)
+        // The cruise time up to the pause that speed samples had not measured at the pause (they
+        // may have measured part of it, and more after a resume: not the stretch before the
+        // pause), at least the cruise after their last sample, as a gap's line counts it.
+        let end = phase == .cruise ? clock.cruiseSince : t
+        let s = max(clock.cruiseTime(from: e.t, to: end) - e.sensedS, clock.cruiseTime(from: max(e.t, e.sensedUntil), to: end))
+        if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
+            let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
+            credited = (lineM * share, s)
             // (A speed of 0: the rider stood, no metres and no moving time.)
             odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed >= 0 ? min(s, e.speed > 0 ? credited.m / e.speed : 0) : s, capMps: stretchCapMps)
             if !e.resumed, e.pausedAt < t {

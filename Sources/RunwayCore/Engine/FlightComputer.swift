@@ -146,7 +146,7 @@ public struct FlightComputer: Sendable {
             measured = step
             var keepFrom: (dx: Double, dy: Double)? = nil
             // (The share of the step before a user's pause after its first fix: counted here.)
-            let ended = legEnd == nil ? (m: 0.0, s: 0.0) : takeLegEnd(step, toward: fix, dt: dt, at: t, &events)
+            let ended = legEnd == nil ? (m: 0.0, s: 0.0) : takeLegEnd(lineM: step.distanceM, toward: fix, at: t, &events)
             if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt, ended: ended) }
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
@@ -254,16 +254,17 @@ public struct FlightComputer: Sendable {
         return step
     }
 
-    /// After a fix in cruise: auto laps (not while a gap waits), then the alerts (when any is on);
-    /// outside cruise, a manual lap that waited for a gap once none waits.
+    /// After a fix in cruise: auto laps (not while a gap waits, nor a pause's leg end: filters off,
+    /// a fix too inaccurate to count leaves it waiting), then the alerts (when any is on); outside
+    /// cruise, a manual lap that waited for a gap once none waits (nor a leg end).
     @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else {
             // (A lap that waited for a gap ending while held: nothing more comes before it.)
-            if !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+            if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
             return
         }
-        if !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
         guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {
