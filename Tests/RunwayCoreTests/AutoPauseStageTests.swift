@@ -150,11 +150,14 @@ struct AutoPauseStageTests {
         func fly(creepAt21: Bool, filterMovedAt22: Bool) -> PauseDecision {
             var stage = paused(from: 10)
             var decision = PauseDecision.none
+            var north = 0.0
             for s in 15...29 {
                 let t = Double(s)
                 let fixesM = s <= 20 ? 0.3 : s == 21 ? (creepAt21 ? 0.5 : 3) : 3
                 let moved = s >= 21 && (s != 22 || filterMovedAt22)
-                stage.hold(Step(distanceM: moved ? 2.5 : 0, moving: moved), at: t, dt: 1, fixesM: fixesM)
+                let from = Coordinate(lat: 52 + degreesNorth(north), lon: 4)
+                north += fixesM
+                stage.hold(Step(distanceM: moved ? 2.5 : 0, moving: moved), at: t, dt: 1, from: from, to: Coordinate(lat: 52 + degreesNorth(north), lon: 4))
                 decision = stage.update(speedMps: s < 25 ? 0.5 : 2, at: t, phases: autoHeld, cruiseSince: .nan, waiting: nil)
                 if s < 29 { #expect(decision == .none) }
             }

@@ -40,4 +40,49 @@ struct SetOffTests {
             #expect(on.elapsedS < off.elapsedS - 30, "\(activity), Doppler \(doppler): the stop was not paused")
         }
     }
+
+    /// Fixes due north at 1 Hz: `go` m/s for 60 s, a stand of 30 s, a creep at `creep` m/s (in
+    /// the profile's band: auto-paused, but at the filter's moving speed or more) for `creepS`
+    /// whose fixes lie 0.6 m either side of the line in turn (a receiver's scatter: each moves
+    /// 1.2 m across), then `go` m/s for 60 s; the profile's own auto-pause.
+    static func creep(_ activity: Activity, go: Double, creep: Double, creepS: Int, doppler: Bool) throws -> FlightData {
+        var c = Driver.config()
+        c.activity = activity
+        c.autoLapM = 0
+        c.autoPause = .defaults(for: activity)
+        c.autoPause.enabled = true
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        var north = 0.0
+        let end = 90 + creepS + 60
+        for i in 1...end {
+            let creeping = i > 90 && i <= 90 + creepS
+            let v = i <= 60 ? go : i <= 90 ? 0 : creeping ? creep : go
+            north += v
+            let east = creeping ? (i % 2 == 0 ? 0.6 : -0.6) : 0
+            try d.fix(Double(i), 52 + degreesNorth(north), 4 + degreesEast(east), speed: doppler ? v : .nan, hAcc: 5)
+        }
+        try d.phase(.stop, Double(end))
+        return d.snapshot
+    }
+
+    /// A creep while auto-paused is no set-off, though its scatter moves each fix faster than
+    /// the resume threshold: its Doppler speed says slow, and its fixes do not add up to the
+    /// threshold. The resume counts the 120 s moving, not the creep, and a creep 100 s longer
+    /// adds no distance (under 5 m: the filter's state at the set-off; the whole creep was
+    /// credited as the set-off: 240 s and 75–170 m more, every profile, with Doppler and
+    /// positions only).
+    @Test(arguments: [(Activity.walk, 1.4, 0.75), (.run, 3.0, 0.85), (.ride, 6.0, 1.7)])
+    func aCreepWhoseFixesScatterIsNoSetOff(_ k: (activity: Activity, go: Double, creep: Double)) throws {
+        for doppler in [true, false] {
+            let short = try SetOffTests.creep(k.activity, go: k.go, creep: k.creep, creepS: 20, doppler: doppler)
+            let long = try SetOffTests.creep(k.activity, go: k.go, creep: k.creep, creepS: 120, doppler: doppler)
+            let what = "\(k.activity), Doppler \(doppler)"
+            for s in [short, long] {
+                #expect(abs(s.movingS - 120) <= 1, "\(what): moving \(s.movingS) s of 120")
+                #expect(s.elapsedS < 135, "\(what): elapsed \(s.elapsedS) s: the creep was not held")
+            }
+            #expect(abs(long.distanceM - short.distanceM) < 5, "\(what): \(long.distanceM) m, \(short.distanceM) m with a creep 100 s shorter")
+        }
+    }
 }

@@ -191,8 +191,8 @@ public struct FlightComputer: Sendable {
                 if gaps.waitingAt != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
-                let fixesM = lastAccepted.map { Geodesy.distance(lat1: $0.lat, lon1: $0.lon, lat2: fix.lat, lon2: fix.lon) } ?? .nan
-                pause.hold(step, at: t, dt: dt, fixesM: fixesM)
+                pause.hold(step, at: t, dt: dt, from: lastAccepted.map { Coordinate(lat: $0.lat, lon: $0.lon) }, to: Coordinate(lat: fix.lat, lon: fix.lon),
+                           dopplerMps: track.doubtsSpeed ? .nan : fix.speed)   // (the sample auto-pause judges below)
                 if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)

@@ -24,8 +24,13 @@ public struct AutoPauseStage: Sendable {
         var movingS: Double
         /// A speed sensor's (its distance is the samples').
         var bySensor = false
-        /// How far the fixes themselves moved over the step (NaN: not a fix's step).
+        /// How far the fixes themselves moved over the step (NaN: not a fix's step), from where
+        /// to where.
         var fixesM = Double.nan
+        var from: Coordinate? = nil, to: Coordinate? = nil
+        /// The fix's Doppler speed when it is the sample auto-pause judged at the step's end
+        /// (NaN: it judged the filtered speed, or none).
+        var dopplerMps = Double.nan
     }
 
     public private(set) var machine: AutoPause
@@ -56,10 +61,15 @@ public struct AutoPauseStage: Sendable {
         if movingS > 0 { slowSteps.append(HeldStep(t: t, d: 0, movingS: movingS)) }
     }
 
-    /// A step measured while auto-paused (by a speed sensor: `bySensor`); `fixesM`: how far the
-    /// fixes themselves moved over it (a fix's step).
-    mutating func hold(_ step: Step, at t: Double, dt: Double, fixesM: Double = .nan, bySensor: Bool = false) {
-        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor, fixesM: fixesM))
+    /// A step measured while auto-paused (by a speed sensor: `bySensor`); a fix's step: where the
+    /// fixes moved `from` and `to`, and the fix's Doppler speed when auto-pause judges it
+    /// (`dopplerMps`, NaN when it judges the filtered speed).
+    mutating func hold(_ step: Step, at t: Double, dt: Double, from: Coordinate? = nil, to: Coordinate? = nil,
+                       dopplerMps: Double = .nan, bySensor: Bool = false) {
+        var fixesM = Double.nan
+        if let from, let to { fixesM = Geodesy.distance(lat1: from.lat, lon1: from.lon, lat2: to.lat, lon2: to.lon) }
+        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor, fixesM: fixesM,
+                             from: from, to: to, dopplerMps: dopplerMps))
     }
 
     /// A user's phase command: holds in progress are forgotten; a pause drops the held steps.
@@ -195,10 +205,20 @@ public struct AutoPauseStage: Sendable {
     /// the threshold a few fixes after the runner set off (a rider at 8 m/s from a stand: 0.75,
     /// 1.9, 3.2 m/s), while the fixes moved 8 m a second: the fast hold begins with those steps.
     /// A step the filter did not move, fixes slower than the threshold (creeping while
-    /// auto-paused, a standing receiver's scatter), a gap's line or a sensor's step end them.
+    /// auto-paused, a standing receiver's scatter), a gap's line or a sensor's step end them; so
+    /// does a step whose Doppler speed auto-pause judged at or below the threshold (that speed
+    /// does not lag: the runner was slow there), and one from whose start to the last of them the
+    /// fixes moved slower than the threshold (a creep whose scatter moves each fix faster than
+    /// the threshold, 1.2 m a second at 1 Hz for issue #19's receiver, does not add up to it).
     private func setOff(before end: Int) -> Int {
+        let threshold = machine.settings.resumeAboveMps
         var first = end
-        while first > 0, held[first - 1].movingS > 0, held[first - 1].fixesM > machine.settings.resumeAboveMps * held[first - 1].movingS {
+        while first > 0 {
+            let s = held[first - 1]
+            guard s.movingS > 0, s.fixesM > threshold * s.movingS, !(s.dopplerMps <= threshold),
+                  let from = s.from, let to = held[end - 1].to,
+                  Geodesy.distance(lat1: from.lat, lon1: from.lon, lat2: to.lat, lon2: to.lon) > threshold * (held[end - 1].t - s.t + s.movingS)
+            else { break }
             first -= 1
         }
         return first
