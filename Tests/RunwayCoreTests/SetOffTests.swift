@@ -11,7 +11,9 @@ struct SetOffTests {
         var c = Driver.config()
         c.activity = activity
         c.autoLapM = 0
+        c.autoPause = .defaults(for: activity)   // (the profile's thresholds: a ride's 2.0 m/s)
         c.autoPause.enabled = autoPause
+        c.speedCapMps = activity.speedCapMps
         var d = Driver(c)
         let v = activity == .ride ? 8.0 : 4.0
         try d.phase(.start, 0)
@@ -51,6 +53,7 @@ struct SetOffTests {
         c.autoLapM = 0
         c.autoPause = .defaults(for: activity)
         c.autoPause.enabled = true
+        c.speedCapMps = activity.speedCapMps
         var d = Driver(c)
         try d.phase(.start, 0)
         var north = 0.0
