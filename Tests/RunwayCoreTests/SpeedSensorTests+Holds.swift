@@ -185,4 +185,28 @@ extension SpeedSensorTests {
         // All of it the sensor's, the held steps the resume credited too.
         #expect(abs(d.core.sensorDistance - r.distanceM) < 1e-9, "\(d.core.sensorDistance) m of \(r.distanceM) m")
     }
+
+    /// Positions fall silent while the rider rides on (9 m/s) without samples, then a wheel sensor
+    /// measures a stand that auto-pauses the ride and the ride on that resumes it, before the
+    /// fixes come back: the gap's line counts the cruise time the sensor left unmeasured, the
+    /// ride before the stand included; the sensor's seconds in the hold are no cruise (they were
+    /// taken off the gap's cruise time: 1 s of its line counted instead of 40, -351 m).
+    @Test func aStandTheSensorMeasuredInAHoldIsNoCruiseTheGapsLineMisses() throws {
+        var config = EngineConfig(activity: .ride)
+        config.autoLapM = 0
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        let v = 9.0
+        for k in 0...60 { try d.fix(Self.t0 + Double(k), 52 + degreesNorth(v * Double(k)), 4, speed: v, hAcc: 4) }
+        for k in 100...129 { try speed(&d, Self.t0 + Double(k), 0) }     // standing (moved 40 s since the last fix)
+        for k in 130...160 { try speed(&d, Self.t0 + Double(k), v) }     // riding on
+        for k in 161...200 {
+            let moved = v * (Double(k) - 30)   // 60 + 40 s before the stand, then from 130
+            try d.fix(Self.t0 + Double(k), 52 + degreesNorth(moved), 4, speed: v, hAcc: 4)
+        }
+        try d.phase(.stop)
+        let truth = v * (200 - 30)
+        #expect(abs(d.snapshot.distanceM - truth) <= 0.01 * truth, "\(d.snapshot.distanceM) m, truth \(truth) m")
+        #expect(abs(d.snapshot.movingS - 170) <= 3, "moving \(d.snapshot.movingS) s of 170")
+    }
 }

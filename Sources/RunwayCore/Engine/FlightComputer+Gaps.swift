@@ -39,9 +39,9 @@ extension FlightComputer {
             // Of the gap's cruise time, what speed samples had not measured when it ended (by
             // its credit, a fix later, they may have measured the next silence, after it): they
             // may have measured only the part after a resume in it, not the stretch before the
-            // pause. At least the cruise after their last sample (what they measured in a hold
-            // that stayed a pause is no cruise).
-            let cruise = max(clock.cruiseTime(from: c.lastT, to: c.at) - c.sensedS,
+            // pause, or a stand in a hold (no cruise). At least the cruise after their last sample.
+            let sensedS = c.sensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, c.lastT), to: min(b, c.at)) }
+            let cruise = max(clock.cruiseTime(from: c.lastT, to: c.at) - sensedS,
                              clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at))
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             let across = stillness.across(c, lineM: distanceM, cruiseS: cruise)

@@ -244,7 +244,7 @@ public struct FlightComputer: Sendable {
             if let c = start.credit { credit(c, &events) }
             if let j = start.junk, phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
             gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil,
-                      sensedS: speedSensor.measuredSincePositionedS)   // after the credit, which may auto-pause
+                      sensed: speedSensor.measuredSincePositioned)   // after the credit, which may auto-pause
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {

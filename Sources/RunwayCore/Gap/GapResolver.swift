@@ -45,7 +45,7 @@ public struct GapResolver: Sendable {
         var pausedFrom: Double? = nil
         /// Up to when speed samples had measured the flight when the gap ended, and how many
         /// seconds of it they had measured (`wait`).
-        var sensedUntil = -Double.infinity, sensedS = 0.0
+        var sensedUntil = -Double.infinity, sensed = TimeSpans()
 
         func speed(to fix: Fix, at t: Double) -> Double {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
@@ -167,13 +167,13 @@ public struct GapResolver: Sendable {
     /// flight is auto-paused now, after that credit (which may have paused it: a gap before
     /// crossed standing), so whether this gap ended while auto-paused; `sensedUntil`: up to when
     /// speed samples had measured the flight then (they measure nothing before the fix after
-    /// the gap from then on, but may measure after it before the gap is credited), `sensedS`:
+    /// the gap from then on, but may measure after it before the gap is credited), `sensed`:
     /// how many seconds of the gap they had measured.
-    mutating func wait(_ start: GapStart, autoHeld: Bool, sensedUntil: Double = -.infinity, sensedS: Double = 0) {
+    mutating func wait(_ start: GapStart, autoHeld: Bool, sensedUntil: Double = -.infinity, sensed: TimeSpans = TimeSpans()) {
         guard var next = start.waiting else { return }
         next.held = autoHeld
         next.sensedUntil = sensedUntil
-        next.sensedS = sensedS
+        next.sensed = sensed
         pending = next
     }
 
@@ -222,7 +222,7 @@ public struct GapResolver: Sendable {
         }
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
-                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil, sensedS: gap.sensedS)
+                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil, sensed: gap.sensed)
     }
 }
 
@@ -250,9 +250,10 @@ public struct GapCredit: Sendable, Equatable {
     /// Up to when speed samples had measured the flight when the gap ended: of its line, only
     /// the share after that counts (-infinity: they had measured none of it).
     public var sensedUntil = -Double.infinity
-    /// The seconds speed samples had measured of it when it ended (they may have measured only
-    /// a part after a resume in it, none of the stretch before the pause).
-    public var sensedS = 0.0
+    /// The stretches speed samples had measured of it when it ended (they may have measured
+    /// only a part after a resume in it, none of the stretch before the pause, or a stand in a
+    /// hold that is no cruise).
+    var sensed = TimeSpans()
 }
 
 /// What the other stages may know of a gap that waits.

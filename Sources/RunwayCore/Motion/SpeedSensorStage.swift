@@ -48,10 +48,12 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var lastT = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
     private(set) var measuredUntil = -Double.infinity
-    /// The seconds the samples measured since the latest fix: of a gap's line, the share of the
-    /// time they left unmeasured counts (they may have measured only part of the gap, after a
-    /// resume in it).
-    private(set) var measuredSincePositionedS = 0.0
+    /// The stretches the samples measured since the latest fix: of a gap's line, the share of the
+    /// cruise time they left unmeasured counts (they may have measured only part of the gap,
+    /// after a resume in it, or a stand in a hold).
+    private(set) var measuredSincePositioned = TimeSpans()
+    /// The backlog's stretches.
+    private var backlogSpans = TimeSpans()
     /// When a fix last measured the flight (-infinity: none has).
     private var positionedAt = -Double.infinity
     /// What the samples since that fix measured, waiting for positions to fall silent, and the
@@ -93,6 +95,7 @@ struct SpeedSensorStage: Sendable, Equatable {
                 backlog.standingS += dt
             }
             backlogUntil = t
+            backlogSpans.add(from: from, to: t)
             if let point, backlog.samples.count < maxSamples { backlog.samples.append(Sample(point: point, ownM: sampleM)) }
         }
         guard measures(at: t) else { return nil }
@@ -104,14 +107,15 @@ struct SpeedSensorStage: Sendable, Equatable {
         guard !backlog.isEmpty else { return nil }
         defer { backlog = Measured() }
         measuredUntil = backlogUntil
-        measuredSincePositionedS += backlog.movingS + backlog.standingS
+        measuredSincePositioned.add(backlogSpans)
+        backlogSpans.clear()
         return backlog
     }
 
     /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
     mutating func positioned(at t: Double) {
         positionedAt = t
-        measuredSincePositionedS = 0
+        measuredSincePositioned.clear()
         dropBacklog()
     }
 
@@ -126,6 +130,7 @@ struct SpeedSensorStage: Sendable, Equatable {
     private mutating func dropBacklog() {
         guard !backlog.isEmpty else { return }   // (a sample's point comes with its interval)
         backlog.movingM = 0; backlog.movingS = 0; backlog.standingS = 0
+        backlogSpans.clear()
         backlog.samples.removeAll(keepingCapacity: true)   // (filled again by the next fix's interval)
     }
 
