@@ -40,7 +40,7 @@ extension FlightComputer {
             // its credit, a fix later, they may have measured the next silence, after it): they
             // may have measured only the part after a resume in it, not the stretch before the
             // pause, or a stand in a hold (no cruise). At least the cruise after their last sample.
-            let sensedS = c.sensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, c.lastT), to: min(b, c.at)) }
+            let sensedS = gapSensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, c.lastT), to: min(b, c.at)) }
             let cruise = max(clock.cruiseTime(from: c.lastT, to: c.at) - sensedS,
                              clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at))
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)

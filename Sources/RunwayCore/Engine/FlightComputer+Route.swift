@@ -121,9 +121,10 @@ extension FlightComputer {
         var lat: Double, lon: Double, alt: Double
         var speed: Double, t: Double
         var pausedAt: Double
-        /// Up to when speed samples had measured the flight at the pause, and how many seconds
-        /// since the leg's last fix (they may measure after a resume too, before the next fix).
-        var sensedUntil: Double, sensed: TimeSpans
+        /// Up to when speed samples had measured the flight at the pause (they may measure after
+        /// a resume too, before the next fix; what they measured since the leg's last fix:
+        /// `legEndSensed`).
+        var sensedUntil: Double
         /// Whether a resume has begun a new leg since (the pause's point then goes unkept).
         var resumed = false
     }
@@ -136,7 +137,7 @@ extension FlightComputer {
         if legEnd != nil {   // (a leg with no fix of its own since)
             legEnd?.pausedAt = t
             legEnd?.sensedUntil = speedSensor.measuredUntil
-            legEnd?.sensed = speedSensor.measuredSincePositioned
+            legEndSensed = speedSensor.measuredSincePositioned
             return
         }
         // (Filters off, nothing judges standing but the fix's own speed, as for a raw step's
@@ -147,7 +148,8 @@ extension FlightComputer {
         // detector judges the step: a host that passes 0 for every speed.)
         let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
         legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
-                        sensedUntil: speedSensor.measuredUntil, sensed: speedSensor.measuredSincePositioned)
+                        sensedUntil: speedSensor.measuredUntil)
+        legEndSensed = speedSensor.measuredSincePositioned
     }
 
     /// The first fix after a user's pause that came after the last fix (`legEnd`; filters off,
@@ -174,7 +176,7 @@ extension FlightComputer {
         // may have measured part of it, and more after a resume: not the stretch before the
         // pause), at least the cruise after their last sample, as a gap's line counts it.
         let end = phase == .cruise ? clock.cruiseSince : t
-        let sensedS = e.sensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, e.t), to: min(b, end)) }
+        let sensedS = legEndSensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, e.t), to: min(b, end)) }
         let s = max(clock.cruiseTime(from: e.t, to: end) - sensedS, clock.cruiseTime(from: max(e.t, e.sensedUntil), to: end))
         if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)

@@ -45,6 +45,10 @@ public struct FlightComputer: Sendable {
     /// Where the leg a user's pause ended lies when its last fix came before the pause: the
     /// next fix's step counts its share before the pause (`takeLegEnd`).
     var legEnd: LegEnd? = nil
+    /// The stretches speed samples had measured of the gap that waits (`GapResolver.wait`) and of
+    /// a pause's leg end, when it ended: of their lines, the cruise time in them is left out.
+    /// (Kept here, not in the waiting gap and the leg end, which the fix path tests every fix.)
+    var gapSensed = TimeSpans(), legEndSensed = TimeSpans()
     var fixes = 0
 
     public init(config: EngineConfig = EngineConfig()) {
@@ -243,8 +247,8 @@ public struct FlightComputer: Sendable {
                                       waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm)
             if let c = start.credit { credit(c, &events) }
             if let j = start.junk, phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
-            gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil,
-                      sensed: speedSensor.measuredSincePositioned)   // after the credit, which may auto-pause
+            gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause
+            if start.waiting != nil { gapSensed = speedSensor.measuredSincePositioned }
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {

@@ -43,9 +43,8 @@ public struct GapResolver: Sendable {
         var held = false
         /// When an auto-pause decided while it waited took effect, if before the gap's end.
         var pausedFrom: Double? = nil
-        /// Up to when speed samples had measured the flight when the gap ended, and how many
-        /// seconds of it they had measured (`wait`).
-        var sensedUntil = -Double.infinity, sensed = TimeSpans()
+        /// Up to when speed samples had measured the flight when the gap ended (`wait`).
+        var sensedUntil = -Double.infinity
 
         func speed(to fix: Fix, at t: Double) -> Double {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
@@ -167,13 +166,12 @@ public struct GapResolver: Sendable {
     /// flight is auto-paused now, after that credit (which may have paused it: a gap before
     /// crossed standing), so whether this gap ended while auto-paused; `sensedUntil`: up to when
     /// speed samples had measured the flight then (they measure nothing before the fix after
-    /// the gap from then on, but may measure after it before the gap is credited), `sensed`:
-    /// how many seconds of the gap they had measured.
-    mutating func wait(_ start: GapStart, autoHeld: Bool, sensedUntil: Double = -.infinity, sensed: TimeSpans = TimeSpans()) {
+    /// the gap from then on, but may measure after it before the gap is credited; what they
+    /// measured of the gap, the composer keeps: `FlightComputer.gapSensed`).
+    mutating func wait(_ start: GapStart, autoHeld: Bool, sensedUntil: Double = -.infinity) {
         guard var next = start.waiting else { return }
         next.held = autoHeld
         next.sensedUntil = sensedUntil
-        next.sensed = sensed
         pending = next
     }
 
@@ -222,7 +220,7 @@ public struct GapResolver: Sendable {
         }
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
-                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil, sensed: gap.sensed)
+                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil)
     }
 }
 
@@ -250,10 +248,6 @@ public struct GapCredit: Sendable, Equatable {
     /// Up to when speed samples had measured the flight when the gap ended: of its line, only
     /// the share after that counts (-infinity: they had measured none of it).
     public var sensedUntil = -Double.infinity
-    /// The stretches speed samples had measured of it when it ended (they may have measured
-    /// only a part after a resume in it, none of the stretch before the pause, or a stand in a
-    /// hold that is no cruise).
-    var sensed = TimeSpans()
 }
 
 /// What the other stages may know of a gap that waits.

@@ -7,29 +7,59 @@
 ///     var s = TimeSpans()
 ///     s.add(from: 100, to: 101); s.add(from: 101, to: 130)   // one span, 100 ... 130
 ///     s.sum { a, b in b - a }                                 // 30
+///
+/// A plain value of fixed size: no storage of its own to retain or release.
 struct TimeSpans: Sendable, Equatable {
-    struct Span: Sendable, Equatable { var from: Double, to: Double }
+    struct Span: Sendable, Equatable { var from = 0.0, to = 0.0 }
     /// Room for the spans of one silence (a sensor that falls silent for longer than `gap_s`
     /// starts a new one); when full, the last takes the rest: the time between counts as
     /// measured, so a line counts less, never twice.
-    static let capacity = 32
-    private(set) var spans: [Span] = []
+    static let capacity = 4
+    private var s0 = Span(), s1 = Span(), s2 = Span(), s3 = Span()
+    private(set) var count = 0
 
-    var isEmpty: Bool { spans.isEmpty }
+    var isEmpty: Bool { count == 0 }
+
+    private func at(_ i: Int) -> Span {
+        switch i {
+        case 0: return s0
+        case 1: return s1
+        case 2: return s2
+        default: return s3
+        }
+    }
+
+    private mutating func set(_ i: Int, _ span: Span) {
+        switch i {
+        case 0: s0 = span
+        case 1: s1 = span
+        case 2: s2 = span
+        default: s3 = span
+        }
+    }
 
     mutating func add(from: Double, to: Double) {
         guard to > from else { return }
-        if let last = spans.last, from <= last.to || spans.count == Self.capacity {
-            spans[spans.count - 1].to = max(last.to, to)
+        if count > 0, from <= at(count - 1).to || count == Self.capacity {
+            var last = at(count - 1)
+            last.to = max(last.to, to)
+            set(count - 1, last)
             return
         }
-        spans.append(Span(from: from, to: to))
+        set(count, Span(from: from, to: to))
+        count += 1
     }
 
-    mutating func add(_ other: TimeSpans) { for s in other.spans { add(from: s.from, to: s.to) } }
+    mutating func add(_ other: TimeSpans) {
+        for i in 0..<other.count { let s = other.at(i); add(from: s.from, to: s.to) }
+    }
 
-    mutating func clear() { if !spans.isEmpty { spans.removeAll(keepingCapacity: true) } }
+    mutating func clear() { count = 0 }
 
     /// `seconds(from, to)` summed over the spans.
-    func sum(_ seconds: (Double, Double) -> Double) -> Double { spans.reduce(0) { $0 + seconds($1.from, $1.to) } }
+    func sum(_ seconds: (Double, Double) -> Double) -> Double {
+        var total = 0.0
+        for i in 0..<count { let s = at(i); total += seconds(s.from, s.to) }
+        return total
+    }
 }
