@@ -40,9 +40,7 @@ extension FlightComputer {
             // its credit, a fix later, they may have measured the next silence, after it): they
             // may have measured only the part after a resume in it, not the stretch before the
             // pause, or a stand in a hold (no cruise). At least the cruise after their last sample.
-            let sensedS = gapSensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, c.lastT), to: min(b, c.at)) }
-            let cruise = max(clock.cruiseTime(from: c.lastT, to: c.at) - sensedS,
-                             clock.cruiseTime(from: max(c.lastT, c.sensedUntil), to: c.at))
+            let cruise = unsensedCruise(from: c.lastT, to: c.at, sensed: gapSensed, until: c.sensedUntil)
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
             let across = stillness.across(c, lineM: distanceM, cruiseS: cruise)
             if across.counts {
@@ -55,6 +53,14 @@ extension FlightComputer {
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
         if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, log: &eventLog, into: &events) }
+    }
+
+    /// The cruise seconds from `a` to `b` that speed samples did not measure: less the cruise in
+    /// the stretches they measured (`sensed`, as the clock has it now), at least the cruise after
+    /// the last of them (`until`). Of a gap's line and of a pause's leg end.
+    func unsensedCruise(from a: Double, to b: Double, sensed: TimeSpans, until: Double) -> Double {
+        let sensedS = sensed.sum { [clock] from, to in clock.cruiseTime(from: max(from, a), to: min(to, b)) }
+        return max(clock.cruiseTime(from: a, to: b) - sensedS, clock.cruiseTime(from: max(a, until), to: b))
     }
 
     /// A gap that began before the current leg (a start or a resume while no fixes came), with

@@ -176,8 +176,7 @@ extension FlightComputer {
         // may have measured part of it, and more after a resume: not the stretch before the
         // pause), at least the cruise after their last sample, as a gap's line counts it.
         let end = phase == .cruise ? clock.cruiseSince : t
-        let sensedS = legEndSensed.sum { [clock] a, b in clock.cruiseTime(from: max(a, e.t), to: min(b, end)) }
-        let s = max(clock.cruiseTime(from: e.t, to: end) - sensedS, clock.cruiseTime(from: max(e.t, e.sensedUntil), to: end))
+        let s = unsensedCruise(from: e.t, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
             credited = (lineM * share, s)
