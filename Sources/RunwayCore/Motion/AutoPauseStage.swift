@@ -24,13 +24,17 @@ public struct AutoPauseStage: Sendable {
         var movingS: Double
         /// A speed sensor's (its distance is the samples').
         var bySensor = false
-        /// How far the fixes themselves moved over the step (NaN: not a fix's step), from where
-        /// to where.
-        var fixesM = Double.nan
+        /// Where the fixes themselves moved over the step, from and to (nil: not a fix's step).
         var from: Coordinate? = nil, to: Coordinate? = nil
         /// The fix's Doppler speed when it is the sample auto-pause judged at the step's end
         /// (NaN: it judged the filtered speed, or none).
         var dopplerMps = Double.nan
+
+        /// How far the fixes moved over the step (NaN: not a fix's step).
+        var fixesM: Double {
+            guard let from, let to else { return .nan }
+            return Geodesy.distance(lat1: from.lat, lon1: from.lon, lat2: to.lat, lon2: to.lon)
+        }
     }
 
     public private(set) var machine: AutoPause
@@ -66,9 +70,7 @@ public struct AutoPauseStage: Sendable {
     /// (`dopplerMps`, NaN when it judges the filtered speed).
     mutating func hold(_ step: Step, at t: Double, dt: Double, from: Coordinate? = nil, to: Coordinate? = nil,
                        dopplerMps: Double = .nan, bySensor: Bool = false) {
-        var fixesM = Double.nan
-        if let from, let to { fixesM = Geodesy.distance(lat1: from.lat, lon1: from.lon, lat2: to.lat, lon2: to.lon) }
-        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor, fixesM: fixesM,
+        held.append(HeldStep(t: t, d: step.distanceM, movingS: step.moving ? dt : 0, bySensor: bySensor,
                              from: from, to: to, dopplerMps: dopplerMps))
     }
 
@@ -173,7 +175,7 @@ public struct AutoPauseStage: Sendable {
             guard phases.phase == .holding else { return .none }
             var since = machine.fastSince
             if let from = waiting?.fromT { since = min(since ?? from, from) }
-            held.removeFirst(setOff(before: since.map { s in held.firstIndex(where: { $0.t > s }) ?? held.count } ?? held.count))
+            held.removeFirst(setOff(before: since.map(firstHeld(after:)) ?? held.count))
             return .none
         case .pause(let at):
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
@@ -189,7 +191,7 @@ public struct AutoPauseStage: Sendable {
             // The resumed leg starts with the set-off before the fast hold (`setOff`), else at
             // `at`: a step's moving time counts from there. A set-off step counts no more than its
             // fixes moved (a long one's filtered speed can run ahead of them).
-            let first = setOff(before: held.firstIndex(where: { $0.t > at }) ?? held.count)
+            let first = setOff(before: firstHeld(after: at))
             let since = first < held.count && held[first].t <= at ? held[first].t - held[first].movingS : at
             let credited = held[first...].map {
                 HeldCredit(distanceM: $0.t <= at ? min($0.d, $0.fixesM) : $0.d, movingS: min($0.movingS, $0.t - since), bySensor: $0.bySensor)
@@ -198,6 +200,9 @@ public struct AutoPauseStage: Sendable {
             return .resume(since: since, held: credited)
         }
     }
+
+    /// The index of the first held step that ends after `t` (`held.count` when none does).
+    private func firstHeld(after t: Double) -> Int { held.firstIndex(where: { $0.t > t }) ?? held.count }
 
     /// The first of the held steps before `end` that moved and whose fixes moved faster than the
     /// resume's threshold over them, without a break up to `end` (`end` when none): the set-off
