@@ -45,10 +45,13 @@ extension TrackFilter {
         // at a ride's set-off). Never before the reference: a speed that dropped out while
         // moving is beyond it at the next fix. On a bend the displacement understates the path,
         // and the time comes out later.
-        let from = min(firstBeyond.t, max(reference.t, firstBeyond.t - 2 * firstBeyond.m / pace))
+        // (`takenBack(k)`: the first fix beyond, taken back over `k` times the time the pace
+        // takes to its displacement, clamped to the reference.)
+        func takenBack(_ k: Double) -> Double { min(firstBeyond.t, max(reference.t, firstBeyond.t - k * firstBeyond.m / pace)) }
+        let from = takenBack(2)
         // (The velocity is that pace: the displacement over the time the pace takes to cover it,
         // or over the time since the reference when that is shorter.)
-        let paceS = max(t - min(firstBeyond.t, max(reference.t, firstBeyond.t - firstBeyond.m / pace)), dt)
+        let paceS = max(t - takenBack(1), dt)
         let movedM = Geodesy.distance(lat1: standingLat, lon1: standingLon, lat2: fix.lat, lon2: fix.lon)
         doubt = Doubt(from: from, stillS: max(0, standingStillS - (from - reference.t)), movedM: movedM, shortfallM: 0)
         let k = scales()
