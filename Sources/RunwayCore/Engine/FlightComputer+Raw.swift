@@ -63,8 +63,6 @@ extension FlightComputer {
         guard m.keep else { return }
         addRaw(m, speed: shown.speed, at: last.t)
         distanceAtPosition = distance
-        var p = point(last.lat, last.lon, shown.alt, at: last.t)
-        p.deviceSpeedMps = shown.speed   // (the latest fix's)
-        recorder.keep(p)
+        recorder.keep(latestFixPoint(last))
     }
 }

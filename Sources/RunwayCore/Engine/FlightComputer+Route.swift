@@ -228,9 +228,16 @@ extension FlightComputer {
     /// at the fix (the rest is theirs).
     mutating func keepLatestPosition() {
         guard config.filters, let last = lastAccepted else { return }
-        var p = point(last.lat, last.lon, shown.alt, at: last.t)
-        p.deviceSpeedMps = shown.speed   // (the latest accepted fix's)
+        var p = latestFixPoint(last)
         if speedSensor.measuredUntil > last.t { p.distanceM = min(distance, distanceAtPosition) }
         recorder.keepLast(p)
+    }
+
+    /// The route point of the latest accepted fix `last`, at the flight's figures now, with that
+    /// fix's own speed (a leg's end: `keepLatestPosition`, `endRawLeg`).
+    func latestFixPoint(_ last: GapResolver.LastFix) -> RoutePoint {
+        var p = point(last.lat, last.lon, shown.alt, at: last.t)
+        p.deviceSpeedMps = shown.speed   // (the latest accepted fix's)
+        return p
     }
 }
