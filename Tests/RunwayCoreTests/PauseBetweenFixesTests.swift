@@ -232,3 +232,93 @@ extension PauseBetweenFixesTests {
         #expect(abs(d.snapshot.distanceM - before - line) < 1e-6, "\(d.snapshot.distanceM - before) m of a \(line) m line")
     }
 }
+
+extension PauseBetweenFixesTests {
+    /// How the runner moves around a leg with no fix of its own (`flyALegWithoutAFix`).
+    enum AroundTheLeg: CaseIterable {
+        /// Moves on evenly through the pauses (no distance then).
+        case movesOn
+        /// Stands through the pauses, moves in cruise.
+        case standsInThePauses
+        /// Stands from the first pause on, sets off 2.5 s after the last fix before the leg,
+        /// still paused, and moves on evenly from there.
+        case setsOffInThePause
+        /// Stands from the first pause to the second resume (the fixes after the leg 6 m off:
+        /// the receiver's wander).
+        case standsThroughTheLeg
+    }
+
+    /// A rider (9 m/s) or runner (3 m/s) due north at 1 Hz, paused at 60.5 s, resumed at 90.5 s
+    /// and paused again at 110.5 s inside a dropout (no fix from 85 to 125 s: the leg between has
+    /// no fix of its own), resumed at 140.5 s, stopped at 200 s. Returns the flight, and what the
+    /// first fix after the leg (at 126 s, paused) added: the leg's metres and moving time.
+    static func flyALegWithoutAFix(ride: Bool, filters: Bool, doppler: Bool, around: AroundTheLeg) throws -> (d: Driver, legM: Double, legS: Double) {
+        var c = Driver.config(filters: filters)
+        c.activity = ride ? .ride : .run
+        c.autoLapM = 0
+        var d = Driver(c)
+        let v = ride ? 9.0 : 3.0
+        let commands: [(PhaseCommand, Double)] = [(.pause, 60.5), (.resume, 90.5), (.pause, 110.5), (.resume, 140.5)]
+        func cruising(_ t: Double) -> Bool { !(t > 60.5 && t < 90.5) && !(t > 110.5 && t < 140.5) }
+        func movesAt(_ t: Double) -> Bool {
+            switch around {
+            case .movesOn: return true
+            case .standsInThePauses: return cruising(t)
+            case .setsOffInThePause: return t <= 60.5 || t >= 86.5
+            case .standsThroughTheLeg: return t <= 60.5 || t >= 140.5
+            }
+        }
+        // (Metres travelled by `t`: the seconds moved, at 0.5 s resolution as the commands fall.)
+        func travelled(_ t: Double) -> Double {
+            var m = 0.0
+            for k in 0..<Int(2 * t) where movesAt(Double(k) / 2 + 0.25) { m += v / 2 }
+            return m + (around == .standsThroughTheLeg && t > 125 ? 6 : 0)
+        }
+        try d.phase(.start, 0)
+        var next = commands[...], leg = (m: 0.0, s: 0.0)
+        for i in 0...200 {
+            let t = Double(i)
+            while let (command, at) = next.first, at <= t { try d.phase(command, at); next = next.dropFirst() }
+            if (85...125).contains(t) { continue }
+            let before = d.snapshot
+            try d.fix(t, 52 + degreesNorth(travelled(t)), 4, speed: doppler ? (movesAt(t) ? v : 0) : .nan, hAcc: 5)
+            if t == 126 { leg = (d.snapshot.distanceM - before.distanceM, d.snapshot.movingS - before.movingS) }
+        }
+        try d.phase(.stop, 200)
+        return (d, leg.m, leg.s)
+    }
+
+    /// The leg counts its metres and its time when the next fix comes. With the fixes' speeds:
+    /// within 0.5 m (the line less what those speeds carried the runner through the pauses on
+    /// either side, no faster than the faster of them: one who set off in the pause after the
+    /// last fix is not credited the line's walk in the pause); without them, or with speeds of 0
+    /// at both fixes (they say nothing of when the line was covered), the leg's time share of the
+    /// line: exact for one who moved on evenly, short (never long) for one who stood in the
+    /// pauses. Its time is its moving time. (Before, the leg was lost: 180 m and 20 s a rider,
+    /// 60 m a runner.)
+    @Test(arguments: [true, false], [true, false])
+    func aLegWithNoFixOfItsOwnCountsItsStretch(ride: Bool, filters: Bool) throws {
+        let truthM = 20 * (ride ? 9.0 : 3.0)
+        for doppler in [true, false] {
+            for around in [AroundTheLeg.movesOn, .standsInThePauses, .setsOffInThePause] {
+                let (d, m, s) = try PauseBetweenFixesTests.flyALegWithoutAFix(ride: ride, filters: filters, doppler: doppler, around: around)
+                let what = "Doppler \(doppler), \(around): the leg \(m) m, truth \(truthM); \(s) s"
+                #expect(d.snapshot.movingS <= d.snapshot.elapsedS + 1e-9)
+                #expect(abs(s - 20) < 1e-9, "\(what)")
+                if around == .movesOn || (doppler && around == .setsOffInThePause) {
+                    #expect(abs(m - truthM) < 0.5, "\(what)")
+                } else {
+                    #expect(m < truthM + 0.5 && m > truthM / 3, "\(what)")
+                }
+            }
+        }
+    }
+
+    /// One who stood through the leg too: with the stillness detector, the leg adds nothing (the
+    /// 6 m between the fixes on either side is a standing receiver's wander).
+    @Test(arguments: [true, false], [true, false])
+    func aLegWithNoFixStoodThroughAddsNothing(ride: Bool, doppler: Bool) throws {
+        let (_, m, s) = try PauseBetweenFixesTests.flyALegWithoutAFix(ride: ride, filters: true, doppler: doppler, around: .standsThroughTheLeg)
+        #expect(m == 0 && s == 0, "the leg \(m) m, \(s) s")
+    }
+}

@@ -127,12 +127,17 @@ extension FlightComputer {
         var sensedUntil: Double
         /// Whether a resume has begun a new leg since (the pause's point then goes unkept).
         var resumed = false
+        /// The resume that began a leg with no fix of its own (resumed after `t`'s fix, paused
+        /// before the next one); NaN when the leg had its fixes (`noFixLegShare`).
+        var from = Double.nan
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
     /// moving (the stillness detector's judgement, when it judges; filters off, unless that fix's
     /// own speed says 0), the cruise time after that fix waits for the next fix (`legEnd`). A
-    /// flight that stops waits for none: nothing comes after it.
+    /// leg with no fix of its own (resumed after the last fix: `legStart`) waits for it too, and
+    /// its step judges whether the runner moved (`noFixLegShare`): nothing judged the leg yet.
+    /// A flight that stops waits for none: nothing comes after it.
     mutating func keepLegEnd(pausedAt t: Double) {
         if legEnd != nil {   // (a leg with no fix of its own since)
             legEnd?.pausedAt = t
@@ -140,16 +145,48 @@ extension FlightComputer {
             legEndSensed = speedSensor.measuredSincePositioned
             return
         }
+        // (A standing speed the positions belie is the filtered speed, as the stillness
+        // detector judges the step: a host that passes 0 for every speed.)
+        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
+        if let s = legStart {
+            legEnd = LegEnd(lat: s.lat, lon: s.lon, alt: s.alt, speed: speed, t: s.t, pausedAt: t,
+                            sensedUntil: speedSensor.measuredUntil, from: s.at)
+            legEndSensed = speedSensor.measuredSincePositioned
+            return
+        }
         // (Filters off, nothing judges standing but the fix's own speed, as for a raw step's
         // moving time; and the latest fix, when too inaccurate to count, measures no line.)
         let standing = config.filters ? stillness.settings.enabled && stillness.isStill : shown.speed == 0
         guard !standing, config.filters || !gate.accuracy.reduced, let last = lastAccepted, last.t < t else { return }
-        // (A standing speed the positions belie is the filtered speed, as the stillness
-        // detector judges the step: a host that passes 0 for every speed.)
-        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
         legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
                         sensedUntil: speedSensor.measuredUntil)
         legEndSensed = speedSensor.measuredSincePositioned
+    }
+
+    /// The share of the step's line, `lineM` long from the last fix before a leg with no fix of
+    /// its own (`e`, `LegEnd.from`) to `fix` at `t`, that lies in the leg: the line less what the
+    /// two fixes' own speeds carried the runner through the holds on either side (one who rode
+    /// on through both counts the leg's time at that speed), no faster over the leg's time
+    /// (`cruiseS`) than the faster of those speeds and the line's own average (one who stood at
+    /// both fixes, or set off after the first: the speeds say nothing of when the line was
+    /// covered); without a speed at either fix, the leg's share of the step's time. Nothing
+    /// when the stillness detector judges (filters on) and the leg's metres are what a standing
+    /// receiver's wander explains: under `stillRadiusSigmas` position σ, or slower than its
+    /// moving threshold over the leg's time. Also where the leg begins on the line (a fraction
+    /// of it).
+    func noFixLegShare(_ e: LegEnd, lineM: Double, toward fix: Fix, at t: Double, cruiseS: Double) -> (share: Double, begins: Double) {
+        let dt = t - e.t, before = max(0, e.from - e.t), after = max(0, t - e.pausedAt)
+        let v1 = dopplerCheck.prefersPositions ? Double.nan : fix.speed
+        let speeds = e.speed >= 0 && v1 >= 0, lineMps = lineM / dt
+        let legM = min(lineM, max(0, speeds ? min(lineM - e.speed * before - v1 * after, max(e.speed, v1, lineMps) * cruiseS)
+                                            : lineMps * cruiseS))
+        let begins = min(1, speeds ? e.speed * before / lineM : before / dt)
+        if config.filters && stillness.settings.enabled {
+            let st = stillness.settings
+            let sigma = fix.hAcc >= 0 ? max(st.minSigmaM, fix.hAcc) : st.minSigmaM
+            guard legM >= st.stillRadiusSigmas * sigma, legM >= st.movingDopplerMps * cruiseS else { return (0, begins) }
+        }
+        return (legM / lineM, begins)
     }
 
     /// The first fix after a user's pause that came after the last fix (`legEnd`; filters off,
@@ -178,13 +215,32 @@ extension FlightComputer {
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.t, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
-            let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
-            credited = (lineM * share, s)
-            // (A speed of 0: the rider stood, no metres and no moving time.)
-            odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed >= 0 ? min(s, e.speed > 0 ? credited.m / e.speed : 0) : s, capMps: stretchCapMps)
-            if !e.resumed, e.pausedAt < t {
-                let p = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, share)
-                recorder.keepLast(point(p.lat, p.lon, e.alt, at: e.pausedAt))
+            if e.from.isNaN {
+                let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
+                credited = (lineM * share, s)
+                // (A speed of 0: the rider stood, no metres and no moving time.)
+                odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed >= 0 ? min(s, e.speed > 0 ? credited.m / e.speed : 0) : s, capMps: stretchCapMps)
+                if !e.resumed, e.pausedAt < t {
+                    let p = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, share)
+                    recorder.keepLast(point(p.lat, p.lon, e.alt, at: e.pausedAt))
+                }
+            } else {
+                // A leg with no fix of its own: its time is its moving time when it moved.
+                let leg = noFixLegShare(e, lineM: lineM, toward: fix, at: t, cruiseS: s)
+                if leg.share > 0 {
+                    // (Its route: from the resume, at the flight's distance before it, to the pause.)
+                    let route = !e.resumed && e.pausedAt < t
+                    if route {
+                        let a = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, leg.begins)
+                        recorder.keep(point(a.lat, a.lon, e.alt, at: e.from))
+                    }
+                    credited = (lineM * leg.share, s)
+                    odometer.creditLegEnd(distanceM: credited.m, movingS: s, capMps: stretchCapMps)
+                    if route {
+                        let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, leg.begins + leg.share))
+                        recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
+                    }
+                }
             }
         }
         var p = lapProgress
