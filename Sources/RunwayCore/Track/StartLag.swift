@@ -7,11 +7,21 @@
 /// it has converged, so the distance from the fix it started on to where it is then, less what
 /// the steps added meanwhile, is what the integration missed (`take` returns it once).
 ///
+/// A runner who stands first and sets off later is the same start: when the filter stands at
+/// its origin once it has converged, the segment waits for its set-off (`waitsForSetOff`) and
+/// the origin follows the filter where it stands (its position at its latest step slower than
+/// the moving speed that did not speed up), so the lag of that set-off is credited (a receiver's runner who set off at
+/// 4.4 m/s after standing 96 s from the first fix lost 22 m: the filtered speed rises far more
+/// slowly than at a start). The credit also waits while the flight judges the runner standing
+/// (`standing`: the stillness detector; a standing receiver's filtered speed passes the moving
+/// speed now and then). A later stop and set-off within the segment is no start: the filtered
+/// speed that lags the set-off ran on past the stop before it as far, and that was counted.
+///
 /// Only without Doppler speed (the trapezoid of Doppler speeds does not lag), only when the
-/// filter moves when it has converged (the scatter of a receiver standing still is no distance),
-/// only when the whole stretch was in cruise, and never more than `maxS` seconds at the filtered
-/// speed: on noisy fixes the credit is the difference of two positions' errors, so it is bounded
-/// by what a lag can be.
+/// filter moves when it has converged (the scatter of a receiver standing still is no distance)
+/// and the flight does not judge the runner standing, only when the whole stretch was in
+/// cruise, and never more than `maxS` seconds at the filtered speed: on noisy fixes the credit
+/// is the difference of two positions' errors, so it is bounded by what a lag can be.
 ///
 ///     var lag = StartLag()
 ///     _ = lag.take(step, fix: first, at: 0, filter: track, cruising: true)   // the origin
@@ -33,28 +43,46 @@ public struct StartLag: Sendable {
     var steps = 0
     /// Whether a credit is still possible for this start.
     var open = false
+    /// Whether the segment stood when its origin settled: the origin then follows the filter
+    /// where it stands until it sets off.
+    var waitsForSetOff = false
+    /// The filtered speed at the previous step.
+    var lastSpeedMps = Double.nan
 
     public init() {}
 
     /// Takes the filter's `step` for `fix`: the distance to credit now (0 but once a start).
-    /// A step that starts a segment (or the first) is a new origin.
+    /// A step that starts a segment (or the first) is a new origin, and so, while the segment
+    /// waits for its set-off (`waitsForSetOff`), is one in cruise without Doppler after which the
+    /// filter stands (slower than the moving speed, and not faster than the step before). `standing`: whether
+    /// the flight judges the runner standing now.
     @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
-    mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter, cruising: Bool) -> Double {
-        guard let o = origin, !step.newSegment else {
-            origin = (fix.lat, fix.lon, t)
+    mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter, cruising: Bool, standing: Bool = false) -> Double {
+        let positionsOnly = cruising && fix.speed.isNaN, v = filter.speedMps
+        // (Standing: slower than the moving speed, and not speeding up: a filter that sets off
+        // speeds up from where it stood, on clean fixes from the first step.)
+        let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !(v > lastSpeedMps)
+        lastSpeedMps = v
+        guard let o = origin, !step.newSegment, !follows else {
+            let starts = step.newSegment || origin == nil
+            if starts { waitsForSetOff = false }
+            origin = starts ? (fix.lat, fix.lon, t) : (filter.lat, filter.lon, t)
             integratedM = 0
             steps = 0
-            open = cruising && fix.speed.isNaN
+            open = positionsOnly
             return 0
         }
         guard open else { return 0 }
-        guard cruising, fix.speed.isNaN else { open = false; return 0 }
+        guard positionsOnly else { open = false; return 0 }
         integratedM += step.distanceM
         steps += 1
         guard t - o.t >= settleS, steps >= settleFixes else { return 0 }
+        // Converged standing: the segment waits for its set-off. Moving while the flight still
+        // judges the runner standing: the credit waits for its judgement.
+        guard v >= movingSpeedMps else { open = false; waitsForSetOff = true; return 0 }
+        guard !standing else { return 0 }
         open = false
-        let v = filter.speedMps
-        guard v >= movingSpeedMps else { return 0 }
+        waitsForSetOff = false
         let chord = Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
         let missed = chord - integratedM
         return missed > 0 ? min(missed, v * maxS) : 0
