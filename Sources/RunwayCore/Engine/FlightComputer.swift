@@ -156,7 +156,7 @@ public struct FlightComputer: Sendable {
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
             // a dropout's), paid out no faster than the speed cap allows.
-            let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise,
+            let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise || phases.isAutoHeld,
                                      standing: stillness.settings.enabled && stillness.isStill)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)

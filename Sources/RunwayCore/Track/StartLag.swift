@@ -20,7 +20,8 @@
 /// Only without Doppler speed (the trapezoid of Doppler speeds does not lag), only when the
 /// filter moves when it has converged (the scatter of a receiver standing still is no distance)
 /// and the flight does not judge the runner standing, only when the whole stretch was in
-/// cruise, and never more than `maxS` seconds at the filtered speed: on noisy fixes the credit
+/// cruise or auto-paused (`cruising`: the flight passes both; a set-off while auto-paused is the
+/// auto-resume's, and the filter's steps held then count toward what the steps added), and never more than `maxS` seconds at the filtered speed: on noisy fixes the credit
 /// is the difference of two positions' errors, so it is bounded by what a lag can be.
 ///
 ///     var lag = StartLag()
