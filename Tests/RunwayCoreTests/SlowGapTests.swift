@@ -46,5 +46,41 @@ struct SlowGapTests {
         }
         try d.phase(.stop, t0 + 3600)
         #expect(abs(d.core.distance - 0.7 * 3600) < 5, "\(d.core.distance) m of \(0.7 * 3600) m")
+        // Each line's time at the walker's pace (0.8 m/s: no faster one measured), within the
+        // hour: the moving pace is a hiker's (before, the lines counted no time: 0 s).
+        #expect(d.core.movingS > 0.99 * 0.7 * 3600 / 0.8 && d.core.movingS <= 3600, "moving \(d.core.movingS) s")
+    }
+
+    /// A walker (1.4 m/s, Doppler) whose receiver drops out for 60 s while the walk turns (north,
+    /// east, south, east: its chord reads 0.7 m/s, slower than a walker): the line counts the
+    /// time it takes at the walk's own pace, so the walk's average moving speed and its max stay
+    /// the walker's (before, the line counted no time: the moving time 140 s, and the leg's
+    /// average with its 42 m, 1.7 m/s, went to the max, faster than any Doppler speed).
+    @Test func aSlowGapWhileMovingCountsItsTimeAtTheRunnersPace() throws {
+        var d = Driver(EngineConfig(activity: .walk))
+        let v = 1.4
+        func place(_ s: Double) -> (north: Double, east: Double) {
+            if s <= 100 { return (v * s, 0) }
+            let u = min(s, 160) - 100   // the dropout's walk: 15 s each way
+            let legs = [(0.0, 1.0), (1.0, 0.0), (0.0, -1.0), (1.0, 0.0)]
+            var p = (north: v * 100, east: 0.0)
+            for (k, (e, n)) in legs.enumerated() {
+                let part = min(max(u - 15 * Double(k), 0), 15)
+                p.north += n * v * part
+                p.east += e * v * part
+            }
+            return (p.north, p.east + v * max(0, s - 160))
+        }
+        try d.phase(.start, 0)
+        for i in 0...200 where !(i > 100 && i < 160) {
+            let p = place(Double(i))
+            let course = i <= 100 ? 0.0 : 90.0
+            try d.fix(Double(i), 52 + degreesNorth(p.north), 4 + degreesEast(p.east), speed: v, course: course, hAcc: 5)
+        }
+        try d.phase(.stop, 200)
+        let s = d.snapshot
+        #expect(d.core.maxSpeed <= v + 0.05, "max \(d.core.maxSpeed) m/s")
+        #expect(s.distanceM / s.movingS <= d.core.maxSpeed + 1e-9, "average moving \(s.distanceM / s.movingS) m/s, max \(d.core.maxSpeed)")
+        #expect(s.movingS > 140 + 42 / v - 2 && s.movingS <= s.elapsedS, "moving \(s.movingS) s of \(s.elapsedS)")
     }
 }

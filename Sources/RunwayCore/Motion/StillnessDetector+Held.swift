@@ -15,34 +15,44 @@ extension StillnessDetector {
 
     /// What a gap's line (`lineM`, over `cruiseS` of cruise) counts now: crossed at a walker's
     /// speed, the line and its time (`walked`). Crossed slower while moving (or with the stage
-    /// off), the line without its time (a recorder stopped for half an hour between two tracks:
-    /// the runner's moving pace is the tracks'). Crossed slower while the runner stands, nothing
-    /// now: a standing receiver's wander across the gap (a metre or more across 10 s counted as
-    /// distance). Its line is then held as the step to the fix after it, as a step while still
-    /// is: movement confirmed with no quiet stretch since (a runner who set off in a tunnel after
-    /// standing at a light, a hiker's sparse logger at the start of a leg) credits it with the
-    /// held steps, without moving time; otherwise it is dropped with them. Crossed at standing
-    /// noise's speed (`stillDopplerMps`) it is quiet.
-    mutating func across(_ gap: GapCredit, lineM: Double, cruiseS: Double) -> (counts: Bool, movingS: Double) {
+    /// off), the line and, unless it was crossed at standing noise's speed (`stillDopplerMps`:
+    /// the runner stood through it), the time it takes at the runner's own pace (`paceMps`: the
+    /// flight's average moving speed; a walker's before it has one), no more than its cruise
+    /// time: the runner may have stood in part of it, or turned (a walker's 8 s dropout across a
+    /// turn reads slower than a walker by its chord; a hiker's logger saving a fix a minute at
+    /// 0.7 m/s), and a line counted without any time is a stretch faster than any pace measured
+    /// (a walk's max speed at the profile's cap: receiver flight 1630). A recorder stopped for
+    /// half an hour between two tracks, its line crossed at 0.3 m/s, adds the line without its
+    /// time: the runner's moving pace stays the tracks'. Crossed slower while the runner stands,
+    /// nothing now: a standing receiver's wander across the gap
+    /// (a metre or more across 10 s counted as distance). Its line is then held as the step to
+    /// the fix after it, as a step while still is: movement confirmed with no quiet stretch since
+    /// (a runner who set off in a tunnel after standing at a light, a hiker's sparse logger at the
+    /// start of a leg) credits it with the held steps, with that time; otherwise it is dropped
+    /// with them. Crossed at standing noise's speed (`stillDopplerMps`) it is quiet.
+    mutating func across(_ gap: GapCredit, lineM: Double, cruiseS: Double, paceMps: Double) -> (counts: Bool, movingS: Double) {
         if walked(gap) { return (true, cruiseS) }
-        guard settings.enabled, isStill else { return (true, 0) }
-        holdLine(of: gap, distanceM: lineM)
+        let pace = paceMps > 0 && paceMps.isFinite ? paceMps : settings.movingDopplerMps
+        let lineS = lineM > 0 && pace > 0 && gap.speedAcrossMps >= stillDoppler ? min(max(0, cruiseS), lineM / pace) : 0
+        guard settings.enabled, isStill else { return (true, lineS) }
+        holdLine(of: gap, distanceM: lineM, movingS: lineS)
         return (false, 0)
     }
 
-    /// Holds a slow gap's line with the stand's steps (`across`).
-    private mutating func holdLine(of gap: GapCredit, distanceM: Double) {
+    /// Holds a slow gap's line with the stand's steps (`across`), with its moving time.
+    private mutating func holdLine(of gap: GapCredit, distanceM: Double, movingS: Double) {
         guard distanceM > 0 else { return }
         let quiet = gap.speedAcrossMps < stillDoppler
         var i = held.count
         while i > 0, held[i - 1].t > gap.at { i -= 1 }
         if i > 0, held[i - 1].t == gap.at {
             held[i - 1].d += distanceM
+            held[i - 1].movingS += movingS
             held[i - 1].lineM += distanceM
             held[i - 1].from = min(held[i - 1].from, gap.lastT)
             held[i - 1].quiet = quiet
         } else {
-            held.insert(Held(t: gap.at, d: distanceM, movingS: 0, quiet: quiet, lineM: distanceM, from: gap.lastT), at: i)
+            held.insert(Held(t: gap.at, d: distanceM, movingS: movingS, quiet: quiet, lineM: distanceM, from: gap.lastT), at: i)
         }
     }
 
