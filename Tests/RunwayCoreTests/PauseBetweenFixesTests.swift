@@ -322,3 +322,37 @@ extension PauseBetweenFixesTests {
         #expect(m == 0 && s == 0, "the leg \(m) m, \(s) s")
     }
 }
+
+extension PauseBetweenFixesTests {
+    /// A runner (3 m/s, due north at 1 Hz) who stands from 30 s, is paused at 70 s standing (the
+    /// stillness detector judges it: the pause keeps no leg end), sets off at that pause and
+    /// moves on evenly, resumed at 80 s and paused again at 100 s inside a dropout (no fix from
+    /// 51 to 109 s: the leg between has no fix of its own), resumed at 120 s. The leg is 20 s of
+    /// cruise, 60 m: its moving time is those 20 s, not the standing cruise before the first
+    /// pause too, and its metres are never long; with Doppler (standing at the fix before, 3 m/s
+    /// at the one after) within 0.5 m. (Before, the leg's time ran from the last fix: 40 s, and
+    /// 80 m without Doppler, 90 m with it.)
+    @Test(arguments: [true, false])
+    func aLegWithNoFixCountsNoneOfTheStandBeforeThePause(doppler: Bool) throws {
+        var c = Driver.config(filters: true)
+        c.activity = .run
+        c.autoLapM = 0
+        var d = Driver(c)
+        var commands: [(PhaseCommand, Double)] = [(.start, 0), (.pause, 70), (.resume, 80), (.pause, 100), (.resume, 120)]
+        var leg = (m: 0.0, s: 0.0)
+        for i in 0...160 {
+            let t = Double(i)
+            while let (command, at) = commands.first, at <= t { try d.phase(command, at); commands.removeFirst() }
+            if t > 50 && t < 110 { continue }
+            let moving = t < 30 || t >= 70
+            let metres = 3 * (min(t, 30) + max(0, t - 70))
+            let before = d.snapshot
+            try d.fix(t, 52 + degreesNorth(metres), 4, speed: doppler ? (moving ? 3 : 0) : .nan, hAcc: 5)
+            if t == 110 { leg = (d.snapshot.distanceM - before.distanceM, d.snapshot.movingS - before.movingS) }
+        }
+        try d.phase(.stop, 160)
+        #expect(abs(leg.s - 20) < 1e-9, "the leg's moving time \(leg.s) s of its 20 s")
+        #expect(leg.m < 60.5, "the leg \(leg.m) m of 60 m")
+        if doppler { #expect(abs(leg.m - 60) < 0.5, "the leg \(leg.m) m of 60 m") }
+    }
+}

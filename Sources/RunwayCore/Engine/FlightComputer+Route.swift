@@ -212,8 +212,10 @@ extension FlightComputer {
         // The cruise time up to the pause that speed samples had not measured at the pause (they
         // may have measured part of it, and more after a resume: not the stretch before the
         // pause), at least the cruise after their last sample, as a gap's line counts it.
+        // (A leg with no fix of its own begins at its resume: the cruise before an earlier pause
+        // after the fix was judged standing, or had none, when that pause kept no leg end.)
         let end = phase == .cruise ? clock.cruiseSince : t
-        let s = unsensedCruise(from: e.t, to: end, sensed: legEndSensed, until: e.sensedUntil)
+        let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             if e.from.isNaN {
                 let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
