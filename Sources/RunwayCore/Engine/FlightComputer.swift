@@ -155,9 +155,11 @@ public struct FlightComputer: Sendable {
             positionsMeasure = phase == .cruise || phases.isAutoHeld
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
-            // a dropout's), paid out no faster than the speed cap allows.
+            // a dropout's), paid out no faster than the speed cap allows. (While auto-paused the
+            // stillness detector judges nothing, its judgement is the one before: the credit waits
+            // for the resume.)
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise || phases.isAutoHeld,
-                                     standing: stillness.settings.enabled && stillness.isStill)
+                                     standing: phases.isAutoHeld || stillness.settings.enabled && stillness.isStill)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
             // A dropout's stretch the filter just doubted (rare): what its steps missed is owed.
