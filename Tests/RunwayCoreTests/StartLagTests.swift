@@ -110,3 +110,25 @@ extension StartLagTests {
         #expect(abs(d.snapshot.distanceM - 1680) < 1, "\(d.snapshot.distanceM) m of the ride's 1680 m")
     }
 }
+
+extension StartLagTests {
+    /// A clean run at 3.3 m/s that stands its first 60 s (the segment waits for its set-off),
+    /// sets off, is paused by the user 10 s into it (the credit closes: its stretch is not all
+    /// cruise), resumed, then stops 60 s at a light and sets off again: the segment had set off
+    /// before the pause, so the light's set-off is no start and nothing is credited (its lag is
+    /// balanced by the stop's run-on). Before, the pause left the segment waiting for a set-off
+    /// and the light's was credited (13.7 m).
+    @Test func aUserPauseWhileMovingEndsTheWaitForASetOff() {
+        var filter = TrackFilter(), lag = StartLag()
+        var credited = 0.0, north = 0.0
+        for i in 0...500 {
+            let t = Double(i)
+            let moving = t > 60 && !(t > 300 && t <= 360)
+            if moving { north += 3.3 }
+            let f = Fix(t: t, lat: 52 + degreesNorth(north), lon: 4)
+            let step = filter.update(f, t: t)
+            credited += lag.take(step, fix: f, at: t, filter: filter, cruising: !(t >= 70 && t <= 80))
+        }
+        #expect(credited == 0, "\(credited) m credited")
+    }
+}

@@ -74,7 +74,9 @@ public struct StartLag: Sendable {
             return 0
         }
         guard open else { return 0 }
-        guard positionsOnly else { open = false; return 0 }
+        // (Left in a hold or for Doppler while the filter moves: the segment has set off, its lag
+        // is lost; standing, it still waits.)
+        guard positionsOnly else { open = false; if v >= movingSpeedMps { waitsForSetOff = false }; return 0 }
         integratedM += step.distanceM
         steps += 1
         guard t - o.t >= settleS, steps >= settleFixes else { return 0 }
