@@ -148,7 +148,7 @@ extension FlightComputer {
         // (A standing speed the positions belie is the filtered speed, as the stillness
         // detector judges the step: a host that passes 0 for every speed.)
         let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
-        if let s = legStart {
+        if let s = legStart, let last = lastAccepted, last.t <= s.t {   // (no fix since: not one while auto-paused)
             legEnd = LegEnd(lat: s.lat, lon: s.lon, alt: s.alt, speed: speed, t: s.t, pausedAt: t,
                             sensedUntil: speedSensor.measuredUntil, from: s.at)
             legEndSensed = speedSensor.measuredSincePositioned
