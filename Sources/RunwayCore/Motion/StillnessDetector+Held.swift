@@ -24,12 +24,12 @@ extension StillnessDetector {
     /// (a walk's max speed at the profile's cap: receiver flight 1630). A recorder stopped for
     /// half an hour between two tracks, its line crossed at 0.3 m/s, adds the line without its
     /// time: the runner's moving pace stays the tracks'. Crossed slower while the runner stands,
-    /// nothing now: a standing receiver's wander across the gap
-    /// (a metre or more across 10 s counted as distance). Its line is then held as the step to
-    /// the fix after it, as a step while still is: movement confirmed with no quiet stretch since
-    /// (a runner who set off in a tunnel after standing at a light, a hiker's sparse logger at the
-    /// start of a leg) credits it with the held steps, with that time; otherwise it is dropped
-    /// with them. Crossed at standing noise's speed (`stillDopplerMps`) it is quiet.
+    /// nothing now: a standing receiver's wander across the gap (a metre or more across 10 s
+    /// counted as distance). Its line is then held as the step to the fix after it, as a step
+    /// while still is: movement confirmed with no quiet stretch since (a runner who set off in a
+    /// tunnel after standing at a light, a hiker's sparse logger at the start of a leg) credits
+    /// it with the held steps, with that time; otherwise it is dropped with them. Crossed at
+    /// standing noise's speed (`stillDopplerMps`) it is quiet.
     mutating func across(_ gap: GapCredit, lineM: Double, cruiseS: Double, paceMps: Double) -> (counts: Bool, movingS: Double) {
         if walked(gap) { return (true, cruiseS) }
         let pace = paceMps > 0 && paceMps.isFinite ? paceMps : settings.movingDopplerMps

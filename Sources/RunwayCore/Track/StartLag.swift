@@ -10,19 +10,22 @@
 /// A runner who stands first and sets off later is the same start: when the filter stands at
 /// its origin once it has converged, the segment waits for its set-off (`waitsForSetOff`) and
 /// the origin follows the filter where it stands (its position at its latest step slower than
-/// the moving speed that did not speed up), so the lag of that set-off is credited (a receiver's runner who set off at
-/// 4.4 m/s after standing 96 s from the first fix lost 22 m: the filtered speed rises far more
-/// slowly than at a start). The credit also waits while the flight judges the runner standing
-/// (`standing`: the stillness detector; a standing receiver's filtered speed passes the moving
-/// speed now and then). A later stop and set-off within the segment is no start: the filtered
-/// speed that lags the set-off ran on past the stop before it as far, and that was counted.
+/// the moving speed that did not speed up), so the lag of that set-off is credited (a
+/// receiver's runner who set off at 4.4 m/s after standing 96 s from the first fix lost 22 m:
+/// the filtered speed rises far more slowly than at a start). The credit also waits while the
+/// flight judges the runner standing (`standing`: the stillness detector, and all of an
+/// auto-pause; a standing receiver's filtered speed passes the moving speed now and then). A
+/// later stop and set-off within the segment is no start: the filtered speed that lags the
+/// set-off ran on past the stop before it as far, and that was counted. A hold that closes the
+/// credit while the filter moves ends the wait: that set-off's lag is lost.
 ///
 /// Only without Doppler speed (the trapezoid of Doppler speeds does not lag), only when the
 /// filter moves when it has converged (the scatter of a receiver standing still is no distance)
 /// and the flight does not judge the runner standing, only when the whole stretch was in
 /// cruise or auto-paused (`cruising`: the flight passes both; a set-off while auto-paused is the
-/// auto-resume's, and the filter's steps held then count toward what the steps added), and never more than `maxS` seconds at the filtered speed: on noisy fixes the credit
-/// is the difference of two positions' errors, so it is bounded by what a lag can be.
+/// auto-resume's, and the filter's steps held then count toward what the steps added), and
+/// never more than `maxS` seconds at the filtered speed: on noisy fixes the credit is the
+/// difference of two positions' errors, so it is bounded by what a lag can be.
 ///
 ///     var lag = StartLag()
 ///     _ = lag.take(step, fix: first, at: 0, filter: track, cruising: true)   // the origin
@@ -55,8 +58,8 @@ public struct StartLag: Sendable {
     /// Takes the filter's `step` for `fix`: the distance to credit now (0 but once a start).
     /// A step that starts a segment (or the first) is a new origin, and so, while the segment
     /// waits for its set-off (`waitsForSetOff`), is one in cruise without Doppler after which the
-    /// filter stands (slower than the moving speed, and not faster than the step before). `standing`: whether
-    /// the flight judges the runner standing now.
+    /// filter stands (slower than the moving speed, and not faster than the step before).
+    /// `standing`: whether the flight judges the runner standing now.
     @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
     mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter, cruising: Bool, standing: Bool = false) -> Double {
         let positionsOnly = cruising && fix.speed.isNaN, v = filter.speedMps
