@@ -84,3 +84,26 @@ struct SlowGapTests {
         #expect(s.movingS > 140 + 42 / v - 2 && s.movingS <= s.elapsedS, "moving \(s.movingS) s of \(s.elapsedS)")
     }
 }
+
+extension SlowGapTests {
+    /// A runner stands 60 s at the start (Doppler 0.15 m/s), walks 36 m slowly through a 60 s
+    /// dropout (its line crossed at 0.6 m/s: held with the stand's steps, with its time at a
+    /// walker's pace, 45 s), then sprints at 5 m/s for a few seconds and stops. The credit that
+    /// confirms the sprint counts toward the max at its steps' own speed, the line left out with
+    /// its time; before, the line's 45 s stayed in the stretch while its metres were left out,
+    /// and the sprint read 0.2 m/s (the max then the leg's average, 1.07 m/s).
+    @Test func aHeldSlowLinesTimeIsNoPartOfTheCreditsStretch() throws {
+        var d = Driver(EngineConfig(activity: .run))
+        var rng = SeededRandom(seed: 3)
+        func noise() -> Double { 0.8 * (Double(rng.next() % 2001) / 1000 - 1) }
+        try d.phase(.start, 0)
+        for i in 0...60 { try d.fix(Double(i), 52 + degreesNorth(noise()), 4 + degreesEast(noise()), speed: 0.15, hAcc: 5) }
+        for i in 120...123 {
+            let north = 36 + 5 * Double(i - 120)
+            try d.fix(Double(i), 52 + degreesNorth(north), 4, speed: 5, course: 0, hAcc: 5)
+        }
+        try d.phase(.stop, 123)
+        #expect(d.core.maxSpeed > 4, "max \(d.core.maxSpeed) m/s")
+        #expect(d.core.maxSpeed <= 5 + 1e-9, "max \(d.core.maxSpeed) m/s")
+    }
+}

@@ -245,7 +245,8 @@ public struct HeldCredit: Sendable, Equatable {
     public var movingS: Double
     /// A speed sensor's step.
     public var bySensor = false
-    /// Of `distanceM`, the lines of gaps crossed slower than a walker (`StillnessDetector.across`):
-    /// distance without moving time, no stretch's speed.
+    /// Of `distanceM`, the lines of gaps crossed slower than a walker (`StillnessDetector.across`),
+    /// and of `movingS` their time (taken at the runner's pace, not measured): no stretch's speed.
     public var lineM = 0.0
+    public var lineS = 0.0
 }

@@ -49,10 +49,11 @@ extension StillnessDetector {
             held[i - 1].d += distanceM
             held[i - 1].movingS += movingS
             held[i - 1].lineM += distanceM
+            held[i - 1].lineS += movingS
             held[i - 1].from = min(held[i - 1].from, gap.lastT)
             held[i - 1].quiet = quiet
         } else {
-            held.insert(Held(t: gap.at, d: distanceM, movingS: movingS, quiet: quiet, lineM: distanceM, from: gap.lastT), at: i)
+            held.insert(Held(t: gap.at, d: distanceM, movingS: movingS, quiet: quiet, lineM: distanceM, lineS: movingS, from: gap.lastT), at: i)
         }
     }
 
@@ -97,6 +98,7 @@ extension StillnessDetector {
             credit.distanceM += h.d
             credit.movingS += h.movingS
             credit.lineM += h.lineM
+            credit.lineS += h.lineS
             creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS, from: h.from)
         }
         return credit

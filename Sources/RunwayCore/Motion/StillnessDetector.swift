@@ -103,6 +103,8 @@ public struct StillnessDetector: Sendable {
         var t: Double, d: Double, movingS: Double, quiet: Bool
         /// Of `d`, a slow gap's line (`across`).
         var lineM = 0.0
+        /// Of `movingS`, those lines' time (at the runner's pace: `across`).
+        var lineS = 0.0
         /// When the step began (the fix before it, the gap's last fix before its line).
         var from = Double.nan
     }
