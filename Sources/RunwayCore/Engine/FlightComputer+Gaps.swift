@@ -42,7 +42,8 @@ extension FlightComputer {
             // pause, or a stand in a hold (no cruise). At least the cruise after their last sample.
             let cruise = unsensedCruise(from: c.lastT, to: c.at, sensed: gapSensed, until: c.sensedUntil)
             let distanceM = c.distanceM * FlightComputer.legShare(of: c.distanceM, speed: c.confirmingDopplerMps, legS: cruise, stepS: c.at - c.lastT)
-            let across = stillness.across(c, lineM: distanceM, cruiseS: cruise, paceMps: odometer.distanceM / odometer.movingS)
+            // (Standing by auto-pause's judgement: no moving time, held or not.)
+            let across = stillness.across(c, lineM: distanceM, cruiseS: standing ? 0 : cruise, paceMps: odometer.distanceM / odometer.movingS)
             if across.counts {
                 let moving = standing ? 0 : across.movingS
                 odometer.credit(distanceM: distanceM, movingS: moving)
