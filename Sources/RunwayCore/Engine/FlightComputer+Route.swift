@@ -181,11 +181,7 @@ extension FlightComputer {
         let legM = min(lineM, max(0, speeds ? min(lineM - e.speed * before - v1 * after, max(e.speed, v1, lineMps) * cruiseS)
                                             : lineMps * cruiseS))
         let begins = min(1, speeds ? e.speed * before / lineM : before / dt)
-        if config.filters && stillness.settings.enabled {
-            let st = stillness.settings
-            let sigma = fix.hAcc >= 0 ? max(st.minSigmaM, fix.hAcc) : st.minSigmaM
-            guard legM >= st.stillRadiusSigmas * sigma, legM >= st.movingDopplerMps * cruiseS else { return (0, begins) }
-        }
+        if config.filters && stillness.settings.enabled && stillness.wanderExplains(legM, over: cruiseS, at: fix) { return (0, begins) }
         return (legM / lineM, begins)
     }
 
@@ -217,31 +213,30 @@ extension FlightComputer {
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
+            // A leg with its fixes: its share, as moving time the time it took at the last fix's
+            // speed (a speed of 0: the rider stood, no metres and no moving time). One with no
+            // fix of its own: its share when it moved, and its time is moving time; its route
+            // begins at the resume, at the flight's distance before it.
+            let share: Double, begins: Double, movingS: Double
             if e.from.isNaN {
-                let share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
-                credited = (lineM * share, s)
-                // (A speed of 0: the rider stood, no metres and no moving time.)
-                odometer.creditLegEnd(distanceM: credited.m, movingS: e.speed >= 0 ? min(s, e.speed > 0 ? credited.m / e.speed : 0) : s, capMps: stretchCapMps)
-                if !e.resumed, e.pausedAt < t {
-                    let p = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, share)
-                    recorder.keepLast(point(p.lat, p.lon, e.alt, at: e.pausedAt))
-                }
+                share = FlightComputer.legShare(of: lineM, speed: e.speed, legS: s, stepS: dt)
+                begins = .nan
+                movingS = e.speed >= 0 ? min(s, e.speed > 0 ? lineM * share / e.speed : 0) : s
             } else {
-                // A leg with no fix of its own: its time is its moving time when it moved.
-                let leg = noFixLegShare(e, lineM: lineM, toward: fix, at: t, cruiseS: s)
-                if leg.share > 0 {
-                    // (Its route: from the resume, at the flight's distance before it, to the pause.)
-                    let route = !e.resumed && e.pausedAt < t
-                    if route {
-                        let a = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, leg.begins)
-                        recorder.keep(point(a.lat, a.lon, e.alt, at: e.from))
-                    }
-                    credited = (lineM * leg.share, s)
-                    odometer.creditLegEnd(distanceM: credited.m, movingS: s, capMps: stretchCapMps)
-                    if route {
-                        let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, leg.begins + leg.share))
-                        recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
-                    }
+                (share, begins) = noFixLegShare(e, lineM: lineM, toward: fix, at: t, cruiseS: s)
+                movingS = s
+            }
+            if e.from.isNaN || share > 0 {
+                let route = !e.resumed && e.pausedAt < t
+                if route && !begins.isNaN {
+                    let a = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, begins)
+                    recorder.keep(point(a.lat, a.lon, e.alt, at: e.from))
+                }
+                credited = (lineM * share, s)
+                odometer.creditLegEnd(distanceM: credited.m, movingS: movingS, capMps: stretchCapMps)
+                if route {
+                    let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, (begins.isNaN ? 0 : begins) + share))
+                    recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
                 }
             }
         }

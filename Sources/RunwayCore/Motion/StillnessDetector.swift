@@ -251,8 +251,18 @@ public struct StillnessDetector: Sendable {
             x = 0
             y = 0
         }
-        let sigma = fix.hAcc.isNaN ? settings.minSigmaM : max(settings.minSigmaM, fix.hAcc)
-        return Sample(t: t, x: x, y: y, doppler: fix.speed, sigma: sigma)
+        return Sample(t: t, x: x, y: y, doppler: fix.speed, sigma: sigma(of: fix))
+    }
+
+    /// The position σ a fix is judged by: its stated accuracy, at least `minSigmaM`.
+    @inline(__always)
+    func sigma(of fix: Fix) -> Double { fix.hAcc.isNaN ? settings.minSigmaM : max(settings.minSigmaM, fix.hAcc) }
+
+    /// Whether `metres` moved over `seconds` is what a standing receiver's wander explains, judged
+    /// at `fix`'s σ: under `stillRadiusSigmas` σ, or slower than `movingDopplerMps` (a stretch
+    /// no fix of which the detector saw: a leg with no fix of its own).
+    func wanderExplains(_ metres: Double, over seconds: Double, at fix: Fix) -> Bool {
+        metres < settings.stillRadiusSigmas * sigma(of: fix) || metres < settings.movingDopplerMps * seconds
     }
 
     private mutating func setOrigin(_ lat: Double, _ lon: Double) {
