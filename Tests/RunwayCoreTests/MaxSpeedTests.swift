@@ -53,3 +53,53 @@ struct ShortFlightMaxSpeedTests {
         #expect(d.core.maxSpeed >= average * (1 - 1e-9), "max \(d.core.maxSpeed) m/s, average \(average)")
     }
 }
+
+/// A dropout's line measures the runner's speed across it from two positions, each with its
+/// error; the fixes' Doppler speeds at its ends do not carry that error.
+@Suite("Max speed across a dropout")
+struct DropoutMaxSpeedTests {
+    /// A run at 3 m/s with a 40 s dropout whose fixes come back 10 m further along than the
+    /// runner (the receiver's wander: they stay there): the line reads 130 m in 40 s, 3.25 m/s,
+    /// between fixes whose Doppler says 3 (before: the line's average was the max, 3.25). The
+    /// distance keeps the line (what the positions say); the max is the Doppler speeds', or the
+    /// flight's average when that is faster (the max is never under it). Without
+    /// Doppler the line is the only measure of that stretch: its average counts.
+    @Test func aLineLongByItsEndsErrorIsNoFasterThanTheirDopplerSpeeds() throws {
+        for doppler in [true, false] {
+            var d = Driver()
+            let t0 = 1_700_000_000.0
+            try d.phase(.start, t0)
+            for k in 0...120 where k <= 60 || k >= 100 {
+                let north = 3 * Double(k) + (k >= 100 ? 10 : 0)
+                try d.fix(t0 + Double(k), 52 + degreesNorth(north), 4, speed: doppler ? 3 : .nan, course: doppler ? 0 : .nan, hAcc: 5)
+            }
+            try d.phase(.stop)
+            #expect(abs(d.core.distance - 370) < 3, "doppler \(doppler): \(d.core.distance) m")
+            if doppler {
+                // (The flight's average moving speed, which the max must reach, has the 10 m too.)
+                let average = d.core.distance / d.core.movingS
+                #expect(d.core.maxSpeed <= max(3, average) + 1e-9, "max \(d.core.maxSpeed) m/s, average \(average)")
+            } else {
+                #expect(d.core.maxSpeed >= 3.2, "max \(d.core.maxSpeed) m/s: the line's average")
+            }
+        }
+    }
+
+    /// A rider at 5 m/s who is at 8 when the fixes come back after a minute: the line is faster
+    /// than the speed before it, and as fast as the one after it allows.
+    @Test func aRiderWhoSpedUpInADropoutKeepsTheSpeedTheFixesAfterItMeasure() throws {
+        var c = EngineConfig()
+        c.activity = .ride
+        var d = Driver(c)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        var north = 0.0
+        for k in 0...180 {
+            let v = k <= 60 ? 5.0 : 8.0
+            if k > 0 { north += v }
+            if k <= 60 || k >= 120 { try d.fix(t0 + Double(k), 52 + degreesNorth(north), 4, speed: v, course: 0, hAcc: 5) }
+        }
+        try d.phase(.stop)
+        #expect(abs(d.core.maxSpeed - 8) < 0.05, "max \(d.core.maxSpeed) m/s")
+    }
+}

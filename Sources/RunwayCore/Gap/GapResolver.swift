@@ -45,6 +45,8 @@ public struct GapResolver: Sendable {
         var pausedFrom: Double? = nil
         /// Up to when speed samples had measured the flight when the gap ended (`wait`).
         var sensedUntil = -Double.infinity
+        /// The Doppler speeds of the fixes at the line's two ends (NaN: none).
+        var beforeSpeed = Double.nan, afterSpeed = Double.nan
 
         func speed(to fix: Fix, at t: Double) -> Double {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
@@ -159,6 +161,8 @@ public struct GapResolver: Sendable {
                            fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
         next.pausedFrom = merged?.pausedFrom
+        next.beforeSpeed = merged?.beforeSpeed ?? shownSpeed
+        next.afterSpeed = fix.speed
         return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk)
     }
 
@@ -218,9 +222,12 @@ public struct GapResolver: Sendable {
             distance = 0
             speed = .nan
         }
+        // (A re-anchored gap's line ends at the fix it re-anchored on.)
+        let after = metres == nil ? gap.afterSpeed : confirming?.speed ?? .nan
+        let ends = gap.beforeSpeed.isFinite && after.isFinite ? max(gap.beforeSpeed, after) : .nan
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
-                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil)
+                         confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil, endsDopplerMps: ends)
     }
 }
 
@@ -248,6 +255,8 @@ public struct GapCredit: Sendable, Equatable {
     /// Up to when speed samples had measured the flight when the gap ended: of its line, only
     /// the share after that counts (-infinity: they had measured none of it).
     public var sensedUntil = -Double.infinity
+    /// The faster of the Doppler speeds of the fixes at the line's two ends (NaN: either has none).
+    public var endsDopplerMps = Double.nan
 }
 
 /// What the other stages may know of a gap that waits.

@@ -3,8 +3,10 @@
 /// Distance never decreases: steps and credits add to it, nothing takes away. A credit of
 /// distance and moving time (movement confirmed after the runner seemed to stand, a gap's line,
 /// the steps an auto-pause held, speed samples' stretch) is a stretch the runner covered at its
-/// average speed: that speed counts toward the max, so the max is at least the average of any
-/// stretch credited, even on a flight whose pace window measured no speed, or before the credit.
+/// average speed: that speed counts toward the max (no faster than its caller's cap: a gap's line
+/// between fixes with trusted Doppler speeds no faster than those), so a flight whose pace window
+/// measured no speed has one, and each leg's average counts at its end: the max is never below
+/// the flight's average moving speed.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
