@@ -252,7 +252,15 @@ public struct TrackFilter: Sendable {
             let moving = v >= settings.movingSpeedMps
             // The trapezoid of the filtered speed, when both ends are moving.
             let before = (veBefore * veBefore + vnBefore * vnBefore).squareRoot()
-            let d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
+            var d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
+            // A step longer than `longStepS` whose fixes moved slower than the moving speed: its
+            // speed after the update is the chord's own and the velocity correction's overshoot
+            // (a standing receiver's 27 s dropout, 7 m of wander, read 1.1 m/s: 29.5 m). It
+            // counts no further than the fixes moved over it.
+            if dt > settings.longStepS {
+                let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+                if chord < settings.movingSpeedMps * dt { d = min(d, chord) }
+            }
             // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
             // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
             // fixes themselves moved since the filter started: what would run ahead of them waits
