@@ -88,6 +88,14 @@ public struct CruiseLegs: Sendable, Equatable {
         finished.append(TimerLeg(start: start, end: max(start, end), autoResumed: autoResumed))
     }
 
+    /// A leg from `start` to `end` learnt of later, in its place among the finished legs (they do
+    /// not overlap it).
+    mutating func insert(from start: Double, to end: Double, autoResumed: Bool) {
+        guard start.isFinite, end.isFinite else { return }
+        let k = finished.firstIndex(where: { $0.start >= end }) ?? finished.count
+        finished.insert(TimerLeg(start: start, end: max(start, end), autoResumed: autoResumed), at: k)
+    }
+
     /// Moves the end of the last leg from `from` to `to` (an auto-pause that starts later).
     mutating func moveLastEnd(from: Double, to: Double) {
         guard let k = finished.indices.last, finished[k].end == from, to.isFinite else { return }

@@ -14,12 +14,10 @@ struct ReceiverFlightTests {
     }
 
     /// Kinds of problem found and not fixed yet, each its own known issue (on 2100 flights,
-    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 32 flights show one: 17 distance short, 7 moving time
+    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 30 flights show one: 15 distance short, 6 moving time
     /// short, 2 max speed above the fastest Doppler, 8 distance long, 4 moving time long).
     /// Traced:
-    /// - distance and moving time short: a runner who sets off while auto-paused, straight into
-    ///   a dropout, then pauses inside it: the hold becomes the user's and the auto-resume
-    ///   across the dropout never comes (receiver flight 613: 300 m and 52 s); a rider who sped
+    /// - distance and moving time short: a rider who sped
     ///   up as the fixes went out and was paused inside the dropout, the share before the pause
     ///   measured at the last fix's speed (541: 98 m short; sharing the line by both fixes'
     ///   speeds traded it for 739, whose dropout crossed a turn); a slow walk (1.1 m/s, positions

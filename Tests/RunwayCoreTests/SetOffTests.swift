@@ -88,4 +88,78 @@ struct SetOffTests {
             #expect(abs(long.distanceM - short.distanceM) < 5, "\(what): \(long.distanceM) m, \(short.distanceM) m with a creep 100 s shorter")
         }
     }
+
+    /// Auto-paused standing for 60 s, then a set-off (1 m/s² for a ride, 0.5 for a run, fixes at
+    /// 61–64: the fast hold begins, and is not yet complete) straight into a dropout (no fixes
+    /// 65–119); inside it the user pauses (112.5); the first fix after it (120) comes while
+    /// paused; resume at 141.5; fixes at 1 Hz to the stop at 200. `moves`: the runner goes on to
+    /// `v` (6 or 3 m/s) and keeps it, through the pause too; else the runner stops at 66 and
+    /// stands until the resume, then rides on at `v`. Returns the flight and the truth: metres
+    /// and seconds moving in cruise (from the set-off to the pause, and after the resume).
+    static func setOffIntoADropout(_ activity: Activity, moves: Bool, doppler: Bool) throws -> (FlightData, truthM: Double, truthS: Double) {
+        var c = Driver.config()
+        c.activity = activity
+        c.autoLapM = 0
+        c.autoPause = .defaults(for: activity)
+        c.autoPause.enabled = true
+        c.speedCapMps = activity.speedCapMps
+        var d = Driver(c)
+        let a = activity == .ride ? 1.0 : 0.5, v = activity == .ride ? 6.0 : 3.0
+        let rampS = v / a, pauseAt = 112.5, resumeAt = 141.5, end = 200.0
+        // Where the runner is at `t` when moving on from the set-off at 60, and the speed there.
+        func moving(_ t: Double) -> (m: Double, v: Double) {
+            let s = max(0, t - 60)
+            return s <= rampS ? (a * s * s / 2, a * s) : (v * rampS / 2 + v * (s - rampS), v)
+        }
+        // Stopping at 66 (0.5 s braking) and standing until the resume.
+        let stopAt = 66.0
+        func standing(_ t: Double) -> (m: Double, v: Double) {
+            if t <= stopAt { return moving(t) }
+            if t < resumeAt { return (moving(stopAt).m, 0) }
+            return (moving(stopAt).m + v * (t - resumeAt), v)
+        }
+        func at(_ t: Double) -> (m: Double, v: Double) { moves ? moving(t) : standing(t) }
+        try d.phase(.start, 0)
+        var paused = false, resumed = false
+        for i in 0...Int(end) {
+            let t = Double(i)
+            if !paused && t >= pauseAt { try d.phase(.pause, pauseAt); paused = true }
+            if !resumed && t >= resumeAt { try d.phase(.resume, resumeAt); resumed = true }
+            if t >= 65 && t < 120 { continue }   // the dropout
+            let p = at(t)
+            try d.fix(t, 52 + degreesNorth(p.m), 4, speed: doppler ? p.v : .nan, hAcc: 5)
+        }
+        try d.phase(.stop, end)
+        let after = at(end).m - at(resumeAt).m
+        if moves { return (d.snapshot, moving(pauseAt).m + after, pauseAt - 60 + end - resumeAt) }
+        return (d.snapshot, moving(stopAt).m + after, stopAt - 60 + end - resumeAt)
+    }
+
+    /// A user's pause that takes over an auto-pause with a resume under way: the fix after the
+    /// dropout, while paused, shows the runner crossed it moving, so the resume comes after all,
+    /// backdated to where it was under way, and the stretch up to the pause counts (within 6 m
+    /// and 4 s: the fast hold begins a second or two after the set-off). Before, it counted none
+    /// of it: 297 m and 52.5 s short for the ride, 148 m and 52.5 s for the run (receiver flight
+    /// 613). (Positions only, four fixes of a set-off start no fast hold, nor a set-off the
+    /// filter's steps move in: nothing is under way, and the stretch still counts nothing.)
+    @Test(arguments: [Activity.run, .ride])
+    func aSetOffIntoADropoutPausedInsideItCounts(_ activity: Activity) throws {
+        let (s, truthM, truthS) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true)
+        let what = "\(activity)"
+        #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
+        #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
+        #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
+    }
+
+    /// The same set-off, but the runner stopped a few seconds later, inside the dropout, and
+    /// stood through the pause: the fix after it says so, and the stretch adds nothing (neither
+    /// the line nor the hold's time: the resume never came).
+    @Test(arguments: [Activity.run, .ride], [true, false])
+    func aSetOffThatStoppedInsideTheDropoutAddsNothing(_ activity: Activity, doppler: Bool) throws {
+        let (s, truthM, _) = try SetOffTests.setOffIntoADropout(activity, moves: false, doppler: doppler)
+        let afterResumeM = (activity == .ride ? 6.0 : 3.0) * (200 - 141.5)
+        let what = "\(activity), Doppler \(doppler)"
+        #expect(s.distanceM < afterResumeM + 3, "\(what): \(s.distanceM) m, \(afterResumeM) m after the resume (\(truthM) m in all)")
+        #expect(s.elapsedS < 200 - 141.5 + 10, "\(what): elapsed \(s.elapsedS) s: the stand was no hold")
+    }
 }

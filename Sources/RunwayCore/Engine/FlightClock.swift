@@ -119,6 +119,19 @@ public struct FlightClock: Sendable, Equatable {
         autoResumed = true
     }
 
+    /// A leg an auto-resume began at `from` that a user's pause at `to` ended, learnt of later
+    /// (`FlightComputer.takeLegEnd`: the hold the pause took over was a set-off): its time is
+    /// cruise, before the leg in progress if any; not before the legs that ended already.
+    /// Returns its seconds.
+    @discardableResult
+    mutating func creditLeg(from: Double, to: Double) -> Double {
+        let start = max(from, legs.finished.last(where: { $0.start < to })?.end ?? from)
+        guard start < to else { return 0 }
+        elapsedBefore += to - start
+        legs.insert(from: start, to: to, autoResumed: true)
+        return to - start
+    }
+
     /// An auto-pause moved from `from` to `to` (later): the time between was cruise.
     mutating func creditHold(from: Double, to: Double) {
         elapsedBefore += to - from

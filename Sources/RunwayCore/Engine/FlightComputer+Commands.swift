@@ -25,6 +25,8 @@ extension FlightComputer {
             if command == .pause { keepLegEnd(pausedAt: now) }
             odometer.endLeg(capMps: stretchCapMps)
         }
+        // (A pause that takes an auto-pause over with a resume under way: the next fix judges it.)
+        if command == .pause && phases.isAutoHeld { keepSetOffLegEnd(pausedAt: now) }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
         if command == .stop { legEnd = nil } else if command == .resume { legEnd?.resumed = true }

@@ -130,6 +130,75 @@ extension FlightComputer {
         /// The resume that began a leg with no fix of its own (resumed after `t`'s fix, paused
         /// before the next one); NaN when the leg had its fixes (`noFixLegShare`).
         var from = Double.nan
+        /// The auto-resume under way when the pause took an auto-pause over (`keepSetOffLegEnd`);
+        /// nil: none.
+        var setOff: SetOff? = nil
+    }
+
+    /// A set-off while auto-paused that a user's pause took over before anything judged it: the
+    /// resume under way (`AutoPauseStage.resumeUnderWay`: since when, the held steps it credits),
+    /// the pause's time and the seconds from the last fix to it that speed samples had not
+    /// measured then.
+    struct SetOff: Sendable, Equatable {
+        var since: Double
+        var held: [HeldCredit]
+        var pausedAt: Double
+        var unsensedS: Double
+    }
+
+    /// A user's pause while auto-paused, with the auto-resume under way (its fast hold begun, or
+    /// held steps that set off: `AutoPauseStage.resumeUnderWay`): the pause makes the hold the
+    /// user's, and the fixes that would have completed the resume may never come (a dropout
+    /// from the set-off on). So the leg end waits at the last fix, with the resume, for the next
+    /// fix, which judges it (`takeLegEnd`), as a no-fix leg's does: nothing judged whether the
+    /// runner moved on.
+    mutating func keepSetOffLegEnd(pausedAt t: Double) {
+        guard legEnd == nil, config.filters, let last = lastAccepted, last.t <= t,
+              let r = pause.resumeUnderWay(phases: phases) else { return }
+        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
+        let unsensed = max(0, t - max(last.t, speedSensor.measuredUntil))
+        legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
+                        sensedUntil: speedSensor.measuredUntil,
+                        setOff: SetOff(since: r.since, held: r.held, pausedAt: t, unsensedS: unsensed))
+        legEndSensed = speedSensor.measuredSincePositioned
+    }
+
+    /// The fix after a pause that took over a set-off (`e.setOff`), its step's line `lineM` from
+    /// the last fix before the pause: when the line was crossed faster than auto-pause resumes
+    /// at (no faster than the speed cap: a junk end), the runner moved on, and the resume comes
+    /// after all, backdated to where it was under way: its leg, from then to the pause, is cruise
+    /// time, its held steps count, and so does the line's share before the pause, as a no-fix
+    /// leg's (`noFixLegShare`, from the last fix: the cruise seconds `cruiseAfterS` of a resumed
+    /// leg paused again before this fix too), its time moving time. Slower, the runner stood:
+    /// nothing. Returns the line's metres and the seconds credited, as `takeLegEnd` does.
+    mutating func takeSetOff(_ o: SetOff, _ e: LegEnd, lineM: Double, toward fix: Fix, at t: Double, cruiseAfterS: Double) -> (m: Double, s: Double) {
+        let dt = t - e.t, lineMps = lineM / dt
+        guard dt > 0, lineMps > pause.machine.settings.resumeAboveMps, lineMps <= config.speedCapMps else { return (0, 0) }
+        let legS = clock.creditLeg(from: o.since, to: o.pausedAt)
+        var heldM = 0.0, heldS = 0.0
+        for h in o.held {
+            heldM += h.distanceM
+            heldS += h.movingS
+            if h.bySensor { sensorM += h.distanceM }
+        }
+        odometer.creditLeg(distanceM: heldM, movingS: min(heldS, legS), capMps: stretchCapMps)
+        let route = !e.resumed && e.pausedAt < t
+        if route {
+            startSegment()
+            recorder.keep(point(e.lat, e.lon, e.alt, at: e.t))
+        }
+        var leg = e
+        leg.from = e.t   // (from the last fix: no hold before it)
+        let s = o.unsensedS + cruiseAfterS
+        let share = s > 0 ? noFixLegShare(leg, lineM: lineM, toward: fix, at: t, cruiseS: s).share : 0
+        guard share > 0 else { return (0, 0) }
+        let m = lineM * share
+        odometer.creditLeg(distanceM: m, movingS: min(s, max(0, legS - heldS) + cruiseAfterS), capMps: stretchCapMps)
+        if route {
+            let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, share))
+            recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
+        }
+        return (m, s)
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
@@ -212,7 +281,9 @@ extension FlightComputer {
         // after the fix was judged standing, or had none, when that pause kept no leg end.)
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
-        if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
+        if let o = e.setOff {
+            if !phases.isAutoHeld, lineM > 0 { credited = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) }
+        } else if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             // A leg with its fixes: its share, as moving time the time it took at the last fix's
             // speed (a speed of 0: the rider stood, no metres and no moving time). One with no
             // fix of its own: its share when it moved, and its time is moving time; its route

@@ -188,17 +188,35 @@ public struct AutoPauseStage: Sendable {
             slowSteps.removeAll(keepingCapacity: true)
             return .pause(from: when, withdrawMovingS: withdrawn)
         case .resume(let at):
-            // The resumed leg starts with the set-off before the fast hold (`setOff`), else at
-            // `at`: a step's moving time counts from there. A set-off step counts no more than its
-            // fixes moved (a long one's filtered speed can run ahead of them).
-            let first = setOff(before: firstHeld(after: at))
-            let since = first < held.count && held[first].t <= at ? held[first].t - held[first].movingS : at
-            let credited = held[first...].map {
-                HeldCredit(distanceM: $0.t <= at ? min($0.d, $0.fixesM) : $0.d, movingS: min($0.movingS, $0.t - since), bySensor: $0.bySensor)
-            }
+            let (since, credited) = resuming(at: at)
             held.removeAll(keepingCapacity: true)
             return .resume(since: since, held: credited)
         }
+    }
+
+    /// A resume whose fast hold began at `at`: since when the runner moved and the held steps it
+    /// credits. The resumed leg starts with the set-off before the fast hold (`setOff`), else at
+    /// `at`: a step's moving time counts from there. A set-off step counts no more than its
+    /// fixes moved (a long one's filtered speed can run ahead of them).
+    private func resuming(at: Double) -> (since: Double, held: [HeldCredit]) {
+        let first = setOff(before: firstHeld(after: at))
+        let since = first < held.count && held[first].t <= at ? held[first].t - held[first].movingS : at
+        let credited = held[first...].map {
+            HeldCredit(distanceM: $0.t <= at ? min($0.d, $0.fixesM) : $0.d, movingS: min($0.movingS, $0.t - since), bySensor: $0.bySensor)
+        }
+        return (since, credited)
+    }
+
+    /// The resume under way when a user's pause takes the hold over (before `userCommand` drops
+    /// what it holds): the one the hold would make from its fast hold begun, or, with none, from
+    /// the held steps that set off (`setOff`: the fixes moved faster than the threshold up to the
+    /// last of them). Nil when neither, or auto-pause is off or not paused. Whether the runner
+    /// moved on is for the fix after the pause to say (`FlightComputer.takeLegEnd`).
+    func resumeUnderWay(phases: PhaseMachine) -> (since: Double, held: [HeldCredit])? {
+        guard machine.settings.enabled, phases.isAutoHeld else { return nil }
+        if let at = machine.fastSince { return resuming(at: at) }
+        guard let last = held.last, setOff(before: held.count) < held.count else { return nil }
+        return resuming(at: last.t)
     }
 
     /// The index of the first held step that ends after `t` (`held.count` when none does).

@@ -82,6 +82,16 @@ public struct Odometer: Sendable, Equatable {
         noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps)
     }
 
+    /// A leg of its own credited after it ended (a set-off while auto-paused that a user's pause
+    /// took over, measured by the fix after it: `FlightComputer.takeLegEnd`): its average counts
+    /// toward the max; a leg begun since does not count it.
+    mutating func creditLeg(distanceM d: Double, movingS m: Double, capMps: Double) {
+        credit(distanceM: d, movingS: m)
+        legFromM += d
+        legFromS += m
+        noteStretch(distanceM: d, movingS: m, capMps: capMps)
+    }
+
     mutating func noteSpeed(_ v: Double) {
         if !v.isNaN, !(v <= maxSpeedMps) { maxSpeedMps = v }
     }
