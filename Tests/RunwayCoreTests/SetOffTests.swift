@@ -6,15 +6,21 @@ import Testing
 /// steps measured it; the resume begins with those steps (`AutoPauseStage.setOff`).
 @Suite("A set-off while auto-paused counts from where the runner set off")
 struct SetOffTests {
-    /// Clean fixes due north at 1 Hz: `v` m/s for 60 s, a stand of `standS`, `v` m/s for 60 s.
-    static func fly(_ activity: Activity, autoPause: Bool, doppler: Bool, standS: Double) throws -> FlightData {
+    /// A driver with the profile's speed cap and own auto-pause thresholds (a ride's 2.0 m/s),
+    /// no auto laps.
+    static func driver(_ activity: Activity, autoPause: Bool) -> Driver {
         var c = Driver.config()
         c.activity = activity
         c.autoLapM = 0
-        c.autoPause = .defaults(for: activity)   // (the profile's thresholds: a ride's 2.0 m/s)
+        c.autoPause = .defaults(for: activity)
         c.autoPause.enabled = autoPause
         c.speedCapMps = activity.speedCapMps
-        var d = Driver(c)
+        return Driver(c)
+    }
+
+    /// Clean fixes due north at 1 Hz: `v` m/s for 60 s, a stand of `standS`, `v` m/s for 60 s.
+    static func fly(_ activity: Activity, autoPause: Bool, doppler: Bool, standS: Double) throws -> FlightData {
+        var d = SetOffTests.driver(activity, autoPause: autoPause)
         let v = activity == .ride ? 8.0 : 4.0
         try d.phase(.start, 0)
         let end = 120 + Int(standS)
@@ -48,13 +54,7 @@ struct SetOffTests {
     /// whose fixes lie 0.6 m either side of the line in turn (a receiver's scatter: each moves
     /// 1.2 m across), then `go` m/s for 60 s; the profile's own auto-pause.
     static func creep(_ activity: Activity, go: Double, creep: Double, creepS: Int, doppler: Bool) throws -> FlightData {
-        var c = Driver.config()
-        c.activity = activity
-        c.autoLapM = 0
-        c.autoPause = .defaults(for: activity)
-        c.autoPause.enabled = true
-        c.speedCapMps = activity.speedCapMps
-        var d = Driver(c)
+        var d = SetOffTests.driver(activity, autoPause: true)
         try d.phase(.start, 0)
         var north = 0.0
         let end = 90 + creepS + 60
@@ -97,13 +97,7 @@ struct SetOffTests {
     /// stands until the resume, then rides on at `v`. Returns the flight and the truth: metres
     /// and seconds moving in cruise (from the set-off to the pause, and after the resume).
     static func setOffIntoADropout(_ activity: Activity, moves: Bool, doppler: Bool) throws -> (FlightData, truthM: Double, truthS: Double) {
-        var c = Driver.config()
-        c.activity = activity
-        c.autoLapM = 0
-        c.autoPause = .defaults(for: activity)
-        c.autoPause.enabled = true
-        c.speedCapMps = activity.speedCapMps
-        var d = Driver(c)
+        var d = SetOffTests.driver(activity, autoPause: true)
         let a = activity == .ride ? 1.0 : 0.5, v = activity == .ride ? 6.0 : 3.0
         let rampS = v / a, pauseAt = 112.5, resumeAt = 141.5, end = 200.0
         // Where the runner is at `t` when moving on from the set-off at 60, and the speed there.
