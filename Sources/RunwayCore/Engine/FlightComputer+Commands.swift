@@ -29,7 +29,7 @@ extension FlightComputer {
         if command == .pause && phases.isAutoHeld { keepSetOffLegEnd(pausedAt: now) }
         if command == .stop { elevationStage.settle() }   // the climb in progress ends where the runner stopped
         legStart = nil   // a leg that ends before its first fix has no point
-        if command == .stop { legEnd = nil } else if command == .resume { legEnd?.resumed = true }
+        if command == .stop { legEnd = nil; legEndSetOff = nil } else if command == .resume { legEnd?.resumed = true }
         speedSensor.legChanged()
         clock.apply(command, at: time, phase: phase)
         if command == .resume { pace.reset() }

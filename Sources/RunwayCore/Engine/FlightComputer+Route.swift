@@ -130,9 +130,6 @@ extension FlightComputer {
         /// The resume that began a leg with no fix of its own (resumed after `t`'s fix, paused
         /// before the next one); NaN when the leg had its fixes (`noFixLegShare`).
         var from = Double.nan
-        /// The auto-resume under way when the pause took an auto-pause over (`keepSetOffLegEnd`);
-        /// nil: none.
-        var setOff: SetOff? = nil
     }
 
     /// A set-off while auto-paused that a user's pause took over before anything judged it: the
@@ -158,12 +155,12 @@ extension FlightComputer {
         let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
         let unsensed = max(0, t - max(last.t, speedSensor.measuredUntil))
         legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
-                        sensedUntil: speedSensor.measuredUntil,
-                        setOff: SetOff(since: r.since, held: r.held, pausedAt: t, unsensedS: unsensed))
+                        sensedUntil: speedSensor.measuredUntil)
+        legEndSetOff = SetOff(since: r.since, held: r.held, pausedAt: t, unsensedS: unsensed)
         legEndSensed = speedSensor.measuredSincePositioned
     }
 
-    /// The fix after a pause that took over a set-off (`e.setOff`), its step's line `lineM` from
+    /// The fix after a pause that took over a set-off (`legEndSetOff`), its step's line `lineM` from
     /// the last fix before the pause: when the line was crossed faster than auto-pause resumes
     /// at (no faster than the speed cap: a junk end), the runner moved on, and the resume comes
     /// after all, backdated to where it was under way: its leg, from then to the pause, is cruise
@@ -269,7 +266,9 @@ extension FlightComputer {
     @inline(never)   // once a pause, kept out of the fix path
     mutating func takeLegEnd(lineM: Double, toward fix: Fix, at t: Double, _ events: inout [Event]) -> (m: Double, s: Double) {
         guard let e = legEnd else { return (0, 0) }
+        let setOff = legEndSetOff
         legEnd = nil
+        legEndSetOff = nil
         let dt = t - e.t
         // (A gap that waits: its credit counts both sides of the pause, and cuts the laps.)
         if phase == .cruise && gaps.waitingAt == t { return (0, 0) }
@@ -281,7 +280,7 @@ extension FlightComputer {
         // after the fix was judged standing, or had none, when that pause kept no leg end.)
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
-        if let o = e.setOff {
+        if let o = setOff {
             if !phases.isAutoHeld, lineM > 0 { credited = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) }
         } else if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             // A leg with its fixes: its share, as moving time the time it took at the last fix's

@@ -45,6 +45,10 @@ public struct FlightComputer: Sendable {
     /// Where the leg a user's pause ended lies when its last fix came before the pause: the
     /// next fix's step counts its share before the pause (`takeLegEnd`).
     var legEnd: LegEnd? = nil
+    /// The auto-resume under way when that pause took an auto-pause over (`keepSetOffLegEnd`;
+    /// nil: none). Beside `legEnd`, not in it: its held steps (an array) would make every fix's
+    /// test of `legEnd` copy it out of line.
+    var legEndSetOff: SetOff? = nil
     /// The stretches speed samples had measured of the gap that waits (`GapResolver.wait`) and of
     /// a pause's leg end, when it ended: of their lines, the cruise time in them is left out.
     /// (Kept here, not in the waiting gap and the leg end, which the fix path tests every fix.)

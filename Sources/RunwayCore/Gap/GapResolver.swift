@@ -45,8 +45,6 @@ public struct GapResolver: Sendable {
         var pausedFrom: Double? = nil
         /// Up to when speed samples had measured the flight when the gap ended (`wait`).
         var sensedUntil = -Double.infinity
-        /// The Doppler speeds of the fixes at the line's two ends (NaN: none).
-        var beforeSpeed = Double.nan, afterSpeed = Double.nan
 
         func speed(to fix: Fix, at t: Double) -> Double {
             t > fromT ? Geodesy.distance(lat1: fromLat, lon1: fromLon, lat2: fix.lat, lon2: fix.lon) / (t - fromT) : 0
@@ -80,12 +78,17 @@ public struct GapResolver: Sendable {
         /// The fix after the gap before this one, found junk (out of reach and not borne out):
         /// it is no point of the route (nil: none).
         public var junk: LastFix? = nil
+        /// The Doppler speed of the fix at the waiting line's start (`GapResolver.beforeSpeed`).
+        var beforeSpeed = Double.nan
     }
 
     let countGaps: Bool
     /// The profile's speed cap (m/s): a gap crossed faster is no movement of the runner's.
     let speedCapMps: Double
     private var pending: Pending? = nil
+    /// The Doppler speed of the fix at the waiting line's start (NaN: none); beside `pending`,
+    /// not in it: a larger `Pending` is copied out of line on every fix's path.
+    private var beforeSpeed = Double.nan
 
     public init(countGaps: Bool, speedCapMps: Double = .infinity) {
         self.countGaps = countGaps
@@ -161,9 +164,8 @@ public struct GapResolver: Sendable {
                            fromLat: from.lat, fromLon: from.lon,
                            fromT: from.t, trust: trust)
         next.pausedFrom = merged?.pausedFrom
-        next.beforeSpeed = merged?.beforeSpeed ?? shownSpeed
-        next.afterSpeed = fix.speed
-        return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk)
+        return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk,
+                        beforeSpeed: merged != nil ? beforeSpeed : shownSpeed)
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
@@ -177,6 +179,7 @@ public struct GapResolver: Sendable {
         next.held = autoHeld
         next.sensedUntil = sensedUntil
         pending = next
+        beforeSpeed = start.beforeSpeed
     }
 
     /// A fix that agrees with the one after the gap confirms it.
@@ -222,9 +225,10 @@ public struct GapResolver: Sendable {
             distance = 0
             speed = .nan
         }
-        // (A re-anchored gap's line ends at the fix it re-anchored on.)
-        let after = metres == nil ? gap.afterSpeed : confirming?.speed ?? .nan
-        let ends = gap.beforeSpeed.isFinite && after.isFinite ? max(gap.beforeSpeed, after) : .nan
+        // The speeds at the line's ends: the fix before it, and the one that confirms the fix
+        // after it, a second later (or that the gate re-anchored on, where the line then ends).
+        let after = confirming?.speed ?? .nan
+        let ends = beforeSpeed.isFinite && after.isFinite ? max(beforeSpeed, after) : .nan
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
                          confirmedT: confirming == nil ? .nan : confirmedT, sensedUntil: gap.sensedUntil, endsDopplerMps: ends)
@@ -255,7 +259,8 @@ public struct GapCredit: Sendable, Equatable {
     /// Up to when speed samples had measured the flight when the gap ended: of its line, only
     /// the share after that counts (-infinity: they had measured none of it).
     public var sensedUntil = -Double.infinity
-    /// The faster of the Doppler speeds of the fixes at the line's two ends (NaN: either has none).
+    /// The faster of the Doppler speeds at the line's two ends, the fix before it and the
+    /// confirming fix (NaN: either has none).
     public var endsDopplerMps = Double.nan
 }
 
