@@ -103,3 +103,29 @@ struct DropoutMaxSpeedTests {
         #expect(abs(d.core.maxSpeed - 8) < 0.05, "max \(d.core.maxSpeed) m/s")
     }
 }
+
+extension DropoutMaxSpeedTests {
+    /// A host that passes 0 m/s for every fix's speed (the track filter doubts it: the positions
+    /// move on): a walk at 1.5 m/s, a 40 s dropout the runner crosses at 4 m/s, the walk again.
+    /// The speed before the dropout is no Doppler speed the flight trusts, so the line counts
+    /// toward the max as it does without speeds (4 m/s); capped by the doubted 0 it counted
+    /// nothing, and the max was the leg's average, 1.9.
+    @Test func aLineAfterADoubtedStandingSpeedCountsAsWithoutSpeeds() throws {
+        var maxima: [Double] = []
+        for zero in [false, true] {
+            var d = Driver()
+            try d.phase(.start, 0)
+            var north = 0.0
+            for k in 0...280 {
+                let v = k > 120 && k <= 160 ? 4.0 : 1.5
+                if k > 0 { north += v }
+                if k > 120 && k < 160 { continue }
+                try d.fix(Double(k), 52 + degreesNorth(north), 4, speed: zero ? 0 : .nan, hAcc: 5)
+            }
+            try d.phase(.stop, 280)
+            maxima.append(d.core.maxSpeed)
+        }
+        #expect(maxima[0] > 3.9, "without speeds: max \(maxima[0]) m/s")
+        #expect(abs(maxima[1] - maxima[0]) < 0.1, "speeds of 0: max \(maxima[1]) m/s, \(maxima[0]) without speeds")
+    }
+}

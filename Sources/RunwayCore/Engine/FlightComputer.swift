@@ -251,7 +251,8 @@ public struct FlightComputer: Sendable {
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                      waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm)
+                                      waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
+                                      speedDoubted: track.doubtsSpeed)
             if let c = start.credit { credit(c, &events) }
             if let j = start.junk, phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
             gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause

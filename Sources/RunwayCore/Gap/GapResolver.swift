@@ -124,8 +124,10 @@ public struct GapResolver: Sendable {
     ///     is the step's own.
     ///   - inRhythm: whether it came in the recorder's rhythm (`FixGate.gapInRhythm`): its line
     ///     counts whatever `count_gaps` says, as an ordinary step's would.
+    ///   - speedDoubted: whether the flight doubts `last`'s speed (a standing speed its positions
+    ///     belie: `TrackFilter.doubtsSpeed`): no Doppler speed at the line's start.
     mutating func gapEnded(at fix: Fix, t: Double, last: LastFix, shownSpeed: Double, waits: Bool,
-                           inRhythm: Bool = false) -> GapStart {
+                           inRhythm: Bool = false, speedDoubted: Bool = false) -> GapStart {
         var chord = Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon)
         // A gap before this one (a sparse recorder: one fix a gap): the fix after it (`last`) is
         // borne out, and confirms it, when this fix lies on the way on from where the runner was
@@ -165,7 +167,7 @@ public struct GapResolver: Sendable {
                            fromT: from.t, trust: trust)
         next.pausedFrom = merged?.pausedFrom
         return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk,
-                        beforeSpeed: merged != nil ? beforeSpeed : shownSpeed)
+                        beforeSpeed: merged != nil ? beforeSpeed : speedDoubted ? .nan : shownSpeed)
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
