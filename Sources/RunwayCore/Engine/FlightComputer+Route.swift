@@ -178,24 +178,22 @@ extension FlightComputer {
             heldS += h.movingS
             if h.bySensor { sensorM += h.distanceM }
         }
-        odometer.creditLeg(distanceM: heldM, movingS: min(heldS, legS), capMps: stretchCapMps)
-        let route = !e.resumed && e.pausedAt < t
-        if route {
-            startSegment()
-            recorder.keep(point(e.lat, e.lon, e.alt, at: e.t))
-        }
         var leg = e
         leg.from = e.t   // (from the last fix: no hold before it)
         let s = o.unsensedS + cruiseAfterS
         let share = s > 0 ? noFixLegShare(leg, lineM: lineM, toward: fix, at: t, cruiseS: s).share : 0
-        guard share > 0 else { return (0, 0) }
-        let m = lineM * share
-        odometer.creditLeg(distanceM: m, movingS: min(s, max(0, legS - heldS) + cruiseAfterS), capMps: stretchCapMps)
-        if route {
-            let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, share))
-            recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
+        let m = share > 0 ? lineM * share : 0, lineS = share > 0 ? min(s, max(0, legS - heldS) + cruiseAfterS) : 0
+        // One leg: its held steps and the line's share, its average toward the max.
+        odometer.creditLeg(distanceM: heldM + m, movingS: min(heldS, legS) + lineS, capMps: stretchCapMps)
+        if !e.resumed && e.pausedAt < t {
+            startSegment()
+            recorder.keep(point(e.lat, e.lon, e.alt, at: e.t))
+            if share > 0 {
+                let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, share))
+                recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
+            }
         }
-        return (m, s)
+        return share > 0 ? (m, s) : (0, 0)
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
