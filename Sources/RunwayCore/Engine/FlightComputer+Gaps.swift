@@ -48,9 +48,9 @@ extension FlightComputer {
                 let moving = standing ? 0 : across.movingS
                 odometer.credit(distanceM: distanceM, movingS: moving)
                 // Toward the max no faster than the faster of its ends' Doppler speeds, when both
-                // have one and the flight trusts them (not a standing speed the filter doubted): the line over a few seconds carries its
-                // ends' position error (a walker's 10 s dropout measured 5 m long reads 2.1 m/s
-                // between speeds of 1.6), which their speeds do not.
+                // have one and the flight trusts them (not a standing speed the filter doubted):
+                // the line over a few seconds carries its ends' position error (a walker's 10 s
+                // dropout measured 5 m long reads 2.1 m/s between speeds of 1.6); their speeds do not.
                 let trusted = c.endsDopplerMps.isFinite && config.filters && !dopplerCheck.prefersPositions
                 odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: trusted ? min(stretchCapMps, c.endsDopplerMps) : stretchCapMps)
                 recorder.credit(distanceM, toPointAt: c.at)

@@ -253,10 +253,11 @@ public struct TrackFilter: Sendable {
             // The trapezoid of the filtered speed, when both ends are moving.
             let before = (veBefore * veBefore + vnBefore * vnBefore).squareRoot()
             var d = moving ? min((before >= settings.movingSpeedMps ? (before + v) / 2 : v) * dt, settings.speedCapMps * dt) : 0
-            // A step longer than `longStepS` whose fixes moved slower than the moving speed: its
-            // speed after the update is the chord's own and the velocity correction's overshoot
-            // (a standing receiver's 27 s dropout, 7 m of wander, read 1.1 m/s: 29.5 m). It
-            // counts no further than the fixes moved over it.
+            // A step longer than `longStepS` whose fixes moved slower than the moving speed counts
+            // no further than they moved: the filtered speeds at its ends say little of the time
+            // between (the speed after a long prediction is the chord's own and the velocity
+            // correction's overshoot: a standing receiver's 27 s dropout, 7 m of wander, read
+            // 1.1 m/s, 29.5 m; a runner braking into a stop, 2.8 m/s before it, 20 m for 3.6).
             if dt > settings.longStepS {
                 let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
                 if chord < settings.movingSpeedMps * dt { d = min(d, chord) }
