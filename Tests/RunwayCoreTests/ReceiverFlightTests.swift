@@ -14,7 +14,7 @@ struct ReceiverFlightTests {
     }
 
     /// Kinds of problem found and not fixed yet, each its own known issue (on 2100 flights,
-    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 29 flights show one: 15 distance short, 6 moving time
+    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 27 flights show one: 13 distance short, 6 moving time
     /// short, 2 max speed above the fastest Doppler, 7 distance long, 3 moving time long).
     /// Traced:
     /// - distance and moving time short: a rider who sped
@@ -24,8 +24,9 @@ struct ReceiverFlightTests {
     ///   only) after a resume, too short for the stillness detector to confirm before the
     ///   runner stood (245: 29 m and 26 s); a walker's set-off of 13–26 s from a stand,
     ///   positions only, that the stillness detector cannot tell from the receiver's wander
-    ///   (1517, 1744); a positions-only set-off from an auto-paused stand, whose resume's held
-    ///   steps begin once the lagging filtered speed passes the threshold (977, 127: 10–17 m).
+    ///   (1517, 1744); a positions-only run's set-off from an auto-paused stand that the user
+    ///   paused 17.5 s into it, before its lag was credited (127: 17 m). (977 and 1896, whose
+    ///   set-off's credit was the chord across a bend, now measure it along the filter's track.)
     /// - max speed above the fastest Doppler speed: receiver flight 335, a runner braking into a
     ///   26 s dropout (under `gap_s`: one step) and standing through it; the step's displacement
     ///   says standing (no moving time) but it counts the trapezoid of its end speeds, 36 m, so

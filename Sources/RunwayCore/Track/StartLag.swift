@@ -12,7 +12,12 @@
 /// the origin follows the filter where it stands (its position at its latest step slower than
 /// the moving speed that did not speed up), so the lag of that set-off is credited (a
 /// receiver's runner who set off at 4.4 m/s after standing 96 s from the first fix lost 22 m:
-/// the filtered speed rises far more slowly than at a start). The credit also waits while the
+/// the filtered speed rises far more slowly than at a start). That lag is measured along the
+/// filter's track from where it stood (`pathM`: its positions at each step, joined), not by the
+/// chord: it had converged there, and the chord across a bend in the 20 s after a set-off came
+/// off the credit (receiver flight 977, a ride that turned as it set off, lost 12.7 m). A start's
+/// is the chord from its first fix (the filter's first positions are the fixes', noise and all).
+/// The credit also waits while the
 /// flight judges the runner standing (`standing`: the stillness detector, and all of an
 /// auto-pause; a standing receiver's filtered speed passes the moving speed now and then). A
 /// later stop and set-off within the segment is no start: the filtered speed that lags the
@@ -52,6 +57,11 @@ public struct StartLag: Sendable {
     var waitsForSetOff = false
     /// The filtered speed at the previous step.
     var lastSpeedMps = Double.nan
+    /// Whether the origin is where the filter stood (a set-off, not a start), and the length of
+    /// the filter's track since it (its positions at each step, joined), with the last of them.
+    var fromStand = false
+    var pathM = 0.0
+    var last = (lat: Double.nan, lon: Double.nan)
 
     public init() {}
 
@@ -71,6 +81,9 @@ public struct StartLag: Sendable {
             let starts = step.newSegment || origin == nil
             if starts { waitsForSetOff = false }
             origin = starts ? (fix.lat, fix.lon, t) : (filter.lat, filter.lon, t)
+            fromStand = !starts
+            pathM = 0
+            last = (filter.lat, filter.lon)
             integratedM = 0
             steps = 0
             open = positionsOnly
@@ -82,6 +95,8 @@ public struct StartLag: Sendable {
         guard positionsOnly else { open = false; if v >= movingSpeedMps { waitsForSetOff = false }; return 0 }
         integratedM += step.distanceM
         steps += 1
+        pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon)
+        last = (filter.lat, filter.lon)
         guard t - o.t >= settleS, steps >= settleFixes else { return 0 }
         // Converged standing: the segment waits for its set-off. Moving while the flight still
         // judges the runner standing: the credit waits for its judgement.
@@ -89,8 +104,9 @@ public struct StartLag: Sendable {
         guard !standing else { return 0 }
         open = false
         waitsForSetOff = false
-        let chord = Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
-        let missed = chord - integratedM
+        // (From a stand along the filter's track; from a start, the chord from its first fix.)
+        let moved = fromStand ? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
+        let missed = moved - integratedM
         return missed > 0 ? min(missed, v * maxS) : 0
     }
 }
