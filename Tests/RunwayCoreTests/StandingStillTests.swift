@@ -217,7 +217,7 @@ extension StandingStillTests {
     /// the filtered speed lags the set-off as it lags a start, and that lag is credited once the
     /// filter has converged (`StartLag`). Before, only a start's lag was: the runner stood at
     /// the start 20 s after the first fix, and the set-off's lag was lost: run 15 to 20 m, walk
-    /// 6 to 11 m, ride 22 to 31 m. (Measured: −2.5 to +3.3 m.)
+    /// 6 to 11 m, ride 22 to 31 m. (Measured: −2.5 to +3.2 m; −2.5 to +3.3 m while the set-off was measured by its chord.)
     @Test(arguments: Activity.allCases, [false, true])
     func positionsOnlyAStandingStartLosesNothingOfTheSetOff(activity: Activity, autoPause: Bool) throws {
         var config = EngineConfig(activity: activity)
