@@ -25,8 +25,7 @@ struct ReceiverFlightTests {
     ///   runner stood (245: 29 m and 26 s); a walker's set-off of 13–26 s from a stand,
     ///   positions only, that the stillness detector cannot tell from the receiver's wander
     ///   (1517, 1744); a positions-only run's set-off from an auto-paused stand that the user
-    ///   paused 17.5 s into it, before its lag was credited (127: 17 m). (977 and 1896, whose
-    ///   set-off's credit was the chord across a bend, now measure it along the filter's track.)
+    ///   paused 17.5 s into it, before its lag was credited (127: 17 m).
     /// - max speed above the fastest Doppler speed: receiver flight 335, a runner braking into a
     ///   26 s dropout (under `gap_s`: one step) and standing through it; the step's displacement
     ///   says standing (no moving time) but it counts the trapezoid of its end speeds, 36 m, so

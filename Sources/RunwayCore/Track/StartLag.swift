@@ -95,8 +95,10 @@ public struct StartLag: Sendable {
         guard positionsOnly else { open = false; if v >= movingSpeedMps { waitsForSetOff = false }; return 0 }
         integratedM += step.distanceM
         steps += 1
-        pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon)
-        last = (filter.lat, filter.lon)
+        if fromStand {
+            pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon)
+            last = (filter.lat, filter.lon)
+        }
         guard t - o.t >= settleS, steps >= settleFixes else { return 0 }
         // Converged standing: the segment waits for its set-off. Moving while the flight still
         // judges the runner standing: the credit waits for its judgement.
