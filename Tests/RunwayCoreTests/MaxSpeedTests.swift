@@ -129,3 +129,24 @@ extension DropoutMaxSpeedTests {
         #expect(abs(maxima[1] - maxima[0]) < 0.1, "speeds of 0: max \(maxima[1]) m/s, \(maxima[0]) without speeds")
     }
 }
+
+extension DropoutMaxSpeedTests {
+    /// As `aLineLongByItsEndsErrorIsNoFasterThanTheirDopplerSpeeds`, but the runner stops the
+    /// flight half a second after the fix after the dropout, before any fix confirms it: the stop
+    /// credits the gap as it is (`GapResolver.flush`), and its line (130 m in 40 s, 3.25 m/s) is
+    /// no faster toward the max than the Doppler speeds at its ends (3 m/s), or the flight's
+    /// average, as when a fix confirms it.
+    @Test func aFlushedLineIsNoFasterThanItsEndsDopplerSpeeds() throws {
+        var d = Driver()
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        for k in 0...100 where k <= 60 || k >= 100 {
+            let north = 3 * Double(k) + (k >= 100 ? 10 : 0)
+            try d.fix(t0 + Double(k), 52 + degreesNorth(north), 4, speed: 3, course: 0, hAcc: 5)
+        }
+        try d.phase(.stop, t0 + 100.5)
+        let average = d.core.distance / d.core.movingS
+        #expect(abs(d.core.distance - 310) < 3, "\(d.core.distance) m")
+        #expect(d.core.maxSpeed <= max(3, average) + 1e-9, "max \(d.core.maxSpeed) m/s, average \(average)")
+    }
+}

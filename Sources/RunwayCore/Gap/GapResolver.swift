@@ -78,8 +78,9 @@ public struct GapResolver: Sendable {
         /// The fix after the gap before this one, found junk (out of reach and not borne out):
         /// it is no point of the route (nil: none).
         public var junk: LastFix? = nil
-        /// The Doppler speed of the fix at the waiting line's start (`GapResolver.beforeSpeed`).
-        var beforeSpeed = Double.nan
+        /// The Doppler speeds of the fixes at the waiting line's start and end (`GapResolver.beforeSpeed`,
+        /// `afterSpeed`).
+        var beforeSpeed = Double.nan, afterSpeed = Double.nan
     }
 
     let countGaps: Bool
@@ -89,6 +90,9 @@ public struct GapResolver: Sendable {
     /// The Doppler speed of the fix at the waiting line's start (NaN: none); beside `pending`,
     /// not in it: a larger `Pending` is copied out of line on every fix's path.
     private var beforeSpeed = Double.nan
+    /// The Doppler speed of the fix after the waiting gap (NaN: none): the line's end speed when
+    /// a flush credits it, as no fix confirms it.
+    private var afterSpeed = Double.nan
 
     public init(countGaps: Bool, speedCapMps: Double = .infinity) {
         self.countGaps = countGaps
@@ -167,7 +171,7 @@ public struct GapResolver: Sendable {
                            fromT: from.t, trust: trust)
         next.pausedFrom = merged?.pausedFrom
         return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk,
-                        beforeSpeed: merged != nil ? beforeSpeed : speedDoubted ? .nan : shownSpeed)
+                        beforeSpeed: merged != nil ? beforeSpeed : speedDoubted ? .nan : shownSpeed, afterSpeed: fix.speed)
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
@@ -182,6 +186,7 @@ public struct GapResolver: Sendable {
         next.sensedUntil = sensedUntil
         pending = next
         beforeSpeed = start.beforeSpeed
+        afterSpeed = start.afterSpeed
     }
 
     /// A fix that agrees with the one after the gap confirms it.
@@ -197,7 +202,7 @@ public struct GapResolver: Sendable {
     mutating func flush() -> GapCredit? {
         guard let gap = pending else { return nil }
         let own = gap.held || gap.trust == .unknown ? nil : Fix(t: gap.at, lat: gap.atLat, lon: gap.atLon, speed: .nan)
-        return credit(confirmedBy: own, at: gap.at)
+        return credit(confirmedBy: own, at: gap.at, endSpeed: afterSpeed)
     }
 
     /// An auto-pause took effect at `when` while a gap waited: if before the gap's end, a credit
@@ -213,7 +218,8 @@ public struct GapResolver: Sendable {
         if gap.at > since { pending?.held = false } else { pending = nil }
     }
 
-    private mutating func credit(as metres: Double? = nil, confirmedBy confirming: Fix?, at confirmedT: Double) -> GapCredit? {
+    private mutating func credit(as metres: Double? = nil, confirmedBy confirming: Fix?, at confirmedT: Double,
+                                 endSpeed: Double? = nil) -> GapCredit? {
         guard let gap = pending else { return nil }
         pending = nil
         // Credited by a phase command or a manual lap, nothing has confirmed the fix after the
@@ -228,8 +234,9 @@ public struct GapResolver: Sendable {
             speed = .nan
         }
         // The speeds at the line's ends: the fix before it, and the one that confirms the fix
-        // after it, a second later (or that the gate re-anchored on, where the line then ends).
-        let after = confirming?.speed ?? .nan
+        // after it, a second later (or that the gate re-anchored on, where the line then ends);
+        // flushed, nothing confirms it: the fix after it (`endSpeed`).
+        let after = endSpeed ?? confirming?.speed ?? .nan
         let ends = beforeSpeed.isFinite && after.isFinite ? max(beforeSpeed, after) : .nan
         return GapCredit(distanceM: distance, at: gap.at, fromT: gap.fromT, lastT: gap.lastT, speedAcrossMps: speed,
                          confirmingDopplerMps: confirming?.speed ?? .nan, held: gap.held, pausedFrom: gap.pausedFrom,
