@@ -78,8 +78,8 @@ public struct GapResolver: Sendable {
         /// The fix after the gap before this one, found junk (out of reach and not borne out):
         /// it is no point of the route (nil: none).
         public var junk: LastFix? = nil
-        /// The Doppler speeds of the fixes at the waiting line's start and end (`GapResolver.beforeSpeed`,
-        /// `afterSpeed`).
+        /// The Doppler speeds of the fixes at the waiting line's start and end
+        /// (`GapResolver.beforeSpeed`, `afterSpeed`).
         var beforeSpeed = Double.nan, afterSpeed = Double.nan
     }
 
