@@ -22,16 +22,23 @@ extension FlightComputer {
         }
     }
 
+    /// The held steps' metres and moving seconds (an auto-resume's, or a set-off's a user's pause
+    /// took over); a speed sensor's metres among them are the sensor's.
+    mutating func heldTotals(_ held: [HeldCredit]) -> (m: Double, s: Double) {
+        var m = 0.0, s = 0.0
+        for h in held {
+            m += h.distanceM
+            s += h.movingS
+            if h.bySensor { sensorM += h.distanceM }
+        }
+        return (m, s)
+    }
+
     /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits.
     mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, _ events: inout [Event]) {
         odometer.beginLeg()   // (the held steps are the resumed leg's)
-        var heldM = 0.0, heldS = 0.0
-        for s in held {
-            odometer.credit(distanceM: s.distanceM, movingS: s.movingS)
-            heldM += s.distanceM
-            heldS += s.movingS
-            if s.bySensor { sensorM += s.distanceM }
-        }
+        for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
+        let (heldM, heldS) = heldTotals(held)
         // The held steps are one stretch, moved since `since`: its speed is their average.
         odometer.noteStretch(distanceM: heldM, movingS: heldS, capMps: stretchCapMps)
         gaps.resumed(fastHoldSince: since)

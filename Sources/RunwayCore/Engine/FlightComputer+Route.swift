@@ -143,6 +143,11 @@ extension FlightComputer {
         var unsensedS: Double
     }
 
+    /// The last fix's speed as a leg end keeps it: none once positions are preferred; a
+    /// standing speed the positions belie is the filtered speed, as the stillness detector
+    /// judges the step (a host that passes 0 for every speed).
+    var legEndSpeed: Double { dopplerCheck.prefersPositions ? .nan : track.doubtsSpeed ? track.speedMps : shown.speed }
+
     /// A user's pause while auto-paused, with the auto-resume under way (its fast hold begun, or
     /// held steps that set off: `AutoPauseStage.resumeUnderWay`): the pause makes the hold the
     /// user's, and the fixes that would have completed the resume may never come (a dropout
@@ -152,7 +157,7 @@ extension FlightComputer {
     mutating func keepSetOffLegEnd(pausedAt t: Double) {
         guard legEnd == nil, config.filters, let last = lastAccepted, last.t <= t,
               let r = pause.resumeUnderWay(phases: phases) else { return }
-        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
+        let speed = legEndSpeed
         let unsensed = max(0, t - max(last.t, speedSensor.measuredUntil))
         legEnd = LegEnd(lat: last.lat, lon: last.lon, alt: shown.alt, speed: speed, t: last.t, pausedAt: t,
                         sensedUntil: speedSensor.measuredUntil)
@@ -172,12 +177,7 @@ extension FlightComputer {
         let dt = t - e.t, lineMps = lineM / dt
         guard dt > 0, lineMps > pause.machine.settings.resumeAboveMps, lineMps <= config.speedCapMps else { return (0, 0) }
         let legS = clock.creditLeg(from: o.since, to: o.pausedAt)
-        var heldM = 0.0, heldS = 0.0
-        for h in o.held {
-            heldM += h.distanceM
-            heldS += h.movingS
-            if h.bySensor { sensorM += h.distanceM }
-        }
+        let (heldM, heldS) = heldTotals(o.held)
         var leg = e
         leg.from = e.t   // (from the last fix: no hold before it)
         let s = o.unsensedS + cruiseAfterS
@@ -209,9 +209,7 @@ extension FlightComputer {
             legEndSensed = speedSensor.measuredSincePositioned
             return
         }
-        // (A standing speed the positions belie is the filtered speed, as the stillness
-        // detector judges the step: a host that passes 0 for every speed.)
-        let speed = dopplerCheck.prefersPositions ? Double.nan : track.doubtsSpeed ? track.speedMps : shown.speed
+        let speed = legEndSpeed
         if let s = legStart, let last = lastAccepted, last.t <= s.t {   // (no fix since: not one while auto-paused)
             legEnd = LegEnd(lat: s.lat, lon: s.lon, alt: s.alt, speed: speed, t: s.t, pausedAt: t,
                             sensedUntil: speedSensor.measuredUntil, from: s.at)

@@ -17,12 +17,11 @@
 /// chord: it had converged there, and the chord across a bend in the 20 s after a set-off came
 /// off the credit (receiver flight 977, a ride that turned as it set off, lost 12.7 m). A start's
 /// is the chord from its first fix (the filter's first positions are the fixes', noise and all).
-/// The credit also waits while the
-/// flight judges the runner standing (`standing`: the stillness detector, and all of an
-/// auto-pause; a standing receiver's filtered speed passes the moving speed now and then). A
-/// later stop and set-off within the segment is no start: the filtered speed that lags the
-/// set-off ran on past the stop before it as far, and that was counted. A hold that closes the
-/// credit while the filter moves ends the wait: that set-off's lag is lost.
+/// The credit also waits while the flight judges the runner standing (`standing`: the stillness
+/// detector, and all of an auto-pause; a standing receiver's filtered speed passes the moving
+/// speed now and then). A later stop and set-off within the segment is no start: the filtered
+/// speed that lags the set-off ran on past the stop before it as far, and that was counted. A
+/// hold that closes the credit while the filter moves ends the wait: that set-off's lag is lost.
 ///
 /// Only without Doppler speed (the trapezoid of Doppler speeds does not lag), only when the
 /// filter moves when it has converged (the scatter of a receiver standing still is no distance)
