@@ -258,16 +258,14 @@ public struct TrackFilter: Sendable {
             // between (the speed after a long prediction is the chord's own and the velocity
             // correction's overshoot: a standing receiver's 27 s dropout, 7 m of wander, read
             // 1.1 m/s, 29.5 m; a runner braking into a stop, 2.8 m/s before it, 20 m for 3.6).
-            if dt > settings.longStepS {
-                let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
-                if chord < settings.movingSpeedMps * dt { d = min(d, chord) }
-            }
+            let chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+            if dt > settings.longStepS && chord < settings.movingSpeedMps * dt { d = min(d, chord) }
             // The filtered speed lags: it runs on past a runner who stops (run: about 12 m after
             // a stop from 3.3 m/s, more than the start lag credited). No more is counted than the
             // fixes themselves moved since the filter started: what would run ahead of them waits
             // (`ahead`) until they have moved as far (setting off again, while the filter lags),
             // and a step that counts nothing is not moving.
-            fixesMoved += Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+            fixesMoved += chord
             let wanted = d + ahead
             let bounded = min(wanted, max(0, fixesMoved - counted), settings.speedCapMps * dt)
             ahead = wanted - bounded
