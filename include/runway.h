@@ -208,8 +208,9 @@ void runway_session_close(runway_session *s);
  *               moving time where positions are silent: before the first fix
  *               in cruise, and after gap_s without one (a tunnel); while
  *               fixes come, nothing: docs/inputs.md; sensor_distance_m)
- *               {"type":"power","watts":245,"t":..} (0..5000 W; accepted, and
- *               not used by the engine yet)
+ *               {"type":"power","watts":245,"t":..} (0..5000 W: the snapshot's
+ *               power_w, the flight's and each lap's avg_power_w, max_power_w and
+ *               normalized_power_w, the exports' per-point power)
  *    a start, pause or resume: {"type":"start","t":..}  {"type":"pause","t":..}
  *               {"type":"resume","t":..} (as runway_import writes a recording's
  *               timer): the same as runway_start / runway_pause / runway_resume
@@ -335,7 +336,7 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *    "capacity": N  queue length, 1..RUNWAY_MAX_QUEUE_CAPACITY (default
  *              RUNWAY_DEFAULT_QUEUE_CAPACITY). When full, newer events are
  *              dropped and counted; after the events queued before them,
- *              an event {"kind":"overflow","dropped":N,"seq":<last dropped seq>}
+ *              an event {"kind":"overflow","seq":<last dropped seq>,"dropped":N}
  *              comes, in seq order like every event (a subscription's seq always
  *              increases), whatever the subscription's "kinds".
  *  Unknown keys or kinds, and a capacity that is not an integer >= 1, are
@@ -493,7 +494,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  profile to replay with ("ride" for cycling/biking, "walk" for
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
- *  device's own altitude; null for GPX and TCX, which do not say). inputs: lines before the
+ *  device's own altitude, unless its device_info lists a local GPS and no
+ *  barometer: "gps"; null for GPX and TCX, which do not say). inputs: lines before the
  *  report (inputs, and start, pause and resume lines); pauses: the pause lines
  *  (FIT timer stops, GPX/TCX segment breaks); untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
@@ -526,7 +528,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  JSON in between), replays it through a flight of its own and gives that
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
- *  and its "altitude_source" as "fix_altitude" (FIT: "barometric") unless
+ *  and its "altitude_source" as "fix_altitude" (FIT: mostly "barometric") unless
  *  the config names them; runway_start at the first line's time (a start
  *  line's, else the first input's); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
