@@ -180,7 +180,8 @@ const char *runway_status_string(runway_status status);
  *  Unknown keys, wrong types, out-of-range values, and a config that is not a
  *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
  *  an input); a config over a limit ("Limits" above, including a
- *  "max_route_points" above RUNWAY_MAX_ROUTE_POINTS) is RUNWAY_ERR_LIMIT. On success *out receives the session; close it with
+ *  "max_route_points" above RUNWAY_MAX_ROUTE_POINTS) is RUNWAY_ERR_LIMIT; a
+ *  config that is not valid UTF-8 is RUNWAY_ERR_JSON. On success *out receives the session; close it with
  *  runway_session_close(). */
 runway_status runway_session_open(const char *config_json, runway_session **out);
 
