@@ -131,7 +131,9 @@ impl Session {
     /// `"distance_filter_m"`, `"required_accuracy_m"`, `"pace_window_s"`, `"gap_s"`, `"jump_m"`,
     /// `"count_gaps"`, `"speed_cap_mps"`, `"auto_pause"`, `"auto_lap_m"`, `"hr_max"`,
     /// `"elevation_hysteresis_m"`, `"position_sigma_m"`, `"target_pace"`, `"hr_ceiling"`,
-    /// `"goal_m"`, `"minimums_m"` (see `docs/inputs.md` in the repository). Unknown keys are [`Status::Argument`].
+    /// `"goal_m"`, `"minimums_m"`, `"fix_altitude"`, `"simplify_m"`, `"max_route_points"`,
+    /// `"store"`, `"durability"`, `"flight_id"` (see `docs/inputs.md` in the repository). Unknown
+    /// keys are [`Status::Argument`].
     ///
     /// Also fails with [`Status::Internal`] when no librunway can be loaded (the message lists
     /// every place tried) or its ABI version differs from the one this crate was written for
