@@ -14,8 +14,8 @@ struct ReceiverFlightTests {
     }
 
     /// Kinds of problem found and not fixed yet, each its own known issue (on 2100 flights,
-    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 27 flights show one: 13 distance short, 6 moving time
-    /// short, 2 max speed above the fastest Doppler, 7 distance long, 3 moving time long).
+    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 27 flights show one: 11 distance short, 6 moving time
+    /// short, 2 max speed above the fastest Doppler, 8 distance long, 3 moving time long).
     /// Traced:
     /// - distance and moving time short: a rider who sped
     ///   up as the fixes went out and was paused inside the dropout, the share before the pause
@@ -24,8 +24,7 @@ struct ReceiverFlightTests {
     ///   only) after a resume, too short for the stillness detector to confirm before the
     ///   runner stood (245: 29 m and 26 s); a walker's set-off of 13–26 s from a stand,
     ///   positions only, that the stillness detector cannot tell from the receiver's wander
-    ///   (1517, 1744); a positions-only run's set-off from an auto-paused stand that the user
-    ///   paused 17.5 s into it, before its lag was credited (127: 17 m).
+    ///   (1517, 1744).
     /// - max speed above the fastest Doppler speed: receiver flight 335, a runner braking into a
     ///   26 s dropout (under `gap_s`: one step) and standing through it; the step's displacement
     ///   says standing (no moving time) but it counts the trapezoid of its end speeds, 36 m, so
@@ -37,7 +36,11 @@ struct ReceiverFlightTests {
     /// - distance and moving time long: positions-only flights near their bound (844, 521: a
     ///   set-off's lag credited, long elsewhere), not traced further; 1530, long steps of a
     ///   moving positions-only track counted past their chords (bounding them costs the
-    ///   cross-country-ski recording 1.5 % against its device).
+    ///   cross-country-ski recording 1.5 % against its device); 1131, a positions-only run
+    ///   that stops from 4 m/s 22 s after a dropout: the filtered speed runs on 24.5 m past the
+    ///   stop with 8 s of moving time (not traced further); the flight reads its truth up to
+    ///   then (+0.2 m), and before, its set-off's lag, lost at a user's pause 11 s into it
+    ///   (18.5 m), offset that.
     static let knownOpen = ["distance shorter than the truth allows by # m", "moving time shorter than the truth allows by # s",
                             "max speed # above the fastest Doppler speed #", "distance longer than the truth allows by # m",
                             "moving time longer than the truth allows by # s"]

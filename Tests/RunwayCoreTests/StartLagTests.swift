@@ -174,3 +174,53 @@ extension StartLagTests {
         }
     }
 }
+
+extension StartLagTests {
+    /// A positions-only flight (auto-pause on, a fix a second, `h_acc` 5 m) that stands 60 s,
+    /// auto-paused, sets off (a ride at 1 m/s² to 6 m/s, a run at 1.5 m/s² to 3.5 m/s) and is
+    /// paused by the user 14, 16 or 18 s into the set-off, half a second after a fix (the runner
+    /// goes on; the flight stops 10 s later), in a few places with a few receivers: a seeded
+    /// latitude and heading, each fix off by seeded white noise (σ 0.7 m an axis). The pause
+    /// ends the leg before the set-off's lag is measured (20 s after it): what is measured then
+    /// is credited to the leg, and the flight reads within 4 m of the path to the pause, as a
+    /// set-off measured at 20 s does (`aSetOffIntoABendIsCreditedItsLagAlongTheTrack`); measured:
+    /// ride −0.8 to +1.6 m, run −3.6 to −1.3 m. Before, the lag was lost: ride −24 m, run −20 m
+    /// (receiver flight 127, a run paused 18 s into a set-off from an auto-paused stand, read
+    /// 53.5 m of 70.3 m). Earlier pauses measure less of the lag: the run paused 10 to 13 s in
+    /// reads −5.7 to −2.8 m (its filtered speed, 2.8 m/s at 10 s, caps the credit at `maxS`,
+    /// and the filter's position still lags the runner's by about 3.5 m), the ride −3.7 to −0.8 m.
+    @Test(arguments: [Activity.ride, .run])
+    func aSetOffPausedBeforeItsLagIsMeasuredIsCreditedWhatWasMeasuredThen(_ activity: Activity) throws {
+        let (v, accel) = activity == .ride ? (6.0, 1.0) : (3.5, 1.5)
+        var c = EngineConfig(activity: activity)
+        c.autoPause.enabled = true
+        c.autoLapM = 0
+        for seed in UInt64(1)...3 {
+            var rng = SeededRandom(seed: seed)
+            let lat0 = Double.random(in: -60...60, using: &rng), heading = Double.random(in: 0..<(2 * .pi), using: &rng)
+            let metresNorth = 111_250.0, metresEast = 111_320 * cos(lat0 * .pi / 180)
+            func noise() -> Double {   // (Box–Muller)
+                let u1 = 1 - Double.random(in: 0..<1, using: &rng), u2 = Double.random(in: 0..<1, using: &rng)
+                return 0.7 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+            }
+            for pauseAfterS in [14.0, 16.0, 18.0] {
+                var d = Driver(c)
+                try d.phase(.start, 0)
+                var path = 0.0, speed = 0.0, atPause = Double.nan
+                for i in 0...(60 + Int(pauseAfterS) + 10) {
+                    if i > 60 {
+                        for k in 0..<10 {   // (tenths of a second)
+                            if k == 5 && Double(i - 61) == pauseAfterS { atPause = path; try d.phase(.pause, Double(i) - 0.5) }
+                            speed = min(v, speed + accel * 0.1)
+                            path += speed * 0.1
+                        }
+                    }
+                    try d.fix(Double(i), lat0 + (path * cos(heading) + noise()) / metresNorth,
+                              4 + (path * sin(heading) + noise()) / metresEast, hAcc: 5)
+                }
+                try d.phase(.stop, Double(60 + Int(pauseAfterS) + 10))
+                #expect(abs(d.snapshot.distanceM - atPause) < 4, "\(activity), seed \(seed), paused \(pauseAfterS) s into the set-off: \(d.snapshot.distanceM) m of \(atPause) m")
+            }
+        }
+    }
+}

@@ -23,6 +23,7 @@ extension FlightComputer {
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
             keepLatestPosition()
             if command == .pause { keepLegEnd(pausedAt: now) }
+            creditLagAtLegEnd(&events)
             odometer.endLeg(capMps: stretchCapMps)
         }
         // (A pause that takes an auto-pause over with a resume under way: the next fix judges it.)

@@ -41,6 +41,32 @@ extension FlightComputer {
         pace.shift(by: paid)
     }
 
+    /// A leg ends in cruise (a user's pause or a stop) while the start lag's credit is open
+    /// (`StartLag.legEnds`): what it measures now is the leg's, credited at once, before the
+    /// leg's average counts toward the max (`Odometer.endLeg`), as a credit paid out in cruise
+    /// is (`payOwed`: no moving time), and to the lap running (cut now, unless a leg end or a
+    /// gap waits: their step cuts it). No faster than the speed cap allows, as `payOwed` pays:
+    /// over the lap's cruise seconds up to the last fix (a leg end's share after it is still to
+    /// come) and over the flight's moving time; the rest is owed, paid out in cruise later.
+    mutating func creditLagAtLegEnd(_ events: inout [Event]) {
+        guard config.filters else { return }
+        let measured = lag.legEnds(filter: track, standing: stillness.settings.enabled && stillness.isStill)
+        guard measured > 0 else { return }
+        track.credited(measured)
+        let p = lapProgress, lap = lapStage.counter.current, cap = config.speedCapMps
+        let pendingS = legEnd.map { max(0, now - max($0.t, clock.cruiseSince)) } ?? 0
+        var room = cap * odometer.movingS - odometer.distanceM
+        if lap.elapsedS.isFinite && lap.distanceM.isFinite {
+            room = min(room, cap * (p.elapsedS - lap.elapsedS - pendingS) - (p.distanceM - lap.distanceM))
+        }
+        let m = min(measured, max(0, room))
+        owed += measured - m
+        guard m > 0 else { return }
+        odometer.credit(distanceM: m)
+        pace.shift(by: m)
+        if legEnd == nil && !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+    }
+
     /// Where a leg begins when the last fix came before its start or resume: that position and
     /// time, and the command's time.
     struct LegStart: Sendable, Equatable {

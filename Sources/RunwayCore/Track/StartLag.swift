@@ -21,7 +21,11 @@
 /// detector, and all of an auto-pause; a standing receiver's filtered speed passes the moving
 /// speed now and then). A later stop and set-off within the segment is no start: the filtered
 /// speed that lags the set-off ran on past the stop before it as far, and that was counted. A
-/// hold that closes the credit while the filter moves ends the wait: that set-off's lag is lost.
+/// user's pause or a stop in cruise that ends the leg before the credit is measured, while the
+/// filter moves and the runner is not judged standing, is credited what is measured then
+/// (`legEnds`: the filter may not have converged, that much it missed so far; receiver flight
+/// 127, a run paused 17.5 s into a set-off from an auto-paused stand, lost 17 m). A hold that
+/// closes the credit while the filter moves ends the wait for a set-off.
 ///
 /// Only without Doppler speed (the trapezoid of Doppler speeds does not lag), only when the
 /// filter moves when it has converged (the scatter of a receiver standing still is no distance)
@@ -105,9 +109,30 @@ public struct StartLag: Sendable {
         guard !standing else { return 0 }
         open = false
         waitsForSetOff = false
-        // (From a stand along the filter's track; from a start, the chord from its first fix.)
+        return missed(since: o, filter: filter)
+    }
+
+    /// What the integration missed since the origin `o`, as the filter is now: the distance it
+    /// moved (from a stand along its track; from a start, the chord from its first fix) less
+    /// the steps', at most `maxS` seconds at its speed.
+    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter) -> Double {
         let moved = fromStand ? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
         let missed = moved - integratedM
-        return missed > 0 ? min(missed, v * maxS) : 0
+        return missed > 0 ? min(missed, filter.speedMps * maxS) : 0
+    }
+
+    /// The leg ends in cruise (a user's pause or a stop, after the step of its last fix) while
+    /// the credit is open: what is measured then, as `take` measures it once the filter has
+    /// converged (it may not have: then the credit is what it missed so far), the distance to
+    /// credit to that leg now. Only while the filter moves (not slower than the moving speed)
+    /// and the flight does not judge the runner `standing` (a standing receiver's wander is no
+    /// lag); the credit closes either way, and a filter that moves ends the segment's wait for
+    /// a set-off, as when a hold closes the credit in `take`.
+    mutating func legEnds(filter: TrackFilter, standing: Bool) -> Double {
+        guard open, let o = origin else { return 0 }
+        open = false
+        guard filter.speedMps >= movingSpeedMps else { return 0 }
+        waitsForSetOff = false
+        return standing ? 0 : missed(since: o, filter: filter)
     }
 }
