@@ -224,3 +224,46 @@ extension StartLagTests {
         }
     }
 }
+
+extension StartLagTests {
+    /// The run of `aSetOffPausedBeforeItsLagIsMeasuredIsCreditedWhatWasMeasuredThen` (clean
+    /// fixes), paused 16.5 s into the set-off and resumed 10 s later (the runner goes on), with
+    /// manual laps at the fix 0.5 s before the pause and 0.3 s after the resume, stopped 33 s
+    /// later: the second lap has 0.8 s of cruise. The lag measured at the pause (about 18 m)
+    /// would make it faster than the speed cap (12 m/s: 19.8 m, 24.8 m/s); it takes what the
+    /// cap allows over the lap up to its last fix (nothing: 1.8 m in 0.8 s), and the rest is
+    /// paid out after the resume, so every lap keeps under the cap, and the flight reads
+    /// within 4 m of the path in cruise (measured: −2.5 m, as without the bound). (Receiver
+    /// flight 1042, a walk whose held steps and lag were credited at a pause 3 s into a lap
+    /// that a manual lap closed 1 s after the resume, read 6.4 m/s against the cap of 6.)
+    @Test func aLagCreditedAtAPauseKeepsTheLapRunningUnderTheSpeedCap() throws {
+        var c = EngineConfig(activity: .run)
+        c.autoPause.enabled = true
+        c.autoLapM = 0
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        var path = 0.0, speed = 0.0, counted = 0.0
+        for i in 0...120 {
+            if i > 60 {
+                for k in 0..<10 {   // (tenths of a second)
+                    let t = Double(i - 1) + Double(k) / 10
+                    if t == 76.0 { try d.core.lap(at: t, wallClock: .nan, events: &d.events) }
+                    if t == 76.5 { try d.phase(.pause, t) }
+                    if t == 86.5 { try d.phase(.resume, t) }
+                    if t == 86.8 { try d.core.lap(at: t, wallClock: .nan, events: &d.events) }
+                    speed = min(3.5, speed + 1.5 * 0.1)
+                    path += speed * 0.1
+                    if t < 76.5 || t >= 86.5 { counted += speed * 0.1 }
+                }
+            }
+            try d.fix(Double(i), 52 + degreesNorth(path), 4, hAcc: 5)
+        }
+        try d.phase(.stop, 120)
+        let splits = d.events.compactMap { if case .split(let l) = $0.body { l } else { nil } }
+        #expect(splits.count == 3)
+        for l in splits where l.elapsedS > 0 {
+            #expect(l.distanceM / l.elapsedS <= c.speedCapMps, "lap \(l.index): \(l.distanceM) m in \(l.elapsedS) s")
+        }
+        #expect(abs(d.snapshot.distanceM - counted) < 4, "\(d.snapshot.distanceM) m of \(counted) m")
+    }
+}
