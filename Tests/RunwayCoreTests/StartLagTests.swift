@@ -13,7 +13,7 @@ struct StartLagTests {
         for f in fixes {
             let step = filter.update(f, t: f.t)
             steps += step.distanceM
-            let c = lag.take(step, fix: f, at: f.t, filter: filter, cruising: cruising)
+            let c = lag.take(step, fix: f, at: f.t, filter: filter.estimate, cruising: cruising)
             if c > 0 { credit += c; credits += 1 }
         }
         return (steps, credit, credits)
@@ -80,11 +80,11 @@ struct StartLagTests {
     @Test func aNewSegmentIsANewOrigin() {
         var lag = StartLag(), filter = TrackFilter()
         let a = Fix(t: 0, lat: 52, lon: 4)
-        _ = lag.take(filter.update(a, t: 0), fix: a, at: 0, filter: filter, cruising: true)
+        _ = lag.take(filter.update(a, t: 0), fix: a, at: 0, filter: filter.estimate, cruising: true)
         #expect(lag.origin?.t == 0 && lag.open)
         let b = Fix(t: 40, lat: 52.01, lon: 4)
         filter.reset(at: b, t: 40)
-        _ = lag.take(.segmentStart, fix: b, at: 40, filter: filter, cruising: true)
+        _ = lag.take(.segmentStart, fix: b, at: 40, filter: filter.estimate, cruising: true)
         #expect(lag.origin?.t == 40 && lag.steps == 0)
     }
 }
@@ -130,7 +130,7 @@ extension StartLagTests {
             if moving { north += 3.3 }
             let f = Fix(t: t, lat: 52 + degreesNorth(north), lon: 4)
             let step = filter.update(f, t: t)
-            credited += lag.take(step, fix: f, at: t, filter: filter, cruising: !(t >= 70 && t <= 80))
+            credited += lag.take(step, fix: f, at: t, filter: filter.estimate, cruising: !(t >= 70 && t <= 80))
         }
         #expect(credited == 0, "\(credited) m credited")
     }

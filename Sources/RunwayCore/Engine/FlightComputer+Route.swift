@@ -50,7 +50,7 @@ extension FlightComputer {
     /// come) and over the flight's moving time; the rest is owed, paid out in cruise later.
     mutating func creditLagAtLegEnd(_ events: inout [Event]) {
         guard config.filters else { return }
-        let measured = lag.legEnds(filter: track, standing: stillness.settings.enabled && stillness.isStill)
+        let measured = lag.legEnds(filter: track.estimate, standing: stillness.settings.enabled && stillness.isStill)
         guard measured > 0 else { return }
         track.credited(measured)
         let p = lapProgress, lap = lapStage.counter.current, cap = config.speedCapMps

@@ -162,7 +162,7 @@ public struct FlightComputer: Sendable {
             // a dropout's), paid out no faster than the speed cap allows. (While auto-paused the
             // stillness detector judges nothing, its judgement is the one before: the credit waits
             // for the resume.)
-            let lagCredit = lag.take(step, fix: fix, at: t, filter: track, cruising: phase == .cruise || phases.isAutoHeld,
+            let lagCredit = lag.take(step, fix: fix, at: t, filter: track.estimate, cruising: phase == .cruise || phases.isAutoHeld,
                                      standing: phases.isAutoHeld || stillness.settings.enabled && stillness.isStill)
             if lagCredit > 0 { track.credited(lagCredit) }
             owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)

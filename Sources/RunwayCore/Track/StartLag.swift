@@ -36,9 +36,9 @@
 /// difference of two positions' errors, so it is bounded by what a lag can be.
 ///
 ///     var lag = StartLag()
-///     _ = lag.take(step, fix: first, at: 0, filter: track, cruising: true)   // the origin
+///     _ = lag.take(step, fix: first, at: 0, filter: track.estimate, cruising: true)   // the origin
 ///     // ... 20 s later, the filter converged and moving:
-///     let missed = lag.take(step, fix: fix, at: 20, filter: track, cruising: true)   // e.g. 3.0 m
+///     let missed = lag.take(step, fix: fix, at: 20, filter: track.estimate, cruising: true)   // e.g. 3.0 m
 public struct StartLag: Sendable {
     /// Seconds after the origin at which the filter counts as converged.
     public var settleS: Double = 20
@@ -73,8 +73,8 @@ public struct StartLag: Sendable {
     /// waits for its set-off (`waitsForSetOff`), is one in cruise without Doppler after which the
     /// filter stands (slower than the moving speed, and not faster than the step before).
     /// `standing`: whether the flight judges the runner standing now.
-    @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
-    mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter, cruising: Bool, standing: Bool = false) -> Double {
+    @inline(__always)   // called on the stored stage: no copy of it a fix
+    mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate, cruising: Bool, standing: Bool = false) -> Double {
         let positionsOnly = cruising && fix.speed.isNaN, v = filter.speedMps
         // (Standing: slower than the moving speed, and not speeding up: a filter that sets off
         // speeds up from where it stood, on clean fixes from the first step.)
@@ -115,7 +115,7 @@ public struct StartLag: Sendable {
     /// What the integration missed since the origin `o`, as the filter is now: the distance it
     /// moved (from a stand along its track; from a start, the chord from its first fix) less
     /// the steps', at most `maxS` seconds at its speed.
-    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter) -> Double {
+    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter.Estimate) -> Double {
         let moved = fromStand ? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
         let missed = moved - integratedM
         return missed > 0 ? min(missed, filter.speedMps * maxS) : 0
@@ -128,7 +128,7 @@ public struct StartLag: Sendable {
     /// and the flight does not judge the runner `standing` (a standing receiver's wander is no
     /// lag); the credit closes either way, and a filter that moves ends the segment's wait for
     /// a set-off, as when a hold closes the credit in `take`.
-    mutating func legEnds(filter: TrackFilter, standing: Bool) -> Double {
+    mutating func legEnds(filter: TrackFilter.Estimate, standing: Bool) -> Double {
         guard open, let o = origin else { return 0 }
         open = false
         guard filter.speedMps >= movingSpeedMps else { return 0 }

@@ -98,6 +98,14 @@ public struct TrackFilter: Sendable {
     /// The filtered ground speed (m/s); NaN before the filter has a velocity.
     public var speedMps: Double { lat.isNaN ? .nan : (ve * ve + vn * vn).squareRoot() }
 
+    /// Where the filter is and how fast it goes, as a small value (what `StartLag` reads of it:
+    /// handing it the whole filter copied the filter on every fix).
+    public struct Estimate: Sendable {
+        public var lat: Double, lon: Double, speedMps: Double
+    }
+    /// The filter's position and speed now.
+    public var estimate: Estimate { Estimate(lat: lat, lon: lon, speedMps: speedMps) }
+
     /// Whether the filter has a position.
     public var isStarted: Bool { !lat.isNaN }
 
