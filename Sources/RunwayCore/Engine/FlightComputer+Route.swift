@@ -198,10 +198,11 @@ extension FlightComputer {
     /// time, its held steps count, and so does the line's share before the pause, as a no-fix
     /// leg's (`noFixLegShare`, from the last fix: the cruise seconds `cruiseAfterS` of a resumed
     /// leg paused again before this fix too), its time moving time. Slower, the runner stood:
-    /// nothing. Returns the line's metres and the seconds credited, as `takeLegEnd` does.
-    mutating func takeSetOff(_ o: SetOff, _ e: LegEnd, lineM: Double, toward fix: Fix, at t: Double, cruiseAfterS: Double) -> (m: Double, s: Double) {
+    /// nothing (nil). Returns the line's metres and the seconds credited, as `takeLegEnd` does,
+    /// and the fraction of the line where the credited share ends (at the leg's pause).
+    mutating func takeSetOff(_ o: SetOff, _ e: LegEnd, lineM: Double, toward fix: Fix, at t: Double, cruiseAfterS: Double) -> (m: Double, s: Double, ends: Double)? {
         let dt = t - e.t, lineMps = lineM / dt
-        guard dt > 0, lineMps > pause.machine.settings.resumeAboveMps, lineMps <= config.speedCapMps else { return (0, 0) }
+        guard dt > 0, lineMps > pause.machine.settings.resumeAboveMps, lineMps <= config.speedCapMps else { return nil }
         let legS = clock.creditLeg(from: o.since, to: o.pausedAt)
         let (heldM, heldS) = heldTotals(o.held)
         var leg = e
@@ -219,7 +220,7 @@ extension FlightComputer {
                 recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))
             }
         }
-        return share > 0 ? (m, s) : (0, 0)
+        return share > 0 ? (m, s, min(1, share)) : (0, 0, 0)
     }
 
     /// A user's pause in cruise at `t`: when the leg's last fix is older and the runner was
@@ -281,8 +282,10 @@ extension FlightComputer {
     /// time the time it took at that speed: the mirror of a step across a resume, which counts
     /// its share after the resume (at most the rest of the line, then). While still paused, the
     /// leg's route ends at that point, at the pause's time. Not a gap that waits in cruise (its
-    /// credit counts the cruise time on both sides of the pause, and the laps wait for it), nor
-    /// a step while auto-paused (the hold's). The manual laps that waited are cut: those up to the pause with the share,
+    /// credit counts the cruise time on both sides of the pause, and the laps wait for it; but a
+    /// set-off the pause took over, whose time before the pause was no cruise, is judged on the
+    /// gap's line: `takeGapSetOff`), nor a step while auto-paused (the hold's). The manual laps
+    /// that waited are cut: those up to the pause with the share,
     /// as of the pause; after a resume, the laps' progress is the resume's (as the resume makes
     /// it when nothing waits). Returns the metres and seconds credited.
     @inline(never)   // once a pause, kept out of the fix path
@@ -293,7 +296,8 @@ extension FlightComputer {
         legEndSetOff = nil
         let dt = t - e.t
         // (A gap that waits: its credit counts both sides of the pause, and cuts the laps.)
-        if phase == .cruise && gaps.waitingAt == t { return (0, 0) }
+        let gapWaits = phase == .cruise && gaps.waitingAt == t
+        if gapWaits && setOff == nil { return (0, 0) }
         var credited = (m: 0.0, s: 0.0)
         // The cruise time up to the pause that speed samples had not measured at the pause (they
         // may have measured part of it, and more after a resume: not the stretch before the
@@ -303,7 +307,8 @@ extension FlightComputer {
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if let o = setOff {
-            if !phases.isAutoHeld, lineM > 0 { credited = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) }
+            if gapWaits { takeGapSetOff(o, e, toward: fix, at: t, cruiseAfterS: s); return (0, 0) }
+            if !phases.isAutoHeld, lineM > 0, let c = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) { credited = (c.m, c.s) }
         } else if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             // A leg with its fixes: its share, as moving time the time it took at the last fix's
             // speed (a speed of 0: the rider stood, no metres and no moving time). One with no
@@ -341,6 +346,23 @@ extension FlightComputer {
             lapStage.cut(p, now: now, metrics: &metrics, log: &eventLog, into: &events)
         }
         return credited
+    }
+
+    /// A set-off a user's pause took over (`takeSetOff`), when the fix after the pause comes in
+    /// cruise (resumed before it) and ends a gap that waits: the gap's line (when it counts), from
+    /// the leg end's fix to `fix`, judges the set-off as a step's line would, and its credit (the
+    /// held steps, the line's share up to the pause, the leg's time as cruise) comes now, while
+    /// the gap waits from where that share ends, at the pause: its credit, the line's rest, counts
+    /// the cruise after the pause (the resumed leg's), as a gap across a pause does, and neither
+    /// the line nor the leg's time twice. Not when the runner stood (the gap's credit counts the
+    /// cruise after the resume then, the set-off nothing).
+    @inline(never)
+    mutating func takeGapSetOff(_ o: SetOff, _ e: LegEnd, toward fix: Fix, at t: Double, cruiseAfterS: Double) {
+        guard let gap = gaps.waiting, gap.distanceM > 0 else { return }
+        let lineM = Geodesy.distance(lat1: e.lat, lon1: e.lon, lat2: fix.lat, lon2: fix.lon)
+        guard lineM > 0, let c = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: cruiseAfterS) else { return }
+        let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, c.ends)
+        gaps.waits(from: Coordinate(lat: b.lat, lon: b.lon), at: e.pausedAt)
     }
 
     /// A speed sample's point (no position) at the flight's figures now, with the sample's speed.

@@ -205,6 +205,18 @@ public struct GapResolver: Sendable {
         return credit(confirmedBy: own, at: gap.at, endSpeed: afterSpeed)
     }
 
+    /// The waiting gap's line up to `t` was credited otherwise (a set-off a user's pause took
+    /// over, judged on it: its share up to the pause, `FlightComputer.takeGapSetOff`): the gap
+    /// waits from `place`, where that share ends, at `t`, as where the runner was last known.
+    mutating func waits(from place: Coordinate, at t: Double) {
+        guard var gap = pending, t > gap.lastT, t < gap.at else { return }
+        gap.lat = place.lat; gap.lon = place.lon; gap.lastT = t
+        gap.fromLat = place.lat; gap.fromLon = place.lon; gap.fromT = t
+        gap.trust = .known
+        if gap.counts { gap.d = Geodesy.distance(lat1: place.lat, lon1: place.lon, lat2: gap.atLat, lon2: gap.atLon) }
+        pending = gap
+    }
+
     /// An auto-pause took effect at `when` while a gap waited: if before the gap's end, a credit
     /// crossed at moving speed moves the pause to the gap's end.
     mutating func paused(from when: Double, cruising: Bool) {
