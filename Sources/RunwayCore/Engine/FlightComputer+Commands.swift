@@ -14,6 +14,7 @@ extension FlightComputer {
     /// Applies a command `check` allowed (its time resolved once, there).
     mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
         let time = resolved.t, next = resolved.next
+        if gapSetOff != nil { takeGapSetOff() }   // (on the fix after the gap, as the flush credits it)
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
         if phase == .cruise && (command == .pause || command == .stop) {

@@ -204,6 +204,7 @@ extension FlightComputer {
         let dt = t - e.t, lineMps = lineM / dt
         guard dt > 0, lineMps > pause.machine.settings.resumeAboveMps, lineMps <= config.speedCapMps else { return nil }
         let legS = clock.creditLeg(from: o.since, to: o.pausedAt)
+        lapStage.retimeWaiting(elapsedAt)   // (the laps waiting: their cruise seconds at their times)
         let (heldM, heldS) = heldTotals(o.held)
         var leg = e
         leg.from = e.t   // (from the last fix: no hold before it)
@@ -307,7 +308,10 @@ extension FlightComputer {
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
         if let o = setOff {
-            if gapWaits { takeGapSetOff(o, e, toward: fix, at: t, cruiseAfterS: s); return (0, 0) }
+            if gapWaits {   // (judged when the gap is credited: `takeGapSetOff`)
+                if let gap = gaps.waiting, gap.distanceM > 0 { gapSetOff = GapSetOff(setOff: o, legEnd: e, cruiseAfterS: s, fix: fix, at: t) }
+                return (0, 0)
+            }
             if !phases.isAutoHeld, lineM > 0, let c = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) { credited = (c.m, c.s) }
         } else if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             // A leg with its fixes: its share, as moving time the time it took at the last fix's
@@ -348,20 +352,33 @@ extension FlightComputer {
         return credited
     }
 
-    /// A set-off a user's pause took over (`takeSetOff`), when the fix after the pause comes in
-    /// cruise (resumed before it) and ends a gap that waits: the gap's line (when it counts), from
-    /// the leg end's fix to `fix`, judges the set-off as a step's line would, and its credit (the
-    /// held steps, the line's share up to the pause, the leg's time as cruise) comes now, while
-    /// the gap waits from where that share ends, at the pause: its credit, the line's rest, counts
-    /// the cruise after the pause (the resumed leg's), as a gap across a pause does, and neither
-    /// the line nor the leg's time twice. Not when the runner stood (the gap's credit counts the
-    /// cruise after the resume then, the set-off nothing).
+    /// A set-off a user's pause took over (`takeSetOff`) whose fix after the pause came in cruise
+    /// (resumed before it) and ended a gap that waits (`takeLegEnd`): the fix after the gap, the
+    /// leg end, and the cruise seconds of a resumed leg paused again before that fix.
+    struct GapSetOff: Sendable, Equatable {
+        var setOff: SetOff, legEnd: LegEnd
+        var cruiseAfterS: Double
+        var fix: Fix, at: Double
+    }
+
+    /// That set-off is judged when its gap is credited, as the gap's line is trusted: on the line
+    /// from the leg end's fix to the fix after the gap once a fix bears that fix out (or a command
+    /// credits the gap as it is), to the fix the gate re-anchored on (`fix` at `t`) when it was
+    /// junk; not when another gap came first (nothing bore the fix out), nor when the gap's line
+    /// counts nothing. Its credit (the held steps, the line's share up to the pause, the leg's
+    /// time as cruise) comes before the gap's, which waits from where that share ends, at the
+    /// pause: its credit, the line's rest, counts the cruise after the pause (the resumed leg's),
+    /// as a gap across a pause does; neither the line nor the leg's time counts twice. The runner
+    /// stood: the gap's credit counts the cruise after the resume, the set-off nothing.
     @inline(never)
-    mutating func takeGapSetOff(_ o: SetOff, _ e: LegEnd, toward fix: Fix, at t: Double, cruiseAfterS: Double) {
-        guard let gap = gaps.waiting, gap.distanceM > 0 else { return }
-        let lineM = Geodesy.distance(lat1: e.lat, lon1: e.lon, lat2: fix.lat, lon2: fix.lon)
-        guard lineM > 0, let c = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: cruiseAfterS) else { return }
-        let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, c.ends)
+    mutating func takeGapSetOff(toward fix: Fix? = nil, at t: Double = .nan) {
+        guard let w = gapSetOff else { return }
+        gapSetOff = nil
+        guard gaps.waitingAt == w.at, let gap = gaps.waiting, !gap.held, gap.distanceM > 0 else { return }
+        let end = fix ?? w.fix, endT = fix == nil ? w.at : t, e = w.legEnd
+        let lineM = Geodesy.distance(lat1: e.lat, lon1: e.lon, lat2: end.lat, lon2: end.lon)
+        guard lineM > 0, let c = takeSetOff(w.setOff, e, lineM: lineM, toward: end, at: endT, cruiseAfterS: w.cruiseAfterS) else { return }
+        let b = FlightComputer.along(e.lat, e.lon, end.lat, end.lon, c.ends)
         gaps.waits(from: Coordinate(lat: b.lat, lon: b.lon), at: e.pausedAt)
     }
 

@@ -49,6 +49,9 @@ public struct FlightComputer: Sendable {
     /// nil: none). Beside `legEnd`, not in it: its held steps (an array) would make every fix's
     /// test of `legEnd` copy it out of line.
     var legEndSetOff: SetOff? = nil
+    /// Such a set-off whose fix after the pause ended a gap that waits: judged when the gap is
+    /// credited (`takeGapSetOff`; nil: none).
+    var gapSetOff: GapSetOff? = nil
     /// The stretches speed samples had measured of the gap that waits (`GapResolver.wait`) and of
     /// a pause's leg end, when it ended: of their lines, the cruise time in them is left out.
     /// (Kept here, not in the waiting gap and the leg end, which the fix path tests every fix.)
@@ -245,11 +248,13 @@ public struct FlightComputer: Sendable {
             // The previous anchor was junk: alone on the route, it goes (a flight the user
             // paused or stopped keeps its route as it was).
             if phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
+            if gapSetOff != nil { takeGapSetOff(toward: fix, at: t) }   // (the fix after its gap was junk)
             if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
             eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
+            gapSetOff = nil   // (another gap: nothing bore the fix after the one before out)
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
                                       waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
                                       speedDoubted: track.doubtsSpeed)
@@ -260,10 +265,18 @@ public struct FlightComputer: Sendable {
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = start.step
         } else {
-            if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
+            if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
             step = track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
+    }
+
+    /// A fix that agrees with the one after the waiting gap confirms it (`GapResolver.confirmed`),
+    /// a set-off that waited for it first (`takeGapSetOff`).
+    @inline(never)   // once a gap, kept out of the fix path
+    mutating func confirmGap(by fix: Fix, at t: Double, _ events: inout [Event]) {
+        if gapSetOff != nil { takeGapSetOff() }
+        if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
     }
 
     /// After a fix in cruise: auto laps (not while a gap waits, nor a pause's leg end: filters off,
