@@ -96,9 +96,11 @@ struct SetOffTests {
     /// `v` (6 or 3 m/s) and keeps it, through the pause too; else the runner stops at 66 and
     /// stands until the resume, then rides on at `v`. Returns the flight and the truth: metres
     /// and seconds moving in cruise (from the set-off to the pause, and after the resume).
-    /// (`pauseAt`, `resumeAt`: other times for the pause and the resume.)
+    /// (`pauseAt`, `resumeAt`: other times for the pause and the resume; `lapAt`: a manual lap,
+    /// whose distance, and the laps', comes back too; `junkAt`: that fix lies 0.01° east, junk.)
     static func setOffIntoADropout(_ activity: Activity, moves: Bool, doppler: Bool,
-                                   pauseAt: Double = 112.5, resumeAt: Double = 141.5) throws -> (FlightData, truthM: Double, truthS: Double) {
+                                   pauseAt: Double = 112.5, resumeAt: Double = 141.5, lapAt: Double = .nan,
+                                   junkAt: Double = .nan) throws -> (FlightData, truthM: Double, truthS: Double, laps: [Lap]) {
         var d = SetOffTests.driver(activity, autoPause: true)
         let a = activity == .ride ? 1.0 : 0.5, v = activity == .ride ? 6.0 : 3.0
         let rampS = v / a, end = 200.0
@@ -116,19 +118,21 @@ struct SetOffTests {
         }
         func at(_ t: Double) -> (m: Double, v: Double) { moves ? moving(t) : standing(t) }
         try d.phase(.start, 0)
-        var paused = false, resumed = false
+        var paused = false, resumed = false, lapped = lapAt.isNaN
+        var events: [Event] = []
         for i in 0...Int(end) {
             let t = Double(i)
             if !paused && t >= pauseAt { try d.phase(.pause, pauseAt); paused = true }
             if !resumed && t >= resumeAt { try d.phase(.resume, resumeAt); resumed = true }
+            if !lapped && t >= lapAt { try d.core.lap(at: lapAt, wallClock: .nan, events: &events); lapped = true }
             if t >= 65 && t < 120 { continue }   // the dropout
             let p = at(t)
-            try d.fix(t, 52 + degreesNorth(p.m), 4, speed: doppler ? p.v : .nan, hAcc: 5)
+            try d.fix(t, 52 + degreesNorth(p.m), 4 + (t == junkAt ? 0.01 : 0), speed: doppler ? p.v : .nan, hAcc: 5)
         }
         try d.phase(.stop, end)
-        let after = at(end).m - at(resumeAt).m
-        if moves { return (d.snapshot, moving(pauseAt).m + after, pauseAt - 60 + end - resumeAt) }
-        return (d.snapshot, moving(stopAt).m + after, stopAt - 60 + end - resumeAt)
+        let after = at(end).m - at(resumeAt).m, laps = d.core.lapStage.counter.laps
+        if moves { return (d.snapshot, moving(pauseAt).m + after, pauseAt - 60 + end - resumeAt, laps) }
+        return (d.snapshot, moving(stopAt).m + after, stopAt - 60 + end - resumeAt, laps)
     }
 
     /// A user's pause that takes over an auto-pause with a resume under way: the fix after the
@@ -140,7 +144,7 @@ struct SetOffTests {
     /// filter's steps move in: nothing is under way, and the stretch still counts nothing.)
     @Test(arguments: [Activity.run, .ride])
     func aSetOffIntoADropoutPausedInsideItCounts(_ activity: Activity) throws {
-        let (s, truthM, truthS) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true)
+        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true)
         let what = "\(activity)"
         #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
         #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
@@ -155,10 +159,39 @@ struct SetOffTests {
     /// was dropped: the ride counted 540 m of 762 m, the run 270 m of 381 m (moving 90 s of 130).
     @Test(arguments: [Activity.run, .ride])
     func aSetOffIntoADropoutPausedAndResumedInsideItCounts(_ activity: Activity) throws {
-        let (s, truthM, truthS) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110)
+        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110)
         let what = "\(activity)"
         #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
         #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
+        #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
+    }
+
+    /// The same, with a manual lap asked for after the resume, inside the dropout (115): the lap
+    /// waits for the gap's credit, and takes the set-off before it and the gap's line up to its
+    /// time (within 6 m); the laps add up to the flight. Before, its cruise seconds were those
+    /// before the set-off's leg was credited: the ride's lap took 29 m of 252 m.
+    @Test(arguments: [Activity.run, .ride])
+    func aSetOffIntoADropoutResumedInsideItCountsInTheLapBefore(_ activity: Activity) throws {
+        let (s, truthM, _, laps) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110, lapAt: 115)
+        let v = activity == .ride ? 6.0 : 3.0, lapTruthM = truthM - v * (200 - 115)
+        let what = "\(activity)"
+        try #require(laps.count == 2, "\(what): \(laps.count) laps")
+        #expect(abs(laps[0].distanceM - lapTruthM) < 6, "\(what): lap 1 \(laps[0].distanceM) m of \(lapTruthM)")
+        #expect(abs(laps[0].distanceM + laps[1].distanceM - s.distanceM) < 0.01, "\(what): laps \(laps.map(\.distanceM)) m, flight \(s.distanceM) m")
+    }
+
+    /// The same, but the fix after the dropout (120) is junk, 0.01° east: the set-off waits with
+    /// the gap and is judged on the fix the gate re-anchored on, not on the junk one: never long
+    /// (6 m), and short by no more than 4 s at `v` (the re-anchor's: 20 m and 5 s moving for the
+    /// ride, 10 m for the run). Judged on the junk fix, the ride counted 1019 m of 762 m; with
+    /// the set-off dropped, 522 m.
+    @Test(arguments: [Activity.run, .ride])
+    func aSetOffIntoADropoutResumedInsideItIsNotJudgedOnAJunkFix(_ activity: Activity) throws {
+        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110, junkAt: 120)
+        let v = activity == .ride ? 6.0 : 3.0
+        let what = "\(activity)"
+        #expect(s.distanceM < truthM + 6 && s.distanceM > truthM - 4 * v, "\(what): \(s.distanceM) m of \(truthM)")
+        #expect(abs(s.movingS - truthS) <= 5, "\(what): moving \(s.movingS) s of \(truthS)")
         #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
     }
 
@@ -167,7 +200,7 @@ struct SetOffTests {
     /// the line nor the hold's time: the resume never came).
     @Test(arguments: [Activity.run, .ride], [true, false])
     func aSetOffThatStoppedInsideTheDropoutAddsNothing(_ activity: Activity, doppler: Bool) throws {
-        let (s, truthM, _) = try SetOffTests.setOffIntoADropout(activity, moves: false, doppler: doppler)
+        let (s, truthM, _, _) = try SetOffTests.setOffIntoADropout(activity, moves: false, doppler: doppler)
         let afterResumeM = (activity == .ride ? 6.0 : 3.0) * (200 - 141.5)
         let what = "\(activity), Doppler \(doppler)"
         #expect(s.distanceM < afterResumeM + 3, "\(what): \(s.distanceM) m, \(afterResumeM) m after the resume (\(truthM) m in all)")
