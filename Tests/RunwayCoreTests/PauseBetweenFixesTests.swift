@@ -356,3 +356,48 @@ extension PauseBetweenFixesTests {
         if doppler { #expect(abs(leg.m - 60) < 0.5, "the leg \(leg.m) m of 60 m") }
     }
 }
+
+extension PauseBetweenFixesTests {
+    /// A rider (9 m/s) or runner (3 m/s) due north at 1 Hz who moves on throughout: paused at
+    /// 60.5 s (the fixes go on while paused), resumed at 90.5 s, one fix at 91 s, then a dropout
+    /// (no fix from 92 to 119 s) in which the user pauses again (110.5 s); the fixes come back at
+    /// 120 s while paused, longer than gap_s after the last (a new segment); resumed at 140.5 s,
+    /// stopped at 200 s. Returns the flight and what the leg from 90.5 to 110.5 s added (from
+    /// before the resume to after the fix at 120 s): metres and moving time.
+    static func flyALegWithOneFixBeforeADropout(ride: Bool, doppler: Bool) throws -> (d: Driver, legM: Double, legS: Double) {
+        var c = Driver.config()
+        c.activity = ride ? .ride : .run
+        c.autoLapM = 0
+        var d = Driver(c)
+        let v = ride ? 9.0 : 3.0
+        var commands: [(PhaseCommand, Double)] = [(.start, 0), (.pause, 60.5), (.resume, 90.5), (.pause, 110.5), (.resume, 140.5)]
+        var before: FlightData? = nil, leg = (m: 0.0, s: 0.0)
+        for i in 0...200 {
+            let t = Double(i)
+            if t == 91 { before = d.snapshot }
+            while let (command, at) = commands.first, at <= t { try d.phase(command, at); commands.removeFirst() }
+            if t > 91 && t < 120 { continue }
+            try d.fix(t, 52 + degreesNorth(v * t), 4, speed: doppler ? v : .nan, hAcc: 5)
+            if t == 120, let b = before { leg = (d.snapshot.distanceM - b.distanceM, d.snapshot.movingS - b.movingS) }
+        }
+        try d.phase(.stop, 200)
+        return (d, leg.m, leg.s)
+    }
+
+    /// A leg whose only fix came before a dropout it was paused in counts its 20 s: the step to
+    /// that fix, and the share of the line to the fix after the dropout up to the pause (within
+    /// 1 m and 1 s), with Doppler and positions only. Before, it counted nothing (180 m and 20 s
+    /// short for the ride, 60 m for the run; receiver flight 1336: 0 m of 243 m): its one step,
+    /// held as the leg began still, was not credited at the pause (its stretch measured no time:
+    /// `StillnessDetector.endLeg`), so the pause took the runner as standing and kept no leg end.
+    @Test(arguments: [true, false], [true, false])
+    func aLegWithOneFixBeforeADropoutPausedInsideItCounts(ride: Bool, doppler: Bool) throws {
+        let (d, m, s) = try PauseBetweenFixesTests.flyALegWithOneFixBeforeADropout(ride: ride, doppler: doppler)
+        let v = ride ? 9.0 : 3.0, truthM = 20 * v, flightM = 140 * v
+        let what = "ride \(ride), Doppler \(doppler): the leg \(m) m of \(truthM), \(s) s of 20; flight \(d.snapshot.distanceM) m of \(flightM)"
+        #expect(abs(m - truthM) < 1, "\(what)")
+        #expect(abs(s - 20) < 1, "\(what)")
+        #expect(abs(d.snapshot.distanceM - flightM) < 2 * v, "\(what)")
+        #expect(d.snapshot.movingS <= d.snapshot.elapsedS + 1e-9, "\(what)")
+    }
+}

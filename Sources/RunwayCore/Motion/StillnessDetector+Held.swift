@@ -59,7 +59,8 @@ extension StillnessDetector {
 
     /// The leg ends (a pause or a stop) with movement unconfirmed: the held steps after the last
     /// quiet stretch are credited when they moved at a walker's speed (`movingDopplerMps`) or
-    /// more on average — a flight stopped seconds after its runner set off keeps its metres;
+    /// more on average over the time they took (`heldSpan`: a leg's lone step too) — a flight
+    /// stopped seconds after its runner set off keeps its metres;
     /// standing noise, far slower, is not credited. Nil when nothing is credited.
     /// While moving, the slow steps waiting (`judgeMoving`) are credited when their stretch is
     /// movement (`slowIsMovement`), else dropped (a runner who stopped, then the flight).
@@ -73,7 +74,7 @@ extension StillnessDetector {
         guard let last = held.last else { return nil }
         let from = onsetIndex()
         guard from < held.count else { return nil }
-        let span = last.t - held[max(from - 1, 0)].t
+        let span = heldSpan(from: from, to: last.t)
         var d = 0.0
         for h in held[from...] { d += h.d }
         guard span > 0, d / span >= movingDoppler else { return nil }
@@ -127,11 +128,20 @@ extension StillnessDetector {
     func movedWithoutBreak(at t: Double) -> Bool {
         let from = onsetIndex()
         guard from < held.count, !held.isEmpty else { return false }
-        let span = t - held[max(from - 1, 0)].t
+        let span = heldSpan(from: from, to: t)
         guard span >= settings.movingRunS else { return false }
         var d = 0.0
         for h in held[from...] { d += h.d }
         return d / span >= movingDoppler
+    }
+
+    /// The seconds the held steps from `from` on took, up to `t`: from where the first of them
+    /// began (the fix before it, or the leg's start or resume when it crossed one), as their
+    /// metres count that step too. (Not from the first step's own fix: a leg's lone step, after
+    /// its resume and before a pause, took no time then, and its metres never counted.)
+    func heldSpan(from: Int, to t: Double) -> Double {
+        let begin = held[from].from
+        return t - (begin.isFinite ? begin : held[max(from - 1, 0)].t)
     }
 
     /// Held steps more than a quiet stretch and a moving run old can no longer be credited.
