@@ -361,16 +361,19 @@ extension PauseBetweenFixesTests {
     /// A rider (9 m/s) or runner (3 m/s) due north at 1 Hz who moves on throughout: paused at
     /// 60.5 s (the fixes go on while paused), resumed at 90.5 s, one fix at 91 s, then a dropout
     /// (no fix from 92 to 119 s) in which the user pauses again (110.5 s); the fixes come back at
-    /// 120 s while paused, longer than gap_s after the last (a new segment); resumed at 140.5 s,
-    /// stopped at 200 s. Returns the flight and what the leg from 90.5 to 110.5 s added (from
-    /// before the resume to after the fix at 120 s): metres and moving time.
-    static func flyALegWithOneFixBeforeADropout(ride: Bool, doppler: Bool) throws -> (d: Driver, legM: Double, legS: Double) {
+    /// 120 s while paused; resumed at 140.5 s, stopped at 200 s. `gapS`: 8 s, the 29 s without
+    /// a fix are a gap (the fix after it starts a new segment); 30 s (the default), the run's are
+    /// a step (the ride's 261 m are a jump, a gap still).
+    /// Returns the flight and what the leg from 90.5 to 110.5 s added (from before the resume
+    /// to after the fix at 120 s): metres and moving time.
+    static func flyALegWithOneFixBeforeADropout(ride: Bool, doppler: Bool, gapS: Double, resumeAt: Double = 140.5) throws -> (d: Driver, legM: Double, legS: Double) {
         var c = Driver.config()
         c.activity = ride ? .ride : .run
         c.autoLapM = 0
+        c.gapS = gapS
         var d = Driver(c)
         let v = ride ? 9.0 : 3.0
-        var commands: [(PhaseCommand, Double)] = [(.start, 0), (.pause, 60.5), (.resume, 90.5), (.pause, 110.5), (.resume, 140.5)]
+        var commands: [(PhaseCommand, Double)] = [(.start, 0), (.pause, 60.5), (.resume, 90.5), (.pause, 110.5), (.resume, resumeAt)]
         var before: FlightData? = nil, leg = (m: 0.0, s: 0.0)
         for i in 0...200 {
             let t = Double(i)
@@ -386,18 +389,38 @@ extension PauseBetweenFixesTests {
 
     /// A leg whose only fix came before a dropout it was paused in counts its 20 s: the step to
     /// that fix, and the share of the line to the fix after the dropout up to the pause (within
-    /// 1 m and 1 s), with Doppler and positions only. Before, it counted nothing (180 m and 20 s
-    /// short for the ride, 60 m for the run; receiver flight 1336: 0 m of 243 m): its one step,
-    /// held as the leg began still, was not credited at the pause (its stretch measured no time:
-    /// `StillnessDetector.endLeg`), so the pause took the runner as standing and kept no leg end.
+    /// 1 m and 1 s), with Doppler and positions only, across a gap or a step. Before, it counted
+    /// nothing (180 m and 20 s short for the ride, 60 m for the run; receiver flight 1336: 0 m of
+    /// 243 m): its one step, held as the leg began still, was not credited at the pause (its
+    /// stretch measured no time: `StillnessDetector.endLeg`), so the pause took the runner as
+    /// standing and kept no leg end.
     @Test(arguments: [true, false], [true, false])
     func aLegWithOneFixBeforeADropoutPausedInsideItCounts(ride: Bool, doppler: Bool) throws {
-        let (d, m, s) = try PauseBetweenFixesTests.flyALegWithOneFixBeforeADropout(ride: ride, doppler: doppler)
-        let v = ride ? 9.0 : 3.0, truthM = 20 * v, flightM = 140 * v
-        let what = "ride \(ride), Doppler \(doppler): the leg \(m) m of \(truthM), \(s) s of 20; flight \(d.snapshot.distanceM) m of \(flightM)"
-        #expect(abs(m - truthM) < 1, "\(what)")
-        #expect(abs(s - 20) < 1, "\(what)")
-        #expect(abs(d.snapshot.distanceM - flightM) < 2 * v, "\(what)")
-        #expect(d.snapshot.movingS <= d.snapshot.elapsedS + 1e-9, "\(what)")
+        for gapS in [8.0, 30] {
+            let (d, m, s) = try PauseBetweenFixesTests.flyALegWithOneFixBeforeADropout(ride: ride, doppler: doppler, gapS: gapS)
+            let v = ride ? 9.0 : 3.0, truthM = 20 * v, flightM = 140 * v
+            let what = "ride \(ride), Doppler \(doppler), gap_s \(gapS): the leg \(m) m of \(truthM), \(s) s of 20; flight \(d.snapshot.distanceM) m of \(flightM)"
+            #expect(abs(m - truthM) < 1, "\(what)")
+            #expect(abs(s - 20) < 1, "\(what)")
+            #expect(abs(d.snapshot.distanceM - flightM) < 2 * v, "\(what)")
+            #expect(d.snapshot.movingS <= d.snapshot.elapsedS + 1e-9, "\(what)")
+        }
+    }
+
+    /// The same, resumed inside the dropout (115 s): the fix after it comes in cruise, and ends a
+    /// gap that waits, whose credit counts the line's cruise share on both sides of the pause, or
+    /// (the run, gap_s 30) a step that counts its share after the resume and the leg end's before
+    /// the pause; the leg's one step counts too (the flight within 1 m of the truth, moving time
+    /// within 1 s). Before, the gap lost that step (4.5 m the ride, 1.5 m the run), the run's step
+    /// the leg's 20 s (60 m).
+    @Test(arguments: [true, false], [true, false])
+    func aLegWithOneFixBeforeADropoutPausedAndResumedInsideItCounts(ride: Bool, doppler: Bool) throws {
+        for gapS in [8.0, 30] {
+            let (d, _, _) = try PauseBetweenFixesTests.flyALegWithOneFixBeforeADropout(ride: ride, doppler: doppler, gapS: gapS, resumeAt: 115)
+            let v = ride ? 9.0 : 3.0, cruiseS = 60.5 + 20 + 85, flightM = cruiseS * v
+            let what = "ride \(ride), Doppler \(doppler), gap_s \(gapS): \(d.snapshot.distanceM) m of \(flightM), moving \(d.snapshot.movingS) s of \(cruiseS)"
+            #expect(abs(d.snapshot.distanceM - flightM) < 1, "\(what)")
+            #expect(abs(d.snapshot.movingS - cruiseS) < 1, "\(what)")
+        }
     }
 }
