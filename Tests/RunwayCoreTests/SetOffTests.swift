@@ -97,10 +97,11 @@ struct SetOffTests {
     /// stands until the resume, then rides on at `v`. Returns the flight and the truth: metres
     /// and seconds moving in cruise (from the set-off to the pause, and after the resume).
     /// (`pauseAt`, `resumeAt`: other times for the pause and the resume; `lapAt`: a manual lap,
-    /// whose distance, and the laps', comes back too; `junkAt`: that fix lies 0.01° east, junk.)
+    /// whose distance, and the laps', comes back too; `junkAt`: that fix lies 0.01° east, junk;
+    /// `dropouts`: the seconds without fixes.)
     static func setOffIntoADropout(_ activity: Activity, moves: Bool, doppler: Bool,
                                    pauseAt: Double = 112.5, resumeAt: Double = 141.5, lapAt: Double = .nan,
-                                   junkAt: Double = .nan) throws -> (FlightData, truthM: Double, truthS: Double, laps: [Lap]) {
+                                   junkAt: Double = .nan, dropouts: [Range<Double>] = [65..<120]) throws -> (FlightData, truthM: Double, truthS: Double, laps: [Lap]) {
         var d = SetOffTests.driver(activity, autoPause: true)
         let a = activity == .ride ? 1.0 : 0.5, v = activity == .ride ? 6.0 : 3.0
         let rampS = v / a, end = 200.0
@@ -125,7 +126,7 @@ struct SetOffTests {
             if !paused && t >= pauseAt { try d.phase(.pause, pauseAt); paused = true }
             if !resumed && t >= resumeAt { try d.phase(.resume, resumeAt); resumed = true }
             if !lapped && t >= lapAt { try d.core.lap(at: lapAt, wallClock: .nan, events: &events); lapped = true }
-            if t >= 65 && t < 120 { continue }   // the dropout
+            if dropouts.contains(where: { $0.contains(t) }) { continue }   // the dropout
             let p = at(t)
             try d.fix(t, 52 + degreesNorth(p.m), 4 + (t == junkAt ? 0.01 : 0), speed: doppler ? p.v : .nan, hAcc: 5)
         }
@@ -192,6 +193,21 @@ struct SetOffTests {
         let what = "\(activity)"
         #expect(s.distanceM < truthM + 6 && s.distanceM > truthM - 4 * v, "\(what): \(s.distanceM) m of \(truthM)")
         #expect(abs(s.movingS - truthS) <= 5, "\(what): moving \(s.movingS) s of \(truthS)")
+        #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
+    }
+
+    /// The same, but the receiver loses the sky again for 34 s after the fix after the dropout
+    /// (120; no fixes 121–154): the fix after that second gap (155) lies on the way on, bears
+    /// the one at 120 out, and credits the first gap: the set-off that waited with it counts
+    /// then (within 6 m and 4 s, as above). Before, the second gap dropped the set-off: the ride
+    /// counted 540 m of 762 m, the run 270 m of 381 m (moving 90 s of 130).
+    @Test(arguments: [Activity.run, .ride])
+    func aSetOffIntoADropoutResumedInsideItCountsWhenASecondGapBearsItOut(_ activity: Activity) throws {
+        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110,
+                                                                        dropouts: [65..<120, 121..<155])
+        let what = "\(activity)"
+        #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
+        #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
         #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
     }
 

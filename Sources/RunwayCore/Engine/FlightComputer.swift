@@ -254,7 +254,9 @@ public struct FlightComputer: Sendable {
             track.reset(at: dopplerCheck.trusted(fix), t: t)
             step = .segmentStart
         } else if newSegment, let last = lastAccepted {
-            gapSetOff = nil   // (another gap: nothing bore the fix after the one before out)
+            // (Another gap: its fix bears the one after the waiting gap out, which credits that
+            // gap, and the set-off with it; else nothing bore that fix out, and the set-off goes.)
+            if gapSetOff != nil { if gaps.bearsOut(fix, last: last) { takeGapSetOff() } else { gapSetOff = nil } }
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
                                       waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
                                       speedDoubted: track.doubtsSpeed)

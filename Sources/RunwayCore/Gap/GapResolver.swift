@@ -143,9 +143,7 @@ public struct GapResolver: Sendable {
         var from = last, before: (lat: Double, lon: Double, t: Double) = (last.lat, last.lon, last.t)
         var bornOut: Fix? = nil, trust = Trust.known, junk: LastFix? = nil, merged: Pending? = nil
         if let gap = pending {
-            let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
-            let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
-            if direct >= via / 2 {
+            if GapResolver.bearsOut(gap, fix, last: last, chord: chord) {
                 bornOut = Fix(t: last.t, lat: last.lat, lon: last.lon, speed: shownSpeed)
             } else if gap.trust != .unknown, gap.speed(to: Fix(t: last.t, lat: last.lat, lon: last.lon), at: last.t) > speedCapMps {
                 junk = last
@@ -172,6 +170,19 @@ public struct GapResolver: Sendable {
         next.pausedFrom = merged?.pausedFrom
         return GapStart(credit: credited, step: .segmentStart, waiting: next, junk: junk,
                         beforeSpeed: merged != nil ? beforeSpeed : speedDoubted ? .nan : shownSpeed, afterSpeed: fix.speed)
+    }
+
+    /// Whether `fix`, which ends a gap while one waits (`gapEnded`), bears the fix after the
+    /// waiting gap (`last`) out: it lies on the way on from where the runner was before that gap.
+    func bearsOut(_ fix: Fix, last: LastFix) -> Bool {
+        guard let gap = pending else { return false }
+        return GapResolver.bearsOut(gap, fix, last: last, chord: Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: fix.lat, lon2: fix.lon))
+    }
+
+    private static func bearsOut(_ gap: Pending, _ fix: Fix, last: LastFix, chord: Double) -> Bool {
+        let direct = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: fix.lat, lon2: fix.lon)
+        let via = Geodesy.distance(lat1: gap.fromLat, lon1: gap.fromLon, lat2: last.lat, lon2: last.lon) + chord
+        return direct >= via / 2
     }
 
     /// The gap of `start` waits, once the credit before it is applied; `autoHeld`: whether the
