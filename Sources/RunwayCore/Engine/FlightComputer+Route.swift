@@ -296,10 +296,6 @@ extension FlightComputer {
         legEnd = nil
         legEndSetOff = nil
         let dt = t - e.t
-        // (A gap that waits: its credit counts both sides of the pause, and cuts the laps.)
-        let gapWaits = phase == .cruise && gaps.waitingAt == t
-        if gapWaits && setOff == nil { return (0, 0) }
-        var credited = (m: 0.0, s: 0.0)
         // The cruise time up to the pause that speed samples had not measured at the pause (they
         // may have measured part of it, and more after a resume: not the stretch before the
         // pause), at least the cruise after their last sample, as a gap's line counts it.
@@ -307,11 +303,14 @@ extension FlightComputer {
         // after the fix was judged standing, or had none, when that pause kept no leg end.)
         let end = phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
+        // (A gap that waits: its credit counts both sides of the pause, and cuts the laps; a
+        // set-off is judged when the gap is credited: `takeGapSetOff`.)
+        if phase == .cruise && gaps.waitingAt == t {
+            if let o = setOff, let gap = gaps.waiting, gap.distanceM > 0 { gapSetOff = GapSetOff(setOff: o, legEnd: e, cruiseAfterS: s, fix: fix, at: t) }
+            return (0, 0)
+        }
+        var credited = (m: 0.0, s: 0.0)
         if let o = setOff {
-            if gapWaits {   // (judged when the gap is credited: `takeGapSetOff`)
-                if let gap = gaps.waiting, gap.distanceM > 0 { gapSetOff = GapSetOff(setOff: o, legEnd: e, cruiseAfterS: s, fix: fix, at: t) }
-                return (0, 0)
-            }
             if !phases.isAutoHeld, lineM > 0, let c = takeSetOff(o, e, lineM: lineM, toward: fix, at: t, cruiseAfterS: s) { credited = (c.m, c.s) }
         } else if !phases.isAutoHeld, dt > 0, s > 0, lineM > 0 {
             // A leg with its fixes: its share, as moving time the time it took at the last fix's
