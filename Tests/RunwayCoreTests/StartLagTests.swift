@@ -267,3 +267,35 @@ extension StartLagTests {
         #expect(abs(d.snapshot.distanceM - counted) < 4, "\(d.snapshot.distanceM) m of \(counted) m")
     }
 }
+
+extension StartLagTests {
+    /// The run of `aSetOffPausedBeforeItsLagIsMeasuredIsCreditedWhatWasMeasuredThen` (clean
+    /// fixes), stopped (or paused and stopped) 16.5 s into the set-off: the lag measured then
+    /// belongs to the leg up to its last fix, whose route point ends the route, so that point
+    /// carries it, as it carries the flight's distance (within Float precision). Before, the
+    /// route ended 17.6 m short of the flight: its point was kept before the lag was credited.
+    @Test(arguments: [false, true])
+    func aLagCreditedAtALegEndIsInTheRoutesLastPoint(paused: Bool) throws {
+        var c = EngineConfig(activity: .run)
+        c.autoPause.enabled = true
+        c.autoLapM = 0
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        var path = 0.0, speed = 0.0
+        for i in 0...77 {
+            if i > 60 {
+                for _ in 0..<10 {   // (tenths of a second)
+                    speed = min(3.5, speed + 1.5 * 0.1)
+                    path += speed * 0.1
+                }
+            }
+            try d.fix(Double(i), 52 + degreesNorth(path), 4, hAcc: 5)
+        }
+        if paused { try d.phase(.pause, 77.5) }
+        try d.phase(.stop, 78)
+        let route = d.core.recorder.route
+        try #require(route.count > 0)
+        let last = route.distanceM(route.count - 1), flight = d.snapshot.distanceM
+        #expect(abs(last - flight) <= 1e-6 * flight + 1e-3, "paused \(paused): the route ends at \(last) m, the flight \(flight) m")
+    }
+}

@@ -22,9 +22,9 @@ extension FlightComputer {
             if let moved = stillness.endLeg() { creditMovement(moved, before: .infinity) }
             endRawLeg()   // (filters off: the leg's latest fix the distance filter left out)
             if let m = speedSensor.legEnds() { sensorMeasured(m, at: now) }   // the sensor's stretch since the last fix
-            keepLatestPosition()
             if command == .pause { keepLegEnd(pausedAt: now) }
             creditLagAtLegEnd(&events)
+            keepLatestPosition()   // (with the lag credited: the leg's, up to that fix)
             odometer.endLeg(capMps: stretchCapMps)
         }
         // (A pause that takes an auto-pause over with a resume under way: the next fix judges it.)

@@ -43,6 +43,7 @@ extension FlightComputer {
 
     /// A leg ends in cruise (a user's pause or a stop) while the start lag's credit is open
     /// (`StartLag.legEnds`): what it measures now is the leg's, credited at once, before the
+    /// route point of its last fix is kept (`keepLatestPosition`: it carries the credit) and the
     /// leg's average counts toward the max (`Odometer.endLeg`), as a credit paid out in cruise
     /// is (`payOwed`: no moving time), and to the lap running (cut now, unless a leg end or a
     /// gap waits: their step cuts it). No faster than the speed cap allows, as `payOwed` pays:
