@@ -362,10 +362,10 @@ extension FlightComputer {
     }
 
     /// That set-off is judged when its gap is credited, as the gap's line is trusted: on the line
-    /// from the leg end's fix to the fix after the gap once a fix bears that fix out (or a command
-    /// credits the gap as it is), to the fix the gate re-anchored on (`fix` at `t`) when it was
-    /// junk; not when another gap came first (nothing bore the fix out), nor when the gap's line
-    /// counts nothing. Its credit (the held steps, the line's share up to the pause, the leg's
+    /// from the leg end's fix to the fix after the gap once a fix bears that fix out (the next
+    /// one, or the one after another gap: `GapResolver.bearsOut`) or a command credits the gap
+    /// as it is; to the fix the gate re-anchored on (`fix` at `t`) when it was junk; not when
+    /// another gap's fix does not bear it out, nor when the gap's line counts nothing. Its credit (the held steps, the line's share up to the pause, the leg's
     /// time as cruise) comes before the gap's, which waits from where that share ends, at the
     /// pause: its credit, the line's rest, counts the cruise after the pause (the resumed leg's),
     /// as a gap across a pause does; neither the line nor the leg's time counts twice. The runner
