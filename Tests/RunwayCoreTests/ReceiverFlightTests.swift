@@ -14,7 +14,7 @@ struct ReceiverFlightTests {
     }
 
     /// Kinds of problem found and not fixed yet, each its own known issue (on 2100 flights,
-    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 27 flights show one: 11 distance short, 6 moving time
+    /// `RUNWAY_RANDOM_FLIGHTS=7000`, 26 flights show one: 10 distance short, 6 moving time
     /// short, 2 max speed above the fastest Doppler, 8 distance long, 3 moving time long).
     /// Traced:
     /// - distance and moving time short: a rider who sped
