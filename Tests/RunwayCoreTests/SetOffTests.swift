@@ -143,25 +143,18 @@ struct SetOffTests {
     /// of it: 297 m and 52.5 s short for the ride, 148 m and 52.5 s for the run (receiver flight
     /// 613). (Positions only, four fixes of a set-off start no fast hold, nor a set-off the
     /// filter's steps move in: nothing is under way, and the stretch still counts nothing.)
-    @Test(arguments: [Activity.run, .ride])
-    func aSetOffIntoADropoutPausedInsideItCounts(_ activity: Activity) throws {
-        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true)
-        let what = "\(activity)"
-        #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
-        #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
-        #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
-    }
-
-    /// The same set-off, paused inside the dropout (100) and resumed inside it too (110): the fix
-    /// after the dropout (120) comes in cruise and ends a gap that waits for its confirmation. The
-    /// set-off counts as when the fix comes while paused (its held steps, the line's share up to
-    /// the pause), and the gap's credit the cruise after the resume: once each (within 6 m and
-    /// 4 s, as above). Before, the gap's credit counted the 10 s after the resume and the set-off
-    /// was dropped: the ride counted 540 m of 762 m, the run 270 m of 381 m (moving 90 s of 130).
-    @Test(arguments: [Activity.run, .ride])
-    func aSetOffIntoADropoutPausedAndResumedInsideItCounts(_ activity: Activity) throws {
-        let (s, truthM, truthS, _) = try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110)
-        let what = "\(activity)"
+    /// `resumedInside`: paused inside the dropout (100) and resumed inside it too (110), so the
+    /// fix after the dropout (120) comes in cruise and ends a gap that waits for its
+    /// confirmation: the set-off counts as when the fix comes while paused (its held steps, the
+    /// line's share up to the pause), and the gap's credit the cruise after the resume, once
+    /// each. Before, the gap's credit counted the 10 s after the resume and the set-off was
+    /// dropped: the ride counted 540 m of 762 m, the run 270 m of 381 m (moving 90 s of 130).
+    @Test(arguments: [Activity.run, .ride], [false, true])
+    func aSetOffIntoADropoutPausedInsideItCounts(_ activity: Activity, resumedInside: Bool) throws {
+        let (s, truthM, truthS, _) = resumedInside
+            ? try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true, pauseAt: 100, resumeAt: 110)
+            : try SetOffTests.setOffIntoADropout(activity, moves: true, doppler: true)
+        let what = "\(activity), resumed inside \(resumedInside)"
         #expect(abs(s.distanceM - truthM) < 6, "\(what): \(s.distanceM) m of \(truthM)")
         #expect(abs(s.movingS - truthS) <= 4, "\(what): moving \(s.movingS) s of \(truthS)")
         #expect(s.movingS <= s.elapsedS, "\(what): moving \(s.movingS) s, elapsed \(s.elapsedS) s")
