@@ -99,9 +99,7 @@ extension StartLagTests {
     /// the walk: the flight reads within 1 m of the ride's 1680 m. (Before, the walk's filter
     /// was credited 5.0 m in the hold and the ride's set-off lag, 22 m, was lost: 1662.8 m.)
     @Test func aWalkWhileAutoPausedIsNoSetOff() throws {
-        var c = EngineConfig(activity: .ride)
-        c.autoPause.enabled = true
-        c.autoLapM = 0
+        let c = StartLagTests.autoPaused(.ride)
         var d = Driver(c)
         try d.phase(.start, 0)
         for i in 0...600 where !(i > 200 && i < 260) {
@@ -148,9 +146,7 @@ extension StartLagTests {
     @Test(arguments: [Activity.ride, .run])
     func aSetOffIntoABendIsCreditedItsLagAlongTheTrack(_ activity: Activity) throws {
         let (v, accel) = activity == .ride ? (6.0, 1.0) : (3.5, 1.5)
-        var c = EngineConfig(activity: activity)
-        c.autoPause.enabled = true
-        c.autoLapM = 0
+        let c = StartLagTests.autoPaused(activity)
         for bendAfterM in [10.0, 30.0] {
             let radius = 30.0, bendEnd = bendAfterM + radius * .pi / 2
             var d = Driver(c)
@@ -192,9 +188,7 @@ extension StartLagTests {
     @Test(arguments: [Activity.ride, .run])
     func aSetOffPausedBeforeItsLagIsMeasuredIsCreditedWhatWasMeasuredThen(_ activity: Activity) throws {
         let (v, accel) = activity == .ride ? (6.0, 1.0) : (3.5, 1.5)
-        var c = EngineConfig(activity: activity)
-        c.autoPause.enabled = true
-        c.autoLapM = 0
+        let c = StartLagTests.autoPaused(activity)
         for seed in UInt64(1)...3 {
             var rng = SeededRandom(seed: seed)
             let lat0 = Double.random(in: -60...60, using: &rng), heading = Double.random(in: 0..<(2 * .pi), using: &rng)
@@ -237,9 +231,7 @@ extension StartLagTests {
     /// flight 1042, a walk whose held steps and lag were credited at a pause 3 s into a lap
     /// that a manual lap closed 1 s after the resume, read 6.4 m/s against the cap of 6.)
     @Test func aLagCreditedAtAPauseKeepsTheLapRunningUnderTheSpeedCap() throws {
-        var c = EngineConfig(activity: .run)
-        c.autoPause.enabled = true
-        c.autoLapM = 0
+        let c = StartLagTests.autoPaused(.run)
         var d = Driver(c)
         try d.phase(.start, 0)
         var path = 0.0, speed = 0.0, counted = 0.0
@@ -276,9 +268,7 @@ extension StartLagTests {
     /// route ended 17.6 m short of the flight: its point was kept before the lag was credited.
     @Test(arguments: [false, true])
     func aLagCreditedAtALegEndIsInTheRoutesLastPoint(paused: Bool) throws {
-        var c = EngineConfig(activity: .run)
-        c.autoPause.enabled = true
-        c.autoLapM = 0
+        let c = StartLagTests.autoPaused(.run)
         var d = Driver(c)
         try d.phase(.start, 0)
         var path = 0.0, speed = 0.0
@@ -297,5 +287,16 @@ extension StartLagTests {
         try #require(route.count > 0)
         let last = route.distanceM(route.count - 1), flight = d.snapshot.distanceM
         #expect(abs(last - flight) <= 1e-6 * flight + 1e-3, "paused \(paused): the route ends at \(last) m, the flight \(flight) m")
+    }
+}
+
+extension StartLagTests {
+    /// The profile's config with auto-pause on and no auto laps: the flights below stand
+    /// auto-paused before their set-off.
+    static func autoPaused(_ activity: Activity) -> EngineConfig {
+        var c = EngineConfig(activity: activity)
+        c.autoPause.enabled = true
+        c.autoLapM = 0
+        return c
     }
 }
