@@ -12,7 +12,8 @@ import Glibc
 ///   below `stationaryDopplerMps` counts as standing: at both ends of a step believed once the
 ///   Doppler speed has shown movement, unless the step is long or its fixes clearly moved; where
 ///   the positions speak, no further than the step's chord; a stretch of standing speeds whose
-///   fixes clearly move on is doubted, `judgeStanding`, and measured by the positions); otherwise
+///   fixes clearly move on is doubted, `judgeStanding`, and measured by the positions; a step
+///   longer than `longStepS` that moves at one end only counts no further than its fixes moved); otherwise
 ///   the filtered speed over time while it is above `movingSpeedMps` (the filtered speed of a
 ///   receiver standing still wanders, and adding it up is how raw accumulation turns ten minutes
 ///   at a red light into a kilometre).
@@ -248,6 +249,14 @@ public struct TrackFilter: Sendable {
             // judged by the displacement over the step.
             if dt > settings.longStepS {
                 if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
+                // When one end moves and the other does not clearly (under the moving speed, which
+                // a standing receiver's noise rarely reaches), the trapezoid's steady change of
+                // speed between them is a guess (a runner who stopped a second after the last fix
+                // and stood through a 26 s dropout read 33 m for 2.7): the step counts no further
+                // than its fixes moved (a stop or a set-off: the way between is about straight).
+                if min(lastDoppler, fix.speed) < settings.movingSpeedMps && max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
+                    d = min(d, chord)
+                }
                 result = (d, chord / dt >= settings.stationaryDopplerMps)
             } else {
                 result = (d, d > 0)
