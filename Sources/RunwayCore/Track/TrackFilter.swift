@@ -238,6 +238,17 @@ public struct TrackFilter: Sendable {
                     if standingDoubted { d = max(d, v * dt) } else if !believed { d = max(d, min(v * dt, chord)) }
                 }
             }
+            // Over a long step (below) whose one end moves and whose other does not clearly
+            // (under the moving speed, which a standing receiver's noise rarely reaches), the
+            // trapezoid's steady change of speed between them is a guess (a runner who stopped a
+            // second after the last fix and stood through a 26 s dropout read 33 m for 2.7): the
+            // step counts no further than its fixes moved (a stop or a set-off: the way between
+            // is about straight).
+            if dt > settings.longStepS,
+               min(lastDoppler, fix.speed) < settings.movingSpeedMps, max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
+                if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
+                d = min(d, chord)
+            }
             if standing {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
                 if missedM > 0 { doubt?.shortfallM = max(0, missedM - standingCountedM - d) }
@@ -249,14 +260,6 @@ public struct TrackFilter: Sendable {
             // judged by the displacement over the step.
             if dt > settings.longStepS {
                 if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
-                // When one end moves and the other does not clearly (under the moving speed, which
-                // a standing receiver's noise rarely reaches), the trapezoid's steady change of
-                // speed between them is a guess (a runner who stopped a second after the last fix
-                // and stood through a 26 s dropout read 33 m for 2.7): the step counts no further
-                // than its fixes moved (a stop or a set-off: the way between is about straight).
-                if min(lastDoppler, fix.speed) < settings.movingSpeedMps && max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
-                    d = min(d, chord)
-                }
                 result = (d, chord / dt >= settings.stationaryDopplerMps)
             } else {
                 result = (d, d > 0)
