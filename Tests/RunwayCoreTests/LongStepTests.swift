@@ -8,6 +8,13 @@ import Glibc
 /// Steps longer than `TrackFilter.Settings.longStepS` (5 s) without a Doppler speed.
 @Suite("Long steps without Doppler")
 struct LongStepTests {
+    /// The profile's configuration with auto-pause on or off.
+    static func config(_ activity: Activity, autoPause: Bool) -> EngineConfig {
+        var config = EngineConfig(activity: activity)
+        config.autoPause.enabled = autoPause
+        return config
+    }
+
     /// Issue #19's receiver standing (positions only), its fixes out for 27 s (under `gap_s`:
     /// one step), two fixes after it, and the flight stopped: under 5 m and 10 s of moving time,
     /// every profile, auto-pause off and on, tuning and held-back trials, three places in the
@@ -17,8 +24,7 @@ struct LongStepTests {
     /// as a set-off's, with 28 s of moving time).
     @Test(arguments: Activity.allCases, [false, true])
     func aStandingReceiversLongStepCountsNoFurtherThanItsFixesMoved(activity: Activity, autoPause: Bool) throws {
-        var config = EngineConfig(activity: activity)
-        config.autoPause.enabled = autoPause
+        let config = LongStepTests.config(activity, autoPause: autoPause)
         for trial in StandingStillTests.trials {
             let run = StandingStillTests.honest(trial, motion: StandingStillTests.motion(activity), doppler: false) { $0.standStillBeforeS = 600 }
             guard let t0 = run.fixes.first?.t else { continue }
@@ -48,8 +54,7 @@ struct LongDopplerStepTests {
     /// and with auto-pause on a set-off inside the dropout loses up to 10 m riding (as before).
     @Test(arguments: Activity.allCases, [false, true])
     func aDropoutAcrossAStopOrASetOffCountsWhatItsFixesMoved(activity: Activity, autoPause: Bool) throws {
-        var config = EngineConfig(activity: activity)
-        config.autoPause.enabled = autoPause
+        let config = LongStepTests.config(activity, autoPause: autoPause)
         let outS = 20.0
         let sigma = 4.0, tau = 60.0, white = 0.7   // the receiver's (SimConfig's defaults)
         let ends: Double = 3 * (2 * sigma * sigma * (1 - exp(-outS / tau)) + 2 * white * white).squareRoot()
