@@ -113,10 +113,11 @@ struct SpeedSensorStage: Sendable, Equatable {
     }
 
     /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
+    @inline(__always)
     mutating func positioned(at t: Double) {
         positionedAt = t
         measuredSincePositioned.clear()
-        dropBacklog()
+        if !backlog.isEmpty { dropBacklog() }   // (inlined: no call on a fix with no samples)
     }
 
     /// The leg ends in cruise (a pause or a stop) before positions measured the samples' backlog:

@@ -97,6 +97,7 @@ public struct TrackFilter: Sendable {
     public init(settings: Settings = Settings()) { self.settings = settings }
 
     /// The filtered ground speed (m/s); NaN before the filter has a velocity.
+    @inline(__always)
     public var speedMps: Double { lat.isNaN ? .nan : (ve * ve + vn * vn).squareRoot() }
 
     /// Where the filter is and how fast it goes, as a small value (what `StartLag` reads of it:
@@ -105,6 +106,7 @@ public struct TrackFilter: Sendable {
         public var lat: Double, lon: Double, speedMps: Double
     }
     /// The filter's position and speed now.
+    @inline(__always)
     public var estimate: Estimate { Estimate(lat: lat, lon: lon, speedMps: speedMps) }
 
     /// Whether the filter has a position.
@@ -159,12 +161,14 @@ public struct TrackFilter: Sendable {
 
     /// Whether the last fix's speed said standing and is doubted: the filtered speed (the
     /// positions') stands for it.
+    @inline(__always)
     public var doubtsSpeed: Bool { standingDoubted }
 
     /// Whether the last fix's speed said standing while the fixes since its stretch began lie
     /// beyond what standing explains, too few yet to doubt it (`judgeStanding`): within
     /// `doubtFixes` fixes the filter doubts it, or the fixes come back or stay where they are
     /// (an offset), and the speed is believed.
+    @inline(__always)
     public var standingInDoubt: Bool {
         !standingT.isNaN && !standingDoubted && beyondStanding > 0 && beyondStanding < max(2, settings.doubtFixes)
     }
