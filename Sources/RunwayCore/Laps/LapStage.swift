@@ -30,7 +30,7 @@ public struct LapStage: Sendable {
     @inline(__always)
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         counter.update(p, into: &completed)
-        emitCompleted(metrics: &metrics, log: &log, into: &events)
+        if !completed.isEmpty { emitCompleted(metrics: &metrics, log: &log, into: &events) }   // (no call on a fix that cuts none)
         if counter.autoLapsStopped && !warnedStopped {
             warnedStopped = true
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
