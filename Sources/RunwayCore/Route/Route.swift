@@ -101,27 +101,40 @@ public struct Route: Sendable {
     }
 
     /// A value 1...255 rounded into a byte; 0 for unknown or out of range.
+    @inline(__always)
     static func byte(_ v: Double) -> UInt8 {
         guard v.isFinite, v >= 0.5, v < 255.5 else { return 0 }
-        return UInt8(v.rounded())
+        return UInt8(rounded(v))
     }
 
     static let noPower: UInt16 = 0xFFFF
     static let noSpeed: UInt16 = 0xFFFF
 
     /// m/s to whole mm/s 0...65534 (FIT's `speed`), rounded; `noSpeed` for unknown, negative or beyond.
+    @inline(__always)
     static func millimetres(_ mps: Double) -> UInt16 {
         let v = mps * 1000
         guard v > -0.5, v < 65_534.5 else { return noSpeed }   // (false for NaN)
-        return UInt16(v.rounded())
+        return UInt16(rounded(v))
     }
 
     static func metres(_ mm: UInt16) -> Double { mm == noSpeed ? .nan : Double(mm) / 1000 }
 
     /// Watts 0...65534 rounded; `noPower` for unknown or out of range.
+    @inline(__always)
     static func watts(_ v: Double) -> UInt16 {
         guard v.isFinite, v > -0.5, v < 65_534.5 else { return noPower }
-        return UInt16(v.rounded())
+        return UInt16(rounded(v))
+    }
+
+    /// `v.rounded()` (half away from zero) as an integer, for -0.5 < `v` < 65 535.5 (the callers
+    /// check): the fraction of such a value is exact, so this is the same integer without libm's
+    /// `round` call (as `quantise`).
+    @inline(__always)
+    static func rounded(_ v: Double) -> Int {
+        let whole = Int(v)   // toward zero
+        let fraction = v - Double(whole)
+        return fraction >= 0.5 ? whole + 1 : whole   // (v > -0.5: never a fraction of -0.5 or less)
     }
 
     public func latitude(_ i: Int) -> Double { Double(points[i].latE7) / 1e7 }
