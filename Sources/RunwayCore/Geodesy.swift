@@ -81,6 +81,25 @@ public enum Geodesy {
         return (wrappedDeltaLon(lon1, lon2) * k.kx, (lat2 - lat1) * k.ky)
     }
 
+    /// An offset measured (`offset`) with its two points: a stage that measures the same two
+    /// points again takes it (`offset` is a function of them alone: the same value, without its
+    /// cosine, square root and division again).
+    struct Measured: Sendable {
+        var lat1 = Double.nan, lon1 = Double.nan, lat2 = Double.nan, lon2 = Double.nan
+        var offset = (dx: 0.0, dy: 0.0)
+
+        /// The offset from the first point to the second, taken from here when these are the two
+        /// points measured (bit for bit: `offset` tells 0 from -0).
+        @inline(__always)
+        func offset(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> (dx: Double, dy: Double) {
+            if lat1.bitPattern == self.lat1.bitPattern && lon1.bitPattern == self.lon1.bitPattern
+                && lat2.bitPattern == self.lat2.bitPattern && lon2.bitPattern == self.lon2.bitPattern {
+                return offset
+            }
+            return Geodesy.offset(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
+        }
+    }
+
     /// Distance in metres between two points given in degrees.
     @inline(__always)
     public static func distance(lat1: Double, lon1: Double, lat2: Double, lon2: Double) -> Double {

@@ -201,7 +201,8 @@ public struct FlightComputer: Sendable {
                 // No pace across a gap, and a new segment of route; not at a gap in the recorder's
                 // rhythm (one fix every 30 s or more: every step a gap), an ordinary step of its route.
                 if step.newSegment && !gate.gapInRhythm { startSegment(); pace.reset() }
-                keepFrom = recorder.due(lat: fix.lat, lon: fix.lon, at: t, speed: fix.speed, force: step.newSegment)   // (kept below)
+                keepFrom = recorder.due(lat: fix.lat, lon: fix.lon, at: t, speed: fix.speed, force: step.newSegment,
+                                        measured: gate.measured)   // (kept below; the gate's step, mostly from the same point)
                 if gaps.waitingAt != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {

@@ -48,6 +48,9 @@ public struct FixGate: Sendable {
     /// no longer than three of its intervals): an ordinary step of a sparse recorder, whose line
     /// is the route's and counts, not a break in it.
     public private(set) var gapInRhythm = false
+    /// The offset from the anchor to the fix that `judge` last measured it against (the route
+    /// measures the same step from its last kept point, mostly that anchor: `RouteRecorder.due`).
+    private(set) var measured = Geodesy.Measured()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
@@ -81,7 +84,9 @@ public struct FixGate: Sendable {
             accept(fix, t)
             return .accept(newSegment: true, reanchored: false)
         }
-        let d = Geodesy.distance(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
+        let o = Geodesy.offset(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon)
+        measured = Geodesy.Measured(lat1: a.lat, lon1: a.lon, lat2: fix.lat, lon2: fix.lon, offset: o)
+        let d = Geodesy.length(o)
         if d > settings.speedCapMps * dt {
             if reanchors(with: fix, at: t) {
                 gapInRhythm = false

@@ -34,6 +34,9 @@ public struct GateStage: Sendable {
     /// The recorder's rhythm: which waits for a fix are breaks in it.
     var cadence: FixCadence { gate.cadence }
 
+    /// The step the gate last measured (`FixGate.measured`).
+    var measured: Geodesy.Measured { gate.measured }
+
     /// Whether the last gap or jump came in the recorder's rhythm (`FixGate.gapInRhythm`).
     var gapInRhythm: Bool { gate.gapInRhythm }
 

@@ -99,11 +99,13 @@ public struct RouteRecorder: Sendable {
     /// the leg's first, `force`d, or at least the distance filter from the last kept point; while
     /// the route has room, also `heartbeatS` after it, or when its speed crosses `movingMps` from
     /// the last kept point's. Asked before the point is built: nil when it is not, else its offset
-    /// from the last kept point (`Geodesy.offset`; NaN when not measured), for `keep`.
+    /// from the last kept point (`Geodesy.offset`; NaN when not measured), for `keep`. `measured`:
+    /// an offset already measured, taken when it is from that point to this one.
     @inline(__always)   // called on the composer's stored recorder: no copy of it
-    func due(lat: Double, lon: Double, at t: Double, speed: Double = .nan, force: Bool = false) -> (dx: Double, dy: Double)? {
+    func due(lat: Double, lon: Double, at t: Double, speed: Double = .nan, force: Bool = false,
+             measured: Geodesy.Measured = Geodesy.Measured()) -> (dx: Double, dy: Double)? {
         guard let kept = lastKept, !force else { return (.nan, .nan) }
-        let o = Geodesy.offset(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
+        let o = measured.offset(lat1: kept.lat, lon1: kept.lon, lat2: lat, lon2: lon)
         let d = Geodesy.length(o)
         if d >= distanceFilterM && (d > 0 || distanceFilterM == 0) { return o }
         guard route.count < maxPoints else { return nil }   // (for time or speed alone: no refusal)
