@@ -290,19 +290,24 @@ public struct ElevationTracker: Sendable {
         /// at most 23 points; should it ever fill, the oldest goes.
         static let capacity = 32
         let spacing: Double
-        /// The history, oldest first, in a ring (`start`, `count`) allocated once: a push
-        /// allocates nothing and moves no other point.
-        private var ring = [Point](repeating: Point(x: 0, y: 0), count: Trail.capacity)
+        /// The history, oldest first, in a ring (`start`, `count`) held inline: a push allocates
+        /// nothing, moves no other point and has no buffer to check the uniqueness of (an index
+        /// masked to the capacity needs no bounds check either). Only `push` reads it, in place:
+        /// what the readings need of it, its oldest point and its tip, are kept beside it (a
+        /// reading of the ring outside a mutating method copies the whole ring).
+        private var ring = InlineArray<32, Point>(repeating: Point(x: 0, y: 0))   // (32: `capacity`)
         private var start = 0, count = 0
+        /// The oldest point and the tip (while `count` > 0).
+        private var first = Point(x: 0, y: 0), last = Point(x: 0, y: 0)
 
         init(spacing: Double) { self.spacing = spacing }
 
-        /// The `i`th point of the history, oldest first (`i` < `count`).
+        /// Where the `i`th point of the history, oldest first, lies in the ring.
         @inline(__always)
-        private func at(_ i: Int) -> Point { ring[(start &+ i) & (Trail.capacity - 1)] }
+        private func slot(_ i: Int) -> Int { (start &+ i) & (Trail.capacity - 1) }
 
-        var tip: Point? { count > 0 ? at(count - 1) : nil }
-        var oldest: Point? { count >= 2 ? at(0) : nil }
+        var tip: Point? { count > 0 ? last : nil }
+        var oldest: Point? { count >= 2 ? first : nil }
 
         mutating func clear() { count = 0 }
 
@@ -314,28 +319,32 @@ public struct ElevationTracker: Sendable {
         @inline(__always)
         private mutating func append(_ p: Point) {
             if count == Trail.capacity { dropOldest() }
-            ring[(start &+ count) & (Trail.capacity - 1)] = p
+            ring[slot(count)] = p
             count += 1
         }
 
         @inline(__always)
         mutating func push(x: Double, y: Double, keepingSpan span: Double) {
             let p = Point(x: x, y: y)
-            guard let last = tip else { append(p); return }
-            if x < last.x { clear(); append(p); return }  // x went back: a new history
-            if count >= 2, last.x - at(count - 2).x < spacing {
-                ring[(start &+ count &- 1) & (Trail.capacity - 1)] = p
+            defer { first = ring[slot(0)]; last = p }   // (the tip is `p` whichever way it went)
+            guard count > 0, !(x < last.x) else {   // the first point, or x went back: a new history
+                clear()
+                append(p)
+                return
+            }
+            if count >= 2, last.x - ring[slot(count - 2)].x < spacing {
+                ring[slot(count - 1)] = p
             } else {
                 append(p)
             }
             // Drop points older than the newest one that is still `span` behind the tip.
-            while count >= 3, x - at(1).x >= span { dropOldest() }
+            while count >= 3, x - ring[slot(1)].x >= span { dropOldest() }
         }
 
         /// The newest point at least `span` behind the tip, if any.
         func reference(span: Double) -> Point? {
-            guard let tip, tip.x - at(0).x >= span else { return nil }   // (a tip: count > 0)
-            return at(0)
+            guard let tip, tip.x - first.x >= span else { return nil }   // (a tip: count > 0)
+            return first
         }
     }
 }

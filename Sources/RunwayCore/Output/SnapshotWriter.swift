@@ -25,7 +25,8 @@ extension FlightComputer {
         d.metrics = figures
     }
 
-    /// Every field but the metrics' figures.
+    /// Every field but the metrics' figures. (The elevation figures through the stored path:
+    /// `elevation` would copy the whole tracker, its trails held inline, for each.)
     private func fill(_ d: inout FlightData) {
         d.seq = flightSeq
         d.t = now
@@ -42,17 +43,17 @@ extension FlightComputer {
         let ground = pace.groundSpeedMps
         d.speedMps = config.filters ? shown.speed : ground
         d.groundSpeedMps = ground
-        d.altitudeM = config.filters && !elevation.altitudeM.isNaN ? elevation.altitudeM : shown.alt
+        d.altitudeM = config.filters && !elevationStage.tracker.altitudeM.isNaN ? elevationStage.tracker.altitudeM : shown.alt
         d.headingDeg = shown.course.isNaN ? recorder.segmentBearing : shown.course
         d.elapsedS = elapsed
         d.movingS = movingS
         d.hrBpm = now.isNaN ? .nan : sensors.heartRate(at: now)
         d.cadenceSpm = now.isNaN ? .nan : sensors.cadence(at: now)
-        d.gainM = elevation.gainM
-        d.lossM = elevation.lossM
+        d.gainM = elevationStage.tracker.gainM
+        d.lossM = elevationStage.tracker.lossM
         // Grade needs motion: standing still, altitude drift over the last few metres is no slope.
-        d.gradePct = ground >= track.settings.movingSpeedMps ? elevation.gradePct : .nan
-        d.verticalSpeedMps = elevation.verticalSpeedMps
+        d.gradePct = ground >= track.settings.movingSpeedMps ? elevationStage.tracker.gradePct : .nan
+        d.verticalSpeedMps = elevationStage.tracker.verticalSpeedMps
         d.lap = laps.laps.count + 1
         d.lapDistanceM = distance - laps.current.distanceM
         d.lapElapsedS = elapsed - laps.current.elapsedS
