@@ -23,6 +23,7 @@ extension FlightComputer {
     public var elevation: ElevationTracker { elevationStage.tracker }
     public var endReason: String? { clock.endReason }
 
+    @inline(__always)   // (a call would copy the whole computer to read it)
     var lapProgress: LapProgress {
         // Stored paths, not the computed readings: each of those copies a stage.
         LapProgress(t: clock.now, distanceM: odometer.distanceM, elapsedS: clock.elapsed(in: phases.phase),

@@ -186,7 +186,7 @@ public struct FlightComputer: Sendable {
                 // (A standing speed the positions belie is the filtered speed here too, as for
                 // auto-pause: a leg resumed while the speed is out moves.)
                 let judged = stillness.judge(cruiseStep, fix: fix, doppler: track.doubtsSpeed ? track.speedMps : fix.speed, at: t, dt: cruiseDt)
-                if judged.step.moving { payOwed(over: dt, stepM: judged.step.distanceM) }
+                if judged.step.moving && owed > 0 { payOwed(over: dt, stepM: judged.step.distanceM) }   // (nothing owed: no call)
                 odometer.add(judged.step, over: cruiseDt)
                 // A moving step at least a window long is a stretch the pace window cannot measure
                 // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
@@ -194,7 +194,7 @@ public struct FlightComputer: Sendable {
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
                     odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps)
                 }
-                creditMovement(judged, before: t)
+                if judged.credit != nil { creditMovement(judged, before: t) }
                 if let c = judged.credit { track.restarted(countedM: c.distanceM - c.lineM) }   // (a slow gap's line is no step of the filter's)
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
