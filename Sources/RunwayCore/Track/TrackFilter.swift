@@ -316,6 +316,7 @@ public struct TrackFilter: Sendable {
         fix.hAcc.isNaN ? settings.minPositionSigmaM : max(settings.minPositionSigmaM, fix.hAcc)
     }
 
+    @inline(__always)
     mutating func predict(_ dt: Double) {
         // Move the estimate by v·dt on the local plane.
         let k = scales()
@@ -353,6 +354,7 @@ public struct TrackFilter: Sendable {
         lat = min(90, max(-90, lat))
     }
 
+    @inline(__always)
     mutating func correctPosition(_ fix: Fix) {
         let sigma = positionSigma(fix)
         let r = sigma * sigma
@@ -368,6 +370,7 @@ public struct TrackFilter: Sendable {
         applyNorth(dn.position, dn.velocity, k)
     }
 
+    @inline(__always)
     mutating func correctVelocity(_ fix: Fix) {
         let (s, c) = Self.sinCos(degrees: fix.course)
         let r = settings.dopplerSigmaMps * settings.dopplerSigmaMps
