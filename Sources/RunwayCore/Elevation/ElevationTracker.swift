@@ -222,6 +222,7 @@ public struct ElevationTracker: Sendable {
 
     // MARK: - Internals
 
+    @inline(__always)
     private mutating func ingest(alt: Double, t: Double, distanceM: Double, from newSource: Source) {
         if source != newSource { restart(with: newSource) }
         var decay = 0.0
