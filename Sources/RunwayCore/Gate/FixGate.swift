@@ -58,6 +58,7 @@ public struct FixGate: Sendable {
     }
 
     /// Judges one fix at time `t` (its own time, already resolved).
+    @inline(__always)
     public mutating func assess(_ fix: Fix, at t: Double) -> Verdict {
         let verdict = judge(fix, at: t)
         // A fix without h_acc that counts ends a spell of bad accuracy as a good one does.
