@@ -30,6 +30,7 @@ public struct FlightClock: Sendable, Equatable {
     public init() {}
 
     /// Cruise seconds so far, in `phase`.
+    @inline(__always)
     public func elapsed(in phase: FlightPhase) -> Double {
         guard phase == .cruise, !cruiseSince.isNaN, !now.isNaN else { return elapsedBefore }
         return elapsedBefore + max(0, now - cruiseSince)
