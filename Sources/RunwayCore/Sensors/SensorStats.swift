@@ -159,8 +159,13 @@ public struct SensorStats: Sendable {
         return seconds > 0 ? (r.value, seconds) : nil
     }
 
+    @inline(__always)
     private mutating func integrate(from a: Double, to b: Double) {
         countedS += b - a
+        if hr != nil || cadenceReading != nil { integrateHeld(from: a, to: b) }   // (no sensor: no call)
+    }
+
+    private mutating func integrateHeld(from a: Double, to b: Double) {
         if let (bpm, dt) = held(hr, a, b) {
             hrBeatsIntegral += bpm * dt
             hrCoveredS += dt
