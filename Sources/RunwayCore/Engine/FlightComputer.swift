@@ -228,8 +228,10 @@ public struct FlightComputer: Sendable {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
             // the filtered speed; a filter that starts over at this fix has measured none yet.
-            autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t,
-                      standingInDoubt: track.standingInDoubt, &events)
+            if pause.isEnabled {   // (off: no call to decide nothing)
+                autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t,
+                          standingInDoubt: track.standingInDoubt, &events)
+            }
         }
         lapsAndAlerts(at: t, &events)
     }

@@ -38,6 +38,8 @@ public struct AutoPauseStage: Sendable {
     }
 
     public private(set) var machine: AutoPause
+    /// Whether auto-pause is on (off, `update` decides nothing).
+    var isEnabled: Bool { machine.settings.enabled }
     private var held: [HeldStep] = []
     /// The end of the last confirmed gap in cruise crossed at moving speed (NaN when none).
     private var lastMovingGapEnd = Double.nan
