@@ -26,6 +26,7 @@ public struct Odometer: Sendable, Equatable {
     public init() {}
 
     /// Adds a step that took `dt` seconds.
+    @inline(__always)
     mutating func add(_ step: Step, over dt: Double) {
         distanceM += step.distanceM
         if step.moving { movingS += dt }
