@@ -47,7 +47,7 @@ public struct PaceEstimator: Sendable {
     /// Adds the distance at `t`. The window keeps the points of the last `windowS` seconds, and
     /// always the one before `t` besides: a recorder slower than the window (a fix every 15 s
     /// against a 10 s window) has its pace over its last step, not none.
-    @inline(__always)
+    @inline(never)   // (its own function, the append inlined in it: the composer called the array's growth checks out of line)
     mutating func push(t: Double, distanceM d: Double) {
         if window.isEmpty { since = t }
         window.append(Sample(t: t, d: d))
