@@ -90,12 +90,12 @@ public struct FlightComputer: Sendable {
         guard phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
         let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
         let stamped = validated.input.withTime(t)
-        guard case .fix = stamped, recorder.route.count >= config.maxRoutePoints else {
-            try journal?(stamped)
-            run(stamped, at: t, &events)
+        if recorder.route.count >= config.maxRoutePoints, case .fix = stamped {
+            try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
             return
         }
-        try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
+        try journal?(stamped)
+        run(stamped, at: t, &events)
     }
 
     /// The route is full: whether this fix adds a point depends on the whole pipeline, so it
