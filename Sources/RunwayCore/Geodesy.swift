@@ -86,7 +86,7 @@ public enum Geodesy {
     /// cosine, square root and division again).
     struct Measured: Sendable {
         var lat1 = Double.nan, lon1 = Double.nan, lat2 = Double.nan, lon2 = Double.nan
-        var offset = (dx: 0.0, dy: 0.0)
+        var offset = (dx: Double.nan, dy: Double.nan)   // (none measured: what NaN points measure)
 
         /// The offset from the first point to the second, taken from here when these are the two
         /// points measured (bit for bit: `offset` tells 0 from -0).
