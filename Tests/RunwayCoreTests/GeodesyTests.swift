@@ -143,3 +143,24 @@ struct GeodesyTests {
         #expect(abs(Geodesy.bearing(lat1: 10, lon1: 179.999, lat2: 10, lon2: -179.999) - 90) < 1e-6)
     }
 }
+
+@Suite("Geodesy.Measured: an offset measured once")
+struct GeodesyMeasuredTests {
+    /// The route takes the gate's measured step when its points are the same, bit for bit: the
+    /// same offset as measuring again; any other points are measured.
+    @Test func theSamePointsGiveTheOffsetMeasuredOtherPointsTheirOwn() {
+        let o = Geodesy.offset(lat1: 52.1, lon1: 4.3, lat2: 52.10003, lon2: 4.30004)
+        let m = Geodesy.Measured(lat1: 52.1, lon1: 4.3, lat2: 52.10003, lon2: 4.30004, offset: o)
+        let same = m.offset(lat1: 52.1, lon1: 4.3, lat2: 52.10003, lon2: 4.30004)
+        #expect(same.dx == o.dx && same.dy == o.dy)
+        let other = m.offset(lat1: 52.09999, lon1: 4.3, lat2: 52.10003, lon2: 4.30004)
+        let measured = Geodesy.offset(lat1: 52.09999, lon1: 4.3, lat2: 52.10003, lon2: 4.30004)
+        #expect(other.dx == measured.dx && other.dy == measured.dy && other.dy != o.dy)
+        // -0 is not 0 here: the offset tells them apart (the sign of a zero difference).
+        let zero = Geodesy.Measured(lat1: 0, lon1: 4.3, lat2: 0, lon2: 4.3, offset: (1, 1))
+        #expect(zero.offset(lat1: -0.0, lon1: 4.3, lat2: 0, lon2: 4.3).dx == 0)
+        // Nothing measured: NaN points measure NaN, as `offset` does.
+        let empty = Geodesy.Measured().offset(lat1: .nan, lon1: .nan, lat2: .nan, lon2: .nan)
+        #expect(empty.dx.isNaN && empty.dy.isNaN)
+    }
+}

@@ -22,6 +22,25 @@ struct RouteTests {
         #expect(r.heartRate(2) == 150 && r.cadence(2) == 172)
     }
 
+    /// Speeds, power and bytes are rounded without libm's `round` (`Route.rounded`): the same
+    /// integers as `rounded()` over their whole ranges, halves and their neighbours included.
+    @Test func roundingWithoutLibmGivesRoundedsIntegers() {
+        var values: [Double] = []
+        for k in 0...131_070 {   // every half from 0 to 65 535, and the doubles either side of it
+            let h = Double(k) / 2
+            values += [h, h.nextDown, h.nextUp]
+        }
+        values += [-0.49999999999999994, -0.25, -0.0, 0.49999999999999994, 65_534.49999999999]
+        var v = -0.4999
+        while v < 65_535.5 { values.append(v); v += 1 / Double.pi }   // (fractions all over)
+        for v in values where v > -0.5 && v < 65_535.5 {
+            #expect(Route.rounded(v) == Int(v.rounded()), "\(v)")
+        }
+        for mps in [0.0, 0.0004999, 0.0005, 2.9995, 3.0005, 65.5345, 65.53449999] {
+            #expect(Route.millimetres(mps) == UInt16((mps * 1000).rounded()), "\(mps)")
+        }
+    }
+
     @Test func segmentsBeginAtTheNextPointAndAnEmptyOneIsNotRepeated() {
         var r = Route()
         r.append(lat: 52, lon: 4, alt: 0, t: 0)
