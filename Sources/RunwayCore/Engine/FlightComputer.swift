@@ -168,7 +168,8 @@ public struct FlightComputer: Sendable {
             let lagCredit = lag.take(step, fix: fix, at: t, filter: track.estimate, cruising: phase == .cruise || phases.isAutoHeld,
                                      standing: phases.isAutoHeld || stillness.settings.enabled && stillness.isStill)
             if lagCredit > 0 { track.credited(lagCredit) }
-            owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise, log: &eventLog)
+            owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise,
+                                                  measuredBySpeed: track.lastStepMeasuredBySpeed, log: &eventLog)
             // A dropout's stretch the filter just doubted (rare): what its steps missed is owed.
             let doubt = track.doubt == nil ? nil : settleDoubt(step, at: t)
             if phase == .cruise {

@@ -85,6 +85,10 @@ public struct TrackFilter: Sendable {
     /// The time of the stretch's steps since its reference that did not count as moving (the
     /// flight's cruise time of them: `notCruising`), and the last step's part of it.
     var standingStillS = 0.0, lastStillS = 0.0
+    /// Whether the Doppler speeds measured the last step: not a step longer than `longStepS` that
+    /// moves at one end only, whose trapezoid is a guess and whose distance its chord bounds (the
+    /// Doppler check leaves it out of its comparison of speeds with positions).
+    public private(set) var lastStepMeasuredBySpeed = true
     /// In a doubted stretch: its latest fixes (at most `doubtedFixesKept`), each with what the
     /// stretch's steps had counted there (`doubtedStep`).
     var doubtedFixes: [(lat: Double, lon: Double, countedM: Double)] = []
@@ -133,6 +137,7 @@ public struct TrackFilter: Sendable {
         counted = 0; fixesMoved = 0; sinceRestM = 0; ahead = 0
         standingT = .nan; standingDoubted = false; beyondStanding = 0; standingCountedM = 0; doubt = nil
         standingStillS = 0; lastStillS = 0
+        lastStepMeasuredBySpeed = true
         doubtedFixes.removeAll(keepingCapacity: true)
     }
 
@@ -209,6 +214,7 @@ public struct TrackFilter: Sendable {
         }
         let dt = t - lastT
         lastStillS = 0
+        lastStepMeasuredBySpeed = true
         guard dt > 0 else { return Step(distanceM: 0, moving: false) }
         let veBefore = ve, vnBefore = vn   // the speed before, wanted without Doppler only
         predict(dt)
@@ -251,6 +257,7 @@ public struct TrackFilter: Sendable {
             if dt > settings.longStepS,
                min(lastDoppler, fix.speed) < settings.movingSpeedMps, max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
                 if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
+                lastStepMeasuredBySpeed = false
                 d = min(d, chord)
             }
             if standing {
