@@ -51,8 +51,8 @@ public struct DopplerCheck: Sendable {
     /// A step without Doppler speed, outside cruise or starting a segment starts the window over;
     /// one standing still (the positions' scatter is no distance) moves the chord's start on, as
     /// does one the speeds did not measure (`measuredBySpeed` false: a long step that moves at one
-    /// end only, `TrackFilter.lastStepMeasuredBySpeed`, counts no further than its chord, so
-    /// it would read the speeds short against the positions by its chord's noise alone: a ride at
+    /// end only, `TrackFilter.lastStepMeasuredBySpeed`, may count its chord, so it would
+    /// read the speeds short against the positions by its chord's noise alone: a ride at
     /// 1.55 m/s, a fix every 7 s, read 5 % short over a window and lost 16 % of its distance to
     /// the positions).
     @inline(__always)

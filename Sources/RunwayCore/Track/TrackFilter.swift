@@ -13,7 +13,8 @@ import Glibc
 ///   Doppler speed has shown movement, unless the step is long or its fixes clearly moved; where
 ///   the positions speak, no further than the step's chord; a stretch of standing speeds whose
 ///   fixes clearly move on is doubted, `judgeStanding`, and measured by the positions; a step
-///   longer than `longStepS` that moves at one end only counts no further than its fixes moved); otherwise
+///   longer than `longStepS` that moves at one end only counts what its fixes moved when its
+///   trapezoid is longer than that and a position σ explain); otherwise
 ///   the filtered speed over time while it is above `movingSpeedMps` (the filtered speed of a
 ///   receiver standing still wanders, and adding it up is how raw accumulation turns ten minutes
 ///   at a red light into a kilometre).
@@ -86,7 +87,7 @@ public struct TrackFilter: Sendable {
     /// flight's cruise time of them: `notCruising`), and the last step's part of it.
     var standingStillS = 0.0, lastStillS = 0.0
     /// Whether the Doppler speeds measured the last step: not a step longer than `longStepS` that
-    /// moves at one end only, whose trapezoid is a guess and whose distance its chord bounds (the
+    /// moves at one end only, whose trapezoid is a guess and which may count its chord (the
     /// Doppler check leaves it out of its comparison of speeds with positions).
     public private(set) var lastStepMeasuredBySpeed = true
     /// In a doubted stretch: its latest fixes (at most `doubtedFixesKept`), each with what the
@@ -251,14 +252,17 @@ public struct TrackFilter: Sendable {
             // Over a long step (below) whose one end moves and whose other does not clearly
             // (under the moving speed, which a standing receiver's noise rarely reaches), the
             // trapezoid's steady change of speed between them is a guess (a runner who stopped a
-            // second after the last fix and stood through a 26 s dropout read 33 m for 2.7): the
-            // step counts no further than its fixes moved (a stop or a set-off: the way between
-            // is about straight).
+            // second after the last fix and stood through a 26 s dropout read 33 m for 2.7): when
+            // it exceeds what the fixes moved and a position σ explain, the step counts what they
+            // moved (a stop or a set-off: the way between is about straight). Within a σ the
+            // chord's noise could not tell them apart, and the trapezoid stands (the shorter of
+            // the two read a slow rider's sparse track, its Doppler round the moving speed, 2 %
+            // short).
             if dt > settings.longStepS,
                min(lastDoppler, fix.speed) < settings.movingSpeedMps, max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
                 if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
                 lastStepMeasuredBySpeed = false
-                d = min(d, chord)
+                if d > chord + positionSigma(fix) { d = chord }
             }
             if standing {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
