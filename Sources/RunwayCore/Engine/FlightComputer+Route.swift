@@ -10,8 +10,9 @@ extension FlightComputer {
         // (The laps first: an auto boundary the credit crosses is where its steps crossed it.)
         lapStage.credited(c.distanceM, steps: stillness.creditedSteps, elapsedAt: elapsedAt)
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
-        // (A stretch: its speed; not over a slow gap's line, whose time is the pace's, not measured.)
-        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: c.movingS - c.lineS, capMps: stretchCapMps)
+        // (A stretch: its speed over the time its steps took (`creditedStretchS`), not only their
+        // moving time; not over a slow gap's line, whose time is the pace's, not measured.)
+        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: stillness.creditedStretchS, capMps: stretchCapMps)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
         // Cruise time as any step's: an auto-pause backdated over them takes it back.

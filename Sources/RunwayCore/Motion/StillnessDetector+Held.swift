@@ -95,11 +95,14 @@ extension StillnessDetector {
     mutating func credited(_ steps: ArraySlice<Held>) -> HeldCredit {
         var credit = HeldCredit(distanceM: 0, movingS: 0)
         creditedSteps.removeAll()
+        creditedStretchS = 0
         for h in steps {
             credit.distanceM += h.d
             credit.movingS += h.movingS
             credit.lineM += h.lineM
             credit.lineS += h.lineS
+            // (A step with a slow gap's line: the gap is its time, and the line's time is the pace's.)
+            creditedStretchS += h.lineM > 0 ? h.movingS - h.lineS : max(h.movingS, h.from.isNaN ? 0 : h.t - h.from)
             creditedSteps.append(t: h.t, d: h.d, movingS: h.movingS, from: h.from)
         }
         return credit

@@ -91,6 +91,10 @@ public struct StillnessDetector: Sendable {
     /// The steps of the latest credit (`Judged.credit`), for the distances of the route and
     /// pace window since they began.
     public internal(set) var creditedSteps = CreditedSteps()
+    /// The time the steps just credited took but for slow gaps' lines (`credited`): the stretch's time,
+    /// over which its speed counts toward the max (a step can move without being moving time: a
+    /// set-off inside a 20 s dropout, slower than standing over the whole step).
+    public internal(set) var creditedStretchS = 0.0
 
     struct Sample: Sendable {
         var t: Double, x: Double, y: Double, doppler: Double, sigma: Double
