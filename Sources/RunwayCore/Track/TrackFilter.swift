@@ -249,20 +249,24 @@ public struct TrackFilter: Sendable {
                     if standingDoubted { d = max(d, v * dt) } else if !believed { d = max(d, min(v * dt, chord)) }
                 }
             }
-            // Over a long step (below) whose one end moves and whose other does not clearly
-            // (under the moving speed, which a standing receiver's noise rarely reaches), the
-            // trapezoid's steady change of speed between them is a guess (a runner who stopped a
-            // second after the last fix and stood through a 26 s dropout read 33 m for 2.7): when
-            // it exceeds what the fixes moved and a position σ explain, the step counts what they
-            // moved (a stop or a set-off: the way between is about straight). Within a σ the
-            // chord's noise could not tell them apart, and the trapezoid stands (the shorter of
-            // the two read a slow rider's sparse track, its Doppler round the moving speed, 2 %
-            // short).
-            if dt > settings.longStepS,
-               min(lastDoppler, fix.speed) < settings.movingSpeedMps, max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
+            // Over a long step (sparse "smart" recording, a device that stopped recording while
+            // its rider stood) the endpoints' speeds say little about the time between: moving is
+            // judged by the displacement over the step (below). When one end moves and the other
+            // does not clearly (under the moving speed, which a standing receiver's noise rarely
+            // reaches), the trapezoid's steady change of speed between them is a guess (a runner
+            // who stopped a second after the last fix and stood through a 26 s dropout read 33 m
+            // for 2.7): when it exceeds what the fixes moved and a position σ explain, the step
+            // counts what they moved (a stop or a set-off: the way between is about straight).
+            // Within a σ the chord's noise could not tell them apart, and the trapezoid stands
+            // (the shorter of the two read a slow rider's sparse track, its Doppler round the
+            // moving speed, 2 % short).
+            let long = dt > settings.longStepS
+            if long {
                 if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
-                lastStepMeasuredBySpeed = false
-                if d > chord + positionSigma(fix) { d = chord }
+                if min(lastDoppler, fix.speed) < settings.movingSpeedMps, max(lastDoppler, fix.speed) >= settings.movingSpeedMps {
+                    lastStepMeasuredBySpeed = false
+                    if d > chord + positionSigma(fix) { d = chord }
+                }
             }
             if standing {
                 // A stretch just doubted: what its steps missed of its fixes' displacement is the shortfall.
@@ -270,15 +274,7 @@ public struct TrackFilter: Sendable {
                 standingCountedM += d
                 if standingDoubted { doubtedStep(fix, t: t, justDoubted: missedM > 0) }
             }
-            // Over a long step (sparse "smart" recording, a device that stopped recording while
-            // its rider stood) the endpoints' speeds say little about the time between: moving is
-            // judged by the displacement over the step.
-            if dt > settings.longStepS {
-                if chord.isNaN { chord = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon) }
-                result = (d, chord / dt >= settings.stationaryDopplerMps)
-            } else {
-                result = (d, d > 0)
-            }
+            result = long ? (d, chord / dt >= settings.stationaryDopplerMps) : (d, d > 0)
             // (A step of the stretch, since its reference, before any doubt, that did not move.)
             lastStillS = standing && !standingDoubted && !result.1 && t - dt >= reference.t ? dt : 0
             standingStillS += lastStillS
