@@ -12,6 +12,7 @@ extension FlightComputer {
     }
 
     /// Applies a command `check` allowed (its time resolved once, there).
+    @usableFromInline
     mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
         let time = resolved.t, next = resolved.next
         if gapSetOff != nil { takeGapSetOff() }   // (on the fix after the gap, as the flush credits it)
@@ -89,6 +90,7 @@ extension FlightComputer {
     /// takes the gap's line up to its time, not none of it and not all of it. A phase change
     /// or the stop cuts it with what is known then; a second lap meanwhile waits after it, and
     /// the step is shared among them in time order.
+    @usableFromInline
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if !time.isNaN { advance(to: time) }
         guard lapStage.manual(progress(at: .nan), waits: lapWaits(at: now), metrics: &metrics, log: &eventLog, into: &events) else { return }

@@ -84,6 +84,7 @@ public struct FlightComputer: Sendable {
     /// stamped with its resolved time once every check has passed, before anything changes.
     /// - Throws: `.input` for a missing (replay) or backwards time; `.limit` for a fix that would
     ///   add a point to a full route.
+    @inline(__always)
     public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
         // The record is complete at touchdown: what comes after it would change it.
@@ -120,6 +121,7 @@ public struct FlightComputer: Sendable {
         self = trial
     }
 
+    @inline(__always)
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
         let wasCruising = phase == .cruise
         advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below

@@ -37,6 +37,7 @@ public struct FlightDriver: Sendable {
     /// - Parameters:
     ///   - wallClock: the wall clock now (for a missing time with the live clock).
     ///   - journal: takes the entry with its resolved time once every check has passed.
+    @inlinable   // (the host's every call: a fix goes from the host's frame straight into `process`)
     public mutating func perform(_ request: Request, wallClock: Double, journal: Journal? = nil,
                                  events: inout [Event]) throws(RunwayError) {
         switch request {
