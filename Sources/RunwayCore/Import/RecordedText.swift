@@ -32,54 +32,53 @@ enum RecordedText {
 
     /// `unixTime` of UTF-8 bytes.
     static func unixTime(bytes b: UnsafeBufferPointer<UInt8>) -> Double? {
-        var i = 0
-        func digits(_ n: Int) -> Int? {
-            guard i + n <= b.count else { return nil }
-            var v = 0
-            for k in i..<(i + n) {
-                guard b[k] >= 0x30, b[k] <= 0x39 else { return nil }
-                v = v * 10 + Int(b[k] - 0x30)
-            }
-            i += n
-            return v
+        // `YYYY-MM-DDThh:mm:ss`: 19 bytes at fixed places.
+        guard let p = b.baseAddress, b.count >= 19 else { return nil }
+        let n = b.count
+        /// The two digits at `k` as a number, or -1.
+        @inline(__always)
+        func two(_ k: Int) -> Int {
+            let hi = p[k] &- 0x30, lo = p[k + 1] &- 0x30
+            return hi < 10 && lo < 10 ? Int(hi) &* 10 &+ Int(lo) : -1
         }
-        func expect(_ c: UInt8...) -> Bool {
-            guard i < b.count, c.contains(b[i]) else { return false }
-            i += 1
-            return true
-        }
-        guard let year = digits(4), expect(0x2D), let month = digits(2), expect(0x2D), let day = digits(2),
-              expect(0x54, 0x74, 0x20),  // T, t or a space
-              let hour = digits(2), expect(0x3A), let minute = digits(2), expect(0x3A), let second = digits(2)
+        let century = two(0), yy = two(2), month = two(5), day = two(8)
+        let hour = two(11), minute = two(14), second = two(17)
+        guard century >= 0, yy >= 0, month >= 0, day >= 0, hour >= 0, minute >= 0, second >= 0,
+              p[4] == 0x2D, p[7] == 0x2D, p[13] == 0x3A, p[16] == 0x3A,
+              p[10] == 0x54 || p[10] == 0x74 || p[10] == 0x20  // T, t or a space
         else { return nil }
+        let year = century * 100 + yy
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
               hour <= 23 || (hour == 24 && minute == 0 && second == 0), minute <= 59, second <= 60
         else { return nil }
+        var i = 19
         var fraction = 0.0
-        if i < b.count, b[i] == 0x2E || b[i] == 0x2C {  // . or ,
+        if i < n, p[i] == 0x2E || p[i] == 0x2C {  // . or ,
             i += 1
             // Up to 15 digits as an integer over a power of ten (both exact in a Double).
             var value = 0, power = 1.0
             let start = i
-            while i < b.count, b[i] >= 0x30, b[i] <= 0x39 {
-                if i - start < 15 { value = value * 10 + Int(b[i] - 0x30); power *= 10 }
+            while i < n, p[i] &- 0x30 < 10 {
+                if i - start < 15 { value = value * 10 + Int(p[i] - 0x30); power *= 10 }
                 i += 1
             }
             guard i > start else { return nil }
             fraction = Double(value) / power
         }
         var offset = 0
-        if i < b.count {
-            if b[i] == 0x5A || b[i] == 0x7A {  // Z or z
+        if i < n {
+            if p[i] == 0x5A || p[i] == 0x7A {  // Z or z
                 i += 1
-            } else if b[i] == 0x2B || b[i] == 0x2D {  // + or -
-                let sign = b[i] == 0x2D ? -1 : 1
+            } else if p[i] == 0x2B || p[i] == 0x2D {  // + or -
+                let sign = p[i] == 0x2D ? -1 : 1
                 i += 1
-                guard let oh = digits(2), oh <= 23 else { return nil }
+                guard i + 2 <= n, case let oh = two(i), oh >= 0, oh <= 23 else { return nil }
+                i += 2
                 var om = 0
-                if i < b.count {
-                    _ = expect(0x3A)
-                    guard let m = digits(2), m <= 59 else { return nil }
+                if i < n {
+                    if p[i] == 0x3A { i += 1 }
+                    guard i + 2 <= n, case let m = two(i), m >= 0, m <= 59 else { return nil }
+                    i += 2
                     om = m
                 }
                 offset = sign * (oh * 3600 + om * 60)
@@ -87,7 +86,7 @@ enum RecordedText {
                 return nil
             }
         }
-        guard i == b.count else { return nil }
+        guard i == n else { return nil }
         let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400
             + hour * 3600 + minute * 60 + second - offset
         return Double(seconds) + fraction
@@ -100,31 +99,34 @@ enum RecordedText {
     /// is exact in a Double, so one correctly rounded division is the correctly rounded value,
     /// what `strtod` gives (Clinger's fast path). Anything else goes through `number(String)`.
     static func number(bytes: UnsafeBufferPointer<UInt8>?) -> Double? {
-        guard let bytes, !bytes.isEmpty, bytes.count <= 64 else { return nil }
+        guard let bytes, let p = bytes.baseAddress, case let n = bytes.count, n > 0, n <= 64 else { return nil }
         var i = 0
         var negative = false
-        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
-            negative = bytes[0] == UInt8(ascii: "-")
+        if p[0] == UInt8(ascii: "-") || p[0] == UInt8(ascii: "+") {
+            negative = p[0] == UInt8(ascii: "-")
             i = 1
         }
-        var mantissa: Int64 = 0, digits = 0, decimals = 0, significant = 0
-        var dot = false
-        while i < bytes.count {
-            let b = bytes[i]
-            if b >= 0x30 && b <= 0x39 {
-                digits += 1
-                if significant > 0 || b != 0x30 { significant += 1 }
-                guard significant <= 15 else { return slowNumber(bytes) }
-                mantissa = mantissa * 10 + Int64(b - 0x30)
-                if dot { decimals += 1 }
-            } else if b == UInt8(ascii: "."), !dot {
-                dot = true
+        // At most 64 bytes, so the counts cannot overflow; the mantissa wraps only past 19
+        // significant digits, and any past 15 go to `slowNumber`.
+        var mantissa: UInt64 = 0, digits = 0, significant = 0
+        var dot = -1
+        while i < n {
+            let d = p[i] &- 0x30
+            if d < 10 {
+                digits &+= 1
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                // Leading zeros are not significant: the mantissa is 0 until the first other digit.
+                if mantissa != 0 { significant &+= 1 }
+            } else if p[i] == UInt8(ascii: "."), dot < 0 {
+                dot = i
             } else {
                 return slowNumber(bytes)
             }
-            i += 1
+            i &+= 1
         }
-        guard digits > 0, decimals <= 22 else { return slowNumber(bytes) }
+        // Every byte after the dot is a digit.
+        let decimals = dot < 0 ? 0 : n &- dot &- 1
+        guard significant <= 15, digits > 0, decimals <= 22 else { return slowNumber(bytes) }
         let v = Double(mantissa) / powersOfTen[decimals]
         return negative ? -v : v
     }
