@@ -68,18 +68,23 @@ final class GPXReader: XMLStreamHandler {
         var sawName = false, sawType = false
     }
 
-    /// An open `trkpt` and what its children gave so far.
+    /// An open `trkpt` and what its children gave so far. Plain values (its texts are in
+    /// `notes`), so the stack of open points holds it as bytes.
     struct OpenPoint {
         var depth: Int
         var index: Int
         var track: Int
         var segment: Int
         var lat: Double, lon: Double
-        var error: String?
+        /// `notes.count` when it started: its notes are the ones after.
+        var notesBase: Int
+        /// Its error, in `notes` (-1: none).
+        var error = -1
         var sawTime = false
-        /// The first `time` child's time, or NaN; its text when it is not a time ("" when empty).
+        /// The first `time` child's time, or NaN; its text when it is not a time, in `notes`
+        /// (-1: none; "" when empty).
         var t = Double.nan
-        var timeText: String? = nil
+        var timeText = -1
         var fix = Fix(t: .nan, lat: .nan, lon: .nan)
         /// The depth of the open `extensions` child, or -1.
         var extensionsDepth = -1
@@ -93,23 +98,39 @@ final class GPXReader: XMLStreamHandler {
     @exclusivity(unchecked) var report = ImportReport(format: .gpx)
     @exclusivity(unchecked) var trackTypes: [String?] = []
     @exclusivity(unchecked) var tracks: [OpenTrack] = []
-    @exclusivity(unchecked) var points: [OpenPoint] = []
-    @exclusivity(unchecked) var open: [(name: Name, seq: Int)] = []
+    /// The open points, innermost last: `points[0..<pointCount]`. Each is an open element, so
+    /// there are fewer than `XMLStream.maxDepth`; the room is allocated once.
+    let points = UnsafeMutablePointer<OpenPoint>.allocate(capacity: XMLStream.maxDepth)
+    @exclusivity(unchecked) var pointCount = 0
+    /// The texts of the open points (errors, times that are not times), in the order they came:
+    /// an inner point's after its outer one's, so a point's go when it ends.
+    @exclusivity(unchecked) var notes: [String] = []
+    /// The open elements below the root: the name and `seq` of the one at depth d at `open[d - 1]`.
+    let open = UnsafeMutablePointer<(name: Name, seq: Int)>.allocate(capacity: XMLStream.maxDepth)
+    @exclusivity(unchecked) var openCount = 0
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
     /// The segment the next point belongs to: counts every `trk` and `trkseg` start.
     @exclusivity(unchecked) var segment = 0
 
+    deinit {
+        points.deallocate()
+        open.deallocate()
+    }
+
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
         if depth == 0 {
             rootName = n.string
             isGPX = n == "gpx"
         }
-        guard isGPX, depth > 0 else { return false }
+        // `XMLStream` opens fewer than `maxDepth` elements, so the room for them is never short
+        // (the count is checked anyway: no write past it, whatever the document).
+        guard isGPX, depth > 0, openCount < XMLStream.maxDepth else { return false }
         seq += 1
         let name = Name(n)
-        open.append((name, seq))
+        open[openCount] = (name, seq)
+        openCount += 1
         switch name {
         case .trk:
             segment += 1
@@ -121,39 +142,48 @@ final class GPXReader: XMLStreamHandler {
             segment += 1
             return false
         case .trkpt:
+            guard pointCount < XMLStream.maxDepth else { return false }
             index += 1
-            var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, segment: segment, lat: .nan, lon: .nan)
+            var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, segment: segment,
+                              lat: .nan, lon: .nan, notesBase: notes.count)
             do throws(RunwayError) {
                 p.lat = try GPXReader.required(attributes.bytes("lat"), "lat", index)
                 p.lon = try GPXReader.required(attributes.bytes("lon"), "lon", index)
             } catch {
-                p.error = error.message
+                p.error = notes.count
+                notes.append(error.message)
             }
-            points.append(p)
+            (points + pointCount).initialize(to: p)
+            pointCount += 1
             return false
         case .extensions:
-            if let k = points.indices.last, points[k].depth + 1 == depth, points[k].extensionsDepth < 0 {
+            if pointCount > 0, case let k = pointCount - 1, points[k].depth + 1 == depth, points[k].extensionsDepth < 0 {
                 points[k].extensionsDepth = depth
             }
             return false
         case .other:
             return false
         default:
-            return !tracks.isEmpty || !points.isEmpty
+            return !tracks.isEmpty || pointCount > 0
         }
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
-        guard isGPX, depth > 0, let (name, seq) = open.popLast() else { return }
+        guard isGPX, depth > 0, openCount > 0 else { return }
+        openCount -= 1
+        let (name, seq) = open[openCount]
         switch name {
         case .trk:
             if let t = tracks.last, t.depth == depth { tracks.removeLast() }
             return
         case .trkpt:
-            if let p = points.last, p.depth == depth { finish(points.removeLast()) }
+            if pointCount > 0, points[pointCount - 1].depth == depth {
+                pointCount -= 1
+                finish(points + pointCount)
+            }
             return
         case .extensions:
-            if let k = points.indices.last, points[k].extensionsDepth == depth {
+            if pointCount > 0, case let k = pointCount - 1, points[k].extensionsDepth == depth {
                 points[k].extensions.fill(&points[k].fix)
                 points[k].extensionsDepth = -1
                 points[k].extensions = ExtensionValues()
@@ -172,43 +202,50 @@ final class GPXReader: XMLStreamHandler {
                 trackTypes[i] = text
             }
         }
-        guard !points.isEmpty else { return }
-        let last = points.count - 1
-        if points[last].depth + 1 == depth {
+        guard pointCount > 0 else { return }
+        let last = points + (pointCount - 1)
+        if last.pointee.depth + 1 == depth {
             switch name {
-            case .time where !points[last].sawTime:
-                points[last].sawTime = true
+            case .time where !last.pointee.sawTime:
+                last.pointee.sawTime = true
                 if let text, !text.isEmpty, let t = RecordedText.unixTime(bytes: text) {
-                    points[last].t = t
+                    last.pointee.t = t
                 } else {
-                    points[last].timeText = text.map(RecordedText.trimmed) ?? ""
+                    last.pointee.timeText = notes.count
+                    notes.append(text.map(RecordedText.trimmed) ?? "")
                 }
-            case .ele: points[last].fix.alt = RecordedText.number(bytes: text) ?? .nan
-            case .speed: points[last].fix.speed = RecordedText.number(bytes: text) ?? .nan
-            case .course: points[last].fix.course = RecordedText.number(bytes: text) ?? .nan
+            case .ele: last.pointee.fix.alt = RecordedText.number(bytes: text) ?? .nan
+            case .speed: last.pointee.fix.speed = RecordedText.number(bytes: text) ?? .nan
+            case .course: last.pointee.fix.course = RecordedText.number(bytes: text) ?? .nan
             default: break
             }
         }
         // A value inside a point's `extensions` (of every open point: one may hold another).
-        for k in points.indices where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
+        for k in 0..<pointCount where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
             points[k].extensions.offer(name, RecordedText.number(bytes: text), seq: seq)
         }
     }
 
-    /// A `trkpt` ended: its fix, nil when it has no time, or its error.
-    func finish(_ p: OpenPoint) {
-        defer { if points.isEmpty { collector.flush() } }
-        if let error = p.error { return collector.fail(p.index, error) }
-        let k = p.track
-        if !p.t.isNaN {
-            var f = p.fix
-            f.t = p.t
-            f.lat = p.lat
-            f.lon = p.lon
+    /// A `trkpt` ended (`p`, just above the open points): its fix, nil when it has no time, or
+    /// its error.
+    func finish(_ p: UnsafePointer<OpenPoint>) {
+        let notesBase = p.pointee.notesBase
+        defer {
+            if notes.count > notesBase { notes.removeSubrange(notesBase...) }
+            if pointCount == 0 { collector.flush() }
+        }
+        let index = p.pointee.index
+        if p.pointee.error >= 0 { return collector.fail(index, notes[p.pointee.error]) }
+        let k = p.pointee.track
+        if !p.pointee.t.isNaN {
+            var f = p.pointee.fix
+            f.t = p.pointee.t
+            f.lat = p.pointee.lat
+            f.lon = p.pointee.lon
             if k >= 0 { report.tracks[k].points += 1 }
-            collector.add(p.index, .fix(f), segment: p.segment, nested: !points.isEmpty)
-        } else if let timeText = p.timeText, !timeText.isEmpty {
-            collector.fail(p.index, "trkpt \(p.index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
+            collector.add(index, .fix(f), segment: p.pointee.segment, nested: pointCount > 0)
+        } else if p.pointee.timeText >= 0, case let timeText = notes[p.pointee.timeText], !timeText.isEmpty {
+            collector.fail(index, "trkpt \(index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
         } else {
             report.untimed += 1
             if k >= 0 { report.tracks[k].untimed += 1 }

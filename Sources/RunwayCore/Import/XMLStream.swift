@@ -39,20 +39,31 @@ final class XMLStream {
     // dynamic exclusivity checks on every access would be redundant.
     @exclusivity(unchecked) private var depth = 0
     @exclusivity(unchecked) private var failure: String? = nil
+    /// `failure != nil`, asked at every callback.
+    @exclusivity(unchecked) private var failed = false
     @exclusivity(unchecked) private var sawRoot = false
-    /// For each open element, where its text starts in `text`, or -1 when it is not kept. Only
-    /// the innermost open element gets character data, and a child's text is dropped when the
-    /// child ends, so an element's own text is always `text[start...]` at its end.
-    @exclusivity(unchecked) private var slots: [Int] = []
-    @exclusivity(unchecked) private var text: [UInt8] = []
-    // `parse` holds the handler for the whole parse and the stream does not outlive it: no
-    // reference count needs checking on every callback.
-    private unowned(unsafe) let handler: any XMLStreamHandler
+    /// For each open element (`slots[0..<depth]`), where its text starts in `text`, or -1 when it
+    /// is not kept. Only the innermost open element gets character data, and a child's text is
+    /// dropped when the child ends, so an element's own text is always `text[start...]` at its
+    /// end. At most `maxDepth` elements are open: the slots are allocated once.
+    private let slots: UnsafeMutablePointer<Int>
+    /// The kept character data: `textCount` bytes of `textCapacity`, grown by doubling.
+    @exclusivity(unchecked) private var text: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var textCount = 0
+    @exclusivity(unchecked) private var textCapacity = 256
+    // `parse` holds the handler for the whole parse and the stream does not outlive it; a `let`
+    // of a stream the callbacks hold guaranteed needs no reference counting per callback.
+    private let handler: any XMLStreamHandler
 
     private init(handler: any XMLStreamHandler) {
         self.handler = handler
-        slots.reserveCapacity(16)
-        text.reserveCapacity(256)
+        slots = .allocate(capacity: XMLStream.maxDepth)
+        text = .allocate(capacity: textCapacity)
+    }
+
+    deinit {
+        slots.deallocate()
+        text.deallocate()
     }
 
     /// Parses `bytes` as one XML document, calling `handler` as elements start and end.
@@ -80,9 +91,9 @@ final class XMLStream {
         })
         XML_SetStartDoctypeDeclHandler(parser, { user, _, _, _, _ in
             guard let user else { return }
-            XMLStream.with(user) { $0.failure = "a DTD (<!DOCTYPE>) is not allowed in a recording" }
+            XMLStream.with(user) { $0.fail("a DTD (<!DOCTYPE>) is not allowed in a recording") }
         })
-        let ok = withExtendedLifetime((stream, handler)) {
+        let ok = withExtendedLifetime(stream) {
             XML_Parse(parser, base.assumingMemoryBound(to: CChar.self), size, 1)
         }
         if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
@@ -100,45 +111,59 @@ final class XMLStream {
         Unmanaged<XMLStream>.fromOpaque(user)._withUnsafeGuaranteedRef(body)
     }
 
+    private func fail(_ message: String) {
+        failure = message
+        failed = true
+    }
+
     private func start(_ name: UnsafePointer<XML_Char>?, _ attrs: UnsafeMutablePointer<UnsafePointer<XML_Char>?>?) {
-        guard failure == nil else { return }
+        guard !failed else { return }
         guard depth < XMLStream.maxDepth else {
-            failure = "elements nested deeper than \(XMLStream.maxDepth)"
+            fail("elements nested deeper than \(XMLStream.maxDepth)")
             return
         }
         if depth == 0 {
             if sawRoot {
-                failure = "more than one root element"
+                fail("more than one root element")
                 return
             }
             sawRoot = true
         }
         let wants = handler.start(XMLName(name), depth: depth, attributes: XMLAttributes(attrs))
-        slots.append(wants ? text.count : -1)
+        slots[depth] = wants ? textCount : -1
         depth += 1
     }
 
     private func end() {
-        guard failure == nil, let start = slots.popLast() else { return }
+        guard !failed, depth > 0 else { return }
         depth -= 1
-        guard start >= 0, start <= text.count else {
+        let start = slots[depth]
+        guard start >= 0, start <= textCount else {
             handler.end(depth: depth, text: nil)
             return
         }
-        text.withUnsafeBufferPointer { all in
-            var lo = start, hi = all.count
-            while lo < hi, JSONInput.isSpace(all[lo]) { lo += 1 }
-            while hi > lo, JSONInput.isSpace(all[hi - 1]) { hi -= 1 }
-            handler.end(depth: depth, text: UnsafeBufferPointer(rebasing: all[lo..<hi]))
-        }
-        text.removeLast(text.count - start)
+        var lo = start, hi = textCount
+        while lo < hi, JSONInput.isSpace(text[lo]) { lo += 1 }
+        while hi > lo, JSONInput.isSpace(text[hi - 1]) { hi -= 1 }
+        handler.end(depth: depth, text: UnsafeBufferPointer(start: text + lo, count: hi - lo))
+        textCount = start
     }
 
     private func characters(_ s: UnsafePointer<XML_Char>, _ len: Int) {
-        guard failure == nil, let start = slots.last, start >= 0 else { return }
-        s.withMemoryRebound(to: UInt8.self, capacity: len) { p in
-            text.append(contentsOf: UnsafeBufferPointer(start: p, count: len))
-        }
+        guard !failed, depth > 0, slots[depth - 1] >= 0 else { return }
+        if len > textCapacity - textCount { grow(to: textCount + len) }
+        UnsafeMutableRawPointer(text + textCount).copyMemory(from: s, byteCount: len)
+        textCount += len
+    }
+
+    /// Room for `needed` bytes of text (at least double the present room).
+    private func grow(to needed: Int) {
+        let capacity = max(needed, textCapacity * 2)
+        let new = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        new.update(from: text, count: textCount)
+        text.deallocate()
+        text = new
+        textCapacity = capacity
     }
 }
 
@@ -152,19 +177,24 @@ struct XMLName {
     static func local(_ p: UnsafePointer<XML_Char>?) -> UnsafeBufferPointer<UInt8> {
         guard let p else { return UnsafeBufferPointer(start: nil, count: 0) }
         return p.withMemoryRebound(to: UInt8.self, capacity: 1) { u in
-            var start = 0, i = 0
-            while u[i] != 0 {
-                if u[i] == UInt8(ascii: ":") { start = i + 1 }
-                i += 1
+            var q = u, start = u
+            while case let c = q.pointee, c != 0 {
+                q += 1
+                if c == UInt8(ascii: ":") { start = q }
             }
-            return UnsafeBufferPointer(start: u + start, count: i - start)
+            return UnsafeBufferPointer(start: start, count: q - start)
         }
     }
 
+    /// Whether the name is `literal` (compared byte by byte: names are short).
+    @inline(__always)
     static func == (name: XMLName, literal: StaticString) -> Bool {
         let n = literal.utf8CodeUnitCount
-        guard name.bytes.count == n, let a = name.bytes.baseAddress else { return n == 0 && name.bytes.isEmpty }
-        return memcmp(a, literal.utf8Start, n) == 0
+        guard name.bytes.count == n else { return false }
+        guard n > 0, let a = name.bytes.baseAddress else { return true }
+        let b = literal.utf8Start
+        for k in 0..<n where a[k] != b[k] { return false }
+        return true
     }
 
     /// The name as text, for messages.
@@ -190,8 +220,7 @@ struct XMLAttributes {
         while let key = pairs[i], let value = pairs[i + 1] {
             if XMLName(key) == name {
                 return value.withMemoryRebound(to: UInt8.self, capacity: 1) { v in
-                    var n = 0
-                    while v[n] != 0 { n += 1 }
+                    var n = strlen(value)
                     var lo = 0
                     while lo < n, JSONInput.isSpace(v[lo]) { lo += 1 }
                     while n > lo, JSONInput.isSpace(v[n - 1]) { n -= 1 }
