@@ -57,18 +57,29 @@ public enum Simplify {
         }
         let (bx, by) = xy(b)
         let len2 = bx * bx + by * by
-        var best = a + 1, bestD = -1.0
+        // The projection's fraction along a–b clamped to 0...1, without the division where it
+        // clamps (0 for dot ≤ 0, 1 for dot ≥ len2: what the division and clamp give then, up to
+        // the sign of a zero, which a square hides); a non-finite len2 takes the division.
+        let clampsExactly = len2.isFinite
+        // The points compared by squared distance, which orders them as the distance does; the
+        // distance (a square root) is taken only where the squared one beats the best so far,
+        // and compared as before, so the same point wins (a tie in the root keeps the first).
+        var best = a + 1, bestD = -1.0, bestD2 = -1.0
         for i in (a + 1)..<b {
             let (px, py) = xy(i)
-            let d: Double
+            let d2: Double
             if len2 == 0 {
-                d = (px * px + py * py).squareRoot()
+                d2 = px * px + py * py
             } else {
-                let u = max(0, min(1, (px * bx + py * by) / len2))
+                let dot = px * bx + py * by
+                let u = clampsExactly && dot <= 0 ? 0 : clampsExactly && dot >= len2 ? 1 : max(0, min(1, dot / len2))
                 let dx = px - u * bx, dy = py - u * by
-                d = (dx * dx + dy * dy).squareRoot()
+                d2 = dx * dx + dy * dy
             }
-            if d > bestD { bestD = d; best = i }
+            if d2 > bestD2 {
+                let d = d2.squareRoot()
+                if d > bestD { bestD = d; best = i; bestD2 = d2 }
+            }
         }
         return (best, bestD)
     }
