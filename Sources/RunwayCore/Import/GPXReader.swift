@@ -147,8 +147,9 @@ final class GPXReader: XMLStreamHandler {
             var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, segment: segment,
                               lat: .nan, lon: .nan, notesBase: notes.count)
             do throws(RunwayError) {
-                p.lat = try GPXReader.required(attributes.bytes("lat"), "lat", index)
-                p.lon = try GPXReader.required(attributes.bytes("lon"), "lon", index)
+                let (lat, lon) = attributes.bytes("lat", "lon")
+                p.lat = try GPXReader.required(lat, "lat", index)
+                p.lon = try GPXReader.required(lon, "lon", index)
             } catch {
                 p.error = notes.count
                 notes.append(error.message)

@@ -51,7 +51,7 @@ public struct RecordingAnalysis: Sendable {
         }
         imported.forEachLine { line in
             result.inputs += 1
-            events.removeAll(keepingCapacity: true)
+            if !events.isEmpty { events.removeAll(keepingCapacity: true) }
             do throws(RunwayError) {
                 try driver.perform(line.request(), wallClock: .nan, events: &events)
                 result.accepted += 1

@@ -218,17 +218,39 @@ struct XMLAttributes {
         guard let pairs else { return nil }
         var i = 0
         while let key = pairs[i], let value = pairs[i + 1] {
-            if XMLName(key) == name {
-                return value.withMemoryRebound(to: UInt8.self, capacity: 1) { v in
-                    var n = strlen(value)
-                    var lo = 0
-                    while lo < n, JSONInput.isSpace(v[lo]) { lo += 1 }
-                    while n > lo, JSONInput.isSpace(v[n - 1]) { n -= 1 }
-                    return UnsafeBufferPointer(start: v + lo, count: n - lo)
-                }
-            }
+            if XMLName(key) == name { return XMLAttributes.trimmed(value) }
             i += 2
         }
         return nil
+    }
+
+    /// `bytes(a)` and `bytes(b)` in one pass over the attributes (`a` and `b` differ).
+    func bytes(_ a: StaticString, _ b: StaticString) -> (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) {
+        guard let pairs else { return (nil, nil) }
+        var va: UnsafeBufferPointer<UInt8>? = nil, vb: UnsafeBufferPointer<UInt8>? = nil
+        var i = 0
+        while let key = pairs[i], let value = pairs[i + 1] {
+            let k = XMLName(key)
+            if va == nil, k == a {
+                va = XMLAttributes.trimmed(value)
+                if vb != nil { break }
+            } else if vb == nil, k == b {
+                vb = XMLAttributes.trimmed(value)
+                if va != nil { break }
+            }
+            i += 2
+        }
+        return (va, vb)
+    }
+
+    /// A NUL-terminated value without surrounding white space.
+    private static func trimmed(_ value: UnsafePointer<XML_Char>) -> UnsafeBufferPointer<UInt8> {
+        value.withMemoryRebound(to: UInt8.self, capacity: 1) { v in
+            var n = strlen(value)
+            var lo = 0
+            while lo < n, JSONInput.isSpace(v[lo]) { lo += 1 }
+            while n > lo, JSONInput.isSpace(v[n - 1]) { n -= 1 }
+            return UnsafeBufferPointer(start: v + lo, count: n - lo)
+        }
     }
 }
