@@ -211,12 +211,24 @@ final class Session: @unchecked Sendable {
         lock.lock()
         let result: Result<R, E>
         do throws(E) { result = .success(try body()) } catch { result = .failure(error) }
+        if pendingWakes.isEmpty && retired == nil {   // the common case: no thread to wake, nothing to free
+            lock.unlock()
+        } else {
+            unlockWaking()
+        }
+        return try result.get()
+    }
+
+    /// Releases the lock, then wakes the first delivery thread `dispatch` found waiting and frees
+    /// the payloads delivery threads retired (out of line: on the common path there are none,
+    /// and holding the empty optionals cost a retain and two releases of nil on every call).
+    @inline(never)
+    private func unlockWaking() {
         let woken = pendingWakes.isEmpty ? nil : pendingWakes.popLast()
         let dead = retired.take()
         lock.unlock()
         woken?.wake.signal()
         Session.free(dead)
-        return try result.get()
     }
 
     /// Queues the new events to the subscribers that want them (as shared payloads that their
