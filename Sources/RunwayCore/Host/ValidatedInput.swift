@@ -53,17 +53,27 @@ public struct ValidatedInput: Sendable, Equatable {
 
     /// Checks a fix given as a C struct (`runway_fix`), where NaN means unknown (a missing time:
     /// now) and every other value must be finite.
+    ///
+    /// Inlinable: the C entry inlines the common case, a fix in range (no call on its path).
+    @inlinable
     public init(podFix f: Fix) throws(RunwayError) {
         if Self.inRange(f) {   // the common case: every value in range or unknown
             input = .fix(f)
             return
         }
+        input = .fix(try Self.checkedPodFix(f))
+    }
+
+    /// A C struct's fix that is not in range as it is: refused unless only "unknown" markers
+    /// need normalising (see `init(podFix:)`).
+    @usableFromInline @inline(never)
+    static func checkedPodFix(_ f: Fix) throws(RunwayError) -> Fix {
         guard f.lat.isFinite, f.lon.isFinite else { throw .input("fix needs finite lat and lon") }
         guard f.t.isNaN || f.t.isFinite else { throw .input("t must be finite (or NaN = now)") }
         if f.alt.isInfinite || f.speed.isInfinite || f.course.isInfinite || f.hAcc.isInfinite || f.vAcc.isInfinite {
             throw .input("alt, speed, course, h_acc and v_acc must be finite (or NaN = unknown)")
         }
-        input = .fix(try Self.fix(f))
+        return try fix(f)
     }
 
     /// The time the input carries (NaN: none).
@@ -82,7 +92,7 @@ public struct ValidatedInput: Sendable, Equatable {
     /// Whether every value of `f` is in range or NaN (unknown) as it is, so that checking it
     /// (`checkedFix`) would return it unchanged: lat, lon and alt in range, speed, course and the
     /// accuracies non-negative and in range (NaN stays NaN), hr, cadence, power and t in range.
-    @inline(__always)
+    @inlinable @inline(__always)
     static func inRange(_ f: Fix) -> Bool {
         func within(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { v >= lo && v <= hi }   // false for NaN
         func unknownOr(_ v: Double, _ lo: Double, _ hi: Double) -> Bool { !(v < lo) && !(v > hi) }   // true for NaN
