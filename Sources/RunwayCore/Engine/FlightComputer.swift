@@ -140,7 +140,8 @@ public struct FlightComputer: Sendable {
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
         fixes += 1
-        defer { gate.heard(at: t) }   // (judged against the rhythm before it)
+        // The gate hears the fix's time last, on either way out (judged against the rhythm
+        // before it): at both exits, not in a `defer` (outlined into a call on every fix).
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }
         if !fix.cadence.isNaN { sensors.cadence(fix.cadence, at: t) }
         gate.see(fix)
@@ -155,7 +156,7 @@ public struct FlightComputer: Sendable {
         if !config.filters {   // the shorter pipeline
             positionsMeasure = applyRaw(fix, at: t, &events)
         } else {
-            guard let step = measure(fix, at: t, &events) else { return }
+            guard let step = measure(fix, at: t, &events) else { gate.heard(at: t); return }
             measured = step
             var keepFrom: (dx: Double, dy: Double)? = nil
             // (The share of the step before a user's pause after its first fix: counted here.)
@@ -237,6 +238,7 @@ public struct FlightComputer: Sendable {
             }
         }
         lapsAndAlerts(at: t, &events)
+        gate.heard(at: t)
     }
 
     /// Where positions begin to measure the current leg: its start or resume, or where speed
