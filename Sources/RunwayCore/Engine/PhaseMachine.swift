@@ -18,6 +18,7 @@ public struct PhaseMachine: Sendable, Equatable {
     public init() {}
 
     /// Whether the flight is auto-paused.
+    @inline(__always)
     public var isAutoHeld: Bool { phase == .holding && holdingBy == .auto }
 
     /// The phase `command` leads to; a user's pause while auto-paused makes the hold the user's.
