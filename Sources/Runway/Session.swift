@@ -102,6 +102,7 @@ final class Session: @unchecked Sendable {
     // MARK: - Inputs
 
     /// Processes one decoded input (or a start, pause or resume line); a rejected one is logged and rethrown.
+    @inline(__always)   // (into each entry: a fix goes from the C call straight to the driver)
     func process(_ request: FlightDriver.Request) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
