@@ -169,6 +169,7 @@ final class Session: @unchecked Sendable {
     ///
     /// Once the session closes (a callback delivering what was queued), nothing changes its flight:
     /// no subscription would see the events.
+    @inline(__always)   // (a fix's path: no call between the entry and the driver)
     private func perform(_ request: FlightDriver.Request, wallClock now: Double) throws(RunwayError) {
         guard !closed else { throw RunwayError(.state, "the session is closing (runway_session_close): no input or command") }
         // Compared, not bound, on the common path: binding would retain both.
