@@ -54,8 +54,8 @@ public struct ValidatedInput: Sendable, Equatable {
     /// Checks a fix given as a C struct (`runway_fix`), where NaN means unknown (a missing time:
     /// now) and every other value must be finite.
     ///
-    /// Inlinable: the C entry inlines the common case, a fix in range (no call on its path).
-    @inlinable
+    /// Inlined into the C entry: the common case, a fix in range, makes no call.
+    @inlinable @inline(__always)
     public init(podFix f: Fix) throws(RunwayError) {
         if Self.inRange(f) {   // the common case: every value in range or unknown
             input = .fix(f)
