@@ -98,9 +98,9 @@ public struct ElevationTracker: Sendable {
     private var lastT = -Double.infinity
     /// The smoothing's weight of the last interval between samples, and that interval (s).
     private var decayDt = Double.nan, decayForDt = 0.0
-    /// The vertical accuracy the climb counter was last configured for from GPS (its bits: NaN
-    /// is a value here).
-    private var configuredVAcc = -Double.infinity
+    /// The trust in GPS altitude the climb counter was last configured for (its bits: the
+    /// settings are a function of them), from the fix's vertical accuracy.
+    private var configuredTrust = -Double.infinity
     private var byDistance: Trail
     private var byTime: Trail
 
@@ -145,9 +145,10 @@ public struct ElevationTracker: Sendable {
     public mutating func addGPS(alt: Double, t: Double, distanceM: Double, vAcc: Double = .nan) {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         if t - lastBaroT <= baroPreferenceS { return }
-        if vAcc.bitPattern != configuredVAcc.bitPattern || source != .gps {   // (the same vAcc: the same settings)
-            configuredVAcc = vAcc
-            let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
+        // (The same trust, the same settings: every vertical accuracy of 6 m or more is trusted alike.)
+        let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
+        if trust.bitPattern != configuredTrust.bitPattern || source != .gps {
+            configuredTrust = trust
             climbs.configure(windowS: Self.gpsWindowS * trust, windowM: .infinity,
                              thresholdM: max(hysteresisM / 3, 2 * hysteresisM * trust))
         }
