@@ -37,13 +37,6 @@ struct ClimbCounter: Sendable {
     private var samples: [(t: Double, d: Double, alt: Double)] = []
     private var head = 0
     private var sum = 0.0
-    /// Where the sum was last taken afresh (`renewSum`): the window's samples dropped since are
-    /// `samples[base..<head]`.
-    private var base = 0
-    /// The storage is compacted once the samples dropped before the window are this many times
-    /// the window (the sum is taken afresh more often: whenever those dropped since the last
-    /// time outnumber the window, as it always was).
-    static let compactionRatio = 4
 
     /// Total climb, metres: ended climbs, and the climb in progress once above the threshold,
     /// never decreasing (see `add`).
@@ -118,23 +111,14 @@ struct ClimbCounter: Sendable {
             sum -= samples[head].alt
             head += 1
         }
-        if head - base > 64 && (head - base) * 2 > samples.count - base { renewSum() }
+        if head > 64 && head * 2 > samples.count {
+            samples.removeFirst(head)
+            head = 0
+            sum = samples.reduce(0) { $0 + $1.alt }   // no drift from long running sums
+        }
         lead = latest.isFinite ? latest : .nan
         count(sum / Double(samples.count - head))
         publish()
-    }
-
-    /// Takes the window's sum afresh (no drift from long running sums), in the window's order;
-    /// compacts the storage only when the dropped samples before the window are
-    /// `compactionRatio` times the window (each compaction moves the whole window).
-    @inline(never)
-    private mutating func renewSum() {
-        sum = samples[head...].reduce(0) { $0 + $1.alt }
-        if head >= Self.compactionRatio * (samples.count - head) {
-            samples.removeFirst(head)
-            head = 0
-        }
-        base = head
     }
 
     /// The figures only grow: a climb measured ahead of the mean that turns on the mean's lower
@@ -154,7 +138,6 @@ struct ClimbCounter: Sendable {
         lastExtreme = .nan; running = .nan; direction = 0; low = .nan; high = .nan; lead = .nan
         if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
         head = 0
-        base = 0
         sum = 0
     }
 
