@@ -22,6 +22,12 @@ JSONInput = Union[Mapping[str, Any], str, bytes]
 # Encoding inputs
 
 
+# What json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False) writes, with
+# the encoder made once: json.dumps builds a new JSONEncoder on every call with such arguments
+# (about 2 us of a dict's 4-6 us in push_many). An encoder keeps no state between calls.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
     """An input as UTF-8 JSON bytes; the library judges what it means.
 
@@ -35,7 +41,7 @@ def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
         # library reports as a JSONError, like any other invalid UTF-8.
         return value.encode("utf-8", "surrogatepass")
     try:
-        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError) as e:
         if argument is not None:
             raise ArgumentError(f"{argument} is not JSON: {e}") from e
