@@ -10,6 +10,14 @@ import Glibc
 extension ImportTests {
     // MARK: - GPX
 
+    /// The GPX reader keeps its open points and elements in memory it allocates once and frees
+    /// without deinitialising them (GPXReader.points, .open): right only while they hold no
+    /// reference (a String field added to OpenPoint would leak on every point, silently).
+    @Test func theGPXReadersOpenPointsAndElementsAreTrivialValues() {
+        #expect(_isPOD(GPXReader.OpenPoint.self))
+        #expect(_isPOD((name: GPXReader.Name, seq: Int).self))
+    }
+
     @Test func gpxTimesWithFractionsAndOffsetsBecomeUnixSeconds() throws {
         let gpx = """
         <?xml version="1.0" encoding="UTF-8"?>

@@ -160,7 +160,7 @@ final class XMLStream {
     private func grow(to needed: Int) {
         let capacity = max(needed, textCapacity * 2)
         let new = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-        new.update(from: text, count: textCount)
+        new.initialize(from: text, count: textCount)
         text.deallocate()
         text = new
         textCapacity = capacity
