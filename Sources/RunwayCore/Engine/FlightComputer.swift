@@ -198,8 +198,10 @@ public struct FlightComputer: Sendable {
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
                     odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps)
                 }
-                if judged.credit != nil { creditMovement(judged, before: t) }
-                if let c = judged.credit { track.restarted(countedM: c.distanceM - c.lineM) }   // (a slow gap's line is no step of the filter's)
+                if let c = judged.credit {   // (none: no call)
+                    creditMovement(judged, before: t)
+                    track.restarted(countedM: c.distanceM - c.lineM)   // (a slow gap's line is no step of the filter's)
+                }
                 pause.cruised(movingS: judged.step.moving ? cruiseDt : 0, at: t)
                 if let doubt { creditStill(doubt, step: cruiseStep, cruiseDt: cruiseDt, at: t) }
                 // No pace across a gap, and a new segment of route; not at a gap in the recorder's

@@ -39,7 +39,7 @@ extension TrackFilter {
     @inline(__always)
     mutating func applyEast(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
         lon += d / k.kx
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }   // the latitude is as it was
+        wrapLon()   // (the latitude is as it was)
         ve += dv
     }
 
@@ -47,15 +47,24 @@ extension TrackFilter {
     /// (`k` as for `applyEast`, taken before the latitude moves).
     @inline(__always)
     mutating func applyNorth(_ d: Double, _ dv: Double, _ k: (kx: Double, ky: Double)) {
-        lat = min(90, max(-90, lat + d / k.ky))   // the longitude is as it was
+        lat += d / k.ky
+        clampLat()   // (the longitude is as it was)
         vn += dv
     }
 
     @inline(__always)
     mutating func wrapAndClamp() {
-        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        lat = min(90, max(-90, lat))
+        wrapLon()
+        clampLat()
     }
+
+    @inline(__always)
+    mutating func wrapLon() {
+        if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
+    }
+
+    @inline(__always)
+    mutating func clampLat() { lat = min(90, max(-90, lat)) }
 
     @inline(__always)
     mutating func correctPosition(_ fix: Fix) {
