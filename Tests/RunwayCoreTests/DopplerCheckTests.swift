@@ -13,7 +13,8 @@ struct DopplerCheckTests {
             let scatter = standing ? Double((i * 7919) % 7) - 3 : 0   // metres, as a receiver standing still
             let fix = Fix(t: Double(i), lat: 52 + degreesNorth(s + scatter), lon: 4, speed: standing ? 0.1 : v * scale, course: 0, hAcc: 4)
             let step = filter.update(check.trusted(fix), t: fix.t)
-            credit += check.take(step, fix: fix, at: fix.t, cruising: true, log: &log)
+            credit += check.take(step, fix: fix, at: fix.t, cruising: true,
+                                measuredBySpeed: filter.lastStepMeasuredBySpeed, log: &log)
         }
         var events: [Event] = []
         log.flush(at: 0, into: &events)

@@ -56,7 +56,7 @@ public struct DopplerCheck: Sendable {
     /// 1.55 m/s, a fix every 7 s, read 5 % short over a window and lost 16 % of its distance to
     /// the positions).
     @inline(__always)
-    mutating func take(_ step: Step, fix: Fix, at t: Double, cruising: Bool, measuredBySpeed: Bool = true, log: inout EventLog) -> Double {
+    mutating func take(_ step: Step, fix: Fix, at t: Double, cruising: Bool, measuredBySpeed: Bool, log: inout EventLog) -> Double {
         guard !prefersPositions else { return 0 }
         guard cruising, !fix.speed.isNaN, !step.newSegment, let a = anchor else {
             restart(at: fix, t)
