@@ -11,7 +11,7 @@ struct DistanceTests {
         func bytes<T>(_ a: [T]) -> Int { a.count * MemoryLayout<T>.stride }
         #expect(bytes(r.points) == n * Route.bytesPerPoint)
         #expect(Route.bytesPerPoint <= 32)
-        #expect(r.points.capacity * Route.bytesPerPoint < 2 * n * 32)
+        #expect(r.capacity * Route.bytesPerPoint < 2 * n * 32)
     }
 
     @Test func withFiltersOffAutoLapsAndAlertsStillWork() throws {

@@ -3,6 +3,68 @@ import Testing
 
 @Suite("Route: the compact store of kept points")
 struct RouteTests {
+    /// A route of several chunks (`Route.chunkCapacity` points each) gives back every point, its
+    /// segments and a removal across a chunk's boundary as one array did; its memory is its
+    /// points and at most one chunk's room beyond them (a doubling array's could be nearly as
+    /// much again), and a full chunk is never moved as the route grows.
+    @Test func aRouteOfSeveralChunksKeepsEveryPointAndNeverMovesAFullChunk() {
+        let c = Route.chunkCapacity
+        let n = 2 * c + 1   // (a doubling array: room for 4c)
+        let breaks: Set<Int> = [1, c - 1, c, 2 * c]
+        var r = Route()
+        var firstAddresses: [UInt] = []
+        for i in 0..<n {
+            if breaks.contains(i) { r.beginSegment() }
+            r.append(lat: 52 + Double(i) * 1e-6, lon: 4, alt: Double(i % 100), t: Double(i), distanceM: Double(i) * 2.5,
+                     hr: Double(100 + i % 100))
+            if i == c { firstAddresses = r.chunkAddresses }
+        }
+        #expect(r.count == n && r.points.count == n)
+        #expect(r.capacity - r.count < c, "\(r.capacity) for \(r.count) points")
+        #expect(Array(r.chunkAddresses.prefix(2)) == firstAddresses)
+        #expect(r.segmentStarts == [0, 1, c - 1, c, 2 * c])
+        #expect(r.segmentRanges == [0..<1, 1..<(c - 1), (c - 1)..<c, c..<(2 * c), (2 * c)..<n])
+        for i in 0..<n {
+            #expect(r.time(i) == Double(i) && r.latE7(i) == Route.quantise(52 + Double(i) * 1e-6) && r.distanceM(i) == Double(i) * 2.5
+                    && r.heartRate(i) == Double(100 + i % 100) && r.point(i) == r.points[i])
+            let s = i < 1 ? 0 : i < c - 1 ? 1 : i < c ? 2 : i < 2 * c ? 3 : 4
+            #expect(r.segment(of: i) == s)
+        }
+        // Down across the second chunk's boundary: its segment goes with its last point.
+        r.removeLast()
+        r.removeLast()
+        #expect(r.count == 2 * c - 1 && r.last?.t == Double(2 * c - 2) && r.segmentStarts == [0, 1, c - 1, c])
+        #expect(r.capacity - r.count < c)
+        r.append(lat: 52, lon: 4, alt: 0, t: 9e9)
+        r.append(lat: 52, lon: 4, alt: 0, t: 9e9 + 1)
+        #expect(r.count == 2 * c + 1 && r.time(2 * c - 1) == 9e9 && r.time(2 * c) == 9e9 + 1 && r.segment(of: 2 * c) == 3)
+        // Down to nothing and up again.
+        while r.count > 0 { r.removeLast() }
+        #expect(r.last == nil && r.segmentStarts.isEmpty && r.capacity == 0)
+        r.append(lat: 52, lon: 4, alt: 0, t: 1)
+        #expect(r.points.map(\.t) == [1] && r.segmentStarts == [0])
+    }
+
+    /// A copy of a route stays as it was while the original grows, shrinks and changes, and the
+    /// two share their full chunks (the original copies only its last, not every chunk).
+    @Test func aCopyIsUnchangedByTheOriginalAndSharesItsFullChunks() {
+        let c = Route.chunkCapacity
+        var r = Route()
+        for i in 0..<(3 * c + 7) { r.append(lat: 52, lon: 4, alt: 0, t: Double(i), distanceM: Double(i)) }
+        let copy = r
+        let before = copy.points
+        r.append(lat: 53, lon: 5, alt: 1, t: 1e6)
+        r.setDistance(-1, at: 3 * c + 2)
+        r.removeLast()
+        r.removeLast()
+        r.beginSegment()
+        r.append(lat: 53, lon: 5, alt: 1, t: 2e6)
+        #expect(copy.points == before && copy.count == 3 * c + 7 && copy.segmentStarts == [0])
+        #expect(r.count == 3 * c + 7 && r.time(3 * c + 6) == 2e6 && r.distanceM(3 * c + 2) == -1 && r.segmentStarts == [0, 3 * c + 6])
+        #expect(Array(r.chunkAddresses.prefix(3)) == Array(copy.chunkAddresses.prefix(3)))
+        #expect(r.chunkAddresses[3] != copy.chunkAddresses[3])
+    }
+
     @Test func positionsAreKeptToAboutACentimetre() {
         var r = Route()
         r.append(lat: 52.123456789, lon: -4.987654321, alt: 12.25, t: 1_700_000_000.5)

@@ -4,8 +4,14 @@
 /// unknown), time as a Double, and for the exports the cumulative distance as a Float (rounded
 /// down: `metres`), the engine's ground speed and the fix's own (device) speed in mm/s as UInt16s
 /// (FIT's own unit and range; 0xFFFF = none), heart rate and cadence as bytes (0 = none) and power
-/// as whole watts in a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each, in one array
-/// (one append a kept fix).
+/// as whole watts in a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each.
+///
+/// The points are stored in chunks of `chunkCapacity` (one append a kept fix): a chunk after the
+/// first is allocated at its full size when the one before it fills, and a full chunk is never
+/// grown, moved or copied, so memory grows by the points stored, with no doubling array's old and
+/// new buffer side by side (the first chunk grows as an array does, up to the chunk's size, so a
+/// short route stays small). A copy of a route shares its chunks; appending to either copies the
+/// list of chunks and the last chunk only (copy-on-write), never the full ones.
 public struct Route: Sendable {
     /// One stored point (32 bytes, no padding).
     public struct Point: Sendable, Equatable {
@@ -18,11 +24,42 @@ public struct Route: Sendable {
         public var hr: UInt8, cad: UInt8
     }
 
-    public private(set) var points: [Point] = []
+    /// Points a chunk holds (2^chunkShift: a point's chunk and place in it are a shift and a mask
+    /// of its index). 2 048 points are 64 KiB: under glibc's mmap threshold (128 KiB), so a chunk
+    /// comes from the heap with only Array's 32-byte header and malloc's few bytes beside it;
+    /// 4 096 (128 KiB and the header) would each take a mapping of their own, rounded up to a
+    /// page: 33 bytes a point (measured: 33.65 B/point against 32.70 for 2 048 and 32.71 for
+    /// 1 024, RSS growth of the whole process, `bench_mem`).
+    static let chunkShift = 11
+    static let chunkCapacity = 1 << chunkShift
+    static let chunkMask = chunkCapacity - 1
+
+    /// The points, `chunkCapacity` a chunk: every chunk but the last full, the last not empty
+    /// (no chunk for an empty route).
+    private var chunks: [[Point]] = []
+    public private(set) var count = 0
     /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
     public private(set) var segmentStarts: [Int] = []
 
     public init() {}
+
+    /// Every point, in order, as one array: a copy made when read (O(n)), for tests; the library
+    /// reads points by index (`point(_:)`, `last`).
+    var points: [Point] { chunks.flatMap { $0 } }
+
+    /// The points the chunks have room for (memory allocated for points, in points).
+    var capacity: Int { chunks.reduce(0) { $0 + $1.capacity } }
+
+    /// Where each chunk's points are in memory (tests: a chunk neither moved nor copied keeps
+    /// its address).
+    var chunkAddresses: [UInt] { chunks.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } }
+
+    /// Point `i` (0 ..< `count`).
+    @inline(__always)
+    public func point(_ i: Int) -> Point { chunks[i >> Route.chunkShift][i & Route.chunkMask] }
+
+    /// The last point (nil for an empty route).
+    public var last: Point? { count > 0 ? point(count - 1) : nil }
 
     /// Starts a new segment at the next point (no-op when the current one is still empty).
     public mutating func beginSegment() {
@@ -35,22 +72,23 @@ public struct Route: Sendable {
     /// Removes the last point (a junk fix discovered afterwards), and its segment if it empties.
     public mutating func removeLast() {
         guard count > 0 else { return }
-        points.removeLast()
+        let k = chunks.count - 1
+        chunks[k].removeLast()
+        if chunks[k].isEmpty { chunks.removeLast() }
+        count -= 1
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
     }
-
-    public var count: Int { points.count }
 
     /// Sets the last point's cumulative distance (a gap's distance credited after the point was kept).
     public mutating func setLastDistance(_ distanceM: Double) {
         guard count > 0 else { return }
-        points[count - 1].dist = Route.metres(distanceM)
+        setDistance(distanceM, at: count - 1)
     }
 
     /// Sets point `i`'s cumulative distance (out of range: no-op).
     public mutating func setDistance(_ distanceM: Double, at i: Int) {
         guard i >= 0, i < count else { return }
-        points[i].dist = Route.metres(distanceM)
+        chunks[i >> Route.chunkShift][i & Route.chunkMask].dist = Route.metres(distanceM)
     }
 
     /// A cumulative distance as stored: the Float at or below it (NaN stays NaN). Rounded down,
@@ -68,28 +106,44 @@ public struct Route: Sendable {
                                 distanceM: Double = .nan, speedMps: Double = .nan, deviceSpeedMps: Double = .nan,
                                 hr: Double = .nan, cadence: Double = .nan, power: Double = .nan) {
         if segmentStarts.isEmpty { segmentStarts.append(count) }
-        points.append(Point(t: t, latE7: Route.quantise(lat), lonE7: Route.quantise(lon), alt: Float(alt),
-                            dist: Route.metres(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
-                            pw: Route.watts(power),
-                            hr: Route.byte(hr), cad: Route.byte(cadence)))
+        let p = Point(t: t, latE7: Route.quantise(lat), lonE7: Route.quantise(lon), alt: Float(alt),
+                      dist: Route.metres(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
+                      pw: Route.watts(power),
+                      hr: Route.byte(hr), cad: Route.byte(cadence))
+        if count >> Route.chunkShift < chunks.count {
+            chunks[chunks.count - 1].append(p)
+        } else {
+            appendChunk(p)
+        }
+        count += 1
+    }
+
+    /// A new chunk holding `p` (the last one is full, or there is none): the first grows as an
+    /// array does; a later one is allocated at its full size, once.
+    @inline(never)
+    private mutating func appendChunk(_ p: Point) {
+        var chunk: [Point] = []
+        if !chunks.isEmpty { chunk.reserveCapacity(Route.chunkCapacity) }
+        chunk.append(p)
+        chunks.append(chunk)
     }
 
     /// Latitude and longitude in 1e-7° units, as stored.
-    public func latE7(_ i: Int) -> Int32 { points[i].latE7 }
-    public func lonE7(_ i: Int) -> Int32 { points[i].lonE7 }
-    public func distanceM(_ i: Int) -> Double { Double(points[i].dist) }
+    public func latE7(_ i: Int) -> Int32 { point(i).latE7 }
+    public func lonE7(_ i: Int) -> Int32 { point(i).lonE7 }
+    public func distanceM(_ i: Int) -> Double { Double(point(i).dist) }
     /// The engine's ground speed at the point (NaN when none: unknown, or not yet measured in its leg).
-    public func speedMps(_ i: Int) -> Double { Route.metres(points[i].speed) }
+    public func speedMps(_ i: Int) -> Double { Route.metres(point(i).speed) }
     /// The speed the point's fix came with (its device's Doppler speed; a speed sensor's sample's
     /// for a sensed point), NaN when it had none or the point is no fix's (a leg's first point at a
     /// start or resume between fixes).
-    public func deviceSpeedMps(_ i: Int) -> Double { Route.metres(points[i].device) }
+    public func deviceSpeedMps(_ i: Int) -> Double { Route.metres(point(i).device) }
     /// Heart rate at the point (NaN when none).
-    public func heartRate(_ i: Int) -> Double { points[i].hr == 0 ? .nan : Double(points[i].hr) }
+    public func heartRate(_ i: Int) -> Double { let hr = point(i).hr; return hr == 0 ? .nan : Double(hr) }
     /// Cadence at the point (NaN when none).
-    public func cadence(_ i: Int) -> Double { points[i].cad == 0 ? .nan : Double(points[i].cad) }
+    public func cadence(_ i: Int) -> Double { let cad = point(i).cad; return cad == 0 ? .nan : Double(cad) }
     /// Power at the point in watts (NaN when none).
-    public func power(_ i: Int) -> Double { points[i].pw == Route.noPower ? .nan : Double(points[i].pw) }
+    public func power(_ i: Int) -> Double { let pw = point(i).pw; return pw == Route.noPower ? .nan : Double(pw) }
     /// The segment a point belongs to (0-based).
     public func segment(of i: Int) -> Int {
         var lo = 0, hi = segmentStarts.count - 1
@@ -137,10 +191,10 @@ public struct Route: Sendable {
         return fraction >= 0.5 ? whole + 1 : whole   // (v > -0.5: never a fraction of -0.5 or less)
     }
 
-    public func latitude(_ i: Int) -> Double { Double(points[i].latE7) / 1e7 }
-    public func longitude(_ i: Int) -> Double { Double(points[i].lonE7) / 1e7 }
-    public func altitude(_ i: Int) -> Double { Double(points[i].alt) }
-    public func time(_ i: Int) -> Double { points[i].t }
+    public func latitude(_ i: Int) -> Double { Double(point(i).latE7) / 1e7 }
+    public func longitude(_ i: Int) -> Double { Double(point(i).lonE7) / 1e7 }
+    public func altitude(_ i: Int) -> Double { Double(point(i).alt) }
+    public func time(_ i: Int) -> Double { point(i).t }
 
     /// Degrees to 1e-7° units, rounded half away from zero (as `rounded()`, without libm's
     /// call: the fraction of a value under 2^31 is exact); the caller has checked the range

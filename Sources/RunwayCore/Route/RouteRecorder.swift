@@ -161,7 +161,7 @@ public struct RouteRecorder: Sendable {
     /// start or resume's time, maybe) or at its time (in a sparse recorder's rhythm,
     /// `FixGate.gapInRhythm`, it continued a segment).
     mutating func dropJunkFix(at position: Coordinate, t: Double) {
-        guard let p = route.points.last, p.t == t || route.currentSegmentCount == 1,
+        guard let p = route.last, p.t == t || route.currentSegmentCount == 1,
               p.latE7 == Route.quantise(position.lat), p.lonE7 == Route.quantise(position.lon) else { return }
         route.removeLast()
     }
