@@ -29,6 +29,22 @@ struct ProfileCheckTests {
         #expect(check.suggested == .run && check.refused == 7)
     }
 
+    /// A walk session that sees a jog's streak, then a ride's: the suggestion goes from run to
+    /// ride, and the log says so each time (before, it kept its first line, "a run pushed as a
+    /// walk?", while the summary suggested ride).
+    @Test func aRaisedSuggestionIsLoggedAgain() {
+        var check = ProfileCheck(activity: .walk), log = EventLog()
+        var north = 0.0
+        for i in 0..<20 {
+            north += i < 10 ? 7 : 15
+            let fix = Fix(t: Double(i), lat: 52 + degreesNorth(north), lon: 4)
+            check.see(fix, at: fix.t, verdict: i == 0 ? .accept(newSegment: false, reanchored: false) : .filtered(.speed), log: &log)
+        }
+        let lines = messages(&log)
+        #expect(check.suggested == .ride)
+        #expect(lines.count == 2 && lines[0].contains("\"activity\":\"run\"") && lines[1].contains("\"activity\":\"ride\""), "\(lines)")
+    }
+
     @Test func spikesAreNoMismatch() {
         // Every other fix a spike 400 m away: each refused fix is far from the one before it.
         var check = ProfileCheck(activity: .run), log = EventLog()

@@ -4,9 +4,11 @@
 /// A spike implies an absurd speed from the fix before it; the fixes of a ride pushed as a run
 /// are refused one after another (each too far from the gate's anchor), yet from each refused
 /// fix to the next the speed is one a faster profile accepts. `minStreak` such refusals in a row
-/// count (all of them, from the first of the streak), the first streak notes a `warning` in the
-/// log, and the summary reports the slowest faster profile whose cap takes the fastest of those
-/// speeds (`"profile_mismatch":{"suggested":"ride","refused":667}`).
+/// count (all of them, from the first of the streak), and the summary reports the slowest faster
+/// profile whose cap takes the fastest of those speeds
+/// (`"profile_mismatch":{"suggested":"ride","refused":667}`). The first streak notes a `warning`
+/// in the log, and so does each that raises the suggestion (a walk session that sees a jog, then
+/// a ride: "run", then "ride"), so the latest warning names the summary's suggestion.
 ///
 ///     var check = ProfileCheck(activity: .run)
 ///     // ten fixes 15 m apart at 1 Hz, each refused for speed:
@@ -52,9 +54,8 @@ public struct ProfileCheck: Sendable {
         guard streak >= minStreak else { return }
         refused += streak == minStreak ? minStreak : 1
         guard let need = faster(taking: streakMaxMps), need.speedCapMps > (suggested?.speedCapMps ?? 0) else { return }
-        if suggested == nil {
-            log.note(.warning, "\(minStreak) fixes in a row refused as too fast for a \(activity.rawValue) (above \(PFD.whole(capMps)) m/s from the last accepted fix) agree with each other at up to \(PFD.whole(streakMaxMps)) m/s: a \(need.rawValue) pushed as a \(activity.rawValue)? (open the session with \"activity\":\"\(need.rawValue)\")")
-        }
+        // (Each new suggestion is noted: the latest warning names the summary's.)
+        log.note(.warning, "\(minStreak) fixes in a row refused as too fast for a \(activity.rawValue) (above \(PFD.whole(capMps)) m/s from the last accepted fix) agree with each other at up to \(PFD.whole(streakMaxMps)) m/s: a \(need.rawValue) pushed as a \(activity.rawValue)? (open the session with \"activity\":\"\(need.rawValue)\")")
         suggested = need
     }
 
