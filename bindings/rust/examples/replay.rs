@@ -15,7 +15,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use runway::{json, EventBody, Session};
+use runway::{format_pace, json, EventBody, Session};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -91,18 +91,18 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     let snap = session.snapshot()?;
     println!("inputs: {} accepted, {} rejected", batch.accepted, batch.rejected);
     println!(
-        "PFD: time {} distance {} km avg {} hr {}",
+        "PFD: time {} distance {} km {} hr {}",
         snap.pfd.time, snap.pfd.distance, snap.pfd.avg_pace, snap.pfd.hr
     );
     let s = session.summary()?;
     let opt = |v: Option<f64>, digits: usize| v.map_or("--".to_owned(), |v| format!("{v:.digits$}"));
     println!(
-        "flight: {} ({} profile), {:.1} m in {:.0} s, avg pace {} min/km, avg hr {}, {} points, {} segments",
+        "flight: {} ({} profile), {:.1} m in {:.0} s, avg pace {} /km, avg hr {}, {} points, {} segments",
         s.end_reason.as_deref().unwrap_or(&s.phase),
         s.activity,
         s.distance_m,
         s.elapsed_s,
-        opt(s.avg_pace_min_per_km, 2),
+        s.avg_pace_min_per_km.map_or("--:--".to_owned(), format_pace),
         opt(s.avg_hr_bpm, 0),
         s.route.len(),
         s.segments

@@ -42,7 +42,8 @@ fn expected(path: &Path, format: &str) -> (String, usize) {
     let batch = s.push_jsonl(&lines);
     s.stop(None).unwrap();
     let sum = s.summary().unwrap();
-    (format!("{:.1} m in {:.0} s", sum.distance_m, sum.elapsed_s), batch.accepted)
+    let pace = sum.avg_pace_min_per_km.map_or("--:--".to_owned(), runway::format_pace);
+    (format!("{:.1} m in {:.0} s, avg pace {pace} /km", sum.distance_m, sum.elapsed_s), batch.accepted)
 }
 
 fn check(path: &Path, format: &str) -> String {
