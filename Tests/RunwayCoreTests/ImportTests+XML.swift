@@ -11,11 +11,19 @@ extension ImportTests {
     // MARK: - GPX
 
     /// The GPX reader keeps its open points and elements in memory it allocates once and frees
-    /// without deinitialising them (GPXReader.points, .open): right only while they hold no
+    /// without deinitialising them (GPXReader.points, .open: OpenStacks): right only while they hold no
     /// reference (a String field added to OpenPoint would leak on every point, silently).
     @Test func theGPXReadersOpenPointsAndElementsAreTrivialValues() {
         #expect(_isPOD(GPXReader.OpenPoint.self))
         #expect(_isPOD((name: GPXReader.Name, seq: Int).self))
+    }
+
+    /// The same for the TCX reader: its open trackpoints, laps and elements (TCXReader.points,
+    /// .laps, .open, each an OpenStack) are freed without deinitialising them.
+    @Test func theTCXReadersOpenPointsLapsAndElementsAreTrivialValues() {
+        #expect(_isPOD(TCXReader.OpenPoint.self))
+        #expect(_isPOD(TCXReader.OpenLap.self))
+        #expect(_isPOD((name: TCXReader.Name, seq: Int).self))
     }
 
     @Test func gpxTimesWithFractionsAndOffsetsBecomeUnixSeconds() throws {

@@ -23,7 +23,9 @@
 ///   distance, the time across not timed. A file with one segment replays as its points alone.
 ///
 /// Read as a stream (`XMLStream`): each point's values go straight into its fix as expat reports
-/// them, with no tree; an error is the first point's in document order, as if read in order.
+/// them, with no tree (the open points are plain values on an `OpenStack`, their texts in
+/// `PointNotes`, as `TCXReader`'s); an error is the first point's in document order, as if read
+/// in order.
 final class GPXReader: XMLStreamHandler {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
         let reader = GPXReader()
@@ -69,7 +71,7 @@ final class GPXReader: XMLStreamHandler {
     }
 
     /// An open `trkpt` and what its children gave so far. Plain values (its texts are in
-    /// `notes`), so the stack of open points holds it as bytes.
+    /// `notes`), as `OpenStack` needs.
     struct OpenPoint {
         var depth: Int
         var index: Int
@@ -88,28 +90,20 @@ final class GPXReader: XMLStreamHandler {
         var fix = Fix(t: .nan, lat: .nan, lon: .nan)
         /// The depth of the open `extensions` child, or -1.
         var extensionsDepth = -1
-        var extensions = ExtensionValues()
+        var extensions = FirstNumbers()
     }
 
     // Touched only from `XMLStream`'s callbacks, on one thread.
-    @exclusivity(unchecked) var rootName: String? = nil
-    /// Whether the root element is `gpx` (`rootName == "gpx"`, asked at every element).
-    @exclusivity(unchecked) var isGPX = false
+    @exclusivity(unchecked) var root = XMLRoot("gpx")
     @exclusivity(unchecked) var report = ImportReport(format: .gpx)
     @exclusivity(unchecked) var trackTypes: [String?] = []
     @exclusivity(unchecked) var tracks: [OpenTrack] = []
-    /// The open points, innermost last: `points[0..<pointCount]`. Each is an open element, so
-    /// there are fewer than `XMLStream.maxDepth`; the room is allocated once.
-    let points = UnsafeMutablePointer<OpenPoint>.allocate(capacity: XMLStream.maxDepth)
-    @exclusivity(unchecked) var pointCount = 0
-    /// The texts of the open points (errors, times that are not times), in the order they came:
-    /// an inner point's after its outer one's, so a point's go when it ends.
-    @exclusivity(unchecked) var notes: [String] = []
-    /// The open elements below the root: the name and `seq` of the one at depth d at `open[d - 1]`.
-    let open = UnsafeMutablePointer<(name: Name, seq: Int)>.allocate(capacity: XMLStream.maxDepth)
-    @exclusivity(unchecked) var openCount = 0
+    /// The open points, innermost last.
+    @exclusivity(unchecked) var points = OpenStack<OpenPoint>()
+    /// The texts of the open points (errors, times that are not times).
+    @exclusivity(unchecked) var notes = PointNotes()
+    @exclusivity(unchecked) var open = OpenElements<Name>()
     @exclusivity(unchecked) var collector = PointCollector()
-    @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
     /// The segment the next point belongs to: counts every `trk` and `trkseg` start.
     @exclusivity(unchecked) var segment = 0
@@ -120,17 +114,9 @@ final class GPXReader: XMLStreamHandler {
     }
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
-        if depth == 0 {
-            rootName = n.string
-            isGPX = n == "gpx"
-        }
-        // `XMLStream` opens fewer than `maxDepth` elements, so the room for them is never short
-        // (the count is checked anyway: no write past it, whatever the document).
-        guard isGPX, depth > 0, openCount < XMLStream.maxDepth else { return false }
-        seq += 1
+        if depth == 0 { root.see(n) }
         let name = Name(n)
-        open[openCount] = (name, seq)
-        openCount += 1
+        guard root.matches, depth > 0, open.open(name) else { return false }
         switch name {
         case .trk:
             segment += 1
@@ -142,52 +128,45 @@ final class GPXReader: XMLStreamHandler {
             segment += 1
             return false
         case .trkpt:
-            guard pointCount < XMLStream.maxDepth else { return false }
+            guard !points.isFull else { return false }
             index += 1
             var p = OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, segment: segment,
-                              lat: .nan, lon: .nan, notesBase: notes.count)
+                              lat: .nan, lon: .nan, notesBase: notes.mark)
             do throws(RunwayError) {
                 let (lat, lon) = attributes.bytes("lat", "lon")
                 p.lat = try GPXReader.required(lat, "lat", index)
                 p.lon = try GPXReader.required(lon, "lon", index)
             } catch {
-                p.error = notes.count
-                notes.append(error.message)
+                p.error = notes.add(error.message)
             }
-            (points + pointCount).initialize(to: p)
-            pointCount += 1
+            points.push(p)
             return false
         case .extensions:
-            if pointCount > 0, case let k = pointCount - 1, points[k].depth + 1 == depth, points[k].extensionsDepth < 0 {
-                points[k].extensionsDepth = depth
+            if let last = points.last, last.pointee.depth + 1 == depth, last.pointee.extensionsDepth < 0 {
+                last.pointee.extensionsDepth = depth
             }
             return false
         case .other:
             return false
         default:
-            return !tracks.isEmpty || pointCount > 0
+            return !tracks.isEmpty || !points.isEmpty
         }
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
-        guard isGPX, depth > 0, openCount > 0 else { return }
-        openCount -= 1
-        let (name, seq) = open[openCount]
+        guard root.matches, depth > 0, let (name, seq) = open.close() else { return }
         switch name {
         case .trk:
             if let t = tracks.last, t.depth == depth { tracks.removeLast() }
             return
         case .trkpt:
-            if pointCount > 0, points[pointCount - 1].depth == depth {
-                pointCount -= 1
-                finish(points + pointCount)
-            }
+            if let last = points.last, last.pointee.depth == depth, let p = points.pop() { finish(p) }
             return
         case .extensions:
-            if pointCount > 0, case let k = pointCount - 1, points[k].extensionsDepth == depth {
-                points[k].extensions.fill(&points[k].fix)
-                points[k].extensionsDepth = -1
-                points[k].extensions = ExtensionValues()
+            if let last = points.last, last.pointee.extensionsDepth == depth {
+                GPXReader.fill(&last.pointee.fix, last.pointee.extensions)
+                last.pointee.extensionsDepth = -1
+                last.pointee.extensions = FirstNumbers()
             }
             return
         default: break
@@ -203,8 +182,7 @@ final class GPXReader: XMLStreamHandler {
                 trackTypes[i] = text
             }
         }
-        guard pointCount > 0 else { return }
-        let last = points + (pointCount - 1)
+        guard let last = points.last else { return }
         if last.pointee.depth + 1 == depth {
             switch name {
             case .time where !last.pointee.sawTime:
@@ -212,8 +190,7 @@ final class GPXReader: XMLStreamHandler {
                 if let text, !text.isEmpty, let t = RecordedText.unixTime(bytes: text) {
                     last.pointee.t = t
                 } else {
-                    last.pointee.timeText = notes.count
-                    notes.append(text.map(RecordedText.trimmed) ?? "")
+                    last.pointee.timeText = notes.add(text.map(RecordedText.trimmed) ?? "")
                 }
             case .ele: last.pointee.fix.alt = RecordedText.number(bytes: text) ?? .nan
             case .speed: last.pointee.fix.speed = RecordedText.number(bytes: text) ?? .nan
@@ -222,8 +199,10 @@ final class GPXReader: XMLStreamHandler {
             }
         }
         // A value inside a point's `extensions` (of every open point: one may hold another).
-        for k in 0..<pointCount where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
-            points[k].extensions.offer(name, RecordedText.number(bytes: text), seq: seq)
+        let slot = GPXReader.extensionSlot(name)
+        guard slot >= 0 else { return }
+        for k in 0..<points.count where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
+            points[k].extensions.offer(slot, text, seq: seq)
         }
     }
 
@@ -232,8 +211,8 @@ final class GPXReader: XMLStreamHandler {
     func finish(_ p: UnsafePointer<OpenPoint>) {
         let notesBase = p.pointee.notesBase
         defer {
-            if notes.count > notesBase { notes.removeSubrange(notesBase...) }
-            if pointCount == 0 { collector.flush() }
+            notes.drop(from: notesBase)
+            if points.isEmpty { collector.flush() }
         }
         let index = p.pointee.index
         if p.pointee.error >= 0 { return collector.fail(index, notes[p.pointee.error]) }
@@ -244,7 +223,7 @@ final class GPXReader: XMLStreamHandler {
             f.lat = p.pointee.lat
             f.lon = p.pointee.lon
             if k >= 0 { report.tracks[k].points += 1 }
-            collector.add(index, .fix(f), segment: p.pointee.segment, nested: pointCount > 0)
+            collector.add(index, .fix(f), segment: p.pointee.segment, nested: !points.isEmpty)
         } else if p.pointee.timeText >= 0, case let timeText = notes[p.pointee.timeText], !timeText.isEmpty {
             collector.fail(index, "trkpt \(index): time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
         } else {
@@ -254,9 +233,7 @@ final class GPXReader: XMLStreamHandler {
     }
 
     func finish() throws(RunwayError) -> ImportedRecording {
-        guard rootName == "gpx" else {
-            throw .input("not a GPX file: the root element is <\((rootName ?? "").prefix(40))>, expected <gpx>")
-        }
+        try root.check("GPX")
         if let error = collector.error { throw .input(error.message) }
         report.sport = trackTypes.lazy.compactMap { $0 }.first { !$0.isEmpty }
         var inputs = collector.inputs
@@ -276,37 +253,30 @@ final class GPXReader: XMLStreamHandler {
         return v
     }
 
-    /// The values of one `extensions` element: for each, the first in document order that is a
-    /// number (`seq`: its element's start), filled into the fix where it has none yet.
-    struct ExtensionValues {
-        var values = SIMD8<Double>(repeating: .nan)
-        var seqs = SIMD8<Int>(repeating: .max)
-
-        mutating func offer(_ name: Name, _ v: Double?, seq: Int) {
-            let slot: Int
-            switch name {
-            case .hr: slot = 0
-            case .cadence: slot = 1
-            case .speed: slot = 2
-            case .course: slot = 3
-            case .hAcc: slot = 4
-            case .vAcc: slot = 5
-            case .power: slot = 6
-            default: return
-            }
-            guard let v, seq < seqs[slot] else { return }
-            values[slot] = v
-            seqs[slot] = seq
+    /// The values an `extensions` element gives (its `FirstNumbers` slot), or -1.
+    @inline(__always)
+    static func extensionSlot(_ name: Name) -> Int {
+        switch name {
+        case .hr: return 0
+        case .cadence: return 1
+        case .speed: return 2
+        case .course: return 3
+        case .hAcc: return 4
+        case .vAcc: return 5
+        case .power: return 6
+        default: return -1
         }
+    }
 
-        func fill(_ fix: inout Fix) {
-            if fix.hr.isNaN { fix.hr = values[0] }
-            if fix.cadence.isNaN { fix.cadence = values[1] }
-            if fix.speed.isNaN { fix.speed = values[2] }
-            if fix.course.isNaN { fix.course = values[3] }
-            if fix.hAcc.isNaN { fix.hAcc = values[4] }
-            if fix.vAcc.isNaN { fix.vAcc = values[5] }
-            if fix.power.isNaN { fix.power = values[6] }
-        }
+    /// An `extensions` element ended: its values go into the fix where it has none yet.
+    static func fill(_ fix: inout Fix, _ e: FirstNumbers) {
+        let values = e.values
+        if fix.hr.isNaN { fix.hr = values[0] }
+        if fix.cadence.isNaN { fix.cadence = values[1] }
+        if fix.speed.isNaN { fix.speed = values[2] }
+        if fix.course.isNaN { fix.course = values[3] }
+        if fix.hAcc.isNaN { fix.hAcc = values[4] }
+        if fix.vAcc.isNaN { fix.vAcc = values[5] }
+        if fix.power.isNaN { fix.power = values[6] }
     }
 }

@@ -25,9 +25,9 @@ struct PointCollector {
         segments.reserveCapacity(capacity)
     }
 
-    mutating func add(_ index: Int, _ new: [Input], segment: Int, nested: Bool) {
+    mutating func add(_ index: Int, _ new: UnsafeBufferPointer<Input>, segment: Int, nested: Bool) {
         if nested || !pending.isEmpty {
-            pending.append((index, segment, new))
+            pending.append((index, segment, Array(new)))
         } else {
             inputs.append(contentsOf: new)
             segments.append(contentsOf: repeatElement(segment, count: new.count))

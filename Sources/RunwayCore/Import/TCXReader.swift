@@ -21,8 +21,9 @@
 ///   first only when the laps' totals say the timer stopped there
 ///   (`ImportedRecording.tcxPauses`): a new Lap by itself is no pause.
 ///
-/// Read as a stream (`XMLStream`), like `GPXReader`: no tree; an error is the first
-/// trackpoint's in document order.
+/// Read as a stream (`XMLStream`), like `GPXReader`: no tree; each trackpoint's values go into
+/// its open point (plain values on an `OpenStack`, its texts in `PointNotes`) as expat reports
+/// them; an error is the first trackpoint's in document order.
 final class TCXReader: XMLStreamHandler {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
         let reader = TCXReader()
@@ -64,7 +65,7 @@ final class TCXReader: XMLStreamHandler {
         }
     }
 
-    /// An open `Lap` and what its children gave so far.
+    /// An open `Lap` and what its children gave so far (plain values, as `OpenStack` needs).
     struct OpenLap {
         var depth: Int
         var slot: Int
@@ -74,84 +75,111 @@ final class TCXReader: XMLStreamHandler {
         var extensions = FirstNumbers()
     }
 
-    /// An open `Trackpoint`.
+    /// An open `Trackpoint` and what its children gave so far. Plain values (its texts are in
+    /// `notes`), as `OpenStack` needs.
     struct OpenPoint {
         var depth: Int
         var index: Int
         var track: Int
+        /// `notes.mark` when it started: its notes are the ones after.
+        var notesBase: Int
         var sawTime = false
-        var timeText: String? = nil
+        /// The first `Time` child's time, or NaN; its text when it is not a time, in `notes`
+        /// (-1: none, or empty).
+        var t = Double.nan
+        var timeText = -1
         var hasPosition = false
-        var positionError: String? = nil
+        /// Its first `Position` error, in `notes` (-1: none).
+        var positionError = -1
         var lat = Double.nan, lon = Double.nan
         var alt = Double.nan, hr = Double.nan, cadence = Double.nan, speed = Double.nan, power = Double.nan
         /// Its `DistanceMeters`: the device's distance so far.
         var distance = Double.nan
-        /// The open `Position` child: its first `LatitudeDegrees`/`LongitudeDegrees` texts.
+        /// The open `Position` child: its first `LatitudeDegrees`/`LongitudeDegrees`.
         var positionDepth = -1
-        var latText: String? = nil, lonText: String? = nil
-        /// The open `HeartRateBpm` child: its first `Value`.
+        var latitude = Degrees(), longitude = Degrees()
+        /// The open `HeartRateBpm` child: its first `Value` (NaN when not a number).
         var heartRateDepth = -1
-        var heartRateValue: Double?? = nil
+        var sawHeartRateValue = false
+        var heartRateValue = Double.nan
         var extensionsDepth = -1
         var extensions = FirstNumbers()
     }
 
-    @exclusivity(unchecked) var rootName: String? = nil
+    /// A `Position`'s `LatitudeDegrees` or `LongitudeDegrees`: absent, a number, or a text that
+    /// is not one (in `notes`).
+    struct Degrees {
+        var seen = false
+        var value = Double.nan
+        var text = -1
+    }
+
+    // Touched only from `XMLStream`'s callbacks, on one thread.
+    @exclusivity(unchecked) var root = XMLRoot("TrainingCenterDatabase")
     @exclusivity(unchecked) var report = ImportReport(format: .tcx)
-    @exclusivity(unchecked) var laps: [OpenLap] = []
+    /// The open laps, innermost last.
+    @exclusivity(unchecked) var laps = OpenStack<OpenLap>()
     /// Every lap's figures, in document order (filled as each ends).
     @exclusivity(unchecked) var lapResults: [OpenLap] = []
-    @exclusivity(unchecked) var points: [OpenPoint] = []
-    @exclusivity(unchecked) var open: [(name: Name, seq: Int)] = []
+    /// The open trackpoints, innermost last.
+    @exclusivity(unchecked) var points = OpenStack<OpenPoint>()
+    /// The texts of the open trackpoints (errors, times that are not times, degrees that are not
+    /// numbers).
+    @exclusivity(unchecked) var notes = PointNotes()
+    @exclusivity(unchecked) var open = OpenElements<Name>()
     @exclusivity(unchecked) var collector = PointCollector()
-    @exclusivity(unchecked) var seq = 0
     @exclusivity(unchecked) var index = 0
     /// The `Lap` (its slot in `lapResults`, −1 for none) each `Track` is in, by track index.
     @exclusivity(unchecked) var trackLaps: [Int] = []
     /// The latest timed trackpoint with a `DistanceMeters`: its time, distance and `Track`.
     @exclusivity(unchecked) var lastDistance: (t: Double, m: Double, track: Int)? = nil
 
+    deinit {
+        laps.deallocate()
+        points.deallocate()
+        open.deallocate()
+    }
+
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
-        if depth == 0 { rootName = n.string }
-        guard rootName == "TrainingCenterDatabase", depth > 0 else { return false }
-        seq += 1
+        if depth == 0 { root.see(n) }
         let name = Name(n)
-        open.append((name, seq))
+        guard root.matches, depth > 0, open.open(name) else { return false }
         switch name {
         case .activity:
             if report.sport == nil, let sport = attributes.value("Sport"), !sport.isEmpty { report.sport = sport.lowercased() }
             return false
         case .lap:
+            guard !laps.isFull else { return false }
             var lap = OpenLap(depth: depth, slot: lapResults.count)
-            if let start = attributes.value("StartTime") { lap.totals.startT = RecordedText.unixTime(start) ?? .nan }
+            if let start = attributes.bytes("StartTime") { lap.totals.startT = RecordedText.unixTime(bytes: start) ?? .nan }
             lapResults.append(lap)
-            laps.append(lap)
+            laps.push(lap)
             return false
         case .track:
-            trackLaps.append(laps.last?.slot ?? -1)
+            trackLaps.append(laps.last?.pointee.slot ?? -1)
             report.tracks.append(ImportReport.Track(index: report.tracks.count, name: nil))
             return false
         case .trackpoint:
+            guard !points.isFull else { return false }
             index += 1
-            points.append(OpenPoint(depth: depth, index: index, track: report.tracks.count - 1))
+            points.push(OpenPoint(depth: depth, index: index, track: report.tracks.count - 1, notesBase: notes.mark))
             return false
         case .extensions:
-            if let k = laps.indices.last, laps[k].depth + 1 == depth { laps[k].extensionsDepth = depth }
-            if let k = points.indices.last, points[k].depth + 1 == depth { points[k].extensionsDepth = depth }
+            if let lap = laps.last, lap.pointee.depth + 1 == depth { lap.pointee.extensionsDepth = depth }
+            if let p = points.last, p.pointee.depth + 1 == depth { p.pointee.extensionsDepth = depth }
             return false
         case .position:
-            if let k = points.indices.last, points[k].depth + 1 == depth {
-                points[k].hasPosition = true
-                points[k].positionDepth = depth
-                points[k].latText = nil
-                points[k].lonText = nil
+            if let p = points.last, p.pointee.depth + 1 == depth {
+                p.pointee.hasPosition = true
+                p.pointee.positionDepth = depth
+                p.pointee.latitude = Degrees()
+                p.pointee.longitude = Degrees()
             }
             return false
         case .heartRate:
-            if let k = points.indices.last, points[k].depth + 1 == depth {
-                points[k].heartRateDepth = depth
-                points[k].heartRateValue = nil
+            if let p = points.last, p.pointee.depth + 1 == depth {
+                p.pointee.heartRateDepth = depth
+                p.pointee.sawHeartRateValue = false
             }
             return false
         case .other:
@@ -162,143 +190,172 @@ final class TCXReader: XMLStreamHandler {
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
-        guard rootName == "TrainingCenterDatabase", depth > 0, let (name, seq) = open.popLast() else { return }
-        let number = { RecordedText.number(bytes: text) ?? .nan }
+        guard root.matches, depth > 0, let (name, seq) = open.close() else { return }
         switch name {
         case .lap:
-            if let lap = laps.last, lap.depth == depth { lapResults[lap.slot] = laps.removeLast() }
+            if let lap = laps.last, lap.pointee.depth == depth, let lap = laps.pop() { lapResults[lap.pointee.slot] = lap.pointee }
             return
         case .trackpoint:
-            if let p = points.last, p.depth == depth { finish(points.removeLast()) }
+            if let p = points.last, p.pointee.depth == depth, let p = points.pop() { finish(p) }
             return
         case .extensions:
-            if let k = laps.indices.last, laps[k].extensionsDepth == depth {
-                let e = laps[k].extensions
-                laps[k].extensionsDepth = -1
-                laps[k].extensions = FirstNumbers()
-                lapFill(k, e)
+            if let lap = laps.last, lap.pointee.extensionsDepth == depth {
+                let e = lap.pointee.extensions
+                lap.pointee.extensionsDepth = -1
+                lap.pointee.extensions = FirstNumbers()
+                // Stored as the lap's own average and maximum (NaN = absent), summed up in `finish`.
+                if lap.pointee.avgWatts.isNaN { lap.pointee.avgWatts = e.values[0] }
+                if lap.pointee.maxWatts.isNaN { lap.pointee.maxWatts = e.values[1] }
             }
-            if let k = points.indices.last, points[k].extensionsDepth == depth {
-                let e = points[k].extensions
-                points[k].extensionsDepth = -1
-                points[k].extensions = FirstNumbers()
-                if points[k].speed.isNaN { points[k].speed = e.values[0] }
-                if points[k].cadence.isNaN { points[k].cadence = e.values[1] * 2 }
-                if points[k].power.isNaN { points[k].power = e.values[2] }
+            if let p = points.last, p.pointee.extensionsDepth == depth {
+                let e = p.pointee.extensions
+                p.pointee.extensionsDepth = -1
+                p.pointee.extensions = FirstNumbers()
+                if p.pointee.speed.isNaN { p.pointee.speed = e.values[0] }
+                if p.pointee.cadence.isNaN { p.pointee.cadence = e.values[1] * 2 }
+                if p.pointee.power.isNaN { p.pointee.power = e.values[2] }
             }
             return
         case .position:
-            if let k = points.indices.last, points[k].positionDepth == depth {
-                points[k].positionDepth = -1
-                position(k)
+            if let p = points.last, p.pointee.positionDepth == depth {
+                p.pointee.positionDepth = -1
+                position(p)
             }
             return
         case .heartRate:
-            if let k = points.indices.last, points[k].heartRateDepth == depth {
-                points[k].heartRateDepth = -1
-                if let v = points[k].heartRateValue { points[k].hr = v ?? .nan }
+            if let p = points.last, p.pointee.heartRateDepth == depth {
+                p.pointee.heartRateDepth = -1
+                if p.pointee.sawHeartRateValue { p.pointee.hr = p.pointee.heartRateValue }
             }
             return
         default: break
         }
-        if let k = laps.indices.last, laps[k].depth + 1 == depth {
+        if let lap = laps.last, lap.pointee.depth + 1 == depth {
             switch name {
-            case .totalTime: laps[k].totals.timerS = number()
-            case .distance: laps[k].totals.distanceM = number()
-            case .calories: laps[k].calories = number()
+            case .totalTime: lap.pointee.totals.timerS = RecordedText.number(bytes: text) ?? .nan
+            case .distance: lap.pointee.totals.distanceM = RecordedText.number(bytes: text) ?? .nan
+            case .calories: lap.pointee.calories = RecordedText.number(bytes: text) ?? .nan
             default: break
             }
         }
-        for k in laps.indices where laps[k].extensionsDepth >= 0 && depth > laps[k].extensionsDepth {
-            laps[k].extensions.offer(name == .avgWatts ? 0 : name == .maxWatts ? 1 : -1, RecordedText.number(bytes: text), seq: seq)
+        if case let slot = name == .avgWatts ? 0 : name == .maxWatts ? 1 : -1, slot >= 0 {
+            for k in 0..<laps.count where laps[k].extensionsDepth >= 0 && depth > laps[k].extensionsDepth {
+                laps[k].extensions.offer(slot, text, seq: seq)
+            }
         }
-        guard let last = points.indices.last else { return }
-        if points[last].depth + 1 == depth {
+        guard let p = points.last else { return }
+        if p.pointee.depth + 1 == depth {
             switch name {
-            case .time where !points[last].sawTime:
-                points[last].sawTime = true
-                points[last].timeText = text.map(RecordedText.trimmed) ?? ""
-            case .altitude: points[last].alt = number()
-            case .cadence: points[last].cadence = number()
-            case .distance: points[last].distance = number()
+            case .time where !p.pointee.sawTime:
+                p.pointee.sawTime = true
+                if let text, !text.isEmpty {
+                    if let t = RecordedText.unixTime(bytes: text) {
+                        p.pointee.t = t
+                    } else {
+                        p.pointee.timeText = notes.add(RecordedText.trimmed(text))
+                    }
+                }
+            case .altitude: p.pointee.alt = RecordedText.number(bytes: text) ?? .nan
+            case .cadence: p.pointee.cadence = RecordedText.number(bytes: text) ?? .nan
+            case .distance: p.pointee.distance = RecordedText.number(bytes: text) ?? .nan
             default: break
             }
-        } else if points[last].positionDepth >= 0 && points[last].positionDepth + 1 == depth {
-            if name == .latitude, points[last].latText == nil { points[last].latText = text.map(RecordedText.trimmed) ?? "" }
-            if name == .longitude, points[last].lonText == nil { points[last].lonText = text.map(RecordedText.trimmed) ?? "" }
-        } else if points[last].heartRateDepth >= 0 && points[last].heartRateDepth + 1 == depth {
-            if name == .value, points[last].heartRateValue == nil { points[last].heartRateValue = .some(RecordedText.number(bytes: text)) }
+        } else if p.pointee.positionDepth >= 0 && p.pointee.positionDepth + 1 == depth {
+            if name == .latitude, !p.pointee.latitude.seen { p.pointee.latitude = degrees(text) }
+            if name == .longitude, !p.pointee.longitude.seen { p.pointee.longitude = degrees(text) }
+        } else if p.pointee.heartRateDepth >= 0 && p.pointee.heartRateDepth + 1 == depth {
+            if name == .value, !p.pointee.sawHeartRateValue {
+                p.pointee.sawHeartRateValue = true
+                p.pointee.heartRateValue = RecordedText.number(bytes: text) ?? .nan
+            }
         }
-        for k in points.indices where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
-            let slot = name == .speed ? 0 : name == .runCadence ? 1 : name == .watts ? 2 : -1
-            points[k].extensions.offer(slot, RecordedText.number(bytes: text), seq: seq)
+        if case let slot = name == .speed ? 0 : name == .runCadence ? 1 : name == .watts ? 2 : -1, slot >= 0 {
+            for k in 0..<points.count where points[k].extensionsDepth >= 0 && depth > points[k].extensionsDepth {
+                points[k].extensions.offer(slot, text, seq: seq)
+            }
         }
     }
 
-    func lapFill(_ k: Int, _ e: FirstNumbers) {
-        // Stored as the lap's own average and maximum (NaN = absent), summed up in `finish`.
-        if laps[k].avgWatts.isNaN { laps[k].avgWatts = e.values[0] }
-        if laps[k].maxWatts.isNaN { laps[k].maxWatts = e.values[1] }
+    /// A `LatitudeDegrees` or `LongitudeDegrees` of a `Position`: its number, or its text when it
+    /// is not one.
+    func degrees(_ text: UnsafeBufferPointer<UInt8>?) -> Degrees {
+        if let v = RecordedText.number(bytes: text) { return Degrees(seen: true, value: v) }
+        return Degrees(seen: true, text: notes.add(text.map(RecordedText.trimmed) ?? ""))
     }
 
     /// A `Position` ended: its latitude and longitude, or the point's first position error.
-    func position(_ k: Int) {
-        guard points[k].positionError == nil else { return }
-        let index = points[k].index
-        func degrees(_ text: String?, _ name: String) -> Double? {
-            guard let text else {
-                points[k].positionError = "Trackpoint \(index): Position has no \(name)"
+    func position(_ p: UnsafeMutablePointer<OpenPoint>) {
+        guard p.pointee.positionError < 0 else { return }
+        let index = p.pointee.index
+        func degrees(_ d: Degrees, _ name: String) -> Double? {
+            guard d.seen else {
+                p.pointee.positionError = notes.add("Trackpoint \(index): Position has no \(name)")
                 return nil
             }
-            guard let v = RecordedText.number(text) else {
-                points[k].positionError = "Trackpoint \(index): \(name) \"\(text.prefix(40))\" is not a number"
+            guard d.text < 0 else {
+                p.pointee.positionError = notes.add("Trackpoint \(index): \(name) \"\(notes[d.text].prefix(40))\" is not a number")
                 return nil
             }
-            return v
+            return d.value
         }
-        guard let lat = degrees(points[k].latText, "LatitudeDegrees"),
-              let lon = degrees(points[k].lonText, "LongitudeDegrees") else { return }
-        points[k].lat = lat
-        points[k].lon = lon
+        guard let lat = degrees(p.pointee.latitude, "LatitudeDegrees"),
+              let lon = degrees(p.pointee.longitude, "LongitudeDegrees") else { return }
+        p.pointee.lat = lat
+        p.pointee.lon = lon
     }
 
-    /// A `Trackpoint` ended: its fix or samples, or its error.
-    func finish(_ p: OpenPoint) {
-        defer { if points.isEmpty { collector.flush() } }
-        let k = p.track
-        guard let timeText = p.timeText, !timeText.isEmpty else {
-            if p.hasPosition {
+    /// A `Trackpoint` ended (`p`, just above the open points): its fix or samples, or its error.
+    func finish(_ p: UnsafePointer<OpenPoint>) {
+        let notesBase = p.pointee.notesBase
+        defer {
+            notes.drop(from: notesBase)
+            if points.isEmpty { collector.flush() }
+        }
+        let index = p.pointee.index, k = p.pointee.track
+        let t = p.pointee.t
+        guard !t.isNaN else {
+            if p.pointee.timeText >= 0 {
+                collector.fail(index, "Trackpoint \(index): Time \"\(notes[p.pointee.timeText].prefix(40))\" is not an ISO 8601 date-time")
+            } else if p.pointee.hasPosition {
                 report.untimed += 1
                 if k >= 0 { report.tracks[k].untimed += 1 }
             }
             return
         }
-        guard let t = RecordedText.unixTime(timeText) else {
-            return collector.fail(p.index, "Trackpoint \(p.index): Time \"\(timeText.prefix(40))\" is not an ISO 8601 date-time")
-        }
-        if let error = p.positionError { return collector.fail(p.index, error) }
+        if p.pointee.positionError >= 0 { return collector.fail(index, notes[p.pointee.positionError]) }
         let before = lastDistance
-        if p.distance.isFinite { lastDistance = (t, p.distance, k) }
-        var new: [Input] = []
-        if !p.lat.isNaN {
-            new.append(.fix(Fix(t: t, lat: p.lat, lon: p.lon, alt: p.alt, speed: p.speed, hr: p.hr, cadence: p.cadence, power: p.power)))
-        } else {
-            report.noPosition += 1
-            if !p.hr.isNaN { new.append(.sample(.heartRate(bpm: p.hr, t: t))) }
-            if !p.cadence.isNaN { new.append(.sample(.cadence(spm: p.cadence, t: t))) }
-            if !p.power.isNaN { new.append(.sample(.power(watts: p.power, t: t))) }
-            var v = p.speed
-            if v.isNaN, let b = before, b.track == k, t > b.t, p.distance >= b.m { v = (p.distance - b.m) / (t - b.t) }
-            if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { new.append(.sample(.speed(mps: v, t: t))) }
+        let distance = p.pointee.distance
+        if distance.isFinite { lastDistance = (t, distance, k) }
+        let nested = !points.isEmpty
+        if !p.pointee.lat.isNaN {
+            let q = p.pointee
+            if k >= 0 { report.tracks[k].points += 1 }
+            collector.add(index, .fix(Fix(t: t, lat: q.lat, lon: q.lon, alt: q.alt, speed: q.speed, hr: q.hr, cadence: q.cadence, power: q.power)),
+                          segment: k, nested: nested)
+            return
         }
-        if k >= 0 { report.tracks[k].points += new.count }
-        collector.add(p.index, new, segment: k, nested: !points.isEmpty)
+        report.noPosition += 1
+        // Up to four samples, on the stack.
+        withUnsafeTemporaryAllocation(of: Input.self, capacity: 4) { new in
+            var n = 0
+            func put(_ input: Input) {
+                (new.baseAddress! + n).initialize(to: input)
+                n += 1
+            }
+            let q = p.pointee
+            if !q.hr.isNaN { put(.sample(.heartRate(bpm: q.hr, t: t))) }
+            if !q.cadence.isNaN { put(.sample(.cadence(spm: q.cadence, t: t))) }
+            if !q.power.isNaN { put(.sample(.power(watts: q.power, t: t))) }
+            var v = q.speed
+            if v.isNaN, let b = before, b.track == k, t > b.t, distance >= b.m { v = (distance - b.m) / (t - b.t) }
+            if v >= 0 && v <= ValidatedInput.sensorSpeedMaxMps { put(.sample(.speed(mps: v, t: t))) }
+            if k >= 0 { report.tracks[k].points += n }
+            collector.add(index, UnsafeBufferPointer(rebasing: new[..<n]), segment: k, nested: nested)
+        }
     }
 
     func finish() throws(RunwayError) -> ImportedRecording {
-        guard rootName == "TrainingCenterDatabase" else {
-            throw .input("not a TCX file: the root element is <\((rootName ?? "").prefix(40))>, expected <TrainingCenterDatabase>")
-        }
+        try root.check("TCX")
         if let error = collector.error { throw .input(error.message) }
         collector.flush()
         var device = ImportReport.DeviceTotals()
@@ -332,18 +389,5 @@ final class TCXReader: XMLStreamHandler {
     static func add(_ total: inout Double, _ v: Double) {
         guard v.isFinite else { return }
         total = total.isNaN ? v : total + v
-    }
-
-    /// For each of up to four values, the first number in document order (`seq`: its element's
-    /// start) among the elements offered.
-    struct FirstNumbers {
-        var values = SIMD4<Double>(repeating: .nan)
-        var seqs = SIMD4<Int>(repeating: .max)
-
-        mutating func offer(_ slot: Int, _ v: Double?, seq: Int) {
-            guard slot >= 0, slot < 4, let v, seq < seqs[slot] else { return }
-            values[slot] = v
-            seqs[slot] = seq
-        }
     }
 }
