@@ -6,8 +6,8 @@
 /// points wait until the outermost one ends and are then put in order of their index.
 ///
 ///     var c = PointCollector()
-///     c.add(2, [inner], segment: 0, nested: true)   // a trkpt inside trkpt 1
-///     c.add(1, [outer], segment: 0, nested: false)
+///     c.add(2, inner, segment: 0, nested: true)   // a trkpt inside trkpt 1
+///     c.add(1, outer, segment: 0, nested: false)
 ///     c.flush()                                     // c.inputs == [outer, inner]
 struct PointCollector {
     var inputs: [Input] = []
@@ -25,6 +25,8 @@ struct PointCollector {
         segments.reserveCapacity(capacity)
     }
 
+    /// A point's inputs (a TCX trackpoint's samples, from the caller's stack): copied into an
+    /// array only when they must wait.
     mutating func add(_ index: Int, _ new: UnsafeBufferPointer<Input>, segment: Int, nested: Bool) {
         if nested || !pending.isEmpty {
             pending.append((index, segment, Array(new)))
