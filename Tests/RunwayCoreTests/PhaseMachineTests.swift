@@ -24,7 +24,7 @@ struct PhaseMachineTests {
                 Issue.record("\(command) allowed in preflight")
             } catch {
                 #expect(error.status == .state)
-                #expect(error.message == "cannot \(command.rawValue) in phase preflight")
+                #expect(error.message == "cannot \(command.rawValue) in phase preflight (the flight has not started: start it first; fixes before the start add no distance)")
             }
         }
         #expect(phases == PhaseMachine())

@@ -26,10 +26,19 @@ public struct PhaseMachine: Sendable, Equatable {
     public func check(_ command: PhaseCommand) throws(RunwayError) -> FlightPhase {
         let userTakesOverAutoHold = command == .pause && isAutoHeld
         guard let next = userTakesOverAutoHold ? .holding : phase.after(command) else {
-            throw .state("cannot \(command.rawValue) in phase \(phase.rawValue)" +
-                         (phase == .touchdown ? " (a session is one flight)" : ""))
+            throw .state("cannot \(command.rawValue) in phase \(phase.rawValue)" + Self.why(phase))
         }
         return next
+    }
+
+    /// What a refused command's message adds about the phase: a flight not started yet (its
+    /// fixes so far were the receiver's warm-up, no distance), or over.
+    static func why(_ phase: FlightPhase) -> String {
+        switch phase {
+        case .preflight: " (the flight has not started: start it first; fixes before the start add no distance)"
+        case .touchdown: " (a session is one flight)"
+        case .cruise, .holding: ""
+        }
     }
 
     /// A change of phase, as applied.
