@@ -220,13 +220,15 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
 
 
 @pytest.mark.parametrize("content, message", [
-    ("<gpx><trk><trkseg><trkpt lat='52' lon='4'>", "not a valid GPX"),
+    # (the library's import reads GPX, with its messages: as `librunway summary` says them)
+    ("<gpx><trk><trkseg><trkpt lat='52' lon='4'>", "not a well-formed GPX file"),
     ("<kml></kml>", "not a GPX file"),
-    ("<gpx><trk><trkseg><trkpt lat='52' lon='4'/></trkseg></trk></gpx>", "no track points"),
+    ("<gpx><trk><trkseg><trkpt lat='52' lon='4'/></trkseg></trk></gpx>", "no timed points"),
     ("<gpx><trk><trkseg><trkpt lat='x' lon='4'><time>2024-01-01T00:00:00Z</time></trkpt>"
-     "</trkseg></trk></gpx>", "bad lat/lon"),
+     "</trkseg></trk></gpx>", 'lat "x" is not a number'),
     ("<gpx><trk><trkseg><trkpt lat='52' lon='4'><time>yesterday</time></trkpt>"
-     "</trkseg></trk></gpx>", "bad <time>"),
+     "</trkseg></trk></gpx>", "not an ISO 8601 date-time"),
+    ("", "empty GPX file"),
 ])
 def test_replay_of_a_bad_gpx_exits_2(tmp_path, content, message):
     path = tmp_path / "bad.gpx"

@@ -1,13 +1,14 @@
 """``librunway replay FILE``: replay a recorded run through librunway with a live terminal PFD.
 
-Reads a GPX file (1.0 or 1.1: every <trkpt> with lat/lon, <ele>, <time>, and
-from its <extensions> heart rate and cadence, e.g. Garmin TrackPointExtension
-<gpxtpx:hr>/<gpxtpx:cad> under any namespace prefix, plus speed, course,
-hAcc/vAcc where present) or a JSON Lines file (one librunway fix a line, as in
+Reads a GPX, TCX or FIT file, which librunway itself turns into inputs
+(librunway.import_recording, as librunway.analyse and ``librunway summary`` read
+it: the same points, a GPX or TCX file's segment breaks and a FIT file's timer
+stops replayed as pauses, and the same refusals; a library without it says so
+and the replay exits 2), or a JSON Lines file (one librunway fix a line, as in
 /work/shared/tracks/fixes/*.jsonl; a line's "hr" becomes a heart-rate sample and
-"cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples),
-or a FIT or TCX file, which librunway itself turns into inputs
-(librunway.import_recording; a library without it says so and the replay exits 2).
+"cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples).
+A GPX description's "true distance: N m" (a simulated run's) is printed beside
+the engine's distance.
 
 The session uses the profile the file names (its import report's ``activity``: a
 cycling FIT or TCX is replayed as a ride, walking or hiking as a walk; else the
@@ -57,10 +58,9 @@ from ._args import ArgumentParser
 from .analysis import _add_file_settings as add_file_settings
 from .recording import split_report
 from .replay_display import _ANSI, MIN_REDRAW_INTERVAL_S, Display, _fit, _tape
-from .replay_input import (_GPX_FIELDS, _ISO_8601, IMPORTED_FORMATS, InputFileError, Point, Track,
-                           _int_if_whole, _is_number, _load_track, _local, _true_distance,
-                           file_settings, load_gpx, load_imported, load_jsonl, load_track,
-                           parse_time)
+from .replay_input import (IMPORTED_FORMATS, InputFileError, Point, Track, _is_number,
+                           _load_track, _local, _true_distance, file_settings, gpx_true_distance,
+                           load_imported, load_jsonl, load_track)
 
 PROG = "librunway replay"
 PHASE_WAIT_S = 5.0              # how long to wait for the final phase event

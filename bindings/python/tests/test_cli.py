@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -165,6 +166,69 @@ def test_replay_of_an_indoor_flights_fit_is_measured_by_its_speed_samples(tmp_pa
     assert p.returncode == 0, p.stderr
     assert re.search(r"^  distance +4\.50 km \(4500\.0 m\)$", p.stdout, re.M), p.stdout
     assert re.search(r"^  heart rate +avg 140 bpm", p.stdout, re.M), p.stdout
+
+
+def replayed_flight(stdout: str) -> tuple[str, str]:
+    """The distance (m, one decimal) and flight time a replay's summary prints."""
+    d = re.search(r"^  distance +[\d.]+ km \(([\d.]+) m\)$", stdout, re.M)
+    t = re.search(r"^  flight time +(\S+)$", stdout, re.M)
+    assert d and t, stdout
+    return d.group(1), t.group(1)
+
+
+def analysed_flight(path) -> tuple[str, str]:
+    s = librunway.analyse(path).summary
+    return f"{s['distance_m']:.1f}", librunway.format_time(s["elapsed_s"])
+
+
+TWO_SEGMENTS_GPX = """<?xml version="1.0"?>
+<gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1"><trk>
+<trkseg>{}</trkseg>
+<trkseg>{}</trkseg>
+</trk></gpx>"""
+
+
+def _trkpts(t0: int, lat0: float, n: int) -> str:
+    # one a second at about 3 m/s northwards
+    return "".join(f'<trkpt lat="{lat0 + k * 0.000027:.7f}" lon="4.9"><time>'
+                   f'{time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0 + k))}</time></trkpt>'
+                   for k in range(n))
+
+
+def test_replay_of_a_gpx_is_the_flight_summary_and_analyse_give(tmp_path):
+    # The library reads the GPX (as for FIT and TCX): a segment break is a pause, so the
+    # 20 minutes between the two segments are no flight time, and the jump between them no
+    # distance.
+    path = tmp_path / "two_segments.gpx"
+    t0 = 1_700_000_000
+    path.write_text(TWO_SEGMENTS_GPX.format(_trkpts(t0, 52.0, 300),
+                                            _trkpts(t0 + 1500, 52.02, 300)))
+    p = run("replay", path, "--speed", "0")
+    assert p.returncode == 0, p.stderr
+    assert replayed_flight(p.stdout) == analysed_flight(path)
+    assert replayed_flight(p.stdout)[1] < "00:11:00", p.stdout
+
+
+@needs_tracks
+@pytest.mark.parametrize("name", ["gpxpy__cerknicko-jezero.gpx",
+                                  "togeojson__Friday-Evening-Run.gpx"])
+def test_replay_of_a_real_gpx_is_the_flight_summary_gives(name):
+    p = run("replay", TRACKS / name, "--speed", "0")
+    assert p.returncode == 0, p.stderr
+    assert replayed_flight(p.stdout) == analysed_flight(TRACKS / name)
+
+
+@pytest.mark.parametrize("content", [
+    "",
+    '<?xml version="1.0"?>\n<!DOCTYPE gpx>\n<gpx><trk><trkseg><trkpt lat="52" lon="4">'
+    "<time>2024-01-01T00:00:00Z</time></trkpt></trkseg></trk></gpx>",
+])
+def test_replay_refuses_a_gpx_as_summary_does(tmp_path, content):
+    path = tmp_path / "bad.gpx"
+    path.write_text(content)
+    replayed = one_line_error(run("replay", path, "--speed", "0"), "librunway replay: ")
+    summed = one_line_error(run("summary", path), "librunway summary: ")
+    assert replayed.removeprefix("librunway replay: ") == summed.removeprefix("librunway summary: ")
 
 
 @pytest.mark.parametrize("command", ["summary", "splits", "export", "plot", "replay"])
