@@ -292,7 +292,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     try:
         return replay(track, config, args.speed, sys.stdout, outputs)
     except librunway.RunwayError as exc:
-        print(f"{PROG}: {exc}", file=sys.stderr)
+        # Named after the file, as the other commands' errors are (a time the session refuses).
+        message = str(exc)
+        where = "" if message.startswith(args.path) else f"{args.path}: "
+        print(f"{PROG}: {where}{message}", file=sys.stderr)
         return 2
     except OSError as exc:              # the library could not be loaded, an export not written
         print(f"{PROG}: {exc}", file=sys.stderr)

@@ -252,6 +252,18 @@ def test_replay_errors_are_one_line(tmp_path):
     one_line_error(run("replay", SAMPLE, "--speed", "-1"), "librunway replay: ")
 
 
+def test_replay_names_the_file_in_a_library_error(tmp_path):
+    # A first time the session cannot start at (before 1970): the library's error, from
+    # Session.start, names the file as summary's does.
+    path = tmp_path / "old.gpx"
+    path.write_text('<gpx><trk><trkseg><trkpt lat="46.43" lon="13.74">'
+                    "<time>1901-12-13T20:45:52Z</time></trkpt></trkseg></trk></gpx>")
+    replayed = one_line_error(run("replay", path, "--speed", "0"), "librunway replay: ")
+    summed = one_line_error(run("summary", path), "librunway summary: ")
+    assert replayed.startswith(f"librunway replay: {path}: "), replayed
+    assert replayed.removeprefix("librunway replay: ") == summed.removeprefix("librunway summary: ")
+
+
 def test_batch_writes_the_table(tmp_path):
     pytest.importorskip("distributed", reason="pip install dask distributed (install-deps does)")
     folder = tmp_path / "runs"
