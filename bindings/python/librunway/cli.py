@@ -31,6 +31,9 @@ __all__ = ["main"]
 
 PROG = "librunway"
 
+# The laps --every may ask for: the session config's "auto_lap_m" range (besides 0, off).
+AUTO_LAP_MIN_M, AUTO_LAP_MAX_M = 10.0, 1_000_000.0
+
 
 class _Failed(Exception):
     """A one-line error for the command's stderr (exit status 1)."""
@@ -128,8 +131,9 @@ def cmd_summary(args: argparse.Namespace) -> int:
 def cmd_splits(args: argparse.Namespace) -> int:
     config = dict(_config(args.config) or {})
     if args.every is not None:
-        if not (args.every > 0 and math.isfinite(args.every)):
-            raise _Usage("--every must be a distance in metres above 0")
+        if not (AUTO_LAP_MIN_M <= args.every <= AUTO_LAP_MAX_M):   # (NaN fails too)
+            raise _Usage(f"--every must be {AUTO_LAP_MIN_M:.0f} to {AUTO_LAP_MAX_M:.0f} metres "
+                         f"(not {args.every:g})")
         config["auto_lap_m"] = args.every
     f = _analyse(args.file, config)
     rows = []
@@ -224,7 +228,7 @@ def _parser() -> ArgumentParser:
                                    "heart rate, gain and loss of each.")
     q.add_argument("file", metavar="FILE")
     q.add_argument("--every", type=float, metavar="M",
-                   help="a lap every M metres (the session's auto_lap_m; default 1000)")
+                   help="a lap every M metres, 10 to 1000000 (the session's auto_lap_m; default 1000)")
     common(q)
     q.set_defaults(run=cmd_splits)
 

@@ -240,11 +240,17 @@ def test_a_bad_config_option_is_a_usage_error_exit_2(command, config):
     assert p.returncode == 2, p.stderr
 
 
-@pytest.mark.parametrize("every", ["0", "-5", "inf", "nan"])
+@pytest.mark.parametrize("every", ["0", "-5", "inf", "nan", "5", "9.9", "1000001"])
 def test_a_bad_every_is_a_usage_error_exit_2(every):
     p = run("splits", SAMPLE, "--every", every)
-    assert "--every" in one_line_error(p, "librunway splits: ")
+    error = one_line_error(p, "librunway splits: ")
+    assert "--every" in error and "auto_lap_m" not in error, error
     assert p.returncode == 2, p.stderr
+
+
+def test_every_at_the_bounds_is_taken():
+    assert run("splits", SAMPLE, "--every", "10").returncode == 0
+    assert run("splits", SAMPLE, "--every", "1000000").returncode == 0
 
 
 def test_replay_errors_are_one_line(tmp_path):
