@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
-from .errors import RunwayError
+from .errors import RunwayError, _install_hint
 from .recording import _start_replay, import_recording, split_report
 from .route import RoutePoints
 from .session import Session
@@ -68,8 +68,7 @@ def _pandas() -> Any:
     try:
         import pandas
     except ImportError as e:
-        raise ImportError("DataFrames need pandas: pip install 'librunway[pandas]' "
-                          "(or pip install pandas)") from e
+        raise ImportError("DataFrames need pandas: " + _install_hint("pandas", "pandas")) from e
     return pandas
 
 

@@ -13,7 +13,7 @@ from typing import Optional
 
 from .batch_find import find_recordings
 from .batch_table import _pyarrow, write_csv, write_parquet
-from .errors import LibraryError, RunwayError
+from .errors import LibraryError, RunwayError, _install_hint
 
 def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
     from ._args import ArgumentParser
@@ -73,8 +73,8 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
     try:
         import distributed
     except ImportError:
-        print(f"{prog}: needs dask and distributed: pip install 'librunway[batch]' "
-              "(or: pip install dask distributed)", file=sys.stderr)
+        print(f"{prog}: needs dask and distributed: "
+              + _install_hint("batch", "dask distributed"), file=sys.stderr)
         return 1
     try:
         items = [(os.path.abspath(f), f) for f in find_recordings(args.paths)]

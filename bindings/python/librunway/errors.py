@@ -28,6 +28,8 @@ thread, an exception that one of your subscription callbacks raised.
 
 from __future__ import annotations
 
+import os
+
 __all__ = [
     "RunwayError",
     "ArgumentError",
@@ -186,3 +188,14 @@ def error_for_status(status: int, message: str) -> RunwayError:
     for a known status, else a plain :class:`RunwayError`."""
     cls = _BY_STATUS.get(status, RunwayError)
     return cls(message, status)
+
+
+def _install_hint(extra: str, packages: str) -> str:
+    """The command that installs what an optional feature needs: ``pip install PACKAGES``, and,
+    when this package runs from a checkout (``bindings/python``), the extra by the checkout's
+    path: librunway is not on PyPI (``pip install 'librunway[EXTRA]'`` would not find it)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    hint = f"pip install {packages}"
+    if os.path.isfile(os.path.join(here, "pyproject.toml")):
+        hint += f" (or, from this checkout: pip install '{here}[{extra}]')"
+    return hint

@@ -13,6 +13,8 @@ import math
 import os
 from typing import Any, Optional, Union
 
+from .errors import _install_hint
+
 __all__ = ["plot_flight"]
 
 
@@ -20,8 +22,8 @@ def _matplotlib() -> Any:
     try:
         import matplotlib
     except ImportError as e:
-        raise ImportError("Flight.plot() needs matplotlib: pip install 'librunway[plot]' "
-                          "(or pip install matplotlib)") from e
+        raise ImportError("Flight.plot() needs matplotlib: "
+                          + _install_hint("plot", "matplotlib")) from e
     if "matplotlib.pyplot" not in __import__("sys").modules:
         matplotlib.use("Agg")          # no display needed; a host that chose a backend keeps it
     import matplotlib.pyplot as plt

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import queue
+import sys
 import threading
 from ctypes import byref, c_uint64, c_void_p
 
@@ -381,3 +382,36 @@ def test_a_failing_callback_keeps_receiving_events():
     assert err.value.suppressed == 2
     s.push(fix(3, T0 + 12))  # the failed call did nothing: push again
     s.close()
+
+
+# ---- what to install for an optional feature ------------------------------------------------
+
+@pytest.mark.parametrize("module, blocked, get", [
+    ("librunway.analysis_flight", "pandas", lambda m: m._pandas()),
+    ("librunway.plot", "matplotlib", lambda m: m._matplotlib()),
+])
+def test_a_missing_extra_names_a_command_that_works(monkeypatch, module, blocked, get):
+    # librunway is not on PyPI: the hint is the package itself, or the extra by this
+    # checkout's path (the tests run the package from bindings/python).
+    import importlib
+
+    from conftest import PYTHON_DIR
+
+    monkeypatch.setitem(sys.modules, blocked, None)     # import fails as if not installed
+    with pytest.raises(ImportError) as info:
+        get(importlib.import_module(module))
+    message = str(info.value)
+    assert f"pip install {blocked}" in message, message
+    assert "'librunway[" not in message, message
+    assert f"pip install '{PYTHON_DIR}[" in message, message
+
+
+def test_batch_without_dask_names_a_command_that_works(monkeypatch, capsys, tmp_path):
+    from conftest import PYTHON_DIR
+    from librunway.batch_cli import main
+
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    assert main([str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "pip install dask distributed" in err and "'librunway[" not in err, err
+    assert f"pip install '{PYTHON_DIR}[batch]'" in err, err
