@@ -1,5 +1,6 @@
-"""The callback example of docs/python.md ("Callbacks and threads") prints what the page says,
-on every run: the callback collects, the main thread prints."""
+"""The callback examples of docs/python.md ("Callbacks and threads") print what the page says,
+on every run: the callback collects, the main thread prints; a session's close delivers what a
+subscription's cancel would drop."""
 
 from __future__ import annotations
 
@@ -16,16 +17,26 @@ LIBRARY = Path(os.environ.get("RUNWAY_LIBRARY") or REPO / "build" / "librunway.s
 
 
 @pytest.mark.skipif(not LIBRARY.exists(), reason=f"{LIBRARY} not built")
-def test_the_callback_example_prints_what_the_page_says(tmp_path):
+def test_the_callback_examples_print_what_the_page_says(tmp_path):
     page = (REPO / "docs" / "python.md").read_text()
     section = page[page.index("## Callbacks and threads"):]
-    match = re.search(r"```python\n(.*?)```\n\nprints `([^`]*)`", section, re.S)
-    assert match, "docs/python.md: no example with its output under 'Callbacks and threads'"
-    (tmp_path / "example.py").write_text(match.group(1))
+    section = section[:section.find("\n## ", 1) if "\n## " in section[1:] else len(section)]
+    examples = re.findall(r"```python\n(.*?)```\n\nprints `([^`]*)`", section, re.S)
+    # the collecting callback, and one ended by the session's close (no wait needed)
+    assert len(examples) == 2, "docs/python.md: 'Callbacks and threads' has not its 2 examples"
     env = {**os.environ, "RUNWAY_LIBRARY": str(LIBRARY),
            "PYTHONPATH": str(REPO / "bindings" / "python")}
-    for _ in range(5):
-        p = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env,
-                           capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0, p.stderr
-        assert p.stdout == match.group(2) + "\n"
+    for code, output in examples:
+        (tmp_path / "example.py").write_text(code)
+        for _ in range(5):
+            p = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, env=env,
+                               capture_output=True, text=True, timeout=60)
+            assert p.returncode == 0, p.stderr
+            assert p.stdout == output + "\n"
+
+
+def test_the_page_says_leaving_a_subscribe_block_may_drop_the_last_events():
+    page = (REPO / "docs" / "python.md").read_text()
+    section = page[page.index("## Callbacks and threads"):]
+    assert "`cancel()` drops what is still queued" in section
+    assert "delivers every event\nalready queued" in section
