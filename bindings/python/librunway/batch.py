@@ -40,7 +40,10 @@ profile used: ``run``, ``walk`` or ``ride``), ``start`` (ISO 8601 UTC),
 ``fixes`` (fixes the engine saw), ``filtered`` (fixes its filters set aside:
 accuracy, null island, speed, repeated time), ``untimed`` (points of the file
 with a position but no time, skipped by the import), ``rejected`` (inputs the
-engine refused), ``device_distance_m`` and ``device_ascent_m`` (the totals the
+engine refused), ``suggested_activity`` and ``mismatch_refused`` (a profile
+mismatch, the summary's ``profile_mismatch``: the faster profile the fixes refused
+as too fast agree with, e.g. ``ride`` for a ride analysed as a run, and how many
+agree; ``None`` without one), ``device_distance_m`` and ``device_ascent_m`` (the totals the
 file itself stores, FIT session or TCX laps; ``None`` when it has none) and
 ``error``. Figures are rounded to what the measurement supports (:data:`DECIMALS`:
 0.1 m, 0.1 s, 0.01 m/s, 0.001 min/km, 0.1 bpm, 0.1 W; maxima of whole units as

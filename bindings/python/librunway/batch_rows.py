@@ -23,8 +23,8 @@ from .sport import activity_for, sniff_sport
 COLUMNS = ("file", "format", "sport", "activity", "start", "distance_m", "elapsed_s",
            "moving_s", "avg_pace_min_per_km", "avg_speed_mps", "max_speed_mps", "gain_m",
            "loss_m", "segments", "laps", "avg_hr_bpm", "max_hr_bpm", "avg_power_w",
-           "max_power_w", "fixes", "filtered", "untimed", "rejected", "device_distance_m",
-           "device_ascent_m", "error")
+           "max_power_w", "fixes", "filtered", "untimed", "rejected", "suggested_activity",
+           "mismatch_refused", "device_distance_m", "device_ascent_m", "error")
 
 #: Decimals each float column is rounded to: what the measurement supports (GPS positions
 #: are good to metres, times to the recording's second or tenth, heart rate and power are
@@ -85,6 +85,8 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         return row
     filtered = summary.get("filtered")
     device = (report or {}).get("device") or {}
+    mismatch = summary.get("profile_mismatch")
+    mismatch = mismatch if isinstance(mismatch, dict) else {}
     row.update(start=_iso_utc(summary.get("start_t")), distance_m=summary.get("distance_m"),
                elapsed_s=summary.get("elapsed_s"), moving_s=summary.get("moving_s"),
                avg_pace_min_per_km=summary.get("avg_pace_min_per_km"),
@@ -98,6 +100,8 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
                filtered=(sum(v for v in filtered.values() if isinstance(v, int))
                          if isinstance(filtered, dict) else filtered),
                untimed=(report or {}).get("untimed"), rejected=rejected,
+               suggested_activity=mismatch.get("suggested"),
+               mismatch_refused=mismatch.get("refused"),
                device_distance_m=device.get("distance_m"), device_ascent_m=device.get("ascent_m"))
     return _rounded(row)
 

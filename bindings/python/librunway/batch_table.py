@@ -24,8 +24,10 @@ def write_csv(rows: list[dict], out: Any) -> None:
     w.writerows(rows)
 
 
-_INT_COLUMNS = {"segments", "laps", "fixes", "filtered", "untimed", "rejected"}
-_STR_COLUMNS = {"file", "format", "sport", "activity", "start", "error"}
+_INT_COLUMNS = {"segments", "laps", "fixes", "filtered", "untimed", "rejected",
+                "mismatch_refused"}
+_STR_COLUMNS = {"file", "format", "sport", "activity", "start", "suggested_activity",
+                "error"}
 
 
 def _pyarrow() -> Any:

@@ -88,6 +88,27 @@ def _config(text: Optional[str]) -> Optional[dict]:
     return config
 
 
+def _mismatch_warning(summary: Any) -> Optional[str]:
+    """A flight's profile mismatch (``summary["profile_mismatch"]``: fixes refused as too fast
+    for its profile, agreeing at a faster one's speed) as a warning, or None without one."""
+    m = summary.get("profile_mismatch") if isinstance(summary, dict) else None
+    if not isinstance(m, dict) or not isinstance(m.get("suggested"), str):
+        return None
+    suggested, agreeing = m["suggested"], m.get("refused")
+    speed = (summary.get("filtered") or {}).get("speed") if isinstance(
+        summary.get("filtered"), dict) else None
+    refused = speed if isinstance(speed, int) else agreeing
+    return (f"warning: {refused} fixes refused as too fast for a {summary.get('activity')}"
+            f"{f', {agreeing} of them at a {suggested} speed' if agreeing != refused else ''}: "
+            f"is it a {suggested}? (--config '{{\"activity\":\"{suggested}\"}}')")
+
+
+def _warn(command: str, path: str, f: Any) -> None:
+    warning = _mismatch_warning(f.summary)
+    if warning is not None:
+        print(f"{PROG} {command}: {path}: {warning}", file=sys.stderr)
+
+
 def _analyse(path: str, config: Optional[dict]) -> Any:
     from .analysis import analyse
 
@@ -104,13 +125,14 @@ def cmd_summary(args: argparse.Namespace) -> int:
     config = _config(args.config)
     header = ["file", "activity", "km", "time", "moving", "pace", "km/h", "gain m", "avg HR",
               "max HR", "laps"]
-    rows, failures = [], []
+    rows, failures, warned = [], [], []
     for path in args.files:
         try:
             f = _analyse(path, config)
         except _Failed as e:
             failures.append(str(e))
             continue
+        warned.append((path, f))
         s = f.summary
         rows.append([os.path.basename(path), f.activity or "--",
                      _num(s.get("distance_m") / 1000 if _finite(s.get("distance_m")) else None,
@@ -123,6 +145,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
                      str(len(f.laps))])
     if rows:
         print(_table(header, rows, right=set(range(2, len(header)))))
+    for path, f in warned:
+        _warn("summary", path, f)
     for message in failures:
         print(f"{PROG} summary: {message}", file=sys.stderr)
     return 1 if failures else 0
@@ -136,6 +160,7 @@ def cmd_splits(args: argparse.Namespace) -> int:
                          f"(not {args.every:g})")
         config["auto_lap_m"] = args.every
     f = _analyse(args.file, config)
+    _warn("splits", args.file, f)
     rows = []
     at = 0.0
     for lap in f.laps:
@@ -152,6 +177,7 @@ def cmd_splits(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     f = _analyse(args.file, _config(args.config))
+    _warn("export", args.file, f)
     data = f.export(args.to)
     if args.output == "-":
         sys.stdout.buffer.write(data)
@@ -171,6 +197,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_plot(args: argparse.Namespace) -> int:
     f = _analyse(args.file, _config(args.config))
+    _warn("plot", args.file, f)
     out = args.output or os.path.splitext(os.path.basename(args.file))[0] + ".png"
     try:
         f.plot(out, title=args.title)

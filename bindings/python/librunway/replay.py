@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 
 import librunway
 from ._args import ArgumentParser
+from .cli import _mismatch_warning
 # Reading the file and drawing the display are in modules of their own; every name this module
 # had is re-exported.
 from .analysis import _add_file_settings as add_file_settings
@@ -146,7 +147,9 @@ def save_outputs(session, outputs: Outputs, out) -> None:
         out.flush()
 
 
-def replay(track: Track, config, speed: float, out, outputs: Outputs | None = None) -> int:
+def replay(track: Track, config, speed: float, out, outputs: Outputs | None = None, *,
+           path: str | None = None) -> int:
+    """Replay ``track`` into a session with ``config``; ``path`` (the file) names it in warnings."""
     points = track.points
     display = Display(out, len(points), tty=out.isatty())
     rejected = 0
@@ -199,7 +202,12 @@ def replay(track: Track, config, speed: float, out, outputs: Outputs | None = No
             final = session.snapshot()
         finally:
             display.close(final)
-        print_summary(session.summary(), track, rejected, out,
+        summary = session.summary()
+        # A ride replayed as a run (its fixes refused as too fast): say so, where errors go.
+        warning = _mismatch_warning(summary)
+        if warning is not None:
+            print(f"{PROG}: {path + ': ' if path else ''}{warning}", file=sys.stderr)
+        print_summary(summary, track, rejected, out,
                       chosen=bool(config) and "activity" in config and
                       config.get("activity") != track.activity,
                       fix_altitude=(config or {}).get("fix_altitude"))
@@ -290,7 +298,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
               file=sys.stderr)
 
     try:
-        return replay(track, config, args.speed, sys.stdout, outputs)
+        return replay(track, config, args.speed, sys.stdout, outputs, path=args.path)
     except librunway.RunwayError as exc:
         # Named after the file, as the other commands' errors are (a time the session refuses).
         message = str(exc)

@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,21 @@ def test_config_applies_to_every_recording(archive, client):
         batch.analyse(gen, config={"store": str(archive / "x.db")})
     with pytest.raises(librunway.ArgumentError):
         batch.analyse(gen, config={"no_such_key": 1})
+
+
+def test_a_profile_mismatch_has_its_columns(tmp_path):
+    # 48 km/h with no sport named: refused as too fast for a run, agreeing at a ride's speed.
+    path = tmp_path / "fast.gpx"
+    points = "".join(f'<trkpt lat="{52 + k * 0.00012:.7f}" lon="4.9"><time>'
+                     f'{time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(T0 + k))}</time></trkpt>' for k in range(600))
+    path.write_text('<gpx version="1.1" xmlns="http://www.topografix.com/GPX/1/1"><trk><trkseg>'
+                    f"{points}</trkseg></trk></gpx>")
+    mismatch = librunway.analyse(path).summary["profile_mismatch"]
+    row = batch.analyse_file(path)
+    assert row["error"] is None, row["error"]
+    assert (row["suggested_activity"], row["mismatch_refused"]) == ("ride", mismatch["refused"])
+    as_ride = batch.analyse_file(path, {"activity": "ride"})
+    assert (as_ride["suggested_activity"], as_ride["mismatch_refused"]) == (None, None)
+    columns = list(batch.COLUMNS)
+    assert columns.index("rejected") + 1 == columns.index("suggested_activity")
+    assert columns.index("suggested_activity") + 1 == columns.index("mismatch_refused")

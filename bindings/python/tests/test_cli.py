@@ -270,6 +270,42 @@ def test_replay_names_the_file_in_a_library_error(tmp_path):
     assert replayed.removeprefix("librunway replay: ") == summed.removeprefix("librunway summary: ")
 
 
+def too_fast_for_a_run(tmp_path):
+    """A GPX at 48 km/h that names no sport: replayed with the default profile, run, its fixes
+    are refused as too fast, and agree at a ride's speed (a profile mismatch)."""
+    path = tmp_path / "fast.gpx"
+    path.write_text(TWO_SEGMENTS_GPX.replace("<trkseg>{}</trkseg>\n", "", 1).format(
+        "".join(f'<trkpt lat="{52 + k * 0.00012:.7f}" lon="4.9"><time>'
+                f'{time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(1_700_000_000 + k))}</time>'
+                "</trkpt>" for k in range(600))))
+    mismatch = librunway.analyse(path).summary["profile_mismatch"]
+    assert mismatch and mismatch["suggested"] == "ride", mismatch
+    return path, mismatch["refused"]
+
+
+@pytest.mark.parametrize("command", ["summary", "splits", "replay"])
+def test_a_profile_mismatch_is_a_warning_naming_the_profile_and_the_refused_fixes(tmp_path,
+                                                                                 command):
+    path, refused = too_fast_for_a_run(tmp_path)
+    extra = ["--speed", "0"] if command == "replay" else []
+    p = run(command, path, *extra)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == (f"librunway {command}: {path}: warning: {refused} fixes refused as too "
+                        "fast for a run: is it a ride? (--config '{\"activity\":\"ride\"}')\n")
+    as_ride = run(command, path, *extra, "--config", '{"activity":"ride"}')
+    assert as_ride.returncode == 0 and as_ride.stderr == "", as_ride.stderr
+
+
+@needs_tracks
+def test_a_ride_summarised_as_a_run_says_so():
+    name = TRACKS / "fitparse__2015-10-13-08-43-15.fit"
+    p = run("summary", name, "--config", '{"activity":"run"}')
+    assert p.returncode == 0
+    assert p.stderr.startswith(f"librunway summary: {name}: warning: 8 fixes refused as too fast "
+                               "for a run, "), p.stderr
+    assert "is it a ride?" in p.stderr
+
+
 def test_batch_writes_the_table(tmp_path):
     pytest.importorskip("distributed", reason="pip install dask distributed (install-deps does)")
     folder = tmp_path / "runs"
