@@ -100,7 +100,7 @@ def _read(source: Source, format: Optional[str]) -> tuple[bytes, str, Optional[s
 
 
 def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
-            format: Optional[str] = None) -> Flight:
+            format: Optional[str] = None, salvage: bool = False) -> Flight:
     """Import a GPX, TCX or FIT recording, replay it through a session, and give its figures.
 
     Args:
@@ -110,12 +110,16 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
             default) and ``store`` is refused: a recording is replayed, not journaled.
         format: ``"gpx"``, ``"tcx"`` or ``"fit"``; default: by the file's extension, else by
             its first bytes.
+        salvage: read what a damaged FIT file holds before the damage (a truncated file's
+            records before the cut; :attr:`Flight.report`'s ``warnings`` say what was left out)
+            instead of refusing it.
 
     Returns:
         A :class:`Flight` (the session is closed).
 
     Raises:
-        InputError: not a readable recording, or one without a timed point.
+        InputError: not a readable recording, or one without a timed point (a truncated FIT
+            file's message adds that ``salvage`` exists).
         ArgumentError: an invalid config.
         LibraryError: no usable librunway.
     """
@@ -126,9 +130,9 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     if "store" in cfg:
         raise ArgumentError("analyse() does not journal: no 'store' in its config")
     if not analyse_available():
-        return _analyse_by_lines(data, fmt, name, cfg)
+        return _analyse_by_lines(data, fmt, name, cfg, salvage)
     try:
-        result = analyse_recording(data, fmt, cfg, route="points")
+        result = analyse_recording(data, fmt, cfg, route="points", salvage=salvage)
     except InputError as e:
         if str(e) == "no timed points":
             raise InputError(f"{name or 'the recording'}: no timed points") from None
@@ -137,13 +141,14 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     _add_file_settings(cfg, report, data, fmt)
     return Flight(result["summary"], None, None, report=report, format=fmt, name=name,
                   inputs=result["inputs"], rejected=result["rejected"], config=cfg,
-                  _data=data)
+                  _data=data, _salvage=salvage)
 
 
-def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict) -> Flight:
+def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict,
+                      salvage: bool = False) -> Flight:
     """:func:`analyse` with a library that has no ``runway_analyse``: import, then replay the
     lines with the events and snapshots."""
-    lines, report = split_report(import_recording(data, fmt))
+    lines, report = split_report(import_recording(data, fmt, salvage=salvage))
     _add_file_settings(cfg, report, data, fmt)
     if not _times(lines):
         raise InputError(f"{name or 'the recording'}: no timed points")

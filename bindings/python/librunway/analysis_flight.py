@@ -101,7 +101,8 @@ class Flight:
     def __init__(self, summary: dict, events: Optional[list[dict]],
                  snapshots: Optional[list[dict]], *, report: Optional[dict], format: str,
                  name: Optional[str], inputs: int, rejected: int, config: dict,
-                 _lines: Optional[list[str]] = None, _data: Optional[bytes] = None) -> None:
+                 _lines: Optional[list[str]] = None, _data: Optional[bytes] = None,
+                 _salvage: bool = False) -> None:
         self.summary = summary
         self.laps: list[dict] = list(summary.get("laps") or [])
         route = summary.get("route")
@@ -110,6 +111,7 @@ class Flight:
         self._events = events
         self._snapshots = snapshots
         self._data = _data
+        self._salvage = _salvage
         self.report = report
         self.activity: Optional[str] = summary.get("activity")
         self.format = format
@@ -139,7 +141,8 @@ class Flight:
         if self._lines is None:
             if self._data is None:
                 raise RunwayError("this Flight keeps no inputs to replay")
-            self._lines = split_report(import_recording(self._data, self.format))[0]
+            self._lines = split_report(import_recording(self._data, self.format,
+                                                        salvage=self._salvage))[0]
         return self._lines
 
     def _replay(self) -> None:

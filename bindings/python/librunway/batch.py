@@ -104,9 +104,10 @@ CHUNK_BYTES = 2 << 20
 CHUNKS_PER_THREAD = 4
 
 
-def _analyse_chunk(items: list[tuple[str, str]], config: Optional[dict]) -> list[dict]:
+def _analyse_chunk(items: list[tuple[str, str]], config: Optional[dict],
+                   salvage: bool = False) -> list[dict]:
     """The task a worker runs: rows of (path, name) items, in order."""
-    return [analyse_file(path, config, name=name) for path, name in items]
+    return [analyse_file(path, config, name=name, salvage=salvage) for path, name in items]
 
 
 # ---- many recordings --------------------------------------------------------------------------
@@ -173,7 +174,7 @@ def _chunks(items: list[tuple[str, str]], threads: int) -> list[list[int]]:
 
 
 def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
-            progress: bool) -> list[dict]:
+            progress: bool, salvage: bool = False) -> list[dict]:
     """Rows of (path, name) `items`, in order, computed by `client`'s workers
     (``client.map`` of tasks of files, ``client.gather``)."""
     rows: list[Optional[dict]] = [None] * len(items)
@@ -181,7 +182,7 @@ def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
     key = "runway-batch"
     while chunks:
         futures = client.map(_analyse_chunk, [[items[j] for j in c] for c in chunks],
-                             config=config, key=key, pure=False)
+                             config=config, salvage=salvage, key=key, pure=False)
         if progress:   # a bar on stderr, until every task is done
             _progress_bar(futures, [len(c) for c in chunks], len(items))
             progress = False
@@ -240,7 +241,7 @@ def _failed_row(item: tuple[str, str], exc: BaseException) -> dict:
 
 def analyse(paths_or_glob: PathLike | Iterable[PathLike],
             config: Optional[Mapping[str, Any]] = None, client: Any = None, *,
-            progress: bool = False) -> list[dict]:
+            progress: bool = False, salvage: bool = False) -> list[dict]:
     """Figures for every recording found, one row each (see the module's doc).
 
     Args:
@@ -255,6 +256,9 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
             here, one after another.
         progress: show Dask's progress bar (``distributed.progress``) while
             the cluster works.
+        salvage: read what a damaged FIT file holds before the damage (a
+            truncated file's records before the cut) instead of making it an
+            error row (as :func:`librunway.analyse`'s ``salvage``).
 
     Returns:
         The rows in the order the files were found; the same figures
@@ -270,8 +274,8 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
     if client is None:
         client = _default_client()
     if client is None:
-        return [analyse_file(path, config, name=name) for path, name in items]
-    return _run_on(client, items, config, progress)
+        return [analyse_file(path, config, name=name, salvage=salvage) for path, name in items]
+    return _run_on(client, items, config, progress, salvage)
 
 
 def local_cluster(n_workers: Optional[int] = None, **kwargs: Any) -> Any:

@@ -35,6 +35,9 @@ def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
                         "default: CSV on stdout")
     p.add_argument("--config", metavar="JSON",
                    help='session config for every recording, e.g. \'{"hr_max": 185}\'')
+    p.add_argument("--salvage", action="store_true",
+                   help="read what a damaged (truncated) FIT file holds before the damage "
+                        "instead of making it an error row")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr while the cluster works (default: when stderr "
                         "is a terminal)")
@@ -43,7 +46,7 @@ def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
 
 def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int:
     """``librunway batch DIR... [--scheduler ADDRESS] [--workers N]
-    [--out figures.csv|.parquet] [--config JSON] [--progress]``. Returns the exit status:
+    [--out figures.csv|.parquet] [--config JSON] [--salvage] [--progress]``. Returns the exit status:
     0 when the table was written (rows with errors included), 2 on a usage
     error, 1 when nothing was found, dask is missing or the library fails (one line on
     stderr)."""
@@ -95,7 +98,7 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
         t0 = time.perf_counter()
         workers = len(client.nthreads())
         show = sys.stderr.isatty() if args.progress is None else args.progress
-        rows = _run_on(client, items, config, progress=show)
+        rows = _run_on(client, items, config, progress=show, salvage=args.salvage)
         took = time.perf_counter() - t0
     except LibraryError as e:
         print(f"{prog}: {e}".splitlines()[0], file=sys.stderr)

@@ -49,13 +49,15 @@ class RecordingError(Exception):
 
 
 def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
-                 name: Optional[str] = None) -> dict:
+                 name: Optional[str] = None, salvage: bool = False) -> dict:
     """Analyse one recording in its own flight, return its row.
 
     The flight starts at the first input's time (or where a FIT file's start
     line says) and stops at the latest time it saw; ``config`` (a session
     config) applies to it, with ``activity`` from the file's sport unless
     ``config`` sets one. ``name`` is the row's ``file`` (default: ``path``).
+    ``salvage``: read what a damaged FIT file holds before the damage instead of
+    making it an error row.
     Never raises for a bad file: the row's ``error`` says what went wrong.
     Raises only :class:`librunway.LibraryError` (no usable librunway: not the
     file's fault).
@@ -75,9 +77,9 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         row["format"] = fmt
         data = _read_recording_file(path, fmt)
         if analyse_available():
-            summary, report, rejected = _analyse_one(data, fmt, config, row)
+            summary, report, rejected = _analyse_one(data, fmt, config, row, salvage)
         else:
-            summary, report, rejected = _analyse_by_lines(data, fmt, config, row)
+            summary, report, rejected = _analyse_by_lines(data, fmt, config, row, salvage)
     except LibraryError:
         raise
     except Exception as e:  # noqa: BLE001 - any failure on a file is that file's row
@@ -107,11 +109,11 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
 
 
 def _analyse_one(data: bytes, fmt: str, config: Optional[Mapping[str, Any]],
-                 row: dict) -> tuple[dict, Optional[dict], int]:
+                 row: dict, salvage: bool = False) -> tuple[dict, Optional[dict], int]:
     """One ``runway_analyse`` call: the file straight into the engine."""
     cfg = dict(config or {})
     try:
-        result = analyse_recording(data, fmt, cfg, route=False)
+        result = analyse_recording(data, fmt, cfg, route=False, salvage=salvage)
     except InputError as e:
         if str(e) == "no timed points":
             raise RecordingError("no timed points") from None
@@ -130,9 +132,9 @@ def _analyse_one(data: bytes, fmt: str, config: Optional[Mapping[str, Any]],
 
 
 def _analyse_by_lines(data: bytes, fmt: str, config: Optional[Mapping[str, Any]],
-                      row: dict) -> tuple[dict, Optional[dict], int]:
+                      row: dict, salvage: bool = False) -> tuple[dict, Optional[dict], int]:
     """With a library that has no ``runway_analyse``: import, then replay the lines."""
-    lines, report = split_report(import_recording(data, fmt))
+    lines, report = split_report(import_recording(data, fmt, salvage=salvage))
     if report is not None:
         sport, activity = report.get("sport"), report.get("activity") or "run"
     else:                       # a library whose import writes no report

@@ -109,11 +109,11 @@ def _warn(command: str, path: str, f: Any) -> None:
         print(f"{PROG} {command}: {path}: {warning}", file=sys.stderr)
 
 
-def _analyse(path: str, config: Optional[dict]) -> Any:
+def _analyse(path: str, config: Optional[dict], salvage: bool = False) -> Any:
     from .analysis import analyse
 
     try:
-        return analyse(path, config)
+        return analyse(path, config, salvage=salvage)
     except RunwayError as e:
         message = str(e)
         raise _Failed(message if message.startswith(path) else f"{path}: {message}") from None
@@ -128,7 +128,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
     rows, failures, warned = [], [], []
     for path in args.files:
         try:
-            f = _analyse(path, config)
+            f = _analyse(path, config, args.salvage)
         except _Failed as e:
             failures.append(str(e))
             continue
@@ -159,7 +159,7 @@ def cmd_splits(args: argparse.Namespace) -> int:
             raise _Usage(f"--every must be {AUTO_LAP_MIN_M:.0f} to {AUTO_LAP_MAX_M:.0f} metres "
                          f"(not {args.every:g})")
         config["auto_lap_m"] = args.every
-    f = _analyse(args.file, config)
+    f = _analyse(args.file, config, args.salvage)
     _warn("splits", args.file, f)
     rows = []
     at = 0.0
@@ -176,7 +176,7 @@ def cmd_splits(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    f = _analyse(args.file, _config(args.config))
+    f = _analyse(args.file, _config(args.config), args.salvage)
     _warn("export", args.file, f)
     data = f.export(args.to)
     if args.output == "-":
@@ -196,7 +196,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    f = _analyse(args.file, _config(args.config))
+    f = _analyse(args.file, _config(args.config), args.salvage)
     _warn("plot", args.file, f)
     out = args.output or os.path.splitext(os.path.basename(args.file))[0] + ".png"
     try:
@@ -242,6 +242,9 @@ def _parser() -> ArgumentParser:
         q.add_argument("--config", metavar="JSON",
                        help='session config, e.g. \'{"hr_max": 185}\' ("activity" overrides '
                             "the file's)")
+        q.add_argument("--salvage", action="store_true",
+                       help="read what a damaged (truncated) FIT file holds before the damage "
+                            "instead of refusing it")
 
     q = sub.add_parser("summary", help="a table of figures, one row per recording",
                        description="Distance, time, moving time, pace, speed, gain, heart rate "

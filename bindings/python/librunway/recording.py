@@ -96,6 +96,9 @@ def analyse_recording(data: RecordingData, format: str = "auto",
             ``runway_analyse_route`` as packed numbers and made into lists only when read: the
             fast way for long recordings; with a library without that function, the JSON route
             is packed instead).
+        salvage: keep what a damaged FIT file holds before the damage (a truncated file's
+            records read before the cut; the report's ``warnings`` say what was left out)
+            instead of refusing it, as ``runway_import``'s ``"fit;salvage"``.
 
     Returns:
         ``{"summary": ..., "report": ..., "inputs": N, "accepted": N, "rejected": N,
@@ -105,7 +108,7 @@ def analyse_recording(data: RecordingData, format: str = "auto",
 
     Raises:
         InputError: not a readable recording, no timed point, or a first time that cannot
-            start a flight.
+            start a flight (a truncated FIT file's message adds that ``salvage`` exists).
         ArgumentError: an unknown format, a bad config (a ``store`` or a live clock too) or
             ``route`` not one of the above.
         LibraryError: the loaded librunway has no ``runway_analyse``.
@@ -128,15 +131,21 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     out, length = c_void_p(), c_size_t(0)
     if points and analyse_route_available():
         route_out, count = c_void_p(), c_size_t(0)
-        _lib.lib().runway_analyse_route(opts, raw, len(raw), byref(out), byref(length),
-                                        byref(route_out), byref(count))
+        try:
+            _lib.lib().runway_analyse_route(opts, raw, len(raw), byref(out), byref(length),
+                                            byref(route_out), byref(count))
+        except InputError as e:
+            raise _with_salvage_hint(e) from None
         try:
             result: dict[str, Any] = json.loads(_lib.take_bytes(out, length))
         finally:
             packed = _lib.take_route(route_out, count)
         result["summary"]["route"] = RoutePoints(packed)
         return result
-    _lib.lib().runway_analyse(opts, raw, len(raw), byref(out), byref(length))
+    try:
+        _lib.lib().runway_analyse(opts, raw, len(raw), byref(out), byref(length))
+    except InputError as e:
+        raise _with_salvage_hint(e) from None
     result = json.loads(_lib.take_bytes(out, length))
     if points:
         summary = result["summary"]
@@ -144,13 +153,16 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     return result
 
 
-def import_recording(data: RecordingData, format: str) -> list[str]:
+def import_recording(data: RecordingData, format: str, *, salvage: bool = False) -> list[str]:
     """Turn a recording into librunway inputs: one JSON object per line.
 
     Args:
         data: the whole file's contents (``Path(p).read_bytes()``); a ``str``
             is encoded as UTF-8 (fine for GPX and TCX, never for FIT).
-        format: ``"gpx"``, ``"tcx"`` or ``"fit"`` (lower case).
+        format: ``"gpx"``, ``"tcx"`` or ``"fit"`` (lower case), optionally with the
+            library's options after ``;`` (``"fit;salvage"``).
+        salvage: as ``format`` ``"fit;salvage"``: keep the records a damaged FIT file holds
+            before the damage (the report's ``warnings`` say what was left out).
 
     Returns:
         The inputs as a list of JSON Lines lines (``str``, without line
@@ -179,7 +191,7 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
     Raises:
         ArgumentError: an unknown format.
         InputError: the data is not a valid recording of that format (or
-            larger than 64 MiB).
+            larger than 64 MiB; a truncated FIT file's message adds that salvage exists).
         LibraryError: the loaded librunway has no ``runway_import`` (see
             :func:`import_available`).
     """
@@ -188,9 +200,15 @@ def import_recording(data: RecordingData, format: str) -> list[str]:
             f"{_lib.path()} cannot import recordings: it has no runway_import "
             "(a librunway built before import was added; rebuild it)")
     raw = _as_bytes(data)
-    fmt = _c_string(str(format).encode("utf-8"), "format", ArgumentError)
+    text = str(format)
+    if salvage and "salvage" not in text.split(";")[1:]:
+        text += ";salvage"
+    fmt = _c_string(text.encode("utf-8"), "format", ArgumentError)
     out, length = c_void_p(), c_size_t(0)
-    _lib.lib().runway_import(fmt, raw, len(raw), byref(out), byref(length))
+    try:
+        _lib.lib().runway_import(fmt, raw, len(raw), byref(out), byref(length))
+    except InputError as e:
+        raise _with_salvage_hint(e) from None
     text = _lib.take_bytes(out, length).decode("utf-8")
     # Split on "\n" only: str.splitlines() would also split inside a string at U+2028.
     return [line.rstrip("\r") for line in text.split("\n") if line.strip()]
@@ -219,6 +237,22 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
             if isinstance(obj, dict) and obj.get("type") == "import_report":
                 return lines[:-1], obj
     return lines, None
+
+
+#: What a truncated FIT file's error adds: salvage exists (and how to ask for it).
+SALVAGE_HINT = ("; salvage keeps the records read before the cut: salvage=True in Python, "
+                "--salvage on the command line")
+
+
+def _with_salvage_hint(e: InputError) -> InputError:
+    """A strict FIT import's error, with :data:`SALVAGE_HINT` when the file is truncated (the
+    damage a person is told salvage is for: its message starts "truncated FIT file"); other
+    errors as they are."""
+    if str(e).startswith("truncated FIT file") and SALVAGE_HINT not in str(e):
+        hinted = InputError(str(e) + SALVAGE_HINT, e.status)
+        hinted.__cause__ = e
+        return hinted
+    return e
 
 
 def _start_replay(session: Session, lines: Sequence[str]) -> None:

@@ -232,6 +232,9 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
                              "as possible)")
     parser.add_argument("--config", metavar="JSON",
                         help='session config, e.g. \'{"distance_filter_m": 0}\'')
+    parser.add_argument("--salvage", action="store_true",
+                        help="read what a damaged (truncated) FIT file holds before the damage "
+                             "instead of refusing it")
     parser.add_argument("--store", metavar="PATH",
                         help="journal the flight to this librunway store (SQLite; it and its "
                              "folder are created if missing) and print its flight id")
@@ -284,7 +287,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         outputs.store = config["store"]
 
     try:
-        track = load_track(args.path)
+        track = load_track(args.path, args.salvage)
     except InputFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 2

@@ -104,7 +104,7 @@ def load_jsonl(path: str) -> Track:
     return Track(points)
 
 
-def load_imported(path: str, fmt: str) -> Track:
+def load_imported(path: str, fmt: str, salvage: bool = False) -> Track:
     """A GPX, TCX or FIT file, turned into librunway inputs by the library (runway_import), as
     ``librunway.analyse`` reads it: the same points, a GPX or TCX file's segment breaks and a
     FIT file's timer stops as pauses, and the settings the file names."""
@@ -116,7 +116,7 @@ def load_imported(path: str, fmt: str) -> Track:
     with open(path, "rb") as f:
         data = f.read()
     try:
-        lines, report = split_report(librunway.import_recording(data, fmt))
+        lines, report = split_report(librunway.import_recording(data, fmt, salvage=salvage))
     except librunway.RunwayError as exc:
         raise InputFileError(f"{path}: {exc}") from None
     points: list[Point] = []
@@ -159,22 +159,24 @@ def file_settings(path: str, fmt: str) -> dict:
     return settings
 
 
-def load_track(path: str) -> Track:
+def load_track(path: str, salvage: bool = False) -> Track:
     """GPX, JSON Lines, FIT or TCX, by extension, else by the file's first bytes; a GPX, TCX
-    or FIT file read by the library (:func:`load_imported`), with the profile it names."""
+    or FIT file read by the library (:func:`load_imported`, ``salvage`` as there), with the
+    profile it names."""
     ext = os.path.splitext(path)[1].lower()
     try:
         if ext in IMPORTED_FORMATS:
-            return load_imported(path, IMPORTED_FORMATS[ext])
+            return load_imported(path, IMPORTED_FORMATS[ext], salvage)
         if ext in (".jsonl", ".ndjson", ".json"):
             return load_jsonl(path)
         with open(path, "rb") as f:
             raw = f.read(4096)
         if raw[8:12] == b".FIT":
-            return load_imported(path, "fit")
+            return load_imported(path, "fit", salvage)
         head = raw.lstrip(b"\xef\xbb\xbf \t\r\n")
         if head.startswith(b"<"):
-            return load_imported(path, "tcx" if b"TrainingCenterDatabase" in head else "gpx")
+            return load_imported(path, "tcx" if b"TrainingCenterDatabase" in head else "gpx",
+                                 salvage)
         return load_jsonl(path)
     except (OSError, UnicodeDecodeError) as exc:
         reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else exc

@@ -85,3 +85,49 @@ def test_a_flights_events_and_snapshots_are_replayed_when_asked_for():
     assert flight.snapshots[-1]["distance_m"] == pytest.approx(flight.summary["distance_m"])
     assert len(flight.route_rows()) == len(flight.route)
     assert flight.export("gpx").startswith(b"<?xml")
+
+
+# ---- salvage: a truncated FIT file ------------------------------------------------------------
+
+def truncated_fit() -> bytes:
+    """The sample run as FIT, cut in the middle of its records."""
+    from conftest import REPO
+    whole = librunway.analyse(REPO / "examples" / "data" / "city_run.gpx").export("fit")
+    return whole[:len(whole) // 2]
+
+
+def test_a_truncated_fit_is_refused_saying_that_salvage_exists():
+    data = truncated_fit()
+    for call in (lambda: librunway.analyse(data, format="fit"),
+                 lambda: librunway.analyse_recording(data, "fit"),
+                 lambda: librunway.import_recording(data, "fit")):
+        with pytest.raises(librunway.InputError, match=r"^truncated FIT file: .*salvage=True"):
+            call()
+    # other damage is not what the hint is for: no word of salvage
+    with pytest.raises(librunway.InputError) as info:
+        librunway.analyse(b"\x0e\x10" + b"\0" * 30, format="fit")
+    assert "salvage" not in str(info.value)
+
+
+def test_analyse_salvages_a_truncated_fit_as_analyse_recording_does():
+    data = truncated_fit()
+    flight = librunway.analyse(data, format="fit", salvage=True)
+    one_call = librunway.analyse_recording(data, "fit", salvage=True, route=False)
+    assert flight.summary["distance_m"] == one_call["summary"]["distance_m"] > 1000
+    assert any("salvage" in w for w in flight.report["warnings"]), flight.report
+    # the replays made later (events, exports) read the file with salvage too
+    assert flight.events and flight.export("gpx").startswith(b"<?xml")
+    lines = librunway.import_recording(data, "fit", salvage=True)
+    assert lines == librunway.import_recording(data, "fit;salvage")
+    assert len(lines) - 1 == flight.inputs
+
+
+def test_batch_rows_salvage_a_truncated_fit(tmp_path):
+    from librunway import batch
+    path = tmp_path / "cut.fit"
+    path.write_bytes(truncated_fit())
+    strict = batch.analyse_file(path)
+    assert strict["error"].startswith("InputError: truncated FIT file") and "salvage" in strict["error"]
+    row = batch.analyse_file(path, salvage=True)
+    assert row["error"] is None and row["distance_m"] > 1000, row
+    assert batch.analyse(path, salvage=True)[0]["distance_m"] == row["distance_m"]

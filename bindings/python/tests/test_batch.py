@@ -147,10 +147,10 @@ def test_a_task_that_fails_is_retried_file_by_file(archive, client, monkeypatch)
         import librunway.batch as b
         real = b.analyse_file
 
-        def analyse_file(path, config=None, *, name=None):
+        def analyse_file(path, config=None, **kwargs):
             if str(path).endswith(target):
                 raise RuntimeError("boom")
-            return real(path, config, name=name)
+            return real(path, config, **kwargs)
         analyse_file.real = real
         b.analyse_file = analyse_file
 
@@ -263,3 +263,14 @@ def test_rows_of_a_power_ride_with_device_totals(tmp_path):
     assert r["device_distance_m"] == pytest.approx(78940.6, abs=0.1)
     assert r["device_ascent_m"] == 185.0
     assert r["untimed"] == report["untimed"]
+
+
+def test_the_cluster_salvages_a_truncated_fit_when_asked(tmp_path, client):
+    from conftest import REPO
+    whole = librunway.analyse(REPO / "examples" / "data" / "city_run.gpx").export("fit")
+    path = tmp_path / "cut.fit"
+    path.write_bytes(whole[:len(whole) // 2])
+    strict, = batch.analyse(path, client=client)
+    assert strict["error"].startswith("InputError: truncated FIT file"), strict
+    salvaged, = batch.analyse(path, client=client, salvage=True)
+    assert salvaged["error"] is None and salvaged == batch.analyse_file(path, salvage=True)

@@ -4,6 +4,8 @@ batch; one-line errors with a non-zero exit status; --help on each."""
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import re
 import subprocess
@@ -304,6 +306,33 @@ def test_a_ride_summarised_as_a_run_says_so():
     assert p.stderr.startswith(f"librunway summary: {name}: warning: 8 fixes refused as too fast "
                                "for a run, "), p.stderr
     assert "is it a ride?" in p.stderr
+
+
+@pytest.mark.parametrize("command", ["summary", "splits", "export", "plot", "replay", "batch"])
+def test_salvage_reads_a_truncated_fit(tmp_path, command):
+    if command == "plot":
+        pytest.importorskip("matplotlib", reason="pip install matplotlib (install-deps does)")
+    if command == "batch":
+        pytest.importorskip("distributed", reason="pip install dask distributed")
+    whole = librunway.analyse(SAMPLE).export("fit")
+    path = tmp_path / "cut.fit"
+    path.write_bytes(whole[:len(whole) // 2])
+    extra = {"export": ["--to", "gpx", "-o", "-"], "plot": ["-o", tmp_path / "cut.png"],
+             "replay": ["--speed", "0"], "batch": ["--workers", "1"]}.get(command, [])
+    strict = run(command, path, *extra)
+    if command == "batch":       # a table with an error row (exit 0), not a failed job
+        assert "InputError: truncated FIT file" in strict.stdout and "salvage" in strict.stdout
+    else:
+        error = one_line_error(strict, f"librunway {command}: {path}: truncated FIT file")
+        assert "--salvage" in error, error
+    salvaged = run(command, path, *extra, "--salvage")
+    assert salvaged.returncode == 0, salvaged.stderr
+    if command == "summary":
+        distance = librunway.analyse(path, salvage=True).summary["distance_m"]
+        assert summary_rows(salvaged.stdout)["cut.fit"][2] == f"{distance / 1000:.2f}"
+    if command == "batch":
+        row = next(csv.DictReader(io.StringIO(salvaged.stdout)))
+        assert row["error"] == "" and float(row["distance_m"]) > 1000, salvaged.stdout
 
 
 def test_batch_writes_the_table(tmp_path):
