@@ -146,14 +146,16 @@ class Session(_SessionHandle, _SessionSubscriptions):
         reflects it.
 
         Args:
-            input: a dict (serialized compactly), or one JSON object as
-                ``str`` or UTF-8 ``bytes``.
+            input: a dict (serialized compactly; a NaN or ``None`` value is
+                unknown, as the key left out, and a timezone-aware ``datetime``
+                its unix seconds), or one JSON object as ``str`` or UTF-8
+                ``bytes``.
 
         Raises:
             JSONError: not JSON, not an object, invalid UTF-8.
             InputError: missing/ill-typed field, out of range (``lat`` 91),
-                non-finite (``1e999``, or NaN/inf in a dict), time going
-                backwards. A rejected input changes nothing.
+                non-finite (``1e999``, or ±inf in a dict), a naive ``datetime``,
+                time going backwards. A rejected input changes nothing.
             LimitError: over 1 MiB, nested deeper than 64 levels, or a fix
                 that would add a point to a full route (``max_route_points``).
         """

@@ -6,6 +6,7 @@ are public there and in :mod:`librunway`).
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 from typing import Any, Mapping, Union
@@ -45,11 +46,58 @@ def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
     except (TypeError, ValueError) as e:
         if argument is not None:
             raise ArgumentError(f"{argument} is not JSON: {e}") from e
-        if isinstance(e, TypeError):
-            raise
-        # NaN or ±inf: the library rejects non-finite numbers
-        raise InputError(f"non-finite number in input ({e}); omit unknown values") from e
+        if not isinstance(value, Mapping):
+            if isinstance(e, TypeError):
+                raise
+            raise InputError(f"non-finite number in input ({e})") from e
+        # A dict (a pandas row): its unknowns and times as the library takes them (only here,
+        # after the fast path failed: most inputs never pay for the look).
+        try:
+            text = _ENCODER.encode(_input_values(value))
+        except (TypeError, ValueError) as e2:   # a NaN or ±inf nested below the top level
+            raise InputError(f"input is not JSON: {e2}") from e2
     return text.encode("utf-8", "surrogatepass")
+
+
+def _input_values(value: Mapping[str, Any]) -> dict[str, Any]:
+    """An input dict's values as the C struct takes them: NaN (also pandas' NaT) and None
+    are unknown (JSON null, as an absent key: the library then judges whether the field may
+    be unknown, as it does a NaN in ``runway_fix``); a timezone-aware ``datetime`` is its unix
+    seconds. Raises InputError for ±inf, a naive ``datetime`` and a value JSON cannot hold,
+    naming the key."""
+    out: dict[str, Any] = {}
+    for key, v in value.items():
+        if isinstance(v, float):
+            if math.isnan(v):
+                v = None
+            elif math.isinf(v):
+                raise InputError(f"{key!r} is {v}: not a finite number (NaN or None for unknown)")
+        elif isinstance(v, datetime.datetime):
+            v = _unix_seconds(v, repr(key))
+        elif v is not None and v != v:     # noqa: PLR0124 - NaN-like (pandas.NA, numpy NaT)
+            v = None
+        out[key] = v
+    try:
+        _ENCODER.encode(out)
+    except TypeError:
+        for key, v in out.items():
+            try:
+                _ENCODER.encode(v)
+            except (TypeError, ValueError):
+                raise InputError(f"{key!r}: a {type(v).__name__} is not an input value "
+                                 "(numbers, strings, None; a datetime with its timezone)") from None
+    return out
+
+
+def _unix_seconds(when: datetime.datetime, what: str) -> float | None:
+    """A timezone-aware datetime as unix seconds (pandas' NaT: None, unknown); InputError for a
+    naive one, whose zone is unknown."""
+    if when != when:                        # noqa: PLR0124 - pandas.NaT
+        return None
+    if when.tzinfo is None or when.utcoffset() is None:
+        raise InputError(f"{what} is a naive datetime ({when}): give one with its timezone "
+                         "(datetime(..., tzinfo=timezone.utc)) or unix seconds")
+    return when.timestamp()
 
 
 def _c_string(data: bytes, what: str, error: type[RunwayError] = JSONError) -> bytes:
@@ -59,5 +107,9 @@ def _c_string(data: bytes, what: str, error: type[RunwayError] = JSONError) -> b
     return data
 
 
-def _time(t: float | None) -> float:
+def _time(t: float | datetime.datetime | None) -> float:
+    """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now")."""
+    if isinstance(t, datetime.datetime):
+        seconds = _unix_seconds(t, "the time")
+        return math.nan if seconds is None else seconds
     return math.nan if t is None else float(t)

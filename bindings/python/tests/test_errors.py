@@ -165,8 +165,9 @@ def test_time_going_backwards_is_an_input_error(session):
         session.start(T0 - 5)  # a phase change before the latest input
 
 
-def test_nan_in_a_dict_is_an_input_error(session):
-    with pytest.raises(librunway.InputError):
+def test_nan_for_a_required_field_is_an_input_error(session):
+    # NaN is unknown, as in the C struct: lat may not be unknown
+    with pytest.raises(librunway.InputError, match="lat"):
         session.push({"lat": float("nan"), "lon": 4.0, "t": T0})
 
 

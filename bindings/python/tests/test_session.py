@@ -369,3 +369,83 @@ def test_closing_while_another_thread_pushes_stops_it_cleanly():
     assert not th.is_alive()
     assert len(outcome) == 1 and isinstance(outcome[0], librunway.StateError)
     assert "closed" in outcome[0].message
+
+
+# ---- unknown values and times in a dict (a pandas row) --------------------------------------
+
+OPTIONAL_FIX_FIELDS = ("alt", "speed", "course", "h_acc", "v_acc")
+
+
+def _flight(rows) -> dict:
+    with librunway.Session() as s:
+        s.start(T0)
+        assert s.push_many(rows) == (len(rows), 0)
+        s.stop()
+        summary = s.summary()
+    summary.pop("route", None)
+    return summary
+
+
+@pytest.mark.parametrize("unknown", [float("nan"), None], ids=["nan", "none"])
+@pytest.mark.parametrize("field", OPTIONAL_FIX_FIELDS)
+def test_nan_or_none_in_a_dict_is_unknown_as_in_the_c_struct(field, unknown):
+    # Every third fix lacks the field: given as NaN or None it is the flight of the key left out.
+    with_unknowns = [fix(i, T0 + 4 * i, **({field: unknown} if i % 3 == 0 else {}))
+                     for i in range(30)]
+    left_out = [{k: v for k, v in row.items() if not (k == field and i % 3 == 0)}
+                for i, row in enumerate(with_unknowns)]
+    assert _flight(with_unknowns) == _flight(left_out)
+    with librunway.Session() as s:                 # push() as push_many()
+        s.start(T0)
+        s.push(with_unknowns[0])
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf")])
+def test_an_infinity_in_a_dict_is_still_refused_naming_the_key(session, value):
+    session.start(T0)
+    with pytest.raises(librunway.InputError, match="'speed'"):
+        session.push(fix(0, T0, speed=value))
+    assert session.push_many([fix(0, T0, speed=value), fix(1, T0 + 4)]) == (1, 1)
+
+
+def test_nan_for_a_sample_value_is_unknown_so_refused(session):
+    # a sample's value may not be unknown (the library needs it): refused as if left out
+    session.start(T0)
+    with pytest.raises(librunway.InputError, match="bpm"):
+        session.push({"type": "hr", "bpm": float("nan"), "t": T0})
+
+
+def test_a_timezone_aware_datetime_is_unix_seconds(session):
+    import datetime
+    utc = datetime.timezone.utc
+    when = datetime.datetime.fromtimestamp(T0, utc)
+    session.start(when)
+    session.push(fix(0, when))
+    session.push(fix(1, datetime.datetime.fromtimestamp(T0 + 4, datetime.timezone(
+        datetime.timedelta(hours=2)))))                    # any zone: the same instant
+    session.stop(when + datetime.timedelta(seconds=4))
+    summary = session.summary()
+    assert (summary["start_t"], summary["end_t"]) == (T0, T0 + 4)
+
+
+def test_a_naive_datetime_is_an_input_error_saying_why(session):
+    import datetime
+    session.start(T0)
+    naive = datetime.datetime(2023, 11, 14, 22, 13, 24)
+    with pytest.raises(librunway.InputError, match="'t' is a naive datetime"):
+        session.push(fix(0, naive))
+    with pytest.raises(librunway.InputError, match="naive datetime"):
+        session.stop(naive)
+    with pytest.raises(librunway.InputError, match="'x': a set"):
+        session.push(fix(0, T0, x={1}))
+
+
+def test_pandas_rows_push_as_they_are():
+    pd = pytest.importorskip("pandas", reason="pip install pandas (install-deps does)")
+    frame = pd.DataFrame([fix(i, T0 + 4 * i) for i in range(20)])
+    frame.loc[frame.index % 4 == 1, "alt"] = float("nan")     # a receiver without altitude
+    frame["time"] = pd.to_datetime(frame["t"], unit="s", utc=True)
+    rows = frame.drop(columns="t").rename(columns={"time": "t"}).to_dict("records")
+    expected = [{k: v for k, v in fix(i, T0 + 4 * i).items() if not (k == "alt" and i % 4 == 1)}
+                for i in range(20)]
+    assert _flight(rows) == _flight(expected)
