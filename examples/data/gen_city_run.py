@@ -20,10 +20,10 @@ What the file holds (GPX 1.1 with Garmin TrackPointExtension v2):
   - heart rate (gpxtpx:hr) following effort with first-order lag: from ~120 bpm
     at the start to ~160 at the end (speed, grade and cardiac drift), dropping
     during the stop;
-  - cadence (gpxtpx:cad) in steps per minute, 165-180 while running, lower when
-    accelerating, 0 when stopped (note: Garmin devices write strides per minute
-    of one foot here, about half; this file writes steps per minute, which is
-    what librunway's cadence sample expects);
+  - cadence (gpxtpx:cad) as Garmin devices write it for a run: strides of one
+    foot a minute, half the steps (82-90 while running, lower when accelerating,
+    0 when stopped); librunway's import doubles it into steps per minute
+    (165-180);
   - GPS error per axis (east, north): a first-order Gauss-Markov process
     (sigma 3 m, tau 30 s) plus 0.5 m white noise, as a receiver's error
     wanders slowly rather than jumping each second.
@@ -295,7 +295,7 @@ def render(points: list[dict], true_distance: float, stop_len: int, seed: int) -
         out.append(
             f'      <trkpt lat="{p["lat"]:.7f}" lon="{p["lon"]:.7f}"><ele>{p["ele"]:.1f}</ele>'
             f'<time>{iso(p["time"])}</time><extensions><gpxtpx:TrackPointExtension>'
-            f'<gpxtpx:hr>{p["hr"]}</gpxtpx:hr><gpxtpx:cad>{p["cad"]}</gpxtpx:cad>'
+            f'<gpxtpx:hr>{p["hr"]}</gpxtpx:hr><gpxtpx:cad>{round(p["cad"] / 2)}</gpxtpx:cad>'
             f'</gpxtpx:TrackPointExtension></extensions></trkpt>')
     out += ["    </trkseg>", "  </trk>", "</gpx>", ""]
     return "\n".join(out)
