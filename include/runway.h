@@ -181,7 +181,9 @@ const char *runway_status_string(runway_status status);
  *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
  *  an input); a config over a limit ("Limits" above, including a
  *  "max_route_points" above RUNWAY_MAX_ROUTE_POINTS) is RUNWAY_ERR_LIMIT; a
- *  config that is not valid UTF-8 is RUNWAY_ERR_JSON. On success *out receives the session; close it with
+ *  config that is not valid UTF-8 is RUNWAY_ERR_JSON, its message the byte where
+ *  and the text before it (a store path that is not UTF-8 names itself; JSON
+ *  carries only UTF-8). On success *out receives the session; close it with
  *  runway_session_close(). */
 runway_status runway_session_open(const char *config_json, runway_session **out);
 

@@ -64,8 +64,40 @@ func mallocString(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunwayError) -> Un
 /// `RUNWAY_ERR_JSON`, as in any JSON text: repaired, it would name other files and keys.
 func string(_ p: UnsafePointer<CChar>?, _ name: String) throws(RunwayError) -> String? {
     guard let p else { return nil }
-    guard let s = String(validatingCString: p) else { throw RunwayError(.json, "\(name) is not valid UTF-8") }
+    guard let s = String(validatingCString: p) else { throw RunwayError(.json, "\(name) \(notUTF8(p))") }
     return s
+}
+
+/// Where a C string stops being UTF-8, for its message: "is not valid UTF-8 at byte 17, after
+/// `{"store":"/tmp/st`" (up to 32 bytes before; a path in a config names itself). The string
+/// is known to be invalid somewhere before its NUL.
+func notUTF8(_ p: UnsafePointer<CChar>) -> String {
+    let b = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self)
+    var i = 0
+    scan: while b[i] != 0 {
+        let c = b[i]
+        var need = 0, low: UInt8 = 0x80, high: UInt8 = 0xBF   // the first continuation's range
+        switch c {
+        case 0x00...0x7F: i += 1; continue scan
+        case 0xC2...0xDF: need = 1
+        case 0xE0: need = 2; low = 0xA0
+        case 0xED: need = 2; high = 0x9F
+        case 0xE1...0xEF: need = 2
+        case 0xF0: need = 3; low = 0x90
+        case 0xF4: need = 3; high = 0x8F
+        case 0xF1...0xF3: need = 3
+        default: break scan
+        }
+        for k in 1...need {
+            let d = b[i + k]   // (a NUL ends the string before any byte past it is read: it is no continuation)
+            guard k == 1 ? (d >= low && d <= high) : (d >= 0x80 && d <= 0xBF) else { break scan }
+        }
+        i += need + 1
+    }
+    var from = max(0, i - 32)
+    while from < i, b[from] & 0xC0 == 0x80 { from += 1 }   // (from a character's first byte)
+    let before = String(decoding: UnsafeBufferPointer(start: b + from, count: i - from), as: UTF8.self)
+    return "is not valid UTF-8 at byte \(i)" + (i > 0 ? ", after `\(before)`" : "")
 }
 
 // MARK: - Library
