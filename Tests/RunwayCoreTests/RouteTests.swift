@@ -65,6 +65,30 @@ struct RouteTests {
         #expect(r.chunkAddresses[3] != copy.chunkAddresses[3])
     }
 
+    /// A copy's first change in place (a distance credited, a junk fix removed) keeps the
+    /// original's last chunk at its room: Array's own copy for a subscript set or `removeLast`
+    /// has room for its points only, and the appends after it grew that chunk as a doubling
+    /// array (a chunk moved, and past `chunkCapacity`).
+    @Test func aChangeInPlaceAfterACopyKeepsTheLastChunksRoom() {
+        let c = Route.chunkCapacity
+        for change in 0..<3 {
+            var r = Route()
+            for i in 0..<(c + c / 2 + 100) { r.append(lat: 52, lon: 4, alt: 0, t: Double(i), distanceM: Double(i)) }
+            let copy = r
+            switch change {
+            case 0: r.setLastDistance(1e6)
+            case 1: r.setDistance(7, at: c + 5)
+            default: r.removeLast()
+            }
+            let before = r.chunkAddresses
+            while r.count < 2 * c { r.append(lat: 53, lon: 5, alt: 1, t: Double(r.count)) }
+            #expect(r.chunkAddresses == before, "change \(change): the second chunk moved as it filled")
+            #expect(r.capacity == 2 * c, "change \(change): \(r.capacity) for \(r.count) points")
+            r.append(lat: 53, lon: 5, alt: 1, t: Double(r.count))
+            #expect(r.capacity - r.count < c && copy.count == c + c / 2 + 100)
+        }
+    }
+
     @Test func positionsAreKeptToAboutACentimetre() {
         var r = Route()
         r.append(lat: 52.123456789, lon: -4.987654321, alt: 12.25, t: 1_700_000_000.5)

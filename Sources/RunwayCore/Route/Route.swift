@@ -73,6 +73,7 @@ public struct Route: Sendable {
     public mutating func removeLast() {
         guard count > 0 else { return }
         let k = chunks.count - 1
+        keepRoom(k)
         chunks[k].removeLast()
         if chunks[k].isEmpty { chunks.removeLast() }
         count -= 1
@@ -88,7 +89,17 @@ public struct Route: Sendable {
     /// Sets point `i`'s cumulative distance (out of range: no-op).
     public mutating func setDistance(_ distanceM: Double, at i: Int) {
         guard i >= 0, i < count else { return }
+        keepRoom(i >> Route.chunkShift)
         chunks[i >> Route.chunkShift][i & Route.chunkMask].dist = Route.metres(distanceM)
+    }
+
+    /// Makes chunk `k` this route's own before a change in place, with the room it has: when a
+    /// copy shares it, Array's own copy for a subscript set or `removeLast` would have room for
+    /// its points only, and the appends after it would grow the last chunk as a doubling array
+    /// (moved, and past `chunkCapacity`). Unshared and with that room already: no-op.
+    @inline(__always)
+    private mutating func keepRoom(_ k: Int) {
+        chunks[k].reserveCapacity(k == 0 ? chunks[0].capacity : Route.chunkCapacity)
     }
 
     /// A cumulative distance as stored: the Float at or below it (NaN stays NaN). Rounded down,
