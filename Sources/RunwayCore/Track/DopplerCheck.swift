@@ -15,7 +15,8 @@
 /// new window.
 ///
 ///     var check = DopplerCheck()
-///     let extra = check.take(step, fix: fix, at: t, cruising: true, log: &log)   // 0, until a window disagrees
+///     let extra = check.take(step, fix: fix, at: t, cruising: true,
+///                            measuredBySpeed: filter.lastStepMeasuredBySpeed, log: &log)   // 0, until a window disagrees
 ///     let fix = check.trusted(fix)   // speed and course dropped once positions are preferred
 public struct DopplerCheck: Sendable {
     /// The length of a window, metres of positions.
