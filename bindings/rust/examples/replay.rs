@@ -109,12 +109,12 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
     );
     for lap in &s.laps {
         println!(
-            "lap {:>3} {:<6} {:>9.1} m {:>7.0} s  pace {:>5}  hr {:>3}",
+            "lap {:>3} {:<6} {:>9.1} m {:>7.0} s  pace {:>5} /km  hr {:>3}",
             lap.index,
             lap.trigger,
             lap.distance_m,
             lap.elapsed_s,
-            opt(lap.pace_min_per_km, 2),
+            lap.pace_min_per_km.map_or("--:--".to_owned(), format_pace),
             opt(lap.avg_hr_bpm, 0)
         );
     }

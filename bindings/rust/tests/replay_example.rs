@@ -25,7 +25,7 @@ fn replay(path: &Path) -> Output {
 }
 
 /// What the example should print for `path`: the same import and replay, in process.
-fn expected(path: &Path, format: &str) -> (String, usize) {
+fn expected(path: &Path, format: &str) -> (Vec<String>, usize) {
     let jsonl = runway::import_recording(&std::fs::read(path).unwrap(), format).unwrap();
     let mut activity = None;
     let mut lines = String::new();
@@ -42,8 +42,23 @@ fn expected(path: &Path, format: &str) -> (String, usize) {
     let batch = s.push_jsonl(&lines);
     s.stop(None).unwrap();
     let sum = s.summary().unwrap();
-    let pace = sum.avg_pace_min_per_km.map_or("--:--".to_owned(), runway::format_pace);
-    (format!("{:.1} m in {:.0} s, avg pace {pace} /km", sum.distance_m, sum.elapsed_s), batch.accepted)
+    let pace = |p: Option<f64>| p.map_or("--:--".to_owned(), runway::format_pace);
+    let mut figures = vec![format!(
+        "{:.1} m in {:.0} s, avg pace {} /km",
+        sum.distance_m,
+        sum.elapsed_s,
+        pace(sum.avg_pace_min_per_km)
+    )];
+    // Each lap's pace as m:ss too (it was decimal minutes, "5.56" for 5:34, under the summary's m:ss).
+    for lap in &sum.laps {
+        figures.push(format!(
+            "{:>9.1} m {:>7.0} s  pace {:>5} /km",
+            lap.distance_m,
+            lap.elapsed_s,
+            pace(lap.pace_min_per_km)
+        ));
+    }
+    (figures, batch.accepted)
 }
 
 fn check(path: &Path, format: &str) -> String {
@@ -51,7 +66,9 @@ fn check(path: &Path, format: &str) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(out.status.success(), "{}: {}\n{stdout}", path.display(), String::from_utf8_lossy(&out.stderr));
     let (figures, accepted) = expected(path, format);
-    assert!(stdout.contains(&figures), "{}: want {figures:?} in\n{stdout}", path.display());
+    for want in &figures {
+        assert!(stdout.contains(want), "{}: want {want:?} in\n{stdout}", path.display());
+    }
     assert!(stdout.contains(&format!("inputs: {accepted} accepted, 0 rejected")), "{stdout}");
     assert!(
         stdout.contains("phase: preflight -> cruise") && stdout.contains("phase: cruise -> touchdown"),
