@@ -53,6 +53,22 @@ struct FlightPhaseTests {
         #expect(d.core.phase == .touchdown)
     }
 
+    /// After the stop a valid input is a state error, an invalid one still the error it is (as
+    /// `runway_push_json` documents): a time before the latest is `.input`, as a tick's is
+    /// (before, the touchdown was checked first and both were `.state`).
+    @Test func afterTheStopATimeGoingBackwardsIsStillAnInputError() throws {
+        var d = Driver()
+        try d.phase(.start, 0)
+        try d.fix(30, 52, 4)
+        try d.phase(.stop, 30)
+        for (t, status) in [(1.0, RunwayStatus.input), (40, .state)] {
+            do { try d.fix(t, 52, 4); Issue.record("a fix at \(t) after the stop was taken") } catch {
+                #expect(error.status == status, "t \(t): \(error.message)")
+            }
+        }
+        #expect(d.core.phase == .touchdown && d.core.now == 30)
+    }
+
     @Test func everyPhaseChangeEmitsAPhaseEventALogLineAndASnapshot() throws {
         var d = Driver()
         try d.phase(.start, 0)

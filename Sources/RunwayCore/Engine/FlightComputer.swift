@@ -87,9 +87,10 @@ public struct FlightComputer: Sendable {
     @inline(__always)
     public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
+        // (An invalid input is that first, after the stop too: a time going backwards is `.input`.)
+        let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
         // The record is complete at touchdown: what comes after it would change it.
         guard phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
-        let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
         let stamped = validated.input.withTime(t)
         if recorder.route.count >= config.maxRoutePoints, case .fix = stamped {
             try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
