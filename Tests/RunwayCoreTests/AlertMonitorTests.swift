@@ -42,6 +42,17 @@ struct AlertMonitorTests {
         #expect(Self.feed(&m, Self.paces(16..<100, 5.8)).isEmpty, "not again while still outside")
     }
 
+    /// A pace just outside its target reads outside it: 5:00.3 against a 5:00 ceiling reads
+    /// "5:01 /km, above target 5:00", 4:29.7 against a 4:30 floor "4:29 /km, below target 4:30"
+    /// (both rounded to the nearest second, they read 5:00 above 5:00 and 4:30 below 4:30).
+    @Test func aPaceJustOutsideItsTargetReadsOutsideIt() {
+        let slow = Self.feed(Settings(targetPaceMax: 5.0), Self.paces(0..<10, 5.0 + 0.3 / 60))
+        #expect(slow.map(\.message) == ["GPWS: SINK RATE — pace 5:01 /km, above target 5:00"])
+        let fast = Self.feed(Settings(targetPaceMin: 4.5), Self.paces(0..<10, 4.5 - 0.3 / 60))
+        #expect(fast.map(\.message) == ["GPWS: OVERSPEED — pace 4:29 /km, below target 4:30"])
+        #expect(slow.first?.values["pace_min_per_km"] == 5.0 + 0.3 / 60, "the value keeps the exact pace")
+    }
+
     @Test func fastPaceFiresOnceAfterFiveSeconds() {
         let alerts = Self.feed(Self.band, Self.paces(0..<5, 5.2) + Self.paces(5..<60, 4.6))
         #expect(alerts.map(\.code) == ["GPWS_PACE_FAST"])

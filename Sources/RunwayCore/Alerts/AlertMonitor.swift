@@ -113,6 +113,13 @@ public struct AlertMonitor: Sendable {
         !s.targetPaceMax.isNaN || !s.targetPaceMin.isNaN || !s.hrCeiling.isNaN || (s.goalM.isFinite && s.goalM > 0)
     }
 
+    /// A pace in an alert's message, to the whole second rounded `way`: the pace away from its
+    /// target and the target the other way, so that the message never reads "pace 5:00 /km,
+    /// above target 5:00" for 5:00.3 against 5:00 (the values keep the exact figures).
+    static func shown(_ minPerKm: Double, _ way: FloatingPointRoundingRule) -> String {
+        PFD.pace((minPerKm * 60).rounded(way) / 60)
+    }
+
     /// Feeds the current values and returns the alerts they raise (often none, possibly several).
     ///
     /// - Parameters:
@@ -131,14 +138,14 @@ public struct AlertMonitor: Sendable {
            let held = paceSlow.update(pace.map { $0 > s.targetPaceMax }, t: t, holdS: s.holdS), let pace {
             alerts.append(Alert(
                 code: "GPWS_PACE_SLOW",
-                message: "GPWS: SINK RATE — pace \(PFD.pace(pace)) /km, above target \(PFD.pace(s.targetPaceMax))",
+                message: "GPWS: SINK RATE — pace \(Self.shown(pace, .up)) /km, above target \(Self.shown(s.targetPaceMax, .down))",
                 t: t, values: ["pace_min_per_km": pace, "target_max_min_per_km": s.targetPaceMax, "held_s": held]))
         }
         if !s.targetPaceMin.isNaN,
            let held = paceFast.update(pace.map { $0 < s.targetPaceMin }, t: t, holdS: s.holdS), let pace {
             alerts.append(Alert(
                 code: "GPWS_PACE_FAST",
-                message: "GPWS: OVERSPEED — pace \(PFD.pace(pace)) /km, below target \(PFD.pace(s.targetPaceMin))",
+                message: "GPWS: OVERSPEED — pace \(Self.shown(pace, .down)) /km, below target \(Self.shown(s.targetPaceMin, .up))",
                 t: t, values: ["pace_min_per_km": pace, "target_min_min_per_km": s.targetPaceMin, "held_s": held]))
         }
         if !s.hrCeiling.isNaN,
