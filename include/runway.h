@@ -96,7 +96,10 @@ extern "C" {
 #define RUNWAY_MAX_SUBSCRIBERS 256
 #define RUNWAY_MAX_QUEUE_CAPACITY 65536
 /* 1 000 000 points is 11.5 days at one point a second, about 32 MB of route
- * (32 bytes a point); a host with less memory sets "max_route_points" lower. */
+ * (32 bytes a point); a host with less memory sets "max_route_points" lower,
+ * or "distance_filter_m" higher (fewer points): once the route is full, a fix
+ * that would add a point is refused (RUNWAY_ERR_LIMIT), so distance and time
+ * stop there; size it for the longest flight (docs/limits.md). */
 #define RUNWAY_MAX_ROUTE_POINTS 1000000
 /* The most laps a flight has, its final lap included: 50 000 km of 1 km laps,
  * a summary of about 10 MB, and within a FIT file's 16-bit lap index. */
