@@ -381,7 +381,8 @@ runway_status runway_unsubscribe(runway_session *s, uint64_t id);
  * next input, tick or close once a second has passed). A journal write that
  * fails returns RUNWAY_ERR_STORE and the input is not processed.
  * "flight_id":"..." names the flight (default: the UTC time the session opened
- * and random hex, e.g. "20261129T180512Z-3fa9c2"). One session at a time may
+ * and random hex, e.g. "20261129T180512Z-3fa9c2"). "flight_id" or "durability"
+ * without "store" is RUNWAY_ERR_ARGUMENT (they would have no effect). One session at a time may
  * write a flight: a flight being written by an open session (in any process)
  * cannot be recovered, finished or deleted (RUNWAY_ERR_STATE); a flight whose
  * host died can. Functions that read a store need it to exist
@@ -403,7 +404,9 @@ runway_status runway_session_flight_id(runway_session *s, char **out);
  *  config_json NULL = the flight's own config (pass NULL unless you know the
  *  engine settings are the same: a different config replays differently;
  *  journaled entries it refuses, e.g. fixes past a smaller "max_route_points",
- *  are skipped and counted in a "warning" log line).
+ *  are skipped and counted in a "warning" log line). Its "durability" applies
+ *  to the recovered session's journal; "store" and "flight_id" in it are
+ *  RUNWAY_ERR_ARGUMENT (the store and the flight are the arguments).
  *  RUNWAY_ERR_NOT_FOUND for an unknown id, RUNWAY_ERR_STATE for a finished
  *  flight, RUNWAY_ERR_STORE for a store that cannot be read, or written (a
  *  read-only file, a full disk: recovery writes and syncs a page that changes

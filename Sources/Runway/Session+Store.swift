@@ -32,7 +32,9 @@ extension Session {
     static func load(_ store: FlightStore, id: String, configText: String? = nil) throws(RunwayError) -> (FlightComputer, EngineConfig) {
         let (stored, entries) = try store.journal(of: id)
         var config: EngineConfig
-        do { config = try EngineConfig.parse(configText ?? stored) } catch {
+        do {
+            if let configText { config = try EngineConfig.parse(configText, for: .recover) } else { config = try EngineConfig.parse(stored, for: .stored) }
+        } catch {
             throw RunwayError(configText == nil ? .store : .argument, "flight \"\(id)\": \(error.message)")
         }
         config.storePath = store.path

@@ -75,10 +75,24 @@ public struct EngineConfig: Sendable, Equatable {
         autoPause = AutoPause.Settings.defaults(for: activity)
     }
 
+    /// Where a config comes from, for the store keys (`store`, `flight_id`, `durability`).
+    public enum Use: Sendable {
+        /// `runway_session_open` (and a recording's analysis): `flight_id` and `durability`
+        /// without `store` have no effect, so they are argument errors.
+        case open
+        /// `runway_session_recover`'s config: the store and the flight are its arguments, so
+        /// `store` and `flight_id` are argument errors; `durability` applies to the recovered
+        /// session's journal.
+        case recover
+        /// A flight's own config as the store kept it (the open config that journaled it).
+        case stored
+    }
+
     /// Reads a config JSON object; nil or empty text gives the defaults.
     ///
-    /// Unknown keys, wrong types and out-of-range values are argument errors (they are typos).
-    public static func parse(_ text: String?) throws(RunwayError) -> EngineConfig {
+    /// Unknown keys, wrong types and out-of-range values are argument errors (they are typos),
+    /// as are store keys that would have no effect (`Use`).
+    public static func parse(_ text: String?, for use: Use = .open) throws(RunwayError) -> EngineConfig {
         guard let text, !text.isEmpty else { return EngineConfig() }
         let object: [(key: String, value: JSONValue)]
         do { object = try JSONInput.object(text) } catch {
@@ -93,7 +107,12 @@ public struct EngineConfig: Sendable, Equatable {
             config = EngineConfig(activity: activity)
         }
         var sawFilter = false, sawAccuracy = false
+        var storeKeyWithoutStore: String? = nil
         for (key, value) in object {
+            if use == .recover, key == "store" || key == "flight_id" {
+                throw .argument("config: \"\(key)\" is not a recover config key (the store and the flight are runway_session_recover's arguments)")
+            }
+            if use == .open, key == "flight_id" || key == "durability" { storeKeyWithoutStore = storeKeyWithoutStore ?? key }
             switch key {
             case "activity": break
             case "clock":
@@ -177,6 +196,9 @@ public struct EngineConfig: Sendable, Equatable {
             default:
                 throw .argument("config: unknown key \"\(key.prefix(60))\"")
             }
+        }
+        if let key = storeKeyWithoutStore, config.storePath == nil {
+            throw .argument("config: \"\(key)\" needs \"store\" (without a store nothing is journaled)")
         }
         if !config.filters {
             // Raw accumulation: every valid fix counts unless the host said otherwise.

@@ -1,0 +1,58 @@
+import Testing
+import CRunwayABI
+@testable import Runway
+@testable import RunwayCore
+import RunwaySim
+
+/// Config and export arguments a host developer found accepted without effect.
+@Suite("Config arguments")
+struct ConfigArgumentTests {
+    static let t0 = 1_700_000_000.0
+
+    /// The status of opening a session with `config` (the session closed), and the last error.
+    func open(_ config: String) -> (runway_status, String) {
+        var h: OpaquePointer? = nil
+        let status = runway_session_open_impl(config, &h)
+        let message = lastError()
+        runway_session_close_impl(h)
+        return (status, message)
+    }
+
+    /// A store at `path` with an unfinished flight "long1".
+    func unfinishedFlight(_ path: String) throws {
+        let s = try CSession(#"{"store":"\#(path)","flight_id":"long1"}"#)
+        s.start(Self.t0)
+        for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
+        s.close()   // (no stop: unfinished)
+    }
+
+    @Test func storeKeysWithoutAStoreAreArgumentErrors() {
+        for key in ["flight_id", "durability"] {
+            let config = key == "flight_id" ? #"{"flight_id":"mine"}"# : #"{"activity":"run","durability":"batched"}"#
+            let (status, message) = open(config)
+            #expect(status == RUNWAY_ERR_ARGUMENT, "\(config)")
+            #expect(message.contains("\"\(key)\""), "\(message)")
+        }
+        let (status, message) = open(#"{"flight_id":"mine","durability":"batched"}"#)
+        #expect(status == RUNWAY_ERR_ARGUMENT && message.contains("\"flight_id\""), "\(message)")
+        // With a store they name the flight and its journal's commits, as before.
+        let dir = TempDir()
+        #expect(open(#"{"flight_id":"mine","durability":"batched","store":"\#(dir.file())"}"#).0 == RUNWAY_OK)
+    }
+
+    @Test func aRecoverConfigNamesNeitherStoreNorFlight() throws {
+        let dir = TempDir()
+        let path = dir.file()
+        try unfinishedFlight(path)
+        var h: OpaquePointer? = nil
+        for (key, config) in [("store", #"{"store":"/tmp/other.db"}"#), ("flight_id", #"{"flight_id":"zzz"}"#),
+                              ("store", #"{"store":"/tmp/other.db","flight_id":"zzz","durability":"batched"}"#)] {
+            #expect(runway_session_recover_impl(path, "long1", config, &h) == RUNWAY_ERR_ARGUMENT, "\(config)")
+            #expect(h == nil)
+            #expect(lastError().contains("\"\(key)\""), "\(lastError())")
+        }
+        // "durability" applies to the recovered session's journal: accepted.
+        #expect(runway_session_recover_impl(path, "long1", #"{"durability":"batched"}"#, &h) == RUNWAY_OK, "\(lastError())")
+        runway_session_close_impl(h)
+    }
+}
