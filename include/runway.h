@@ -180,7 +180,8 @@ const char *runway_status_string(runway_status status);
  *             tolerance in the record),
  *    "max_route_points": 1..RUNWAY_MAX_ROUTE_POINTS (default
  *             RUNWAY_MAX_ROUTE_POINTS): the most points the route keeps
- *  Unknown keys, wrong types, out-of-range values, and a config that is not a
+ *  Unknown keys, a key given twice (in a nested object too), wrong types,
+ *  out-of-range values, and a config that is not a
  *  JSON object at all are RUNWAY_ERR_ARGUMENT (a config is an argument, not
  *  an input); a config over a limit ("Limits" above, including a
  *  "max_route_points" above RUNWAY_MAX_ROUTE_POINTS) is RUNWAY_ERR_LIMIT; a
@@ -345,8 +346,8 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
  *              an event {"kind":"overflow","seq":<last dropped seq>,"dropped":N}
  *              comes, in seq order like every event (a subscription's seq always
  *              increases), whatever the subscription's "kinds".
- *  Unknown keys or kinds, and a capacity that is not an integer >= 1, are
- *  RUNWAY_ERR_ARGUMENT.
+ *  Unknown keys or kinds, a key given twice, and a capacity that is not an
+ *  integer >= 1, are RUNWAY_ERR_ARGUMENT.
  *
  *  fn != NULL: events are delivered to fn(event_json, user) on a library
  *  thread. fn == NULL: a poll subscription; read it with runway_poll().
@@ -557,8 +558,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *     "first_rejection":null | {"index":I,"message":"..."}}
  *  (inputs: the lines replayed, a FIT file's start, pause and resume lines included;
  *  index: the refused line's place, 1-based; message: why the engine refused it).
- *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, wrong
- *  type, a store or a live clock) or a NULL bytes/result_out;
+ *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, a key
+ *  given twice, wrong type, a store or a live clock) or a NULL bytes/result_out;
  *  RUNWAY_ERR_LIMIT for options over RUNWAY_MAX_INPUT_BYTES; RUNWAY_ERR_INPUT
  *  for a file runway_import refuses (same message), one with no timed point
  *  ("no timed points"), or whose first time cannot start a flight. On an

@@ -137,6 +137,7 @@ struct SubscriptionOptions: Sendable, Equatable {
         do { fields = try JSONInput.object(text) } catch {
             throw RunwayError(error.status == .limit ? .limit : .argument, "options: \(error.message)")
         }
+        if let duplicate = JSONInput.duplicateKey(in: fields, text: text) { throw RunwayError(.argument, "options: \(duplicate)") }
         for (key, value) in fields {
             switch key {
             case "kinds":

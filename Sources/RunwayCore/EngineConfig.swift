@@ -98,6 +98,11 @@ public struct EngineConfig: Sendable, Equatable {
         do { object = try JSONInput.object(text) } catch {
             throw RunwayError(error.status == .limit ? .limit : .argument, "config: \(error.message)")
         }
+        // One value a key: a duplicate is a mistake whichever copy would win. (A stored config
+        // replays as it was journaled, where the first one won.)
+        if use != .stored, let duplicate = JSONInput.duplicateKey(in: object, text: text) {
+            throw .argument("config: \(duplicate)")
+        }
         // The activity first: other defaults depend on it.
         var config = EngineConfig()
         if let a = object.first(where: { $0.key == "activity" }) {

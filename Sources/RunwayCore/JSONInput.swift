@@ -162,6 +162,45 @@ public enum JSONInput {
         return try result.get()
     }
 
+    /// The first key that an object in `item` (or nested in it) holds twice, described for an
+    /// error message (`duplicate key "min" in "target_pace"`), or nil. cJSON keeps duplicates;
+    /// readers would take one of them silently.
+    public static func duplicateKey(in item: UnsafeMutablePointer<cJSON>, inside parent: String? = nil) -> String? {
+        var seen = Set<String>()
+        var child = item.pointee.child
+        let isObject = cJSON_IsObject(item) != 0
+        while let c = child {
+            child = c.pointee.next
+            let key = c.pointee.string.map { String(cString: $0) } ?? ""
+            if isObject, !seen.insert(key).inserted {
+                return "duplicate key \"\(key.prefix(60))\"" + (parent.map { " in \"\($0.prefix(60))\"" } ?? "")
+            }
+            if cJSON_IsObject(c) != 0 || cJSON_IsArray(c) != 0,
+               let found = duplicateKey(in: c, inside: isObject ? key : parent) { return found }
+        }
+        return nil
+    }
+
+    /// The first duplicated key in `fields` (an object as `object` returns it) or in an object
+    /// nested in one of its values, described as `duplicateKey(in:)` does, or nil.
+    public static func duplicateKey(in fields: [(key: String, value: JSONValue)], text: String) -> String? {
+        var seen = Set<String>()
+        var nested = false
+        for (key, value) in fields {
+            if !seen.insert(key).inserted { return "duplicate key \"\(key.prefix(60))\"" }
+            switch value {
+            case .object, .array: nested = true
+            default: break
+            }
+        }
+        // Nested objects lost their duplicates in `JSONValue`: read them again from the text.
+        guard nested else { return nil }
+        var copy = text
+        return copy.withUTF8 { buf in
+            (try? withObject(UnsafeRawBufferPointer(buf)) { (root) throws(RunwayError) in duplicateKey(in: root) }) ?? nil
+        }
+    }
+
     @inline(__always)
     public static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 

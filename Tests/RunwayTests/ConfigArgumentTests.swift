@@ -56,3 +56,36 @@ struct ConfigArgumentTests {
         runway_session_close_impl(h)
     }
 }
+
+@Suite("Config arguments: duplicate keys")
+struct DuplicateKeyTests {
+    func open(_ config: String) -> (runway_status, String) {
+        var h: OpaquePointer? = nil
+        let status = runway_session_open_impl(config, &h)
+        let message = lastError()
+        runway_session_close_impl(h)
+        return (status, message)
+    }
+
+    @Test func aConfigKeyGivenTwiceIsAnArgumentError() {
+        for (config, named) in [(#"{"activity":"run","activity":"ride"}"#, #"duplicate key "activity""#),
+                                (#"{"hr_max":180,"clock":"replay","hr_max":200}"#, #"duplicate key "hr_max""#),
+                                (#"{"target_pace":{"min":4,"max":6,"min":5}}"#, #"duplicate key "min" in "target_pace""#)] {
+            let (status, message) = open(config)
+            #expect(status == RUNWAY_ERR_ARGUMENT, "\(config)")
+            #expect(message.contains(named), "\(message)")
+        }
+        #expect(open(#"{"activity":"ride","target_pace":{"min":4,"max":6}}"#).0 == RUNWAY_OK)
+    }
+
+    @Test func subscribeAndAnalyseOptionsGivenTwiceAreArgumentErrors() throws {
+        let s = try CSession(nil)
+        let recorder = Recorder()
+        var id: UInt64 = 0
+        #expect(runway_subscribe_impl(s.handle, #"{"kinds":["tick"],"kinds":["log"]}"#, Recorder.callback, recorder.user, &id) == RUNWAY_ERR_ARGUMENT)
+        #expect(lastError().contains(#"duplicate key "kinds""#), "\(lastError())")
+        #expect(throws: RunwayError.self) { try AnalysisOptions.parse(#"{"format":"gpx","format":"fit"}"#) }
+        #expect(throws: RunwayError.self) { try AnalysisOptions.parse(#"{"config":{"activity":"run","activity":"ride"}}"#) }
+        #expect(try AnalysisOptions.parse(#"{"format":"gpx","config":{"activity":"ride"}}"#).format == .gpx)
+    }
+}

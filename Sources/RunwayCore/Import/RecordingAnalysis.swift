@@ -130,6 +130,7 @@ public struct AnalysisOptions: Sendable, Equatable {
 
     static func parse(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> AnalysisOptions {
         var o = AnalysisOptions()
+        if let duplicate = JSONInput.duplicateKey(in: root) { throw .argument(duplicate) }
         var child = root.pointee.child
         while let c = child {
             child = c.pointee.next
