@@ -180,8 +180,10 @@ public struct EngineConfig: Sendable, Equatable {
                 }
                 config.fixAltitude = source
             case "target_pace":
-                guard case .object(let o) = value, o.keys.allSatisfy({ $0 == "min" || $0 == "max" }),
-                      let lo = o["min"]?.finiteNumber, let hi = o["max"]?.finiteNumber, lo > 0, hi >= lo, hi <= 100 else {
+                if case .object(let o) = value, let unknown = o.keys.filter({ $0 != "min" && $0 != "max" }).min() {
+                    throw .argument("config: unknown key \"\(unknown.prefix(60))\" in \"target_pace\" (expected min and max)")
+                }
+                guard case .object(let o) = value, let lo = o["min"]?.finiteNumber, let hi = o["max"]?.finiteNumber, lo > 0, hi >= lo, hi <= 100 else {
                     throw .argument("config: \"target_pace\" must be {\"min\":M,\"max\":N} in min/km with 0 < min <= max")
                 }
                 config.alerts.targetPaceMin = lo

@@ -89,3 +89,20 @@ struct DuplicateKeyTests {
         #expect(try AnalysisOptions.parse(#"{"format":"gpx","config":{"activity":"ride"}}"#).format == .gpx)
     }
 }
+
+@Suite("Config arguments: nested keys")
+struct NestedKeyTests {
+    @Test func anUnknownTargetPaceKeyIsNamed() {
+        for (config, key) in [(#"{"target_pace":{"min":4,"max":5,"avg":3}}"#, "avg"),
+                              (#"{"target_pace":{"min":4,"max":5,"z":1,"b":2}}"#, "b")] {
+            var h: OpaquePointer? = nil
+            #expect(runway_session_open_impl(config, &h) == RUNWAY_ERR_ARGUMENT)
+            #expect(lastError().contains(#"unknown key "\#(key)" in "target_pace""#), "\(lastError())")
+            runway_session_close_impl(h)
+        }
+        // Bad bounds keep their own message.
+        #expect(throws: RunwayError.argument(#"config: "target_pace" must be {"min":M,"max":N} in min/km with 0 < min <= max"#)) {
+            try EngineConfig.parse(#"{"target_pace":{"min":5,"max":4}}"#)
+        }
+    }
+}
