@@ -450,7 +450,8 @@ runway_status runway_flight_delete(const char *store_path, const char *flight_id
  * MultiLineString, the summary as properties), "csv" (one row per route point).
  * *out is a buffer of *len bytes (text formats are also NUL-terminated; FIT
  * may contain NUL bytes: use *len). Free it with runway_string_free(). An
- * unknown format is RUNWAY_ERR_ARGUMENT. */
+ * unknown format, or a NULL out or len (for every format), is
+ * RUNWAY_ERR_ARGUMENT, with *out untouched. */
 
 /** Exports the session's flight as it is now. */
 runway_status runway_export(runway_session *s, const char *format, char **out, size_t *len);

@@ -31,6 +31,8 @@ public func runway_export_impl(_ handle: SessionHandle?, _ fmt: UnsafePointer<CC
         let s = try session(handle)
         let f = try format(fmt)
         guard let out else { throw RunwayError(.argument, "out is NULL") }
+        // The length is the buffer's size (a FIT file holds NUL bytes): every format needs it.
+        guard let len else { throw RunwayError(.argument, "len is NULL") }
         try giveBuffer(Exporter.export(s.record(), as: f), out, len)
     }
 }
@@ -43,6 +45,7 @@ public func runway_flight_export_impl(_ path: UnsafePointer<CChar>?, _ id: Unsaf
         let storePath = try required(path, "store_path"), flightID = try required(id, "flight_id")
         let f = try format(fmt)
         guard let out else { throw RunwayError(.argument, "out is NULL") }
+        guard let len else { throw RunwayError(.argument, "len is NULL") }
         let record = try Session.storedRecord(storePath: storePath, id: flightID)
         try giveBuffer(Exporter.export(record, as: f), out, len)
     }

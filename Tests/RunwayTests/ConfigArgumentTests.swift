@@ -106,3 +106,29 @@ struct NestedKeyTests {
         }
     }
 }
+
+@Suite("Export arguments")
+struct ExportArgumentTests {
+    static let t0 = 1_700_000_000.0
+
+    @Test func anExportWithoutItsLengthIsAnArgumentError() throws {
+        let dir = TempDir()
+        let path = dir.file()
+        let s = try CSession(#"{"store":"\#(path)","flight_id":"f"}"#)
+        s.start(Self.t0)
+        for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
+        for format in ExportFormat.allCases.map(\.rawValue) {
+            var out: UnsafeMutablePointer<CChar>? = nil
+            #expect(runway_export_impl(s.handle, format, &out, nil) == RUNWAY_ERR_ARGUMENT, "\(format)")
+            #expect(out == nil && lastError() == "len is NULL", "\(format): \(lastError())")
+            #expect(runway_flight_export_impl(path, "f", format, &out, nil) == RUNWAY_ERR_ARGUMENT, "\(format)")
+            #expect(out == nil && lastError() == "len is NULL", "\(format): \(lastError())")
+            // With the length: the buffer and its size, FIT's NUL bytes included.
+            var len = 0
+            #expect(runway_export_impl(s.handle, format, &out, &len) == RUNWAY_OK && len > 0, "\(format)")
+            runway_string_free_impl(out)
+            out = nil
+        }
+        s.close()
+    }
+}
