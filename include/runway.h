@@ -159,7 +159,7 @@ const char *runway_status_string(runway_status status);
 
 /** Open a session (one flight) in phase "preflight".
  *
- *  config_json may be NULL (all defaults) or a JSON object with any of
+ *  config_json may be NULL or "" (all defaults) or a JSON object with any of
  *  (docs/inputs.md, "Session config", has the whole table):
  *    "clock": "replay" (default: times come from inputs; a replay is
  *             deterministic) | "live" (times may be omitted and are taken
@@ -331,7 +331,7 @@ typedef void (*runway_event_fn)(const char *event_json, void *user);
 /** Subscribe to the session's events, from the next one on (no replay: read
  *  the snapshot for the current state).
  *
- *  options_json may be NULL or an object with any of:
+ *  options_json may be NULL or "" (all defaults) or an object with any of:
  *    "kinds": ["flight","phase","tick","log","split","alert"] (default all)
  *    "policy": "latest" (default: flight and tick snapshots coalesce to the
  *              newest, and a callback gets at most one flight snapshot per
@@ -402,7 +402,7 @@ runway_status runway_session_flight_id(runway_session *s, char **out);
  *  replayed, so distance, elapsed time, laps, phase and every figure are those
  *  at the last acknowledged input or tick, and new inputs are journaled to the
  *  same flight.
- *  config_json NULL = the flight's own config (pass NULL unless you know the
+ *  config_json NULL or "" = the flight's own config (pass NULL unless you know the
  *  engine settings are the same: a different config replays differently;
  *  journaled entries it refuses, e.g. fixes past a smaller "max_route_points",
  *  are skipped and counted in a "warning" log line). Its "durability" applies
@@ -544,7 +544,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  line's, else the first input's); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.
- *  options: NULL or a JSON object, every key optional:
+ *  options: NULL or "" (all defaults) or a JSON object, every key optional:
  *    {"format":"auto",      "auto" (default: by the first bytes: a FIT header,
  *                           or XML naming TrainingCenterDatabase or <gpx),
  *                           "gpx", "tcx" or "fit"

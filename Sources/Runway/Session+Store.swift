@@ -31,6 +31,8 @@ extension Session {
     /// Reads a stored flight and replays it (with its own config unless one is given).
     static func load(_ store: FlightStore, id: String, configText: String? = nil) throws(RunwayError) -> (FlightComputer, EngineConfig) {
         let (stored, entries) = try store.journal(of: id)
+        // An empty config is no config, as NULL: the flight's own (not the defaults).
+        let configText = configText?.isEmpty == true ? nil : configText
         var config: EngineConfig
         do {
             if let configText { config = try EngineConfig.parse(configText, for: .recover) } else { config = try EngineConfig.parse(stored, for: .stored) }

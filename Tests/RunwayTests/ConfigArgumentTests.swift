@@ -132,3 +132,35 @@ struct ExportArgumentTests {
         s.close()
     }
 }
+
+@Suite("Config arguments: empty text")
+struct EmptyConfigTests {
+    static let t0 = 1_700_000_000.0
+
+    @Test func anEmptyRecoverConfigIsTheFlightsOwnAsNULLIs() throws {
+        let dir = TempDir()
+        let path = dir.file()
+        do {
+            let s = try CSession(#"{"store":"\#(path)","flight_id":"r","activity":"ride"}"#)
+            s.start(Self.t0)
+            for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
+            s.close()   // (no stop: unfinished)
+        }
+        var h: OpaquePointer? = nil
+        #expect(runway_session_recover_impl(path, "r", "", &h) == RUNWAY_OK, "\(lastError())")
+        let r = try CSession.adopt(h)
+        #expect(r.summary().contains(#""activity":"ride""#), "\(r.summary().prefix(300))")
+        r.close()
+    }
+
+    @Test func anEmptyConfigOrOptionsAreTheDefaultsAsNULLIs() throws {
+        let s = try CSession("")
+        #expect(s.snapshot() == (try CSession(nil)).snapshot())
+        let recorder = Recorder()
+        var id: UInt64 = 0
+        #expect(runway_subscribe_impl(s.handle, "", Recorder.callback, recorder.user, &id) == RUNWAY_OK)
+        #expect(runway_unsubscribe_impl(s.handle, id) == RUNWAY_OK)
+        #expect(try AnalysisOptions.parse("") == AnalysisOptions())
+        s.close()
+    }
+}
