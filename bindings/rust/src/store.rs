@@ -9,10 +9,12 @@
 //! tick), or [`finish_flight`] lands it as it is.
 //!
 //! Every function takes the store's path and opens it for the call; another process may read
-//! the store while a session writes it. Errors: [`Status::NotFound`] for an unknown flight id,
-//! [`Status::State`] for a flight in the wrong state (recovering or finishing a finished one),
-//! [`Status::Store`] for a store that cannot be opened or read (a directory, a file that is not
-//! a librunway store, a damaged file).
+//! the store while a session writes it. Errors: [`Status::NotFound`] for an unknown flight id
+//! or a store file that does not exist (`"no store at ..."`), [`Status::State`] for a flight in
+//! the wrong state (recovering or finishing a finished one) or one that an open session, in
+//! any process, is writing (recovering, finishing or deleting it), [`Status::Store`] for a store
+//! that cannot be opened or read (a directory, a file that is not a librunway store, a damaged
+//! file).
 //!
 //! ```no_run
 //! # fn main() -> runway::Result<()> {
@@ -22,7 +24,7 @@
 //! s.stop(None)?;
 //! let id = s.flight_id()?.expect("a stored session has a flight id");
 //! drop(s);
-//! let listing = runway::store::flights("runs.db")?; // JSON array, oldest first
+//! let listing: Vec<runway::Flight> = runway::store::flights("runs.db")?; // oldest first
 //! let gpx = runway::store::export_flight("runs.db", &id, "gpx")?;
 //! # let _ = (listing, gpx);
 //! # Ok(()) }
@@ -53,12 +55,14 @@ fn id_cstring(flight_id: &str) -> Result<CString> {
 /// phase, with the distance, elapsed time, laps and every figure, of the last acknowledged input
 /// or tick; new inputs are journaled to the same flight, and [`Session::stop`] finishes it.
 ///
-/// `config` is `None` (recommended: the flight's own config) or an engine config JSON; a
-/// different config replays differently.
+/// `config` is `None` (recommended: the flight's own config; `""` is the same) or an engine
+/// config JSON; a different config replays differently. Its `"durability"` applies to the
+/// recovered session's journal; `"store"` and `"flight_id"` are this function's arguments, not
+/// config keys ([`Status::Argument`]).
 ///
-/// Errors: [`Status::NotFound`] no such flight, [`Status::State`] the flight is finished
-/// (read it with [`flight`]), [`Status::Store`] the store cannot be read,
-/// [`Status::Argument`] a bad config.
+/// Errors: [`Status::NotFound`] no such store or flight, [`Status::State`] the flight is
+/// finished (read it with [`flight`]) or an open session (in any process) is writing it,
+/// [`Status::Store`] the store cannot be read or written, [`Status::Argument`] a bad config.
 pub fn recover(path: impl AsRef<Path>, flight_id: &str, config: Option<&str>) -> Result<Session> {
     Session::check_abi()?;
     let path = path_cstring(path.as_ref())?;
@@ -74,7 +78,8 @@ pub fn recover(path: impl AsRef<Path>, flight_id: &str, config: Option<&str>) ->
 /// Lands an unfinished stored flight without opening a session: it becomes `touchdown` with
 /// `end_reason` `"recovered"` at its last journaled time.
 ///
-/// Errors: [`Status::NotFound`], [`Status::State`] (already finished), [`Status::Store`].
+/// Errors: [`Status::NotFound`] (no such store or flight), [`Status::State`] (already
+/// finished, or an open session is writing it), [`Status::Store`].
 pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
     crate::load()?;
     let path = path_cstring(path.as_ref())?;
@@ -83,20 +88,24 @@ pub fn finish_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
     check(unsafe { sys::runway_flight_finish(path.as_ptr(), id.as_ptr()) })
 }
 
-/// The store's flights as a JSON array, oldest first, of objects with `"flight_id"`,
-/// `"start_t"`, `"end_t"`, `"end_reason"`, `"finished"`, `"activity"`, `"distance_m"`,
-/// `"elapsed_s"`, `"moving_s"`, `"avg_pace_min_per_km"` (unknown values `null`) and `"damaged"`.
-/// A damaged flight is listed with its id, `"damaged":true`, `"error"` and every other value
-/// `null`; reading it with [`flight`] fails with [`Status::Store`].
+/// The store's flights, oldest first, each a [`crate::Flight`]: its id, start and end times,
+/// end reason, whether it is finished, activity, distance, elapsed and moving time and average
+/// pace (`None` where unknown), and whether it is damaged. A damaged flight is listed with its
+/// id, `damaged` true, its `error` and every other value `None`; reading it with [`flight`]
+/// fails with [`Status::Store`]. [`flights_json`] gives the same list as JSON.
 ///
-/// Errors: [`Status::Store`].
+/// Errors: [`Status::NotFound`] no store at `path` (`"no store at ..."`), [`Status::Store`] a
+/// store that cannot be read.
 pub fn flights(path: impl AsRef<Path>) -> Result<Vec<crate::Flight>> {
     crate::Flight::list_from_json(&flights_json(path)?)
 }
 
-/// The store's flights as the JSON array [`flights`] reads.
+/// The store's flights as the JSON array [`flights`] reads: objects with `"flight_id"`,
+/// `"start_t"`, `"end_t"`, `"end_reason"`, `"finished"`, `"activity"`, `"distance_m"`,
+/// `"elapsed_s"`, `"moving_s"`, `"avg_pace_min_per_km"` (unknown values `null`) and `"damaged"`
+/// (a damaged one also `"error"`).
 ///
-/// Errors: [`Status::Store`].
+/// Errors: as [`flights`].
 pub fn flights_json(path: impl AsRef<Path>) -> Result<String> {
     crate::load()?;
     let path = path_cstring(path.as_ref())?;
@@ -124,7 +133,8 @@ pub fn flight_json(path: impl AsRef<Path>, flight_id: &str) -> Result<String> {
 
 /// Deletes a stored flight: its journal and its record.
 ///
-/// Errors: [`Status::NotFound`] (also when already deleted), [`Status::Store`].
+/// Errors: [`Status::NotFound`] (no such store or flight; also when already deleted),
+/// [`Status::State`] (an open session is writing it), [`Status::Store`].
 pub fn delete_flight(path: impl AsRef<Path>, flight_id: &str) -> Result<()> {
     crate::load()?;
     let path = path_cstring(path.as_ref())?;

@@ -315,3 +315,36 @@ fn a_nul_byte_in_a_path_or_id_is_an_argument_error() {
     assert_eq!(store::flight_json(&db, "a\0b").unwrap_err().status, Status::Argument);
     assert_eq!(store::export_flight(&db, "a", "gpx\0").unwrap_err().status, Status::Argument);
 }
+
+#[test]
+fn the_documented_statuses_of_the_store_functions() {
+    let dir = TempDir::new("documented");
+    // No store file: NotFound, "no store at ...", for the listing too.
+    let missing = dir.join("missing.db");
+    for err in [store::flights(&missing).map(drop).unwrap_err(), store::flights_json(&missing).map(drop).unwrap_err()] {
+        assert_eq!(err.status, Status::NotFound, "{err}");
+        assert!(err.message.contains("no store at"), "{err}");
+    }
+    // A flight an open session is writing: State, not only for a finished one.
+    let db = dir.join("runs.db");
+    let s = stored(&db, r#""flight_id":"held""#);
+    s.start(Some(T0)).unwrap();
+    push_steps(&s, 0, 3);
+    for err in [
+        store::recover(&db, "held", None).map(drop).unwrap_err(),
+        store::finish_flight(&db, "held").unwrap_err(),
+        store::delete_flight(&db, "held").unwrap_err(),
+    ] {
+        assert_eq!(err.status, Status::State, "{err}");
+    }
+    drop(s);
+    // A recover config names neither store nor flight; its durability applies.
+    for config in [r#"{"store":"/tmp/other.db"}"#, r#"{"flight_id":"zzz"}"#] {
+        let err = store::recover(&db, "held", Some(config)).map(drop).unwrap_err();
+        assert_eq!(err.status, Status::Argument, "{config}: {err}");
+    }
+    let r = store::recover(&db, "held", Some(r#"{"durability":"batched"}"#)).unwrap();
+    drop(r);
+    let listing: Vec<runway::Flight> = store::flights(&db).unwrap();
+    assert_eq!(listing.len(), 1);
+}
