@@ -22,8 +22,11 @@ def recordings(tracks: str = TRACKS) -> list[str]:
     return [n for n in names if "Mojstrovka" not in n]   # its 1901 times are refused, by design
 
 
-def percent(x: float) -> str:
-    s = f"{x:+.2f} %"
+def percent(again: float, flight: float) -> str:
+    """`again` against `flight` in per cent ("—" when the flight's figure is 0: no ratio)."""
+    if not flight:
+        return "\u2014"
+    s = f"{100 * (again / flight - 1):+.2f} %"
     return s.replace("-", "\u2212") if s not in ("+0.00 %", "-0.00 %") else "0.00 %"
 
 
@@ -33,8 +36,8 @@ def row(name: str, tracks: str = TRACKS) -> str:
     cells = []
     for fmt in ("gpx", "tcx", "fit"):
         again = librunway.analyse(flight.export(fmt), {"activity": s["activity"]}, format=fmt).summary
-        cell = (f"{percent(100 * (again['distance_m'] / s['distance_m'] - 1))}, "
-                f"{percent(100 * (again['moving_s'] / s['moving_s'] - 1))}, "
+        cell = (f"{percent(again['distance_m'], s['distance_m'])}, "
+                f"{percent(again['moving_s'], s['moving_s'])}, "
                 f"{again['segments']} of {s['segments']}")
         cells.append("the same" if cells and cell == cells[0] else cell)
     return f"| `{name}` | " + " | ".join(cells) + " |"
