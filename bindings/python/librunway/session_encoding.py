@@ -74,8 +74,12 @@ def _input_values(value: Mapping[str, Any]) -> dict[str, Any]:
                 raise InputError(f"{key!r} is {v}: not a finite number (NaN or None for unknown)")
         elif isinstance(v, datetime.datetime):
             v = _unix_seconds(v, repr(key))
-        elif v is not None and v != v:     # noqa: PLR0124 - NaN-like (pandas.NA, numpy NaT)
+        elif isinstance(v, (str, bool, int)) or v is None:
+            pass
+        elif _missing(v):                   # pandas.NA, numpy's NaT and NaN-likes
             v = None
+        elif hasattr(v, "__index__"):       # numpy integers (an integer column of a frame)
+            v = int(v.__index__())
         out[key] = v
     try:
         _ENCODER.encode(out)
@@ -87,6 +91,17 @@ def _input_values(value: Mapping[str, Any]) -> dict[str, Any]:
                 raise InputError(f"{key!r}: a {type(v).__name__} is not an input value "
                                  "(numbers, strings, None; a datetime with its timezone)") from None
     return out
+
+
+def _missing(v: Any) -> bool:
+    """Whether ``v`` is a missing value: unequal to itself (NaN, NaT), or pandas.NA, whose
+    comparison is itself NA and has no truth value."""
+    try:
+        return bool(v != v)                 # noqa: PLR0124
+    except TypeError:                       # pandas.NA
+        return True
+    except ValueError:                      # an array: no value of its own, refused by the encoder
+        return False
 
 
 def _unix_seconds(when: datetime.datetime, what: str) -> float | None:

@@ -449,3 +449,13 @@ def test_pandas_rows_push_as_they_are():
     expected = [{k: v for k, v in fix(i, T0 + 4 * i).items() if not (k == "alt" and i % 4 == 1)}
                 for i in range(20)]
     assert _flight(rows) == _flight(expected)
+
+
+def test_pandas_na_and_numpy_integers_in_a_row_push_as_their_values():
+    # Values as a frame's typed columns hand them out (an Int64 column's missing value is pandas.NA,
+    # an int64 column's values numpy integers): NA is unknown as NaN is; an integer is its value.
+    pd = pytest.importorskip("pandas", reason="pip install pandas (install-deps does)")
+    np = pytest.importorskip("numpy")
+    rows = [dict(fix(i, np.int64(T0 + 4 * i)), hr=np.int64(140) if i % 3 else pd.NA) for i in range(20)]
+    expected = [dict(fix(i, T0 + 4 * i), **({"hr": 140} if i % 3 else {})) for i in range(20)]
+    assert _flight(rows) == _flight(expected)
