@@ -99,7 +99,7 @@ public struct EngineConfig: Sendable, Equatable {
             throw RunwayError(error.status == .limit ? .limit : .argument, "config: \(error.message)")
         }
         // One value a key: a duplicate is a mistake whichever copy would win. (A stored config
-        // replays as it was journaled, where the first one won.)
+        // replays as it was journaled: the last copy of a key won, but the first `activity`.)
         if use != .stored, let duplicate = JSONInput.duplicateKey(in: object, text: text) {
             throw .argument("config: \(duplicate)")
         }

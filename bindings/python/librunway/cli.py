@@ -157,7 +157,7 @@ def cmd_splits(args: argparse.Namespace) -> int:
     if args.every is not None:
         if not (AUTO_LAP_MIN_M <= args.every <= AUTO_LAP_MAX_M):   # (NaN fails too)
             raise _Usage(f"--every must be {AUTO_LAP_MIN_M:.0f} to {AUTO_LAP_MAX_M:.0f} metres "
-                         f"(not {args.every:g})")
+                         f"(not {args.every!r})")
         config["auto_lap_m"] = args.every
     f = _analyse(args.file, config, args.salvage)
     _warn("splits", args.file, f)
