@@ -4,26 +4,31 @@ import CRunwayABI
 @testable import RunwayCore
 import RunwaySim
 
+/// A session opened with `config`, started at 1 700 000 000 with five fixes a second apart,
+/// 3 m north each, left open (not stopped).
+private func flightOfFiveFixes(_ config: String) throws -> CSession {
+    let t0 = 1_700_000_000.0
+    let s = try CSession(config)
+    s.start(t0)
+    for k in 1...5 { _ = s.fix(t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
+    return s
+}
+
+/// The status of opening a session with `config` (the session closed), and the last error.
+private func open(_ config: String) -> (runway_status, String) {
+    var h: OpaquePointer? = nil
+    let status = runway_session_open_impl(config, &h)
+    let message = lastError()
+    runway_session_close_impl(h)
+    return (status, message)
+}
+
 /// Config and export arguments a host developer found accepted without effect.
 @Suite("Config arguments")
 struct ConfigArgumentTests {
-    static let t0 = 1_700_000_000.0
-
-    /// The status of opening a session with `config` (the session closed), and the last error.
-    func open(_ config: String) -> (runway_status, String) {
-        var h: OpaquePointer? = nil
-        let status = runway_session_open_impl(config, &h)
-        let message = lastError()
-        runway_session_close_impl(h)
-        return (status, message)
-    }
-
     /// A store at `path` with an unfinished flight "long1".
     func unfinishedFlight(_ path: String) throws {
-        let s = try CSession(#"{"store":"\#(path)","flight_id":"long1"}"#)
-        s.start(Self.t0)
-        for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
-        s.close()   // (no stop: unfinished)
+        try flightOfFiveFixes(#"{"store":"\#(path)","flight_id":"long1"}"#).close()   // (no stop: unfinished)
     }
 
     @Test func storeKeysWithoutAStoreAreArgumentErrors() {
@@ -59,14 +64,6 @@ struct ConfigArgumentTests {
 
 @Suite("Config arguments: duplicate keys")
 struct DuplicateKeyTests {
-    func open(_ config: String) -> (runway_status, String) {
-        var h: OpaquePointer? = nil
-        let status = runway_session_open_impl(config, &h)
-        let message = lastError()
-        runway_session_close_impl(h)
-        return (status, message)
-    }
-
     @Test func aConfigKeyGivenTwiceIsAnArgumentError() {
         for (config, named) in [(#"{"activity":"run","activity":"ride"}"#, #"duplicate key "activity""#),
                                 (#"{"hr_max":180,"clock":"replay","hr_max":200}"#, #"duplicate key "hr_max""#),
@@ -109,14 +106,10 @@ struct NestedKeyTests {
 
 @Suite("Export arguments")
 struct ExportArgumentTests {
-    static let t0 = 1_700_000_000.0
-
     @Test func anExportWithoutItsLengthIsAnArgumentError() throws {
         let dir = TempDir()
         let path = dir.file()
-        let s = try CSession(#"{"store":"\#(path)","flight_id":"f"}"#)
-        s.start(Self.t0)
-        for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
+        let s = try flightOfFiveFixes(#"{"store":"\#(path)","flight_id":"f"}"#)
         for format in ExportFormat.allCases.map(\.rawValue) {
             var out: UnsafeMutablePointer<CChar>? = nil
             #expect(runway_export_impl(s.handle, format, &out, nil) == RUNWAY_ERR_ARGUMENT, "\(format)")
@@ -135,17 +128,10 @@ struct ExportArgumentTests {
 
 @Suite("Config arguments: empty text")
 struct EmptyConfigTests {
-    static let t0 = 1_700_000_000.0
-
     @Test func anEmptyRecoverConfigIsTheFlightsOwnAsNULLIs() throws {
         let dir = TempDir()
         let path = dir.file()
-        do {
-            let s = try CSession(#"{"store":"\#(path)","flight_id":"r","activity":"ride"}"#)
-            s.start(Self.t0)
-            for k in 1...5 { _ = s.fix(Self.t0 + Double(k), 52 + Double(k) * 3 / 111_250) }
-            s.close()   // (no stop: unfinished)
-        }
+        try flightOfFiveFixes(#"{"store":"\#(path)","flight_id":"r","activity":"ride"}"#).close()   // (no stop: unfinished)
         var h: OpaquePointer? = nil
         #expect(runway_session_recover_impl(path, "r", "", &h) == RUNWAY_OK, "\(lastError())")
         let r = try CSession.adopt(h)
