@@ -550,7 +550,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *                           "gpx", "tcx" or "fit"
  *     "salvage":false,      as runway_import's ";salvage" (FIT)
  *     "route":true,         false: the summary without its "route"
- *     "config":{...}}       a session config (clock "replay" only; no store)
+ *     "config":{...}}       a session config (clock "replay" only; no store,
+ *                           flight_id or durability: nothing is journaled)
  *  *result_out (free with runway_string_free; NUL-terminated, *out_len bytes
  *  when out_len is not NULL) is one JSON object:
  *    {"summary":{...runway_summary_json...},

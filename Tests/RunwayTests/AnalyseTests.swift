@@ -119,7 +119,11 @@ struct AnalyseTests {
             ("{\"format\":\"kml\"}", .argument, "options: unknown format \"kml\" (expected auto, gpx, tcx or fit)"),
             ("{\"route\":1}", .argument, "options: \"route\" must be true or false"),
             ("{\"config\":{\"clock\":\"live\"}}", .argument, "options: a recording is replayed: config \"clock\" must be \"replay\""),
-                        ("[1]", .argument, "options: expected a JSON object, got an array"),
+            // Every store key is refused alike: "needs store" would send the caller to a key refused next.
+            ("{\"config\":{\"store\":\"x.db\"}}", .argument, "options: a recording is replayed, not journaled: no \"store\" in its config"),
+            ("{\"config\":{\"flight_id\":\"a\"}}", .argument, "options: a recording is replayed, not journaled: no \"flight_id\" in its config"),
+            ("{\"config\":{\"durability\":\"batched\"}}", .argument, "options: a recording is replayed, not journaled: no \"durability\" in its config"),
+            ("[1]", .argument, "options: expected a JSON object, got an array"),
             ("{}", .input, "not a GPX, TCX or FIT recording (by its first bytes)"),
         ]
         for (options, status, message) in cases {

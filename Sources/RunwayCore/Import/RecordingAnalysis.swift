@@ -112,7 +112,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     /// Reads the options JSON (nil or empty: the defaults).
     ///
     /// - Throws: `.argument` for an unknown key, a wrong type or format, or a config with a
-    ///   `store` or a live clock (a recording is replayed, not journaled).
+    ///   store key (`store`, `flight_id`, `durability`) or a live clock (a recording is replayed,
+    ///   not journaled).
     public static func parse(_ text: String?) throws(RunwayError) -> AnalysisOptions {
         guard var text, !text.isEmpty else { return AnalysisOptions() }
         var result: Result<AnalysisOptions, RunwayError> = .success(AnalysisOptions())
@@ -158,8 +159,10 @@ public struct AnalysisOptions: Sendable, Equatable {
                 cJSON_free(printed)
                 o.configHasActivity = cJSON_GetObjectItemCaseSensitive(c, "activity") != nil
                 o.configHasFixAltitude = cJSON_GetObjectItemCaseSensitive(c, "fix_altitude") != nil
-                if cJSON_GetObjectItemCaseSensitive(c, "store") != nil {
-                    throw .argument("a recording is replayed, not journaled: no \"store\" in its config")
+                // The store keys: an analysis journals nothing (`flight_id` and `durability`
+                // would otherwise be refused as needing a `store`, which is refused here too).
+                for storeKey in ["store", "flight_id", "durability"] where cJSON_GetObjectItemCaseSensitive(c, storeKey) != nil {
+                    throw .argument("a recording is replayed, not journaled: no \"\(storeKey)\" in its config")
                 }
                 if let clock = cJSON_GetObjectItemCaseSensitive(c, "clock"), cJSON_IsString(clock) != 0,
                    let s = clock.pointee.valuestring, String(cString: s) != "replay" {
