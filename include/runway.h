@@ -223,7 +223,8 @@ void runway_session_close(runway_session *s);
  *               timer): the same as runway_start / runway_pause / runway_resume
  *               at t (null or absent t: now), with their statuses (a start line
  *               after the start is RUNWAY_ERR_STATE, unless at the flight's own
- *               start time: already true, RUNWAY_OK); a refused one is logged
+ *               start time: already true, RUNWAY_OK, or the start's time is
+ *               still pending: the line gives it); a refused one is logged
  *               like an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
@@ -269,7 +270,10 @@ runway_status runway_tick(runway_session *s, double t);
  * nothing changes (no event, nothing stored; paused, it stays paused), so a
  * host may start a replay at its first line's time and push every line, a
  * start line too. A start whose time is still pending (t = NaN before any
- * input) has no time to match: a start line after it is RUNWAY_ERR_STATE. Each change emits a "phase" event,
+ * input) takes the next input's time: a start line with a time is such an
+ * input and gives it (RUNWAY_OK, as runway_tick(t) would: a "tick" event,
+ * journaled as one), so a host may also start a replay with NaN and push every
+ * line. Each change emits a "phase" event,
  * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
  * before any input, that of the next one (the events of that call then carry

@@ -1,5 +1,6 @@
 import Testing
 import CRunwayABI
+import RunwaySim
 @testable import Runway
 @testable import RunwayCore
 #if canImport(Glibc)
@@ -195,6 +196,55 @@ struct ABITests {
         #expect(lines.summary() == called.summary() && one.summary() == called.summary() && plain.summary() == called.summary())
         #expect(field("elapsed_s", in: called.summary()) == 50)
         #expect(field("start_t", in: lines.summary()) == 100)
+    }
+
+    /// A start with no time (Python's `start()`) takes the first fix's: so does the first lap,
+    /// in the summary and the exports (it started at 0: a TCX Lap StartTime of 1970).
+    @Test func aStartWithNoTimeStartsTheFirstLapAtTheFirstFix() throws {
+        let s = try CSession(#"{"distance_filter_m":0,"auto_lap_m":100}"#)
+        #expect(s.start() == RUNWAY_OK)
+        for i in 0...120 { #expect(s.fix(1_700_000_130 + Double(i), 52 + Double(i) * 3e-5) == RUNWAY_OK) }
+        #expect(s.stop() == RUNWAY_OK)
+        let summary = s.summary()
+        #expect(field("start_t", in: summary) == 1_700_000_130)
+        #expect(summary.has(#""laps":[{"index":1,"trigger":"auto","start_t":1700000130.0,"#), "\(summary.prefix(900))")
+        var out: UnsafeMutablePointer<CChar>? = nil
+        var len = 0
+        #expect(runway_export_impl(s.handle, "tcx", &out, &len) == RUNWAY_OK)
+        let tcx = out.map { String(cString: $0) } ?? ""
+        runway_string_free_impl(out)
+        #expect(tcx.has(#"<Lap StartTime="2023-11-14T22:15:30Z">"#), "\(tcx.prefix(600))")
+        #expect(!tcx.has("1970"))
+    }
+
+    /// A host that starts with no time (the next input's) and pushes a recording's lines, its
+    /// start line first: the start line is that input and gives the start its time (it was a
+    /// state error, and the flight then ran from the first fix). Journaled, so a recovered flight
+    /// starts there too.
+    @Test func aStartLineGivesAPendingStartItsTime() throws {
+        let called = try CSession(#"{"distance_filter_m":0}"#)
+        #expect(runway_start_impl(called.handle, 100) == RUNWAY_OK)
+        var accepted = 0, rejected = 0
+        #expect(fixes(130...150).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_stop_impl(called.handle, .nan) == RUNWAY_OK)
+
+        let dir = TempDir()
+        let path = dir.file()
+        let pending = try CSession(#"{"distance_filter_m":0,"store":"\#(path)","flight_id":"p"}"#)
+        #expect(runway_start_impl(pending.handle, .nan) == RUNWAY_OK)
+        let all = "{\"type\":\"start\",\"t\":100}\n" + fixes(130...150)
+        #expect(all.withCString { runway_push_jsonl_impl(pending.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK, "\(lastError())")
+        #expect(accepted == 22 && rejected == 0)
+        #expect(field("start_t", in: pending.summary()) == 100)
+        #expect(runway_start_impl(pending.handle, 100) == RUNWAY_OK, "now the flight's own start time: already true")
+        #expect(runway_start_impl(pending.handle, 101) == RUNWAY_ERR_STATE)
+        pending.close()   // (no stop: unfinished, recovered below)
+        var h: OpaquePointer? = nil
+        #expect(runway_session_recover_impl(path, "p", nil, &h) == RUNWAY_OK, "\(lastError())")
+        let recovered = try CSession.adopt(h)
+        #expect(runway_stop_impl(recovered.handle, .nan) == RUNWAY_OK)
+        #expect(recovered.summary().replacing(#""flight_id":"p","#, with: "") == called.summary())
+        recovered.close()
     }
 
     @Test func aFiveMegabyteLineAndDeepNestingAreRefusedCleanly() throws {

@@ -74,6 +74,15 @@ extension FlightComputer {
         return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
     }
 
+    /// Whether `command` is a start with a time while the flight's start time is still pending
+    /// (started with no time before any input: it takes the next input's time). Such a start is
+    /// that input: it gives the start its time, as a tick at `t` would (`FlightDriver` performs
+    /// it as one), so a host may start a replay with no time and push every line, a recording's
+    /// start line too.
+    public func givesPendingStartItsTime(_ command: PhaseCommand, at t: Double) -> Bool {
+        command == .start && t.isFinite && clock.startT.isNaN && phase != .preflight && phase != .touchdown
+    }
+
     /// Ends the current lap now (a manual lap).
     public mutating func lap(at t: Double, wallClock: Double, events: inout [Event]) throws(RunwayError) {
         lap(resolvedAt: try checkLap(at: t, wallClock: wallClock), events: &events)

@@ -50,6 +50,11 @@ public struct FlightDriver: Sendable {
                 try journal(.input(stamped))
             }
         case .command(let command, let t):
+            if core.givesPendingStartItsTime(command, at: t) {
+                // The input the start waits for: its time is the start's, as a tick's would be.
+                try perform(.tick(t: t), wallClock: wallClock, journal: journal, events: &events)
+                return
+            }
             guard let resolved = try core.check(command, at: t, wallClock: wallClock) else { return }   // already true: not journaled
             try journal?(.command(command, t: resolved.t))
             core.command(command, resolved: resolved, events: &events)
