@@ -24,6 +24,25 @@ struct SensorStatsTests {
         #expect(s.maxHrBpm == 180)
     }
 
+    /// The last sample of a flight (at its stop) holds for no time, yet it was measured in it:
+    /// it counts toward the maxima as power's does (a fenix 5 ride's last record, 114 bpm, read
+    /// 111), not toward the averages; one while not counting (paused) counts toward neither.
+    @Test func aSampleCountsTowardTheMaximumWhenItComes() {
+        var s = SensorStats()
+        s.advance(to: 0, counting: true)
+        s.heartRate(150, at: 0)
+        s.cadence(80, at: 0)
+        s.heartRate(180, at: 10)
+        s.cadence(95, at: 10)
+        s.advance(to: 10, counting: false)           // the stop, at the last samples' time
+        #expect(s.maxHrBpm == 180 && s.maxCadenceSpm == 95)
+        #expect(s.avgHrBpm == 150 && s.hrCoveredS == 5)
+        s.heartRate(190, at: 12)                      // after it: not counted
+        s.cadence(120, at: 12)
+        s.heartRate(.nan, at: 13)                     // absent: no maximum of NaN
+        #expect(s.maxHrBpm == 180 && s.maxCadenceSpm == 95)
+    }
+
     @Test func aSampleOlderThanFiveSecondsCountsAsAbsent() {
         var s = SensorStats()
         s.advance(to: 0, counting: true)
@@ -98,8 +117,9 @@ struct SensorStatsTests {
         s.heartRate(140, at: 0)
         s.cadence(170, at: 0)
         s.advance(to: 4, counting: true)
-        s.heartRate(195, at: 4)                    // a sprint to the lights, then paused
-        s.cadence(200, at: 4)
+        s.advance(to: 4, counting: false)          // paused at the lights, then a sprint's samples
+        s.heartRate(195, at: 4)                    // (before the pause they count toward the maxima:
+        s.cadence(200, at: 4)                      // aSampleCountsTowardTheMaximumWhenItComes)
         s.advance(to: 8, counting: false)
         s.heartRate(150, at: 8)
         s.cadence(172, at: 8)

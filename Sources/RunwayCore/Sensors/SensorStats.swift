@@ -38,7 +38,9 @@ public struct SensorStats: Sendable {
     public private(set) var hrBeatsIntegral = 0.0
     /// Counted seconds with a valid heart rate.
     public private(set) var hrCoveredS = 0.0
-    /// The highest heart rate held during counted time, bpm; NaN before any.
+    /// The highest heart rate held during counted time, or sampled in it, bpm; NaN before any.
+    /// (A sample counts when it comes, as power's does: the last one, at the stop, holds for no
+    /// time and was left out: a fenix 5 ride's 114 bpm read 111.)
     public private(set) var maxHrBpm = Double.nan
     /// Counted seconds in each heart-rate zone: `[below 50%, zone 1, zone 2, zone 3, zone 4, zone 5]`
     /// (see `zoneBounds`); they add up to `hrCoveredS`.
@@ -47,7 +49,8 @@ public struct SensorStats: Sendable {
     public private(set) var cadenceStepsIntegral = 0.0
     /// Counted seconds with a cadence above 0.
     public private(set) var cadenceCoveredS = 0.0
-    /// The highest cadence held during counted time, steps/min (0 if only 0); NaN before any.
+    /// The highest cadence held during counted time, or sampled in it, steps/min (0 if only 0);
+    /// NaN before any.
     public private(set) var maxCadenceSpm = Double.nan
     /// All counted seconds, with or without samples.
     public private(set) var countedS = 0.0
@@ -79,6 +82,7 @@ public struct SensorStats: Sendable {
         guard t.isFinite, !(t < (hr?.t ?? -.infinity)) else { return }
         catchUp(to: t)
         hr = Reading(t: t, value: bpm.isFinite && bpm > 0 ? bpm : .nan)
+        if counting, let v = hr?.value, v.isFinite, !(v <= maxHrBpm) { maxHrBpm = v }   // (see `maxHrBpm`)
     }
 
     /// Adds a cadence sample, steps/min; 0 is a real 0 (standing still), a negative or non-finite
@@ -87,6 +91,7 @@ public struct SensorStats: Sendable {
         guard t.isFinite, !(t < (cadenceReading?.t ?? -.infinity)) else { return }
         catchUp(to: t)
         cadenceReading = Reading(t: t, value: spm.isFinite && spm >= 0 ? spm : .nan)
+        if counting, let v = cadenceReading?.value, v.isFinite, !(v <= maxCadenceSpm) { maxCadenceSpm = v }
     }
 
     /// Integrates the held values up to `t`.
