@@ -257,6 +257,11 @@ runway_status runway_push_fix(runway_session *s, const runway_fix *fix);
  *  cruise this advances elapsed time and emits a "tick" event; after stop it
  *  changes nothing (a time before the latest input is still RUNWAY_ERR_INPUT).
  *  Hosts with their own 1 Hz timer call it; the live clock calls it for them.
+ *  A tick measures nothing: an input stamped before it but not before the
+ *  latest input, command or lap is still taken at its own time (a location
+ *  delivered late, a GPS time a second behind the wall clock); the clock does
+ *  not go back, and heart rate, cadence and power are integrated up to that
+ *  input. A tick before the latest tick is RUNWAY_ERR_INPUT.
  *  With a store, a tick that moves the clock once the flight has started is
  *  journaled like an input (and RUNWAY_ERR_STORE when that fails, nothing
  *  changed); one before the start moves no figure and is not. */
@@ -277,8 +282,8 @@ runway_status runway_tick(runway_session *s, double t);
  * then a "log" line, then a "flight" snapshot, in that seq order.
  * With the replay clock and t = NaN, the time is that of the latest input, or,
  * before any input, that of the next one (the events of that call then carry
- * "t": null; the summary's start_t/end_t get the next input's time). A t before the latest input is
- * RUNWAY_ERR_INPUT. */
+ * "t": null; the summary's start_t/end_t get the next input's time). A t before the latest input
+ * or tick is RUNWAY_ERR_INPUT. */
 
 runway_status runway_start(runway_session *s, double t);
 runway_status runway_pause(runway_session *s, double t);

@@ -5,12 +5,12 @@ import RunwaySim
 @testable import RunwayCore
 @testable import RunwayStore
 
-/// Clock ticks (the live clock's ticker, or a host's `runway_tick`) move the flight: elapsed time
-/// runs on, and the time-weighted figures (average power and heart rate, normalised power, time
-/// in zones) are integrated up to each tick, so a replay that splits those integrals elsewhere
-/// differs in their last bits. Ticks that move the clock are journaled, so a recovered flight is
-/// the live one exactly. Before, they were not: the recovered flight's average power differed
-/// from the live one's, and it had lost the elapsed time of the ticks after its last input.
+/// Clock ticks (the live clock's ticker, or a host's `runway_tick`) move the flight's clock:
+/// elapsed time runs on (the time-weighted figures, average power and heart rate, normalised
+/// power, time in zones, are integrated up to each input, not to the ticks: LateInputTests).
+/// Ticks that move the clock are journaled, so a recovered flight is the live one exactly.
+/// Before, they were not: a recovered flight had lost the elapsed time of the ticks after its
+/// last input.
 @Suite("Store: a live-clock flight recovers with its ticks")
 struct LiveClockRecoveryTests {
     /// A live-clock ride with power, heart-rate and cadence samples, fixes and ticks at times of

@@ -12,6 +12,12 @@
 public struct FlightClock: Sendable, Equatable {
     /// The latest time seen (an input's, a command's or a tick's); NaN before any.
     public private(set) var now = Double.nan
+    /// The latest time of an input, a command or a lap (not a tick's), or a command time a tick
+    /// filled in; NaN before any: an input may not be earlier (`resolve`). A tick measures
+    /// nothing, so an input that comes after it stamped before it (a phone's location delivered
+    /// late, a GPS time a second behind the live clock's wall clock) is still taken, at its own
+    /// time; `now` stays where the tick moved it.
+    public private(set) var inputFloor = Double.nan
     public private(set) var startT = Double.nan
     public private(set) var endT = Double.nan
     /// Cruise seconds before the current leg.
@@ -57,26 +63,33 @@ public struct FlightClock: Sendable, Equatable {
 
     /// The time of an input or command: its own, the wall clock (live), or the latest (replay).
     ///
-    /// - Throws: `.input` for a time out of range or before the latest, or a missing one under
-    ///   the replay clock unless `optional` (then the latest time, NaN before any).
-    func resolve(_ t: Double, wallClock: Double, live: Bool, what: String, optional: Bool = false) throws(RunwayError) -> Double {
+    /// - Throws: `.input` for a time out of range or before `notBefore` (default: the latest,
+    ///   `now`), or a missing one under the replay clock unless `optional` (then the latest time,
+    ///   NaN before any).
+    func resolve(_ t: Double, wallClock: Double, live: Bool, what: String, optional: Bool = false,
+                 notBefore: Double? = nil) throws(RunwayError) -> Double {
         if t.isNaN {
             if live { return now.isNaN ? wallClock : max(now, wallClock) }
             if optional { return now }
             throw .input("\(what) needs \"t\" (unix seconds) with the replay clock")
         }
         try ValidatedInput.time(t)
-        if !now.isNaN && t < now {
-            throw .input("time going backwards: t \(t) is before the latest \(now)")
+        let latest = notBefore ?? now
+        if !latest.isNaN && t < latest {
+            throw .input("time going backwards: t \(t) is before the latest \(latest)")
         }
         return t
     }
 
-    /// Moves the clock to `t`, filling in phase times that were pending.
+    /// Moves the clock to `t` (never back: an input stamped before a tick leaves it), filling in
+    /// phase times that were pending. `measured`: an input's, a command's or a lap's time, which
+    /// a later input may not precede (a tick's is not, but the pending times it fills in are).
     @inline(__always)
-    mutating func advance(to t: Double, phase: FlightPhase) {
-        now = t
+    mutating func advance(to t: Double, phase: FlightPhase, measured: Bool = true) {
+        if !(t <= now) { now = t }   // (NaN before any: t)
+        if measured && !(t <= inputFloor) { inputFloor = t }
         guard timePending else { return }
+        inputFloor = now
         timePending = false
         if phase != .preflight && startT.isNaN { startT = t }
         if phase == .cruise && cruiseSince.isNaN { cruiseSince = t }

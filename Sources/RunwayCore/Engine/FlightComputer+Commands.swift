@@ -136,7 +136,8 @@ extension FlightComputer {
     /// touchdown change nothing (the first still emits its `tick` event while cruising), nor does
     /// one before the start (no time is counted then, and the start journals its own time: a
     /// watch waiting for its GPS writes nothing a second); any other advances the clock, and with
-    /// it elapsed time and the time-weighted sensor and power figures, so a journal must keep it.
+    /// it elapsed time (not the time-weighted sensor and power figures: `advance`), so a journal
+    /// must keep it.
     /// Changes nothing.
     public func checkTick(at t: Double, wallClock: Double) throws(RunwayError) -> (t: Double, moves: Bool) {
         let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
@@ -146,7 +147,7 @@ extension FlightComputer {
     /// Applies a tick at its resolved time (`checkTick`).
     public mutating func tick(resolvedAt time: Double, events: inout [Event]) {
         guard !time.isNaN, phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
-        advance(to: time)
+        advance(to: time, measured: false)
         guard phase == .cruise else { return }
         events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
     }
@@ -155,11 +156,18 @@ extension FlightComputer {
         try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
     }
 
+    /// Moves the clock, sensors and metrics to `t`. A tick (`measured` false) moves the clock
+    /// alone: it measures nothing, so an input may still come stamped before it
+    /// (`FlightClock.inputFloor`), and the sensors' and metrics' held values are integrated up
+    /// to that input's time when it comes (a value holds for at most 5 s after its sample, so
+    /// integrating it at the tick or at the next input gives the same totals).
     @inline(__always)
-    mutating func advance(to t: Double, metricsToo: Bool = true) {
-        sensors.advance(to: t, counting: phase == .cruise)
-        if metricsToo { metrics.advance(to: t, cruising: phase == .cruise) }
-        clock.advance(to: t, phase: phase)
+    mutating func advance(to t: Double, metricsToo: Bool = true, measured: Bool = true) {
+        if measured {
+            sensors.advance(to: t, counting: phase == .cruise)
+            if metricsToo { metrics.advance(to: t, cruising: phase == .cruise) }
+        }
+        clock.advance(to: t, phase: phase, measured: measured)
     }
 
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {

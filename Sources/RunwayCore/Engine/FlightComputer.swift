@@ -88,7 +88,9 @@ public struct FlightComputer: Sendable {
     public mutating func process(_ validated: ValidatedInput, wallClock: Double, events: inout [Event],
                                  journal: ((Input) throws(RunwayError) -> Void)? = nil) throws(RunwayError) {
         // (An invalid input is that first, after the stop too: a time going backwards is `.input`.)
-        let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input")
+        // (Not before the latest input, command or lap; a tick's time does not bound it.)
+        let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input",
+                                  notBefore: clock.inputFloor)
         // The record is complete at touchdown: what comes after it would change it.
         guard phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
         let stamped = validated.input.withTime(t)
