@@ -113,8 +113,9 @@ extern "C" {
 typedef struct runway_session runway_session;
 
 /** One GPS fix for runway_push_fix(). NaN = unknown. A negative finite speed,
- *  course, h_acc or v_acc also means unknown (as on phones). `t` may be NaN
- *  only with the live clock ("now"). */
+ *  course, h_acc or v_acc also means unknown (as on phones); a negative v_acc
+ *  makes alt unknown too (CoreLocation's invalid altitude: -1 with alt 0).
+ *  `t` may be NaN only with the live clock ("now"). */
 typedef struct runway_fix {
   double t;      /* unix seconds */
   double lat;    /* degrees, -90..90, required */

@@ -40,6 +40,21 @@ struct InputTests {
         #expect(f.speed.isNaN && f.course.isNaN && f.hAcc.isNaN && f.vAcc.isNaN)
     }
 
+    /// CoreLocation's invalid altitude: `verticalAccuracy` -1 with `altitude` 0. The altitude is
+    /// unknown too (it read as 0 m: a minimum altitude of 0 and climbs from sea level), by JSON
+    /// and by struct; a valid accuracy keeps its altitude.
+    @Test func aNegativeVerticalAccuracyMakesTheAltitudeUnknown() throws {
+        guard case .fix(let f) = try decode(#"{"t":1,"lat":1,"lon":2,"alt":0,"v_acc":-1}"#).get() else {
+            Issue.record("not a fix"); return
+        }
+        #expect(f.alt.isNaN && f.vAcc.isNaN)
+        guard case .fix(let kept) = try decode(#"{"t":1,"lat":1,"lon":2,"alt":12,"v_acc":6}"#).get() else { return }
+        #expect(kept.alt == 12 && kept.vAcc == 6)
+        let pod = try ValidatedInput(podFix: Fix(t: 1, lat: 1, lon: 2, alt: 0, vAcc: -1))
+        guard case .fix(let g) = pod.input else { Issue.record("not a fix"); return }
+        #expect(g.alt.isNaN)
+    }
+
     @Test func samplesDecode() throws {
         #expect(try decode(#"{"type":"hr","bpm":148,"t":5}"#).get() == .sample(.heartRate(bpm: 148, t: 5)))
         #expect(try decode(#"{"type":"cadence","spm":172,"t":5}"#).get() == .sample(.cadence(spm: 172, t: 5)))

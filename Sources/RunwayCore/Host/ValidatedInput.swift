@@ -118,6 +118,9 @@ public struct ValidatedInput: Sendable, Equatable {
         f.speed = try optionalNonNegative(f.speed, "speed", max: 1_000_000)
         f.course = try optionalNonNegative(f.course, "course", max: 360)
         f.hAcc = try optionalNonNegative(f.hAcc, "h_acc", max: 1e9)
+        // A negative vertical accuracy says the altitude is invalid (CoreLocation's -1, whose
+        // altitude is then 0): the altitude is unknown too, not a climb from or to sea level.
+        if f.vAcc < 0 && f.vAcc.isFinite { f.alt = .nan }
         f.vAcc = try optionalNonNegative(f.vAcc, "v_acc", max: 1e9)
         if !f.hr.isNaN { f.hr = try heartRate(f.hr) }
         if !f.cadence.isNaN { f.cadence = try cadence(f.cadence) }
