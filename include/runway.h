@@ -625,7 +625,8 @@ size_t runway_format_direction(double heading_deg, char *buf, size_t cap);
 size_t runway_format_heading_tape(double heading_deg, char *buf, size_t cap);
 /** Elapsed time "HH:MM:SS" of whole seconds (floor); "--:--:--" when unknown. */
 size_t runway_format_time(double elapsed_s, char *buf, size_t cap);
-/** Distance in km with two decimals ("5.03"). */
+/** Distance in km with two decimals, rounded to the nearest 10 m ("5.03";
+ *  4995 m is "5.00" before the 5 km split, which comes at 5000 m). */
 size_t runway_format_distance(double distance_m, char *buf, size_t cap);
 /** Altitude in whole metres ("123"); "--" when unknown. */
 size_t runway_format_altitude(double altitude_m, char *buf, size_t cap);
