@@ -79,49 +79,49 @@ struct FlightClockTests {
 
     @Test func resolveTakesTheInputsOwnTime() throws {
         let clock = FlightClock()
-        #expect(try clock.resolve(1_700_000_000, wallClock: 5, live: true, what: "fix") == 1_700_000_000)
-        #expect(try clock.resolve(1_700_000_000, wallClock: .nan, live: false, what: "fix") == 1_700_000_000)
+        #expect(try clock.resolve(1_700_000_000, wallClock: 5, live: true, what: "fix", notBefore: clock.now) == 1_700_000_000)
+        #expect(try clock.resolve(1_700_000_000, wallClock: .nan, live: false, what: "fix", notBefore: clock.now) == 1_700_000_000)
     }
 
     @Test func resolveRefusesATimeBeforeTheLatest() {
         var clock = FlightClock()
         clock.advance(to: 100, phase: .preflight)
-        #expect(throws: RunwayError.self) { try clock.resolve(99, wallClock: .nan, live: false, what: "fix") }
+        #expect(throws: RunwayError.self) { try clock.resolve(99, wallClock: .nan, live: false, what: "fix", notBefore: clock.now) }
         do {
-            _ = try clock.resolve(99, wallClock: .nan, live: false, what: "fix")
+            _ = try clock.resolve(99, wallClock: .nan, live: false, what: "fix", notBefore: clock.now)
         } catch {
             #expect(error.status == .input)
             #expect(error.message.contains("time going backwards"))
         }
-        #expect((try? clock.resolve(100, wallClock: .nan, live: false, what: "fix")) == 100)  // equal is fine
+        #expect((try? clock.resolve(100, wallClock: .nan, live: false, what: "fix", notBefore: clock.now)) == 100)  // equal is fine
     }
 
     @Test func resolveRefusesATimeOutOfRange() {
         let clock = FlightClock()
         for bad in [Double.infinity, -Double.infinity, 1e300] {
-            #expect(throws: RunwayError.self) { try clock.resolve(bad, wallClock: .nan, live: false, what: "fix") }
+            #expect(throws: RunwayError.self) { try clock.resolve(bad, wallClock: .nan, live: false, what: "fix", notBefore: clock.now) }
         }
     }
 
     @Test func aMissingTimeUnderTheReplayClockIsRefusedUnlessOptional() throws {
         var clock = FlightClock()
         do {
-            _ = try clock.resolve(.nan, wallClock: 50, live: false, what: "fix")
+            _ = try clock.resolve(.nan, wallClock: 50, live: false, what: "fix", notBefore: clock.now)
             Issue.record("a fix without t under the replay clock was accepted")
         } catch {
             #expect(error.status == .input)
             #expect(error.message.contains("fix needs \"t\""))
         }
-        #expect(try clock.resolve(.nan, wallClock: 50, live: false, what: "pause", optional: true).isNaN)
+        #expect(try clock.resolve(.nan, wallClock: 50, live: false, what: "pause", optional: true, notBefore: clock.now).isNaN)
         clock.advance(to: 70, phase: .preflight)
-        #expect(try clock.resolve(.nan, wallClock: 50, live: false, what: "pause", optional: true) == 70)
+        #expect(try clock.resolve(.nan, wallClock: 50, live: false, what: "pause", optional: true, notBefore: clock.now) == 70)
     }
 
     @Test func aMissingTimeUnderTheLiveClockIsTheWallClockNeverBeforeTheLatest() throws {
         var clock = FlightClock()
-        #expect(try clock.resolve(.nan, wallClock: 50, live: true, what: "fix") == 50)
+        #expect(try clock.resolve(.nan, wallClock: 50, live: true, what: "fix", notBefore: clock.now) == 50)
         clock.advance(to: 70, phase: .preflight)
-        #expect(try clock.resolve(.nan, wallClock: 50, live: true, what: "fix") == 70)   // a wall clock set back
-        #expect(try clock.resolve(.nan, wallClock: 90, live: true, what: "fix") == 90)
+        #expect(try clock.resolve(.nan, wallClock: 50, live: true, what: "fix", notBefore: clock.now) == 70)   // a wall clock set back
+        #expect(try clock.resolve(.nan, wallClock: 90, live: true, what: "fix", notBefore: clock.now) == 90)
     }
 }

@@ -63,18 +63,17 @@ public struct FlightClock: Sendable, Equatable {
 
     /// The time of an input or command: its own, the wall clock (live), or the latest (replay).
     ///
-    /// - Throws: `.input` for a time out of range or before `notBefore` (default: the latest,
-    ///   `now`), or a missing one under the replay clock unless `optional` (then the latest time,
-    ///   NaN before any).
+    /// - Throws: `.input` for a time out of range or before `notBefore` (the latest time, `now`,
+    ///   for all but inputs: `inputFloor`), or a missing one under the replay clock unless
+    ///   `optional` (then the latest time, NaN before any).
     func resolve(_ t: Double, wallClock: Double, live: Bool, what: String, optional: Bool = false,
-                 notBefore: Double? = nil) throws(RunwayError) -> Double {
+                 notBefore latest: Double) throws(RunwayError) -> Double {
         if t.isNaN {
             if live { return now.isNaN ? wallClock : max(now, wallClock) }
             if optional { return now }
             throw .input("\(what) needs \"t\" (unix seconds) with the replay clock")
         }
         try ValidatedInput.time(t)
-        let latest = notBefore ?? now
         if !latest.isNaN && t < latest {
             throw .input("time going backwards: t \(t) is before the latest \(latest)")
         }

@@ -153,7 +153,8 @@ extension FlightComputer {
     }
 
     func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
-        try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional)
+        try clock.resolve(t, wallClock: wallClock, live: config.clock == .live, what: what, optional: optional,
+                          notBefore: clock.now)
     }
 
     /// Moves the clock, sensors and metrics to `t`. A tick (`measured` false) moves the clock
