@@ -167,6 +167,23 @@ def test_laps_frame_has_named_columns_and_adds_up(sample):
     assert df["distance_m"].sum() == pytest.approx(sample.summary["distance_m"])
     assert df["start_distance_m"].tolist() == [0.0, 1000.0, 2000.0, 3000.0, 4000.0]
     assert (df["end"] > df["start"]).all() and str(df["start"].dt.tz) == "UTC"
+    # The sample has no power meter: its laps' power columns are there, unknown.
+    assert df[["avg_power_w", "max_power_w", "normalized_power_w"]].isna().all().all()
+
+
+@pytest.mark.skipif(not (TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit").exists(),
+                    reason="../shared/tracks is not here")
+def test_laps_frame_has_the_laps_power():
+    """The ELEMNT ride's laps have power: the frame has the summary laps' average, maximum and
+    normalized power (before, laps_frame had no power column)."""
+    _pandas()
+    ride = librunway.analyse(TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit")
+    df = ride.laps_frame()
+    for column in ("avg_power_w", "max_power_w", "normalized_power_w"):
+        assert df[column].tolist() == [float(lap[column]) for lap in ride.summary["laps"]], column
+    assert (df["avg_power_w"].iloc[0], df["max_power_w"].iloc[0]) == (53.5, 273.0)
+    assert df["normalized_power_w"].iloc[0] == pytest.approx(79.0, abs=0.05)
+    assert [row["max_power_w"] for row in ride.lap_rows()] == df["max_power_w"].tolist()
 
 
 def test_frames_without_pandas_say_how_to_get_it(sample, monkeypatch):
