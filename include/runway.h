@@ -509,7 +509,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *               "descent_m":..,"calories_kcal":..,"avg_power_w":..,
  *               "max_power_w":..,"normalized_power_w":..,
  *               "laps":[{"start_t":..,"distance_m":..,"timer_s":..,
- *                        "elapsed_s":..,"ascent_m":..}]}}
+ *                        "elapsed_s":..,"ascent_m":..,"avg_power_w":..,
+ *                        "max_power_w":..,"normalized_power_w":..}]}}
  *  sport: the file's own (FIT sport name as Garmin's SDK names it, TCX
  *  Activity Sport lower-cased, GPX first trk/type) or null; activity: the
  *  profile to replay with ("ride" for cycling/biking, "walk" for
@@ -523,7 +524,11 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
  *  Track, or FIT file of a chain. device: the totals the file stores (FIT
  *  session and lap messages; TCX Lap totals), each member omitted when the file
- *  lacks it; null for GPX.
+ *  lacks it; null for GPX. Each of its laps: FIT lap start_time,
+ *  total_distance, total_timer_time, total_elapsed_time, total_ascent,
+ *  avg_power, max_power, normalized_power; TCX Lap StartTime, DistanceMeters,
+ *  TotalTimeSeconds and its LX AvgWatts, MaxWatts (runway_export writes each
+ *  lap's power as the summary's laps have it).
  *  format may carry options after ';': "fit;salvage" keeps the records read
  *  before damage in a FIT file and says what was damaged in "warnings".
  *  Without it (strict, the default) a FIT file is RUNWAY_ERR_INPUT, with a

@@ -58,7 +58,7 @@ struct ExportSensorRoundTripTests: ExportReading {
     // MARK: Power
 
     /// Power on the route comes back from TCX (ns3:Watts), GPX (<power>) and FIT (record power),
-    /// and CSV has it in power_w; a lap's largest power is its TCX MaxWatts and FIT max_power.
+    /// and CSV has it in power_w. (The laps' power is the engine's: below.)
     @Test func perPointPowerRoundTripsThroughEveryFormat() throws {
         let base = try TimerFixture.flight(activity: .ride, autoPause: false, [.fixes(1...120, moving: true), .command(.stop, 120)])
         let r = TimerFixture.withPower(base) { $0 % 10 == 3 ? .nan : Double(150 + ($0 * 37) % 300) }
@@ -71,11 +71,89 @@ struct ExportSensorRoundTripTests: ExportReading {
         let csv = exportText(Exporter.export(r, as: .csv)).split(separator: "\n").dropFirst()
         let column = csv.map { $0.split(separator: ",", omittingEmptySubsequences: false).last.map(String.init) ?? "?" }
         #expect(column == (0..<r.route.count).map { r.route.power($0).isNaN ? "" : String(Int(r.route.power($0))) })
-        let largest = (0..<r.route.count).map { r.route.power($0) }.filter { !$0.isNaN }.max()
-        let fit = try ExportFITReader.read(Exporter.export(r, as: .fit))
-        #expect(fit.all(19).first?[20].map(Double.init) == largest)
-        let tcx = try parsedExport(r, .tcx)
-        #expect(tcx.descendants("Lap").first?.first("Extensions")?.first("LX")?.first("MaxWatts")?.text == largest.map { String(Int($0)) })
+    }
+
+    /// A ride with a power meter: samples between the fixes, a 900 W spike between two fixes
+    /// (no route point has it), and a distance filter that keeps about every other fix. Each
+    /// exported lap has the engine's power for the lap, the summary's lap figures, in FIT (lap
+    /// avg_power, max_power, normalized_power) and TCX (`LX` AvgWatts, MaxWatts), and an import
+    /// of either reads them back as the lap's (`report.device.laps`). Before, the FIT lap had no
+    /// average or normalized power and both had the largest power of the lap's kept points.
+    @Test func eachLapCarriesTheEnginesPowerForTheLap() throws {
+        var config = EngineConfig()
+        config.activity = .ride
+        config.speedCapMps = Activity.ride.speedCapMps
+        var pause = AutoPause.Settings.defaults(for: .ride)
+        pause.enabled = false
+        config.autoPause = pause
+        config.autoLapM = 1000
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        let t0 = TimerFixture.t0
+        try core.command(.start, at: t0, wallClock: .nan, events: &events)
+        for k in 1...900 {
+            let t = t0 + Double(k)
+            let fix = Fix(t: t, lat: 52 + Double(k) * 3 / 111_250, lon: 4, alt: 5, speed: 3, hAcc: 4)
+            try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+            let watts = 150 + Double((k * 37) % 120)
+            try core.process(.sample(.power(watts: k == 500 ? 900 : watts, t: t + 0.3)), wallClock: .nan, events: &events)
+            try core.process(.sample(.power(watts: watts, t: t + 0.6)), wallClock: .nan, events: &events)
+        }
+        try core.command(.stop, at: t0 + 901, wallClock: .nan, events: &events)
+        let r = core.record
+        #expect(r.laps.count == 3 && r.route.count < 600, "\(r.laps.count) laps, \(r.route.count) of 900 points kept")
+        func lapFigure(_ lap: Lap, _ key: String) -> Double { ExportLap.figure(key, lap.metrics) }
+        let expected = r.laps.map { lap in ["avg_power_w", "max_power_w", "normalized_power_w"].map { lapFigure(lap, $0).rounded() } }
+        #expect(expected.allSatisfy { $0.allSatisfy { $0 > 100 } })
+        #expect(expected.map { $0[1] }.contains(900), "the spike is a lap's largest power")
+        let pointsLargest = (0..<r.route.count).map { r.route.power($0) }.filter { !$0.isNaN }.max() ?? .nan
+        #expect(pointsLargest < 900, "no kept point has the spike: \(pointsLargest)")
+
+        let fitLaps = try ExportFITReader.read(Exporter.export(r, as: .fit)).all(19)
+        #expect(fitLaps.map { [$0[19], $0[20], $0[33]].map { $0.map(Double.init) ?? .nan } } == expected)
+        let tcxLaps = try parsedExport(r, .tcx).descendants("Lap")
+        let lx = tcxLaps.map { $0.first("Extensions")?.first("LX") }
+        #expect(lx.map { [$0?.first("AvgWatts")?.text, $0?.first("MaxWatts")?.text] }
+                == expected.map { [String(Int($0[0])), String(Int($0[1]))] })
+
+        let fitBack = try #require(try imported(r, .fit).report.device).laps
+        #expect(fitBack.map { [$0.avgPowerW, $0.maxPowerW, $0.normalizedPowerW] } == expected)
+        let tcxBack = try #require(try imported(r, .tcx).report.device).laps
+        #expect(tcxBack.map { [$0.avgPowerW, $0.maxPowerW] } == expected.map { [$0[0], $0[1]] })
+        #expect(tcxBack.allSatisfy { $0.normalizedPowerW.isNaN }, "TCX has no normalized power")
+    }
+
+    /// A flight still in the air: its finished laps have the engine's power; the lap in progress
+    /// has no average or normalized power (the engine has not given them) and the largest power
+    /// of its points. A flight without laps is one lap with the flight's power.
+    @Test func theLapInProgressHasItsPointsLargestPowerAndALaplessFlightTheFlightsPower() throws {
+        var config = EngineConfig()
+        config.activity = .ride
+        config.speedCapMps = Activity.ride.speedCapMps
+        var pause = AutoPause.Settings.defaults(for: .ride)
+        pause.enabled = false
+        config.autoPause = pause
+        config.autoLapM = 1000
+        var core = FlightComputer(config: config)
+        var events: [Event] = []
+        let t0 = TimerFixture.t0
+        try core.command(.start, at: t0, wallClock: .nan, events: &events)
+        for k in 1...500 {
+            let fix = Fix(t: t0 + Double(k), lat: 52 + Double(k) * 3 / 111_250, lon: 4, alt: 5, speed: 3, hAcc: 4,
+                          power: 100 + Double(k % 50))
+            try core.process(.fix(try fix.validated()), wallClock: .nan, events: &events)
+        }
+        let r = core.record
+        let laps = r.exportLaps
+        #expect(r.laps.count == 1 && laps.count == 2)
+        #expect(laps[0].avgPowerW == ExportLap.figure("avg_power_w", r.laps[0].metrics) && laps[0].avgPowerW > 100)
+        let inProgress = laps[1].points.map { r.route.power($0) }.max() ?? .nan
+        #expect(laps[1].avgPowerW.isNaN && laps[1].normalizedPowerW.isNaN && laps[1].maxPowerW == inProgress && inProgress > 100)
+        var lapless = r
+        lapless.laps = []
+        let whole = lapless.exportLaps
+        #expect(whole.count == 1 && whole[0].avgPowerW == r.avgPowerW && whole[0].maxPowerW == r.maxPowerW
+                && whole[0].normalizedPowerW == r.normalizedPowerW && r.normalizedPowerW > 100)
     }
 
     @Test func theFlightsPowerFiguresAreWrittenWhenKnown() throws {

@@ -20,6 +20,9 @@ check raises ``ExportCheckError`` (an ``AssertionError``) saying what is wrong.
                   at each, and otherwise only at a Lap's first point)
     laps          laps in TCX and FIT (the finished laps, plus the lap in progress of a
                   flight still in the air; one lap over the flight when it has none)
+    lap_power     [avg, max, normalized] watts of each lap (None: unknown), a landed flight's
+                  summary laps: the FIT laps' avg_power, max_power, normalized_power and the
+                  TCX laps' LX AvgWatts, MaxWatts, in whole watts
     summary_laps  laps in the GeoJSON properties (the summary's laps), default ``laps``
     distance_m    the flight's distance (FIT session total_distance within 0.01 m; the sum of
                   the TCX / FIT laps)
@@ -59,7 +62,7 @@ import xml.etree.ElementTree as ET
 # every name this module had is re-exported.
 from check_exports_common import (CSV_HEADER, DISTANCE_TOLERANCE, FORMATS, GEODESIC, GPX_NS, TCX_NS,
                                   TPX_NS, WGS84_A, WGS84_F, ExportCheckError, check_distances, close,
-                                  geodesic_m, parse_iso, path_lengths, require, vincenty_m)
+                                  geodesic_m, parse_iso, path_lengths, require, vincenty_m, whole_watts)
 from check_exports_csv import check_csv
 from check_exports_fit import FIT_SPORT, check_fit
 from check_exports_geojson import _no_constants, _position, check_geojson
@@ -105,8 +108,14 @@ def expect_from_summary(summary: dict, *, filters: str = "on", count_gaps: bool 
         if any(last[3] < r <= first[3] for r in resumes) or any(last[3] < s < first[3] for s in sensed):
             uncounted += geodesic_m(last[0], last[1], first[0], first[1])
     landed = summary.get("phase") == "touchdown"
-    laps = len(summary.get("laps") or [])
+    summary_laps = summary.get("laps") or []
+    laps = len(summary_laps)
+    extra = {}
+    if landed and summary_laps:
+        extra["lap_power"] = [[lap.get("avg_power_w"), lap.get("max_power_w"), lap.get("normalized_power_w")]
+                              for lap in summary_laps]
     return {
+        **extra,
         "points": len(route),
         "segments": len(segments),
         "segment_sizes": [len(s) for s in segments],

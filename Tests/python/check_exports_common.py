@@ -29,6 +29,14 @@ def require(condition: bool, message: str) -> None:
         raise ExportCheckError(message)
 
 
+def whole_watts(w):
+    """A figure in whole watts as the exports write it (rounded half away from zero, as Swift's
+    ``rounded()``); ``None`` when unknown."""
+    if w is None or w != w:
+        return None
+    return int(math.floor(w + 0.5)) if w >= 0 else -int(math.floor(-w + 0.5))
+
+
 # ---------------------------------------------------------------------------------------------
 # WGS84 geodesics
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import warnings
 
-from check_exports_common import require
+from check_exports_common import require, whole_watts
 
 FIT_SPORT = {"run": "running", "ride": "cycling", "walk": "walking"}
 
@@ -67,6 +67,11 @@ def check_fit(data: bytes, expect: dict | None = None) -> dict:
     if "laps" in expect:
         require(len(laps) == expect["laps"], f"{len(laps)} laps, expected {expect['laps']}")
     require(session.get("num_laps") == len(laps), f"session num_laps {session.get('num_laps')} for {len(laps)} laps")
+    if "lap_power" in expect:
+        # Each lap's power is the engine's for the lap (the summary's laps), in whole watts.
+        got = [[lap.get("avg_power"), lap.get("max_power"), lap.get("normalized_power")] for lap in laps]
+        want = [[whole_watts(w) for w in p] for p in expect["lap_power"]]
+        require(got == want, f"FIT lap avg/max/normalized power {got[:3]}..., the summary's laps {want[:3]}...")
     total = session.get("total_distance")
     require(total is not None, "session without total_distance")
     if "distance_m" in expect:

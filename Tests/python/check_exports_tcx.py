@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from check_exports_common import TCX_NS, parse_iso, require
+from check_exports_common import TCX_NS, parse_iso, require, whole_watts
 
 TCX_LAP_ORDER = ["TotalTimeSeconds", "DistanceMeters", "MaximumSpeed", "Calories", "AverageHeartRateBpm",
                  "MaximumHeartRateBpm", "Intensity", "Cadence", "TriggerMethod", "Track", "Notes", "Extensions"]
@@ -99,6 +99,21 @@ def check_tcx(data: bytes, expect: dict | None = None) -> dict:
                 track_firsts.add(track_first)
         if len(points) > lap_first:
             lap_firsts.add(lap_first)
+    if "lap_power" in expect:
+        # Each lap's AvgWatts and MaxWatts (ActivityExtension v2's LX) are the engine's for the lap
+        # (the summary's laps), in whole watts.
+        got = []
+        for lap in laps:
+            lx = lap.find("t:Extensions/x:LX", ns)
+            values = []
+            for name in ("AvgWatts", "MaxWatts"):
+                e = None if lx is None else lx.find(f"x:{name}", ns)
+                values.append(None if e is None else int(e.text))
+            if lx is not None:
+                _in_order([c.tag.split("}")[1] for c in lx], ["AvgWatts", "MaxWatts"], "LX")
+            got.append(values)
+        want = [[whole_watts(w) for w in p[:2]] for p in expect["lap_power"]]
+        require(got == want, f"TCX lap AvgWatts/MaxWatts {got[:3]}..., the summary's laps {want[:3]}...")
     if "leg_starts" in expect:
         # A Track begins at each timer leg's first point and otherwise only with its Lap.
         legs = set(expect["leg_starts"])

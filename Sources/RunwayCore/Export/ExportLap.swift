@@ -1,5 +1,6 @@
-/// A lap as the lap-based exports (TCX, FIT) write it: the engine's figures for the lap, the
-/// route points that belong to it, and the maxima read from those points.
+/// A lap as the lap-based exports (TCX, FIT) write it: the engine's figures for the lap (its
+/// power too: the summary's lap figures), the route points that belong to it, and the maxima of
+/// speed, heart rate and cadence read from those points.
 struct ExportLap: Sendable {
     /// 1-based.
     var index: Int
@@ -22,11 +23,15 @@ struct ExportLap: Sendable {
     var maxSpeedMps: Double = .nan
     var maxHrBpm: Double = .nan
     var maxCadenceSpm: Double = .nan
-    /// The largest power of the lap's points (watts; NaN when no point has it). The lap's average
-    /// and normalized power are the engine's to give (unknown here: NaN, not written).
+    /// The lap's power (watts; NaN when unknown, not written): the engine's figures for the lap
+    /// (`Lap.metrics`, as the summary's laps give them), over every sample of the lap, not only
+    /// the route's kept points. A lap the engine has not finished (the lap in progress of a
+    /// flight in the air) has no average or normalized power, and the largest power of its points.
     var maxPowerW: Double = .nan
     var avgPowerW: Double = .nan
     var normalizedPowerW: Double = .nan
+    /// Whether the power figures are the engine's (else `maxPowerW` is read from the points).
+    var enginePower = false
 
     /// Wall-clock seconds from start to end (pauses included); 0 when unknown.
     var wallS: Double {
@@ -44,6 +49,21 @@ struct ExportLap: Sendable {
         avgHrBpm = lap.avgHrBpm
         gainM = lap.gainM
         lossM = lap.lossM
+        setPower(avg: Self.figure("avg_power_w", lap.metrics), max: Self.figure("max_power_w", lap.metrics),
+                 normalized: Self.figure("normalized_power_w", lap.metrics))
+    }
+
+    /// Sets the lap's power to the engine's figures.
+    mutating func setPower(avg: Double, max: Double, normalized: Double) {
+        avgPowerW = avg
+        maxPowerW = max
+        normalizedPowerW = normalized
+        enginePower = true
+    }
+
+    /// The figure of `values` under `key` (NaN when none).
+    static func figure(_ key: String, _ values: [MetricValue]) -> Double {
+        values.first { $0.key.description == key }?.value ?? .nan
     }
 
     init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double, timerS: Double,

@@ -22,13 +22,18 @@ extension FlightRecord {
     ///   the finished laps do not cover (distance, timer time, elevation; its average heart
     ///   rate is unknown). So does a landed flight whose laps do not cover it (more than 1 cm
     ///   or 1 ms left over: a final lap missing from a stored record).
-    /// - No laps at all: one lap over the whole flight with the flight's totals.
+    /// - No laps at all: one lap over the whole flight with the flight's totals (its power too).
+    ///
+    /// A lap's power is the engine's (`Lap.metrics`, over every sample of the lap); only the lap
+    /// in progress takes its largest power from its points (and has no average or normalized power).
     var exportLaps: [ExportLap] {
         var laps = self.laps.map(ExportLap.init)
         let start = exportStartT, end = exportEndT
         if laps.isEmpty {
-            laps.append(ExportLap(index: 1, trigger: .final, startT: start, endT: end, distanceM: distanceM,
-                                  timerS: elapsedS, avgHrBpm: avgHrBpm, gainM: gainM, lossM: lossM))
+            var whole = ExportLap(index: 1, trigger: .final, startT: start, endT: end, distanceM: distanceM,
+                                  timerS: elapsedS, avgHrBpm: avgHrBpm, gainM: gainM, lossM: lossM)
+            whole.setPower(avg: avgPowerW, max: maxPowerW, normalized: normalizedPowerW)   // the flight's
+            laps.append(whole)
         } else if let last = laps.last {
             let distance = distanceM - laps.reduce(0) { $0 + $1.distanceM }
             let timer = elapsedS - laps.reduce(0) { $0 + $1.timerS }
@@ -52,7 +57,7 @@ extension FlightRecord {
     }
 
     /// Gives each lap its points, the route's and the sensor's (their times never decrease), and
-    /// the maxima over them.
+    /// the maxima over them (power only where the engine has not given the lap's).
     private func assignPoints(to laps: inout [ExportLap]) {
         var i = 0, j = 0
         for k in laps.indices {
@@ -64,7 +69,7 @@ extension FlightRecord {
                     laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, points.speedMps(p))
                     laps[k].maxHrBpm = Self.larger(laps[k].maxHrBpm, points.heartRate(p))
                     laps[k].maxCadenceSpm = Self.larger(laps[k].maxCadenceSpm, points.cadence(p))
-                    laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, points.power(p))
+                    if !laps[k].enginePower { laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, points.power(p)) }
                 }
             }
         }

@@ -16,7 +16,8 @@
 /// `<ns3:TPX><ns3:RunCadence>` per foot (strides per minute: the engine's steps ÷ 2, a whole
 /// number, so an odd step count rounds to the nearer even one), the speed the point's fix came with
 /// (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back as the
-/// fix's speed, and power in `<ns3:Watts>`. A lap with power has `<ns3:LX><ns3:MaxWatts>`. The
+/// fix's speed, and power in `<ns3:Watts>`. A lap with power has `<ns3:LX>` with its `<ns3:AvgWatts>` and
+/// `<ns3:MaxWatts>`: the engine's figures for the lap (`ExportLap`), whole watts. The
 /// flight id, when set, is the activity's `<Notes>`.
 ///
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its points
@@ -108,10 +109,14 @@ enum TCXExporter {
             i += 1
         }
         if track != nil { out.write("    </Track>\n") }
-        let maxWatts = lap.maxPowerW.rounded()
-        if maxWatts >= 0, maxWatts <= 65_535 {
-            out.write("    <Extensions><ns3:LX><ns3:MaxWatts>"); out.write(fixed: maxWatts, 0)
-            out.write("</ns3:MaxWatts></ns3:LX></Extensions>\n")
+        // ActivityExtension v2's LX: AvgWatts, then MaxWatts (unsignedShort each), the lap's own.
+        let avgWatts = lap.avgPowerW.rounded(), maxWatts = lap.maxPowerW.rounded()
+        let hasAvg = avgWatts >= 0 && avgWatts <= 65_535, hasMax = maxWatts >= 0 && maxWatts <= 65_535
+        if hasAvg || hasMax {
+            out.write("    <Extensions><ns3:LX>")
+            if hasAvg { out.write("<ns3:AvgWatts>"); out.write(fixed: avgWatts, 0); out.write("</ns3:AvgWatts>") }
+            if hasMax { out.write("<ns3:MaxWatts>"); out.write(fixed: maxWatts, 0); out.write("</ns3:MaxWatts>") }
+            out.write("</ns3:LX></Extensions>\n")
         }
         out.write("   </Lap>\n")
     }

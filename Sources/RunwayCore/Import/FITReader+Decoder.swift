@@ -324,13 +324,16 @@ extension FITReader {
                     d.normalizedPowerW = source[0][isLap ? 33 : 34] ?? .nan
                 }
                 // Lap fields: start_time 2, total_elapsed_time 7, total_timer_time 8, total_distance 9,
-                // total_ascent 21.
+                // avg_power 19, max_power 20, total_ascent 21, normalized_power 33.
                 d.laps = laps.map { l in
                     ImportReport.DeviceLap(startT: l[2].map { $0 + epoch } ?? .nan,
                                            distanceM: l[9].map { $0 / 100 } ?? .nan,
                                            timerS: l[8].map { $0 / 1000 } ?? .nan,
                                            elapsedS: l[7].map { $0 / 1000 } ?? .nan,
-                                           ascentM: l[21] ?? .nan)
+                                           ascentM: l[21] ?? .nan,
+                                           avgPowerW: l[19] ?? .nan,
+                                           maxPowerW: l[20] ?? .nan,
+                                           normalizedPowerW: l[33] ?? .nan)
                 }
                 report.device = d
             }

@@ -25,6 +25,11 @@ public struct ImportReport: Sendable, Equatable {
         public var timerS = Double.nan
         public var elapsedS = Double.nan
         public var ascentM = Double.nan
+        /// The lap's power as the file stores it (FIT lap avg_power, max_power, normalized_power;
+        /// TCX `LX` AvgWatts, MaxWatts), watts.
+        public var avgPowerW = Double.nan
+        public var maxPowerW = Double.nan
+        public var normalizedPowerW = Double.nan
     }
 
     /// Totals the file itself stores (FIT session and lap messages, TCX `Lap` totals); NaN = absent.
@@ -135,6 +140,9 @@ public struct ImportReport: Sendable, Equatable {
                     optional(&w, "timer_s", lap.timerS)
                     optional(&w, "elapsed_s", lap.elapsedS)
                     optional(&w, "ascent_m", lap.ascentM)
+                    optional(&w, "avg_power_w", lap.avgPowerW)
+                    optional(&w, "max_power_w", lap.maxPowerW)
+                    optional(&w, "normalized_power_w", lap.normalizedPowerW)
                     w.endObject()
                 }
                 w.endArray()

@@ -361,7 +361,10 @@ final class TCXReader: XMLStreamHandler {
         var device = ImportReport.DeviceTotals()
         var lapPower: (weighted: Double, seconds: Double, max: Double) = (0, 0, .nan)
         for lap in lapResults {
-            device.laps.append(lap.totals)
+            var totals = lap.totals
+            totals.avgPowerW = lap.avgWatts
+            totals.maxPowerW = lap.maxWatts
+            device.laps.append(totals)
             TCXReader.add(&device.distanceM, lap.totals.distanceM)
             TCXReader.add(&device.timerS, lap.totals.timerS)
             TCXReader.add(&device.caloriesKcal, lap.calories)
