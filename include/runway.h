@@ -497,8 +497,12 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  stopped there; a segment starting at or before the last time of the one
  *  before joins it, with a warning; a file of one segment has none).
  *  Replayed as runway_analyse does (runway_start at the first line's time:
- *  the start line's, else the first input's; then every line), the flight's elapsed_s is then
- *  the device's timer time up to the last record. The LAST
+ *  the start line's, else the first input's; then every line) with auto-pause
+ *  off ("auto_pause":false; the run and walk default), the flight's elapsed_s
+ *  is then the device's timer time up to the last record; with it on (the
+ *  ride default) the engine's own auto-pause holds too, and elapsed_s is less
+ *  by those holds (the ELEMNT ride of docs/formats.md: 12790 s, 13470 s with
+ *  auto-pause off, the device's timer 13471 s). The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
  *     "altitude_source":"barometric",

@@ -10,7 +10,10 @@
 ///   weigh by their duration).
 /// - Normalised power, as cyclists' tools compute it: the power of each covered second, its
 ///   30 s rolling mean (once 30 s are in the window), the mean of the fourth powers of those, and
-///   its fourth root.
+///   its fourth root. The window runs over covered seconds only: across a pause or a dropout it
+///   joins the seconds before to those after (no zeros filled in), and it carries over from one
+///   lap to the next. It is given for any duration from the 30th covered second on (Coggan's
+///   definition assumes 20 minutes or more).
 /// - Current: the mean of the samples of the last 3 s.
 ///
 ///     var p = PowerMeter()

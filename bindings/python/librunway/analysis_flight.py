@@ -186,8 +186,9 @@ class Flight:
         ``lon``, ``alt_m`` as recorded) and the engine's live figures at that point's input
         (the ``flight`` snapshot of the last input at the point's time: ``distance_m`` so far, ``elapsed_s``, ``speed_mps`` and
         ``pace_min_per_km`` over the pace window, smoothed ``altitude_m``, ``hr_bpm``,
-        ``cadence_spm``, ``power_w``, ``lap`` number), and its ``segment`` (0-based; a new one
-        after each pause). Unknown values are ``None``."""
+        ``cadence_spm``, ``power_w`` (the snapshot's: the mean of the power samples of the
+        last 3 s, not the point's recorded value), ``lap`` number), and its ``segment``
+        (0-based; a new one after each pause). Unknown values are ``None``."""
         snaps = [e for e in self.snapshots if isinstance(e.get("t"), (int, float))]
         times = [e["t"] for e in snaps]
         seg_starts = list(self.summary.get("segment_starts") or [0])
