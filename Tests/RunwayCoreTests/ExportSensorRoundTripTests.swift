@@ -73,13 +73,8 @@ struct ExportSensorRoundTripTests: ExportReading {
         #expect(column == (0..<r.route.count).map { r.route.power($0).isNaN ? "" : String(Int(r.route.power($0))) })
     }
 
-    /// A ride with a power meter: samples between the fixes, a 900 W spike between two fixes
-    /// (no route point has it), and a distance filter that keeps about every other fix. Each
-    /// exported lap has the engine's power for the lap, the summary's lap figures, in FIT (lap
-    /// avg_power, max_power, normalized_power) and TCX (`LX` AvgWatts, MaxWatts), and an import
-    /// of either reads them back as the lap's (`report.device.laps`). Before, the FIT lap had no
-    /// average or normalized power and both had the largest power of the lap's kept points.
-    @Test func eachLapCarriesTheEnginesPowerForTheLap() throws {
+    /// A ride (no auto-pause, laps a kilometre) started at `TimerFixture.t0`.
+    static func rideStarted() throws -> (FlightComputer, [Event]) {
         var config = EngineConfig()
         config.activity = .ride
         config.speedCapMps = Activity.ride.speedCapMps
@@ -89,8 +84,19 @@ struct ExportSensorRoundTripTests: ExportReading {
         config.autoLapM = 1000
         var core = FlightComputer(config: config)
         var events: [Event] = []
+        try core.command(.start, at: TimerFixture.t0, wallClock: .nan, events: &events)
+        return (core, events)
+    }
+
+    /// A ride with a power meter: samples between the fixes, a 900 W spike between two fixes
+    /// (no route point has it), and a distance filter that keeps about every other fix. Each
+    /// exported lap has the engine's power for the lap, the summary's lap figures, in FIT (lap
+    /// avg_power, max_power, normalized_power) and TCX (`LX` AvgWatts, MaxWatts), and an import
+    /// of either reads them back as the lap's (`report.device.laps`). Before, the FIT lap had no
+    /// average or normalized power and both had the largest power of the lap's kept points.
+    @Test func eachLapCarriesTheEnginesPowerForTheLap() throws {
+        var (core, events) = try ExportSensorRoundTripTests.rideStarted()
         let t0 = TimerFixture.t0
-        try core.command(.start, at: t0, wallClock: .nan, events: &events)
         for k in 1...900 {
             let t = t0 + Double(k)
             let fix = Fix(t: t, lat: 52 + Double(k) * 3 / 111_250, lon: 4, alt: 5, speed: 3, hAcc: 4)
@@ -127,17 +133,8 @@ struct ExportSensorRoundTripTests: ExportReading {
     /// has no average or normalized power (the engine has not given them) and the largest power
     /// of its points. A flight without laps is one lap with the flight's power.
     @Test func theLapInProgressHasItsPointsLargestPowerAndALaplessFlightTheFlightsPower() throws {
-        var config = EngineConfig()
-        config.activity = .ride
-        config.speedCapMps = Activity.ride.speedCapMps
-        var pause = AutoPause.Settings.defaults(for: .ride)
-        pause.enabled = false
-        config.autoPause = pause
-        config.autoLapM = 1000
-        var core = FlightComputer(config: config)
-        var events: [Event] = []
+        var (core, events) = try ExportSensorRoundTripTests.rideStarted()
         let t0 = TimerFixture.t0
-        try core.command(.start, at: t0, wallClock: .nan, events: &events)
         for k in 1...500 {
             let fix = Fix(t: t0 + Double(k), lat: 52 + Double(k) * 3 / 111_250, lon: 4, alt: 5, speed: 3, hAcc: 4,
                           power: 100 + Double(k % 50))
