@@ -22,6 +22,7 @@ struct SnapshotSerialisationTests {
         w.field("lon", d.lon)
         w.field("h_acc_m", d.hAccM)
         w.field("accuracy", d.accuracy.rawValue)
+        w.field("last_fix_t", d.lastFixT)
         w.field("distance_m", d.distanceM)
         w.field("points", d.points)
         w.field("segments", d.segments)
@@ -85,7 +86,7 @@ struct SnapshotSerialisationTests {
         d.phase = FlightPhase.allCases.randomElement(using: &rng) ?? .cruise
         d.holdingBy = [nil, "user", "auto", "q\"b\\\n\u{01}é"].randomElement(using: &rng) ?? nil
         d.accuracy = [.ok, .reduced, .unknown].randomElement(using: &rng) ?? .ok
-        d.t = randomValue(&rng); d.lat = randomValue(&rng); d.lon = randomValue(&rng); d.hAccM = randomValue(&rng)
+        d.t = randomValue(&rng); d.lat = randomValue(&rng); d.lon = randomValue(&rng); d.hAccM = randomValue(&rng); d.lastFixT = randomValue(&rng)
         d.distanceM = randomValue(&rng)
         d.points = Int.random(in: Int.min...Int.max, using: &rng)
         d.segments = Int.random(in: 0...1000, using: &rng)

@@ -35,7 +35,7 @@ func jsonNumber(_ json: String, _ key: String) -> Double? {
 
 @Suite("SnapshotWriter: the flight snapshot, each stage's figures")
 struct SnapshotWriterTests {
-    static let keys = ["kind", "seq", "t", "phase", "holding_by", "lat", "lon", "h_acc_m", "accuracy", "distance_m",
+    static let keys = ["kind", "seq", "t", "phase", "holding_by", "lat", "lon", "h_acc_m", "accuracy", "last_fix_t", "distance_m",
                        "points", "segments", "fixes", "filtered", "filtered_by", "speed_mps", "ground_speed_mps",
                        "pace_min_per_km", "avg_pace_min_per_km", "altitude_m", "heading_deg", "elapsed_s", "moving_s",
                        "gain_m", "loss_m", "grade_pct", "vertical_speed_mps", "lap", "lap_distance_m", "lap_elapsed_s",
@@ -46,7 +46,7 @@ struct SnapshotWriterTests {
         try d.phase(.start, 1_000)
         let json = d.snapshotJSON
         for key in Self.keys { #expect(jsonValue(json, key) != nil, "missing \(key)") }
-        for key in ["holding_by", "lat", "lon", "h_acc_m", "speed_mps", "ground_speed_mps", "pace_min_per_km",
+        for key in ["holding_by", "lat", "lon", "h_acc_m", "last_fix_t", "speed_mps", "ground_speed_mps", "pace_min_per_km",
                     "altitude_m", "heading_deg", "grade_pct", "vertical_speed_mps", "hr_bpm", "cadence_spm"] {
             #expect(jsonValue(json, key) == "null", "\(key) is \(jsonValue(json, key) ?? "missing")")
         }

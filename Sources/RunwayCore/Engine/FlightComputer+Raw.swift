@@ -33,7 +33,7 @@ extension FlightComputer {
             keeps = m.keep
             pace.push(t: t, distanceM: distance)
         }
-        pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise)
+        pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise, at: t)
         // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
         if keeps { recorder.keep(point(of: fix, at: t)) }
         return phase == .cruise && accurate

@@ -30,7 +30,7 @@ extension FlightComputer {
         if config.filters {
             pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
         } else {
-            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise)
+            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise, at: t)
         }
         if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
         if config.filters { autoPause(mps, at: t, &events) }

@@ -1,20 +1,28 @@
 /// The current ground speed (and so the pace): distance over time across a window of recent
 /// fixes, once the window spans enough of its length.
 ///
-/// Before that, the track filter's own speed is shown. With Doppler speed, half the window is
-/// enough. Without it, the pace must have settled (`settled`) before the window's speed is taken,
-/// and it is smoothed (an exponential average over 10 s), since it carries the receiver's drift.
+/// Before that: with Doppler speed, what the window's speeds say (their average over its time;
+/// a window of one fix, that fix's speed), until half the window is spanned. The window's
+/// distance cannot say it yet: the first metres of a leg are held back (the distance filter,
+/// standing still) and counted a step or two later. Without Doppler speed, the track filter's
+/// own speed is shown: positions a second apart differenced are their noise. The pace must have
+/// settled (`settled`) before the window's speed is taken, and it is smoothed (an exponential
+/// average over 10 s), since it carries the receiver's drift.
 /// The window empties at the start, a resume and a gap: no pace across any of them.
+/// A speed is as old as the fix or sample that measured it: it holds for the window's length
+/// (or its last step, when longer) and is unknown after (`speaks(at:)`).
 ///
 ///     var pace = PaceEstimator(windowS: 30, speedCapMps: 12, filters: true)
 ///     pace.push(t: 10, distanceM: 30)
 ///     pace.update(at: 10, phase: .cruise, dopplerMps: 3, filterSpeedMps: 3)
 ///     pace.groundSpeedMps   // 3
 public struct PaceEstimator: Sendable {
-    /// A point of the window: a time and the flight's distance then.
+    /// A point of the window: a time, the flight's distance then, and the speed the fix or
+    /// sample measured there (its Doppler speed; NaN without).
     struct Sample: Sendable, Equatable {
         var t: Double
         var d: Double
+        var v = Double.nan
     }
 
     let windowS: Double
@@ -35,6 +43,8 @@ public struct PaceEstimator: Sendable {
     /// the flight has not left cruise since): not the hold's 0 carried into a resume.
     private var measuredSinceReset = false
     private var lastSpeedT: Double? = nil
+    /// The time of the latest fix or sample that updated the speed (NaN before any).
+    public private(set) var updatedAt = Double.nan
     /// When the window began to fill since it was last emptied.
     private var since = Double.nan
 
@@ -110,16 +120,42 @@ public struct PaceEstimator: Sendable {
         t - since >= (dopplerMps.isNaN && filters ? 2 : 1) * windowS
     }
 
-    /// Filters on: the ground speed after a fix at `t`.
+    /// What the window's own speeds say: their trapezoid over the time between them (the
+    /// distance they measure) divided by that time; a window of one speed, that speed; NaN when
+    /// none of its points has one.
+    func measuredSpeeds() -> Double {
+        var area = 0.0, time = 0.0, latest = Double.nan
+        var previous = Sample(t: .nan, d: 0)
+        for i in head..<window.count {
+            let s = window[i]
+            guard !s.v.isNaN else { previous.v = .nan; continue }
+            if !previous.v.isNaN, s.t > previous.t {
+                area += (previous.v + s.v) / 2 * (s.t - previous.t)
+                time += s.t - previous.t
+            }
+            previous = s
+            latest = s.v
+        }
+        return time > 0 ? area / time : latest
+    }
+
+    /// Filters on: the ground speed after a fix (or a speed sample) at `t`, with its Doppler
+    /// speed (the sample's speed) and the track filter's.
     @inline(__always)
     mutating func update(at t: Double, phase: FlightPhase, dopplerMps: Double, filterSpeedMps: Double) {
         isMeasured = false
+        updatedAt = t
         measuredSinceReset = phase == .cruise
         guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
-        guard window.count - head >= 2, let last = window.last else { groundSpeedMps = .nan; return }
+        guard let last = window.last, window.count > head else { groundSpeedMps = .nan; return }
+        if last.t == t { window[window.count - 1].v = dopplerMps }   // (the point this fix pushed)
         let span = last.t - window[head].t
-        let enough = dopplerMps.isNaN ? settled(at: t, dopplerMps: dopplerMps) : span >= windowS / 2
-        let measured = enough ? windowSpeed() : (filterSpeedMps.isNaN ? windowSpeed() : filterSpeedMps)
+        let enough = dopplerMps.isNaN ? span > 0 && settled(at: t, dopplerMps: dopplerMps) : span >= windowS / 2
+        // Until then, with Doppler speed the window's speeds; without, the filter's (from the
+        // window's second point: one position says no speed).
+        let standIn = !dopplerMps.isNaN ? measuredSpeeds()
+            : span > 0 ? (filterSpeedMps.isNaN ? windowSpeed() : filterSpeedMps) : .nan
+        let measured = enough ? windowSpeed() : standIn
         let raw = min(measured, speedCapMps)   // nothing faster than the gate believes
         let tau = dopplerMps.isNaN ? Self.positionsOnlySmoothingS : 0
         if tau > 0, enough, !groundSpeedMps.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
@@ -132,13 +168,28 @@ public struct PaceEstimator: Sendable {
         isMeasured = enough && !groundSpeedMps.isNaN
     }
 
+    /// How long a speed holds after the fix or sample that measured it: the window's length, or
+    /// its last step when longer (a recorder slower than the window: its pace is over that step).
+    var holdsForS: Double {
+        guard window.count - head >= 2 else { return windowS }
+        return max(windowS, window[window.count - 1].t - window[window.count - 2].t)
+    }
+
+    /// Whether the speed still speaks for `now`: the fix or sample that updated it is no older
+    /// than `holdsForS` (true before any, and at an unknown time). Past it the receiver has gone
+    /// quiet (lost, indoors, the app suspended): the window holds nothing of the time since.
+    public func speaks(at now: Double) -> Bool {
+        !(now - updatedAt > holdsForS)
+    }
+
     /// The flight left cruise: 0 while holding, unknown after (until a fix in cruise measures it).
     mutating func left(for phase: FlightPhase) {
         if phase != .cruise { groundSpeedMps = phase == .holding ? 0 : .nan; isMeasured = false; measuredSinceReset = false }
     }
 
     /// Filters off: the fix's own speed, else the window's in cruise.
-    mutating func updateRaw(fixSpeedMps: Double, cruising: Bool) {
+    mutating func updateRaw(fixSpeedMps: Double, cruising: Bool, at t: Double) {
+        updatedAt = t
         groundSpeedMps = !fixSpeedMps.isNaN ? fixSpeedMps : (cruising ? windowSpeed() : .nan)
         isMeasured = !groundSpeedMps.isNaN
         measuredSinceReset = cruising   // (the fix's own speed, or none; before a start, no leg's)

@@ -9,8 +9,11 @@ public struct FlightData: Sendable, Equatable {
     public var lat: Double = .nan
     public var lon: Double = .nan
     public var hAccM: Double = .nan
-    /// "ok", "reduced" or "unknown" (no fix or no accuracy yet).
+    /// "ok", "reduced" or "unknown" (no fix or no accuracy yet, or the latest fix older than
+    /// the pace window speaks for: the receiver has gone quiet).
     public var accuracy: Accuracy = .unknown
+    /// The time of the latest fix: the one `lat`, `lon`, `h_acc_m` and `speed_mps` come from.
+    public var lastFixT: Double = .nan
     public var distanceM: Double = 0
     public var points: Int = 0
     public var segments: Int = 0
@@ -19,9 +22,11 @@ public struct FlightData: Sendable, Equatable {
     public var filtered: Int = 0
     /// The same, by reason (`filtered_by`; the summary's `filtered` object).
     public var filteredBy = FilterCounts()
-    /// The device's own speed (Doppler) from the latest fix, raw.
+    /// The device's own speed (Doppler) from the latest fix, raw; NaN once that fix is older than
+    /// the pace window speaks for.
     public var speedMps: Double = .nan
-    /// The engine's current ground speed: distance over time across the pace window.
+    /// The engine's current ground speed: distance over time across the pace window; NaN once
+    /// the fix or sample that measured it is older than the window speaks for.
     public var groundSpeedMps: Double = .nan
     public var altitudeM: Double = .nan
     public var headingDeg: Double = .nan
@@ -78,6 +83,7 @@ public struct FlightData: Sendable, Equatable {
         w.ownedField("lon", lon)
         w.ownedField("h_acc_m", hAccM)
         w.ownedField("accuracy", plain: accuracy.jsonName)
+        w.ownedField("last_fix_t", lastFixT)
         w.ownedField("distance_m", distanceM)
         w.ownedField("points", points)
         w.ownedField("segments", segments)

@@ -33,15 +33,20 @@ extension FlightComputer {
         d.phase = phase
         d.holdingBy = holdingBy?.rawValue
         d.lat = shown.lat; d.lon = shown.lon; d.hAccM = gate.accuracy.hAccM
-        d.accuracy = gate.accuracy.reduced ? .reduced : (gate.accuracy.sawAccuracy ? .ok : .unknown)
+        d.lastFixT = shown.t
+        // A fix older than the pace window speaks for says nothing of now: its speed and
+        // accuracy are unknown (its position stays, with its time); so is the pace measured
+        // when no sample has measured it since.
+        let fixSpeaks = !(now - shown.t > pace.holdsForS)
+        d.accuracy = gate.accuracy.reduced ? .reduced : (gate.accuracy.sawAccuracy && fixSpeaks ? .ok : .unknown)
         d.distanceM = distance
         d.points = route.count
         d.segments = route.segmentStarts.count
         d.fixes = fixes
         d.filteredBy = filtered
         d.filtered = filtered.total
-        let ground = pace.groundSpeedMps
-        d.speedMps = config.filters ? shown.speed : ground
+        let ground = phase == .cruise && !pace.speaks(at: now) ? .nan : pace.groundSpeedMps
+        d.speedMps = config.filters ? (fixSpeaks ? shown.speed : .nan) : ground
         d.groundSpeedMps = ground
         d.altitudeM = config.filters && !elevationStage.tracker.altitudeM.isNaN ? elevationStage.tracker.altitudeM : shown.alt
         d.headingDeg = shown.course.isNaN ? recorder.segmentBearing : shown.course
