@@ -312,8 +312,11 @@ runway_status runway_lap(runway_session *s, double t);
 
 /** The latest FlightData snapshot as JSON (the same object a "flight" event
  *  carries, with the seq of the latest flight event; a rejected input does not change it, a tick
- *  moves its clock: t and, in cruise, elapsed_s, keeping the seq). Free *out with
- *  runway_string_free(). */
+ *  moves its clock: t and, in cruise, elapsed_s, keeping the seq). "last_fix_t" is the time of
+ *  the fix lat/lon/speed_mps come from (null before any); once the clock is past it by more than
+ *  pace_window_s (or the last step, when longer), speed_mps is null and "accuracy" "unknown", and
+ *  so are ground_speed_mps and the pace when no fix or speed sample measured them since (docs/events.md).
+ *  Free *out with runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 
 /** The flight record so far (complete after stop: inputs after it are

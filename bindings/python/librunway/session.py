@@ -323,7 +323,11 @@ class Session(_SessionHandle, _SessionSubscriptions):
         window), ``pace_min_per_km`` (from ``ground_speed_mps``),
         ``avg_pace_min_per_km``, ``altitude_m``, ``heading_deg``, ``hr_bpm``,
         ``cadence_spm``, ``points`` (kept fixes), ``fixes`` (all fixes),
-        ``accuracy``, ``seq`` (of the latest event) and ``pfd`` (display
+        ``accuracy``, ``last_fix_t`` (the time of the fix ``lat``/``lon``/
+        ``speed_mps`` come from: once the clock is past it by more than the
+        pace window, ``speed_mps`` is ``None`` and ``accuracy``
+        ``"unknown"``, and so are the ground speed and pace unless a speed
+        sample measured them since), ``seq`` (of the latest event) and ``pfd`` (display
         strings: ``pace``, ``pace_tape``, ``direction``, ``heading_tape``,
         ``time``, ``distance``, ``altitude``, ``avg_pace``, ``hr``,
         ``cadence``). Unknown values are ``None``.

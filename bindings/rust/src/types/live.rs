@@ -75,6 +75,11 @@ pub struct Snapshot {
     pub lat: Option<f64>,
     /// Degrees.
     pub lon: Option<f64>,
+    /// Unix seconds of the fix `lat`, `lon` and `speed_mps` come from; `None` before any. Once
+    /// the clock is past it by more than the pace window (or the last step, when longer),
+    /// `speed_mps` is `None`, and so are `ground_speed_mps` and the pace when nothing measured
+    /// them since.
+    pub last_fix_t: Option<f64>,
     /// Metres.
     pub distance_m: f64,
     /// Route points.
@@ -138,6 +143,7 @@ impl Snapshot {
             holding_by: o.opt_string("holding_by")?,
             lat: o.opt_f64("lat")?,
             lon: o.opt_f64("lon")?,
+            last_fix_t: o.opt_f64("last_fix_t")?,
             distance_m: o.f64("distance_m")?,
             points: o.u64_or_0("points")?,
             segments: o.u64_or_0("segments")?,
