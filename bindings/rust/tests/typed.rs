@@ -101,7 +101,7 @@ fn unknown_values_are_none() {
     assert_eq!(before.avg_pace_min_per_km, None);
     assert!(before.route.is_empty() && before.laps.is_empty());
     let snap = s.snapshot().unwrap();
-    assert_eq!((snap.t, snap.lat, snap.hr_bpm), (None, None, None));
+    assert_eq!((snap.t, snap.lat, snap.last_fix_t, snap.hr_bpm), (None, None, None, None));
 
     let s = Session::open(None).unwrap();
     run(&s, false);
@@ -129,6 +129,7 @@ fn a_snapshot_holds_the_flight_data_and_its_pfd() {
     assert_eq!(snap.phase, "cruise");
     assert_eq!(snap.t, Some(T0 + 10.0));
     assert_eq!(snap.lat, Some(52.0003));
+    assert_eq!(snap.last_fix_t, Some(T0 + 10.0));
     assert_eq!(Some(snap.distance_m), f(&j, "distance_m"));
     // 0.0003° of latitude at 52° N is 33.39 m on WGS84: clean fixes measure it to 0.5 %.
     assert!((snap.distance_m - 33.39).abs() < 0.005 * 33.39, "{}", snap.distance_m);
