@@ -149,6 +149,14 @@ pub struct Lap {
     pub gain_m: f64,
     /// Elevation lost, metres.
     pub loss_m: f64,
+    /// Watts: the lap's average power (over the cruise seconds its samples cover); `None`
+    /// without power samples.
+    pub avg_power_w: Option<f64>,
+    /// Watts: the lap's highest power sample.
+    pub max_power_w: Option<f64>,
+    /// Watts: the lap's normalised power, from the 30 s rolling means that end in the lap
+    /// (reaching back before its start); `None` when none does.
+    pub normalized_power_w: Option<f64>,
 }
 
 impl Lap {
@@ -170,6 +178,9 @@ impl Lap {
             avg_hr_bpm: o.opt_f64("avg_hr_bpm")?,
             gain_m: o.opt_f64("gain_m")?.unwrap_or(0.0),
             loss_m: o.opt_f64("loss_m")?.unwrap_or(0.0),
+            avg_power_w: o.opt_f64("avg_power_w")?,
+            max_power_w: o.opt_f64("max_power_w")?,
+            normalized_power_w: o.opt_f64("normalized_power_w")?,
         })
     }
 }

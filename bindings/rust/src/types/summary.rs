@@ -65,6 +65,8 @@ impl DopplerCheck {
 /// The flight record ([`crate::Session::summary`], [`crate::store::flight`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Summary {
+    /// The stored flight's id; `None` without a store.
+    pub flight_id: Option<String>,
     /// `"preflight"`, `"cruise"`, `"holding"` or `"touchdown"`.
     pub phase: String,
     /// `"stopped"`, `"recovered"`..., `None` before touchdown.
@@ -111,6 +113,13 @@ pub struct Summary {
     pub avg_cadence_spm: Option<f64>,
     /// Steps per minute.
     pub max_cadence_spm: Option<f64>,
+    /// Watts: average power over the cruise seconds the samples cover; `None` without power
+    /// samples.
+    pub avg_power_w: Option<f64>,
+    /// Watts: the highest power sample in cruise.
+    pub max_power_w: Option<f64>,
+    /// Watts: normalised power (`None` before the 30th covered second).
+    pub normalized_power_w: Option<f64>,
     /// Fixes pushed.
     pub fixes: u64,
     /// Fixes refused, by reason.
@@ -131,6 +140,9 @@ pub struct Summary {
     pub segment_starts: Vec<u64>,
     /// The route (empty when the record was written without it).
     pub route: Vec<RoutePoint>,
+    /// The tolerance `route_simplified` was simplified within, metres; `None` when the record
+    /// was written without the route.
+    pub simplify_m: Option<f64>,
     /// The route simplified for drawing (`simplify_m`), when the record has it.
     pub route_simplified: Vec<RoutePoint>,
 }
@@ -157,6 +169,7 @@ impl Summary {
             return Err(bad(WHAT, "kind", "is not \"summary\""));
         }
         Ok(Summary {
+            flight_id: o.opt_string("flight_id")?,
             phase: o.string("phase")?,
             end_reason: o.opt_string("end_reason")?,
             activity: o.string("activity")?,
@@ -180,6 +193,9 @@ impl Summary {
             hr_zone_s: o.f64s("hr_zone_s")?,
             avg_cadence_spm: o.opt_f64("avg_cadence_spm")?,
             max_cadence_spm: o.opt_f64("max_cadence_spm")?,
+            avg_power_w: o.opt_f64("avg_power_w")?,
+            max_power_w: o.opt_f64("max_power_w")?,
+            normalized_power_w: o.opt_f64("normalized_power_w")?,
             fixes: o.u64("fixes")?,
             filtered: Filtered::from_value("summary filtered", o.get("filtered"))?,
             profile_mismatch: ProfileMismatch::from_value(o.get("profile_mismatch"))?,
@@ -197,6 +213,7 @@ impl Summary {
                     .collect::<Result<_>>()?,
             },
             route: route_pts,
+            simplify_m: o.opt_f64("simplify_m")?,
             route_simplified: simplified,
         })
     }

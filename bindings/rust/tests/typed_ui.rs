@@ -1,0 +1,117 @@
+//! What a phone UI reads from the typed results, with no JSON of its own: the snapshot's
+//! accuracy and power, each lap's and the record's power, the figures behind an alert ("400 m
+//! to go"), a tick's display strings and every event's time. Each is checked against the
+//! library's JSON (read independently with `json::parse`) and against what the flight did.
+
+mod common;
+
+use common::*;
+use runway::json::{self, Value};
+use runway::{store, EventBody, Session, Summary};
+
+/// The config of `run`: 200 m laps, a pace band the run is too slow for, a heart-rate ceiling
+/// it is above, and a 600 m goal called out at 400 m to go.
+const ALERTS: &str = r#"{"auto_lap_m":200,"target_pace":{"min":1,"max":2.5},"hr_ceiling":150,"goal_m":600,"minimums_m":[400]}"#;
+
+/// 70 fixes 2 s apart due north at 5.5 m/s (11 m each), 160 bpm; fixes 40 to 49 say h_acc 80 m
+/// (over the 50 m gate), the others 4 m; power samples a second apart over the first 70 s,
+/// 250 W but 400 W at fix 10. Snapshots after fixes 30 and 45 are returned.
+fn run(s: &Session) -> (String, String) {
+    let (mut at30, mut at45) = (String::new(), String::new());
+    s.start(Some(T0)).unwrap();
+    for i in 0..70 {
+        let t = T0 + 2.0 * i as f64;
+        let h_acc = if (40..50).contains(&i) { 80.0 } else { 4.0 };
+        s.push_json(&format!(
+            r#"{{"t":{t},"lat":{:.7},"lon":4.0,"alt":10,"speed":5.5,"course":0,"h_acc":{h_acc}}}"#,
+            LAT0 + i as f64 * 11.0 / 111_257.0
+        ))
+        .unwrap();
+        s.push_json(&format!(r#"{{"type":"hr","bpm":160,"t":{t}}}"#)).unwrap();
+        if i < 35 {
+            let w = if i == 10 { 400 } else { 250 };
+            s.push_json(&format!(r#"{{"type":"power","watts":{w},"t":{t}}}"#)).unwrap();
+            s.push_json(&format!(r#"{{"type":"power","watts":250,"t":{}}}"#, t + 1.0)).unwrap();
+        }
+        match i {
+            30 => at30 = s.snapshot_json().unwrap(),
+            45 => at45 = s.snapshot_json().unwrap(),
+            _ => {}
+        }
+    }
+    (at30, at45)
+}
+
+fn f(v: &Value, key: &str) -> Option<f64> {
+    v.get(key).and_then(Value::as_f64)
+}
+
+#[test]
+fn laps_and_the_record_hold_their_power() {
+    let s = Session::open(Some(ALERTS)).unwrap();
+    let poll = s.poll_subscription(Some(r#"{"kinds":["split"],"policy":"queue"}"#)).unwrap();
+    run(&s);
+    s.stop(None).unwrap();
+    let text = s.summary_json().unwrap();
+    let j = json::parse(&text).unwrap();
+    let sum = Summary::from_json(&text).unwrap();
+
+    assert_eq!(sum.avg_power_w, f(&j, "avg_power_w"));
+    assert_eq!(sum.max_power_w, f(&j, "max_power_w"));
+    assert_eq!(sum.normalized_power_w, f(&j, "normalized_power_w"));
+    // 74 s of power (the last sample holds its 5 s), one second of it 400 W.
+    let avg = sum.avg_power_w.unwrap();
+    assert!((avg - (250.0 + 150.0 / 74.0)).abs() < 1e-9, "{avg}");
+    assert_eq!(sum.max_power_w, Some(400.0));
+    assert!(sum.normalized_power_w.unwrap() > avg);
+    assert_eq!(sum.simplify_m, Some(2.0));
+    assert_eq!(sum.flight_id, None);
+
+    let laps = j.get("laps").and_then(Value::as_array).unwrap();
+    assert_eq!(sum.laps.len(), 4);
+    for (lap, raw) in sum.laps.iter().zip(laps) {
+        assert_eq!(lap.avg_power_w, f(raw, "avg_power_w"));
+        assert_eq!(lap.max_power_w, f(raw, "max_power_w"));
+        assert_eq!(lap.normalized_power_w, f(raw, "normalized_power_w"));
+    }
+    // The first 200 m (36.4 s) had the 400 W second, the second only 250 W; the last, after
+    // the samples ended, none.
+    assert_eq!(sum.laps[0].max_power_w, Some(400.0));
+    let first = sum.laps[0].avg_power_w.unwrap();
+    assert!(first > 250.0 && first < 260.0, "{first}");
+    assert_eq!((sum.laps[1].avg_power_w, sum.laps[1].max_power_w), (Some(250.0), Some(250.0)));
+    let last = &sum.laps[3];
+    assert_eq!((last.trigger.as_str(), last.avg_power_w, last.max_power_w), ("final", None, None));
+    assert_eq!(last.normalized_power_w, None);
+
+    let splits: Vec<_> = poll
+        .drain()
+        .map(|e| match e.unwrap().body().unwrap() {
+            EventBody::Split(lap) => lap,
+            other => panic!("not subscribed: {other:?}"),
+        })
+        .collect();
+    assert_eq!(splits, sum.laps);
+}
+
+#[test]
+fn a_stored_record_names_its_flight() {
+    let dir = TempDir::new("typed-ui");
+    let db = dir.join("runs.db");
+    let config = format!(r#"{{"store":{:?},"flight_id":"phone","simplify_m":5}}"#, db.to_str().unwrap());
+    let s = Session::open(Some(&config)).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..6 {
+        s.push_json(&fix_json(T0 + 2.0 * i as f64, i)).unwrap();
+    }
+    s.stop(None).unwrap();
+    let live = s.summary().unwrap();
+    assert_eq!((live.flight_id.as_deref(), live.simplify_m), (Some("phone"), Some(5.0)));
+    drop(s);
+    let stored = store::flight(&db, "phone").unwrap();
+    assert_eq!((stored.flight_id.as_deref(), stored.simplify_m), (Some("phone"), Some(5.0)));
+
+    // Without a store, no id.
+    let s = Session::open(None).unwrap();
+    assert_eq!(s.summary().unwrap().flight_id, None);
+}
