@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use runway::json::{self, Value};
-use runway::{store, EventBody, Session, Summary};
+use runway::{store, EventBody, Session, Snapshot, Summary};
 
 /// The config of `run`: 200 m laps, a pace band the run is too slow for, a heart-rate ceiling
 /// it is above, and a 600 m goal called out at 400 m to go.
@@ -114,4 +114,102 @@ fn a_stored_record_names_its_flight() {
     // Without a store, no id.
     let s = Session::open(None).unwrap();
     assert_eq!(s.summary().unwrap().flight_id, None);
+}
+
+/// Every member the new fields read, equal to the JSON's.
+fn same_as_json(snap: &Snapshot, text: &str) {
+    let j = json::parse(text).unwrap();
+    assert_eq!(snap.h_acc_m, f(&j, "h_acc_m"));
+    assert_eq!(Some(snap.accuracy.as_str()), j.get("accuracy").and_then(Value::as_str));
+    assert_eq!(Some(snap.filtered), j.get("filtered").and_then(Value::as_u64));
+    assert_eq!(snap.power_w, f(&j, "power_w"));
+    assert_eq!(snap.avg_power_w, f(&j, "avg_power_w"));
+    assert_eq!(snap.max_power_w, f(&j, "max_power_w"));
+    assert_eq!(snap.normalized_power_w, f(&j, "normalized_power_w"));
+}
+
+#[test]
+fn a_snapshot_holds_its_accuracy_and_power() {
+    let s = Session::open(Some(ALERTS)).unwrap();
+    let before = s.snapshot().unwrap();
+    assert_eq!((before.accuracy.as_str(), before.h_acc_m), ("unknown", None));
+    assert_eq!(
+        (before.power_w, before.avg_power_w, before.max_power_w, before.normalized_power_w),
+        (None, None, None, None)
+    );
+    assert_eq!(before.filtered, 0);
+
+    let (at30, at45) = run(&s);
+
+    // Fix 30, a second after a 250 W sample: 61 s of power, one of them 400 W.
+    let snap = Snapshot::from_json(&at30).unwrap();
+    same_as_json(&snap, &at30);
+    assert_eq!((snap.accuracy.as_str(), snap.h_acc_m), ("ok", Some(4.0)));
+    assert_eq!(snap.filtered, 0);
+    assert_eq!(snap.power_w, Some(250.0));
+    assert_eq!(snap.max_power_w, Some(400.0));
+    let avg = snap.avg_power_w.expect("power was pushed");
+    assert!((avg - (250.0 + 150.0 / 61.0)).abs() < 1e-9, "{avg}");
+    let np = snap.normalized_power_w.expect("past the 30th second");
+    assert!(np > avg && np < 400.0, "normalised {np}, average {avg}");
+
+    // Fix 45: six fixes of 80 m refused, the samples stale since 74 s.
+    let snap = Snapshot::from_json(&at45).unwrap();
+    same_as_json(&snap, &at45);
+    assert_eq!((snap.accuracy.as_str(), snap.h_acc_m), ("reduced", Some(80.0)));
+    assert_eq!((snap.filtered, snap.filtered_by.accuracy), (6, 6));
+    assert_eq!(snap.power_w, None);
+    assert_eq!(snap.max_power_w, Some(400.0));
+    assert!(snap.avg_power_w.is_some() && snap.normalized_power_w.is_some());
+
+    // Accurate fixes again; the record's power is the flight's.
+    let text = s.snapshot_json().unwrap();
+    let now = s.snapshot().unwrap();
+    same_as_json(&now, &text);
+    assert_eq!((now.accuracy.as_str(), now.h_acc_m, now.filtered), ("ok", Some(4.0), 10));
+    s.stop(None).unwrap();
+    let sum = s.summary().unwrap();
+    assert_eq!(sum.avg_power_w, now.avg_power_w);
+    assert_eq!(sum.max_power_w, Some(400.0));
+    assert_eq!(sum.normalized_power_w, now.normalized_power_w);
+}
+
+/// The ELEMNT ride in ../shared/tracks (power from its records), replayed as runway_analyse
+/// does: the snapshot at its end and the record give the power docs/events.md quotes (106.5 W
+/// average, 155.1 W normalised, the records' own 648 W maximum), and each of its 80 laps has
+/// its own.
+#[test]
+fn a_real_ride_reads_its_power_typed() {
+    let Some(dir) = tracks_dir() else {
+        eprintln!("SKIPPED: ../shared/tracks absent");
+        return;
+    };
+    let fit = std::fs::read(dir.join("fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit")).unwrap();
+    let jsonl = runway::import_recording(&fit, "fit").unwrap();
+    let s = Session::open(Some(r#"{"activity":"ride"}"#)).unwrap();
+    start_replay(&s, &jsonl);
+    assert_eq!(s.push_jsonl(&jsonl).rejected, 0);
+    let text = s.snapshot_json().unwrap();
+    let snap = s.snapshot().unwrap();
+    same_as_json(&snap, &text);
+    assert_eq!((snap.accuracy.as_str(), snap.h_acc_m), ("ok", Some(3.0)));
+    assert_eq!(snap.power_w, Some(0.0)); // coasting at the end
+    s.stop(None).unwrap();
+    let sum = s.summary().unwrap();
+    let round1 = |w: Option<f64>| w.map(|w| (w * 10.0).round() / 10.0);
+    assert_eq!(round1(sum.avg_power_w), Some(106.5));
+    assert_eq!(round1(sum.normalized_power_w), Some(155.1));
+    assert_eq!(sum.max_power_w, Some(648.0));
+    assert_eq!((snap.avg_power_w, snap.max_power_w), (sum.avg_power_w, sum.max_power_w));
+    assert_eq!(snap.normalized_power_w, sum.normalized_power_w);
+
+    assert_eq!(sum.laps.len(), 80);
+    assert!(sum.laps.iter().all(|l| l.avg_power_w.is_some() && l.max_power_w.is_some()), "{:?}", sum.laps);
+    let max = sum.laps.iter().filter_map(|l| l.max_power_w).fold(0.0, f64::max);
+    assert_eq!(max, 648.0);
+    let j = json::parse(&s.summary_json().unwrap()).unwrap();
+    for (lap, raw) in sum.laps.iter().zip(j.get("laps").and_then(Value::as_array).unwrap()) {
+        assert_eq!(lap.avg_power_w, f(raw, "avg_power_w"));
+        assert_eq!(lap.normalized_power_w, f(raw, "normalized_power_w"));
+    }
 }

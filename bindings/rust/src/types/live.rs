@@ -80,6 +80,13 @@ pub struct Snapshot {
     /// `speed_mps` is `None`, and so are `ground_speed_mps` and the pace when nothing measured
     /// them since.
     pub last_fix_t: Option<f64>,
+    /// The horizontal accuracy the latest fix that gave one said (a fix the gate refused
+    /// too), metres; `None` before any did.
+    pub h_acc_m: Option<f64>,
+    /// `"ok"`; `"reduced"` while fixes are worse than `required_accuracy_m` (refused, so the
+    /// distance stands still: a UI's "weak GPS"); `"unknown"` before any fix gave its accuracy,
+    /// and once the latest fix is older than `last_fix_t` allows (the receiver has gone quiet).
+    pub accuracy: String,
     /// Metres.
     pub distance_m: f64,
     /// Route points.
@@ -88,6 +95,8 @@ pub struct Snapshot {
     pub segments: u64,
     /// Fixes pushed.
     pub fixes: u64,
+    /// Fixes refused, all reasons (`filtered_by.total()`).
+    pub filtered: u64,
     /// Fixes refused, by reason.
     pub filtered_by: Filtered,
     /// The device's Doppler speed, m/s.
@@ -124,6 +133,14 @@ pub struct Snapshot {
     pub hr_bpm: Option<f64>,
     /// Steps per minute.
     pub cadence_spm: Option<f64>,
+    /// Watts: the mean of the power samples of the last 3 s; `None` when none came in them.
+    pub power_w: Option<f64>,
+    /// Watts: the flight's average power so far (cruise seconds the samples cover).
+    pub avg_power_w: Option<f64>,
+    /// Watts: the highest power sample in cruise so far.
+    pub max_power_w: Option<f64>,
+    /// Watts: the flight's normalised power so far (from its 30th covered second).
+    pub normalized_power_w: Option<f64>,
     /// The display strings.
     pub pfd: Pfd,
 }
@@ -136,6 +153,7 @@ impl Snapshot {
 
     fn from_value(v: &Value) -> Result<Snapshot> {
         let o = Obj::new("snapshot", v)?;
+        let filtered_by = Filtered::from_value("snapshot filtered_by", o.get("filtered_by"))?;
         Ok(Snapshot {
             seq: o.u64_or_0("seq")?,
             t: o.opt_f64("t")?,
@@ -144,11 +162,17 @@ impl Snapshot {
             lat: o.opt_f64("lat")?,
             lon: o.opt_f64("lon")?,
             last_fix_t: o.opt_f64("last_fix_t")?,
+            h_acc_m: o.opt_f64("h_acc_m")?,
+            accuracy: o.opt_string("accuracy")?.unwrap_or_else(|| "unknown".into()),
             distance_m: o.f64("distance_m")?,
             points: o.u64_or_0("points")?,
             segments: o.u64_or_0("segments")?,
             fixes: o.u64_or_0("fixes")?,
-            filtered_by: Filtered::from_value("snapshot filtered_by", o.get("filtered_by"))?,
+            filtered: match o.get("filtered") {
+                None => filtered_by.total(),
+                Some(_) => o.u64("filtered")?,
+            },
+            filtered_by,
             speed_mps: o.opt_f64("speed_mps")?,
             ground_speed_mps: o.opt_f64("ground_speed_mps")?,
             pace_min_per_km: o.opt_f64("pace_min_per_km")?,
@@ -166,6 +190,10 @@ impl Snapshot {
             lap_elapsed_s: o.opt_f64("lap_elapsed_s")?.unwrap_or(0.0),
             hr_bpm: o.opt_f64("hr_bpm")?,
             cadence_spm: o.opt_f64("cadence_spm")?,
+            power_w: o.opt_f64("power_w")?,
+            avg_power_w: o.opt_f64("avg_power_w")?,
+            max_power_w: o.opt_f64("max_power_w")?,
+            normalized_power_w: o.opt_f64("normalized_power_w")?,
             pfd: Pfd::from_value(o.get("pfd"))?,
         })
     }
