@@ -5,8 +5,9 @@
 //! (`preflight` → `cruise` ⇄ `holding` → `touchdown`), receives events through
 //! [`Subscription`]s (a closure on a library thread) or [`PollSubscription`]s, and reads the
 //! flight record with [`Session::summary`]. Results are typed — [`Summary`] (with [`Lap`]s and
-//! [`RoutePoint`]s), [`Snapshot`], [`Flight`], [`EventBody`] — parsed by the crate's own std-only
-//! JSON reader, [`json`]; every one also has its JSON (`summary_json`, `snapshot_json`, ...).
+//! [`RoutePoint`]s), [`Snapshot`], [`Flight`], [`EventBody`] (an alert's figures as
+//! [`AlertValues`]) — parsed by the crate's own std-only JSON reader, [`json`]; every one also
+//! has its JSON (`summary_json`, `snapshot_json`, ...).
 //!
 //! ```
 //! use std::sync::mpsc;
@@ -101,7 +102,8 @@ pub use recording::{analyse, analyse_route, import_available, import_recording, 
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
 pub use types::{
-    DopplerCheck, EventBody, Filtered, Flight, Lap, Pfd, ProfileMismatch, RoutePoint, Snapshot, Summary,
+    AlertValues, DopplerCheck, EventBody, Filtered, Flight, Lap, Pfd, ProfileMismatch, RoutePoint, Snapshot,
+    Summary,
 };
 
 /// The loaded library's version, e.g. `"0.1.0"` (loads the library; panics when none loads:

@@ -1,7 +1,9 @@
 //! Typed results: the flight record ([`Summary`], with its [`Lap`]s and [`RoutePoint`]s), the
 //! live snapshot ([`Snapshot`], with its [`Pfd`] strings), a stored flight's listing
-//! ([`Flight`]) and what an [`crate::Event`] carries ([`EventBody`]), each parsed from the
-//! library's JSON with this crate's own reader ([`crate::json`]).
+//! ([`Flight`]) and what an [`crate::Event`] carries ([`EventBody`], an alert's figures as
+//! [`AlertValues`]), each parsed from the library's JSON with this crate's own reader
+//! ([`crate::json`]). Every member the library writes has a field (the event's `t` is
+//! [`crate::Event::t`]), so a host reads none of the JSON itself.
 //!
 //! Values the library writes as `null` (unknown: no heart rate, no altitude, before the start)
 //! are `None`. Members this crate does not know are ignored, so a newer library that adds some
@@ -17,7 +19,7 @@ mod live;
 mod summary;
 
 pub use flight::Flight;
-pub use live::{EventBody, Pfd, Snapshot};
+pub use live::{AlertValues, EventBody, Pfd, Snapshot};
 pub use summary::{DopplerCheck, ProfileMismatch, Summary};
 
 use crate::error::{Error, Result, Status};

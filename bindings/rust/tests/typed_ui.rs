@@ -7,7 +7,7 @@ mod common;
 
 use common::*;
 use runway::json::{self, Value};
-use runway::{store, EventBody, Session, Snapshot, Summary};
+use runway::{store, AlertValues, Event, EventBody, Session, Snapshot, Status, Summary};
 
 /// The config of `run`: 200 m laps, a pace band the run is too slow for, a heart-rate ceiling
 /// it is above, and a 600 m goal called out at 400 m to go.
@@ -44,76 +44,6 @@ fn run(s: &Session) -> (String, String) {
 
 fn f(v: &Value, key: &str) -> Option<f64> {
     v.get(key).and_then(Value::as_f64)
-}
-
-#[test]
-fn laps_and_the_record_hold_their_power() {
-    let s = Session::open(Some(ALERTS)).unwrap();
-    let poll = s.poll_subscription(Some(r#"{"kinds":["split"],"policy":"queue"}"#)).unwrap();
-    run(&s);
-    s.stop(None).unwrap();
-    let text = s.summary_json().unwrap();
-    let j = json::parse(&text).unwrap();
-    let sum = Summary::from_json(&text).unwrap();
-
-    assert_eq!(sum.avg_power_w, f(&j, "avg_power_w"));
-    assert_eq!(sum.max_power_w, f(&j, "max_power_w"));
-    assert_eq!(sum.normalized_power_w, f(&j, "normalized_power_w"));
-    // 74 s of power (the last sample holds its 5 s), one second of it 400 W.
-    let avg = sum.avg_power_w.unwrap();
-    assert!((avg - (250.0 + 150.0 / 74.0)).abs() < 1e-9, "{avg}");
-    assert_eq!(sum.max_power_w, Some(400.0));
-    assert!(sum.normalized_power_w.unwrap() > avg);
-    assert_eq!(sum.simplify_m, Some(2.0));
-    assert_eq!(sum.flight_id, None);
-
-    let laps = j.get("laps").and_then(Value::as_array).unwrap();
-    assert_eq!(sum.laps.len(), 4);
-    for (lap, raw) in sum.laps.iter().zip(laps) {
-        assert_eq!(lap.avg_power_w, f(raw, "avg_power_w"));
-        assert_eq!(lap.max_power_w, f(raw, "max_power_w"));
-        assert_eq!(lap.normalized_power_w, f(raw, "normalized_power_w"));
-    }
-    // The first 200 m (36.4 s) had the 400 W second, the second only 250 W; the last, after
-    // the samples ended, none.
-    assert_eq!(sum.laps[0].max_power_w, Some(400.0));
-    let first = sum.laps[0].avg_power_w.unwrap();
-    assert!(first > 250.0 && first < 260.0, "{first}");
-    assert_eq!((sum.laps[1].avg_power_w, sum.laps[1].max_power_w), (Some(250.0), Some(250.0)));
-    let last = &sum.laps[3];
-    assert_eq!((last.trigger.as_str(), last.avg_power_w, last.max_power_w), ("final", None, None));
-    assert_eq!(last.normalized_power_w, None);
-
-    let splits: Vec<_> = poll
-        .drain()
-        .map(|e| match e.unwrap().body().unwrap() {
-            EventBody::Split(lap) => lap,
-            other => panic!("not subscribed: {other:?}"),
-        })
-        .collect();
-    assert_eq!(splits, sum.laps);
-}
-
-#[test]
-fn a_stored_record_names_its_flight() {
-    let dir = TempDir::new("typed-ui");
-    let db = dir.join("runs.db");
-    let config = format!(r#"{{"store":{:?},"flight_id":"phone","simplify_m":5}}"#, db.to_str().unwrap());
-    let s = Session::open(Some(&config)).unwrap();
-    s.start(Some(T0)).unwrap();
-    for i in 0..6 {
-        s.push_json(&fix_json(T0 + 2.0 * i as f64, i)).unwrap();
-    }
-    s.stop(None).unwrap();
-    let live = s.summary().unwrap();
-    assert_eq!((live.flight_id.as_deref(), live.simplify_m), (Some("phone"), Some(5.0)));
-    drop(s);
-    let stored = store::flight(&db, "phone").unwrap();
-    assert_eq!((stored.flight_id.as_deref(), stored.simplify_m), (Some("phone"), Some(5.0)));
-
-    // Without a store, no id.
-    let s = Session::open(None).unwrap();
-    assert_eq!(s.summary().unwrap().flight_id, None);
 }
 
 /// Every member the new fields read, equal to the JSON's.
@@ -172,6 +102,236 @@ fn a_snapshot_holds_its_accuracy_and_power() {
     assert_eq!(sum.avg_power_w, now.avg_power_w);
     assert_eq!(sum.max_power_w, Some(400.0));
     assert_eq!(sum.normalized_power_w, now.normalized_power_w);
+}
+
+#[test]
+fn laps_and_the_record_hold_their_power() {
+    let s = Session::open(Some(ALERTS)).unwrap();
+    let poll = s.poll_subscription(Some(r#"{"kinds":["split"],"policy":"queue"}"#)).unwrap();
+    run(&s);
+    s.stop(None).unwrap();
+    let text = s.summary_json().unwrap();
+    let j = json::parse(&text).unwrap();
+    let sum = Summary::from_json(&text).unwrap();
+
+    assert_eq!(sum.avg_power_w, f(&j, "avg_power_w"));
+    assert_eq!(sum.max_power_w, f(&j, "max_power_w"));
+    assert_eq!(sum.normalized_power_w, f(&j, "normalized_power_w"));
+    // 74 s of power (the last sample holds its 5 s), one second of it 400 W.
+    let avg = sum.avg_power_w.unwrap();
+    assert!((avg - (250.0 + 150.0 / 74.0)).abs() < 1e-9, "{avg}");
+    assert_eq!(sum.max_power_w, Some(400.0));
+    assert!(sum.normalized_power_w.unwrap() > avg);
+    assert_eq!(sum.simplify_m, Some(2.0));
+    assert_eq!(sum.flight_id, None);
+
+    let laps = j.get("laps").and_then(Value::as_array).unwrap();
+    assert_eq!(sum.laps.len(), 4);
+    for (lap, raw) in sum.laps.iter().zip(laps) {
+        assert_eq!(lap.avg_power_w, f(raw, "avg_power_w"));
+        assert_eq!(lap.max_power_w, f(raw, "max_power_w"));
+        assert_eq!(lap.normalized_power_w, f(raw, "normalized_power_w"));
+    }
+    // The first 200 m (36.4 s) had the 400 W second, the second only 250 W; the last, after
+    // the samples ended, none.
+    assert_eq!(sum.laps[0].max_power_w, Some(400.0));
+    let first = sum.laps[0].avg_power_w.unwrap();
+    assert!(first > 250.0 && first < 260.0, "{first}");
+    assert_eq!((sum.laps[1].avg_power_w, sum.laps[1].max_power_w), (Some(250.0), Some(250.0)));
+    let last = &sum.laps[3];
+    assert_eq!((last.trigger.as_str(), last.avg_power_w, last.max_power_w), ("final", None, None));
+    assert_eq!(last.normalized_power_w, None);
+
+    let splits: Vec<_> = poll
+        .drain()
+        .map(|e| match e.unwrap().body().unwrap() {
+            EventBody::Split(lap) => lap,
+            other => panic!("not subscribed: {other:?}"),
+        })
+        .collect();
+    assert_eq!(splits, sum.laps);
+}
+
+/// An alert event's values, by key, as its JSON lists them.
+fn json_values(e: &Event) -> Vec<(String, f64)> {
+    let v = json::parse(&e.json).unwrap();
+    match v.get("values") {
+        Some(Value::Object(members)) => {
+            members.iter().map(|(k, v)| (k.clone(), v.as_f64().unwrap())).collect()
+        }
+        other => panic!("no values object: {other:?} in {}", e.json),
+    }
+}
+
+/// An alert event, its typed code and values, and its values as the JSON lists them.
+type Alert = (Event, String, AlertValues, Vec<(String, f64)>);
+
+/// Each alert event of a `run` with `config`.
+fn alerts(config: &str) -> Vec<Alert> {
+    let s = Session::open(Some(config)).unwrap();
+    let poll = s.poll_subscription(Some(r#"{"kinds":["alert"],"policy":"queue"}"#)).unwrap();
+    run(&s);
+    s.stop(None).unwrap();
+    poll.drain()
+        .map(|e| {
+            let e = e.unwrap();
+            let raw = json_values(&e);
+            match e.body().unwrap() {
+                EventBody::Alert { code, message, values } => {
+                    assert_eq!(Some(message), e.str_field("message"));
+                    (e, code, values, raw)
+                }
+                other => panic!("not subscribed: {other:?}"),
+            }
+        })
+        .collect()
+}
+
+/// 5.5 m/s in minutes per km.
+const PACE: f64 = 1000.0 / (5.5 * 60.0);
+
+#[test]
+fn an_alert_holds_the_figures_behind_it() {
+    let got = alerts(ALERTS);
+    let codes: Vec<&str> = got.iter().map(|a| a.1.as_str()).collect();
+    assert_eq!(codes, ["GPWS_HR_HIGH", "GPWS_PACE_SLOW", "MINIMUMS", "MINIMUMS_GOAL"]);
+    for (e, code, values, raw) in &got {
+        let get = |key: &str| {
+            raw.iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| *v)
+                .unwrap_or_else(|| panic!("{key} in {}", e.json))
+        };
+        // Each typed figure is the JSON's, and the JSON has no other.
+        let typed: Vec<(&str, f64)> = match *values {
+            AlertValues::HrHigh { hr_bpm, ceiling_bpm, held_s } => {
+                assert_eq!((hr_bpm, ceiling_bpm), (160.0, 150.0));
+                assert!(held_s >= 5.0, "{held_s}");
+                vec![("hr_bpm", hr_bpm), ("ceiling_bpm", ceiling_bpm), ("held_s", held_s)]
+            }
+            AlertValues::PaceSlow { pace_min_per_km, target_max_min_per_km, held_s } => {
+                assert!((pace_min_per_km - PACE).abs() < 1e-9, "{pace_min_per_km}");
+                assert_eq!(target_max_min_per_km, 2.5);
+                assert!(held_s >= 5.0, "{held_s}");
+                vec![
+                    ("pace_min_per_km", pace_min_per_km),
+                    ("target_max_min_per_km", target_max_min_per_km),
+                    ("held_s", held_s),
+                ]
+            }
+            AlertValues::Minimums { remaining_m, mark_m, distance_m, goal_m } => {
+                // "400 m to go": called at the fix that crossed it, 11 m a fix 2 s apart.
+                assert_eq!((mark_m, goal_m), (400.0, 600.0));
+                assert!((remaining_m - (goal_m - distance_m)).abs() < 1e-9);
+                assert!(remaining_m <= 400.0 && remaining_m > 400.0 - 11.5, "{remaining_m}");
+                assert_eq!(e.t(), Some(T0 + 2.0 * (distance_m / 11.0).round()));
+                vec![
+                    ("remaining_m", remaining_m),
+                    ("mark_m", mark_m),
+                    ("distance_m", distance_m),
+                    ("goal_m", goal_m),
+                ]
+            }
+            AlertValues::MinimumsGoal { distance_m, goal_m } => {
+                assert_eq!(goal_m, 600.0);
+                assert!((600.0..611.5).contains(&distance_m), "{distance_m}");
+                assert_eq!(e.t(), Some(T0 + 2.0 * (distance_m / 11.0).round()));
+                vec![("distance_m", distance_m), ("goal_m", goal_m)]
+            }
+            ref other => panic!("{code}: {other:?}"),
+        };
+        assert_eq!(typed.len(), raw.len(), "{}", e.json);
+        for (key, v) in typed {
+            assert_eq!(v, get(key), "{key} of {}", e.json);
+        }
+        assert_eq!(e.t(), json::parse(&e.json).unwrap().get("t").and_then(Value::as_f64));
+    }
+
+    // The other side of the band.
+    let fast = alerts(r#"{"target_pace":{"min":4,"max":6}}"#);
+    assert_eq!(fast.len(), 1, "{:?}", fast.iter().map(|a| &a.0.json).collect::<Vec<_>>());
+    match fast[0].2 {
+        AlertValues::PaceFast { pace_min_per_km, target_min_min_per_km, held_s } => {
+            assert!((pace_min_per_km - PACE).abs() < 1e-9, "{pace_min_per_km}");
+            assert_eq!(
+                (target_min_min_per_km, Some(held_s)),
+                (4.0, fast[0].3.iter().find(|(k, _)| k == "held_s").map(|(_, v)| *v))
+            );
+            assert!(held_s >= 5.0, "{held_s}");
+        }
+        ref other => panic!("{other:?}"),
+    }
+
+    // A code this crate does not know keeps its figures by key; a known code missing one is an
+    // error naming it.
+    let goal = &got[3].0.json;
+    let newer = Event::from_json(goal.replacen("\"MINIMUMS_GOAL\"", "\"MINIMUMS_NEW\"", 1));
+    match newer.body().unwrap() {
+        EventBody::Alert { code, values: AlertValues::Other(values), .. } => {
+            assert_eq!(code, "MINIMUMS_NEW");
+            assert_eq!(values, got[3].3);
+        }
+        other => panic!("{other:?}"),
+    }
+    let damaged = Event::from_json(goal.replacen("\"goal_m\":", "\"goal_x\":", 1));
+    let err = damaged.body().unwrap_err();
+    assert_eq!(err.status, Status::Internal);
+    assert!(err.message.contains("\"goal_m\" is missing"), "{err}");
+}
+
+#[test]
+fn a_tick_holds_its_display_strings_and_every_event_its_time() {
+    let s = Session::open(None).unwrap();
+    let poll = s.poll_subscription(Some(r#"{"policy":"queue","capacity":4096}"#)).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..6 {
+        s.push_json(&fix_json(T0 + 2.0 * i as f64, i)).unwrap();
+    }
+    s.tick(Some(T0 + 12.5)).unwrap();
+    let events: Vec<_> = poll.drain().map(Result::unwrap).collect();
+    for e in &events {
+        assert_eq!(e.t(), json::parse(&e.json).unwrap().get("t").and_then(Value::as_f64), "{}", e.json);
+    }
+    assert_eq!(events[0].kind, "phase");
+    assert_eq!(events[0].t(), Some(T0));
+    let tick = events.last().unwrap();
+    assert_eq!(tick.t(), Some(T0 + 12.5));
+    match tick.body().unwrap() {
+        EventBody::Tick { phase, elapsed_s, avg_pace_min_per_km, pfd } => {
+            assert_eq!((phase.as_str(), elapsed_s), ("cruise", 12.5));
+            let avg = avg_pace_min_per_km.expect("some distance");
+            assert_eq!(pfd.time, "00:00:12");
+            assert_eq!(pfd.avg_pace, format!("AVG {}", runway::format_pace(avg)));
+            assert_eq!(
+                Some(pfd.avg_pace.as_str()),
+                json::parse(tick.field("pfd").unwrap()).unwrap().get("avg_pace").and_then(Value::as_str)
+            );
+            assert_eq!((pfd.pace.as_str(), pfd.pace_tape.len()), ("", 0)); // not in a tick
+        }
+        other => panic!("{other:?} from {}", tick.json),
+    }
+}
+
+#[test]
+fn a_stored_record_names_its_flight() {
+    let dir = TempDir::new("typed-ui");
+    let db = dir.join("runs.db");
+    let config = format!(r#"{{"store":{:?},"flight_id":"phone","simplify_m":5}}"#, db.to_str().unwrap());
+    let s = Session::open(Some(&config)).unwrap();
+    s.start(Some(T0)).unwrap();
+    for i in 0..6 {
+        s.push_json(&fix_json(T0 + 2.0 * i as f64, i)).unwrap();
+    }
+    s.stop(None).unwrap();
+    let live = s.summary().unwrap();
+    assert_eq!((live.flight_id.as_deref(), live.simplify_m), (Some("phone"), Some(5.0)));
+    drop(s);
+    let stored = store::flight(&db, "phone").unwrap();
+    assert_eq!((stored.flight_id.as_deref(), stored.simplify_m), (Some("phone"), Some(5.0)));
+
+    // Without a store, no id.
+    let s = Session::open(None).unwrap();
+    assert_eq!(s.summary().unwrap().flight_id, None);
 }
 
 /// The ELEMNT ride in ../shared/tracks (power from its records), replayed as runway_analyse

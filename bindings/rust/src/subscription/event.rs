@@ -33,6 +33,12 @@ impl Event {
         json::raw_field(&self.json, key)
     }
 
+    /// The event's time, unix seconds (`t`; `None` for an `overflow` event, which has none,
+    /// and before any input).
+    pub fn t(&self) -> Option<f64> {
+        json::f64_field(&self.json, "t")
+    }
+
     /// A top-level string member, e.g. `event.str_field("to")` of a phase event.
     pub fn str_field(&self, key: &str) -> Option<String> {
         json::str_field(&self.json, key)

@@ -204,7 +204,8 @@ impl Snapshot {
 pub enum EventBody {
     /// `flight`: the flight data after an input.
     Flight(Box<Snapshot>),
-    /// `phase`: a phase change; `by` is `"user"` or `"auto"` when entering holding.
+    /// `phase`: a phase change; `by` is `"user"` or `"auto"` when entering holding (and
+    /// `"holding"` → `"holding"` by `"user"` when a pause takes over an auto pause).
     Phase {
         /// The phase left.
         from: String,
@@ -223,6 +224,9 @@ pub enum EventBody {
         elapsed_s: f64,
         /// Minutes per km.
         avg_pace_min_per_km: Option<f64>,
+        /// The display strings of these two: [`Pfd::time`] and [`Pfd::avg_pace`] (the others
+        /// are empty: a tick moves the clock alone).
+        pfd: Pfd,
     },
     /// `log`: a line of the session's log.
     Log {
@@ -237,6 +241,8 @@ pub enum EventBody {
         code: String,
         /// The callout.
         message: String,
+        /// The figures behind it, by `code` (`remaining_m` of a `MINIMUMS` callout...).
+        values: AlertValues,
     },
     /// `overflow`: this many events were dropped (a full queue).
     Overflow {
@@ -263,11 +269,111 @@ impl EventBody {
                 phase: o.string("phase")?,
                 elapsed_s: o.f64("elapsed_s")?,
                 avg_pace_min_per_km: o.opt_f64("avg_pace_min_per_km")?,
+                pfd: Pfd::from_value(o.get("pfd"))?,
             },
             "log" => EventBody::Log { level: o.string("level")?, message: o.string("message")? },
-            "alert" => EventBody::Alert { code: o.string("code")?, message: o.string("message")? },
+            "alert" => {
+                let code = o.string("code")?;
+                let values = AlertValues::from_value(&code, o.get("values"))?;
+                EventBody::Alert { code, message: o.string("message")?, values }
+            }
             "overflow" => EventBody::Overflow { dropped: o.u64("dropped")? },
             _ => EventBody::Other,
+        })
+    }
+}
+
+/// The figures behind an `alert` event, by its code ([`EventBody::Alert`]'s `values`): what
+/// a UI shows or says with the callout ("1 km to go", the pace against its target). Every
+/// figure of a known code is there (the library writes only finite ones).
+#[derive(Debug, Clone, PartialEq)]
+pub enum AlertValues {
+    /// `GPWS_PACE_SLOW`: the current pace has been slower than the target band's slow end.
+    PaceSlow {
+        /// The current pace, minutes per km.
+        pace_min_per_km: f64,
+        /// The band's slow end (`target_pace`'s `max`), minutes per km.
+        target_max_min_per_km: f64,
+        /// How long the pace had been outside the band, seconds.
+        held_s: f64,
+    },
+    /// `GPWS_PACE_FAST`: the current pace has been faster than the target band's fast end.
+    PaceFast {
+        /// The current pace, minutes per km.
+        pace_min_per_km: f64,
+        /// The band's fast end (`target_pace`'s `min`), minutes per km.
+        target_min_min_per_km: f64,
+        /// How long the pace had been outside the band, seconds.
+        held_s: f64,
+    },
+    /// `GPWS_HR_HIGH`: the heart rate has been above `hr_ceiling`.
+    HrHigh {
+        /// The current heart rate, bpm.
+        hr_bpm: f64,
+        /// The ceiling, bpm.
+        ceiling_bpm: f64,
+        /// How long it had been above, seconds.
+        held_s: f64,
+    },
+    /// `MINIMUMS`: the distance left to the goal came down to a mark of `minimums_m`.
+    Minimums {
+        /// Metres left to the goal (at most `mark_m`).
+        remaining_m: f64,
+        /// The mark called out, metres (1000 for "1 km to go").
+        mark_m: f64,
+        /// The flight's distance, metres.
+        distance_m: f64,
+        /// The goal (`goal_m`), metres.
+        goal_m: f64,
+    },
+    /// `MINIMUMS_GOAL`: the goal distance is reached.
+    MinimumsGoal {
+        /// The flight's distance, metres.
+        distance_m: f64,
+        /// The goal (`goal_m`), metres.
+        goal_m: f64,
+    },
+    /// A code this crate does not know (a newer library): its numeric values as the event
+    /// lists them, by key.
+    Other(Vec<(String, f64)>),
+}
+
+impl AlertValues {
+    fn from_value(code: &str, v: Option<&Value>) -> Result<AlertValues> {
+        const WHAT: &str = "alert values";
+        let v = v.ok_or_else(|| bad("alert event", "values", "is missing"))?;
+        let o = Obj::new(WHAT, v)?;
+        Ok(match code {
+            "GPWS_PACE_SLOW" => AlertValues::PaceSlow {
+                pace_min_per_km: o.f64("pace_min_per_km")?,
+                target_max_min_per_km: o.f64("target_max_min_per_km")?,
+                held_s: o.f64("held_s")?,
+            },
+            "GPWS_PACE_FAST" => AlertValues::PaceFast {
+                pace_min_per_km: o.f64("pace_min_per_km")?,
+                target_min_min_per_km: o.f64("target_min_min_per_km")?,
+                held_s: o.f64("held_s")?,
+            },
+            "GPWS_HR_HIGH" => AlertValues::HrHigh {
+                hr_bpm: o.f64("hr_bpm")?,
+                ceiling_bpm: o.f64("ceiling_bpm")?,
+                held_s: o.f64("held_s")?,
+            },
+            "MINIMUMS" => AlertValues::Minimums {
+                remaining_m: o.f64("remaining_m")?,
+                mark_m: o.f64("mark_m")?,
+                distance_m: o.f64("distance_m")?,
+                goal_m: o.f64("goal_m")?,
+            },
+            "MINIMUMS_GOAL" => {
+                AlertValues::MinimumsGoal { distance_m: o.f64("distance_m")?, goal_m: o.f64("goal_m")? }
+            }
+            _ => AlertValues::Other(match v {
+                Value::Object(members) => {
+                    members.iter().filter_map(|(k, v)| Some((k.clone(), v.as_f64()?))).collect()
+                }
+                _ => Vec::new(), // (not reached: Obj::new took only an object)
+            }),
         })
     }
 }
