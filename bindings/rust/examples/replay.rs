@@ -107,6 +107,13 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         s.route.len(),
         s.segments
     );
+    if let Some(avg) = s.avg_power_w {
+        println!(
+            "power: avg {avg:.0} W, normalised {} W, max {} W",
+            opt(s.normalized_power_w, 0),
+            opt(s.max_power_w, 0)
+        );
+    }
     for lap in &s.laps {
         println!(
             "lap {:>3} {:<6} {:>9.1} m {:>7.0} s  pace {:>5} /km  hr {:>3}",

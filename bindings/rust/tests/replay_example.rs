@@ -49,6 +49,15 @@ fn expected(path: &Path, format: &str) -> (Vec<String>, usize) {
         sum.elapsed_s,
         pace(sum.avg_pace_min_per_km)
     )];
+    // A recording with power: the record's, typed.
+    if let Some(avg) = sum.avg_power_w {
+        let w = |v: Option<f64>| v.map_or("--".to_owned(), |v| format!("{v:.0}"));
+        figures.push(format!(
+            "power: avg {avg:.0} W, normalised {} W, max {} W",
+            w(sum.normalized_power_w),
+            w(sum.max_power_w)
+        ));
+    }
     // Each lap's pace as m:ss too (it was decimal minutes, "5.56" for 5:34, under the summary's m:ss).
     for lap in &sum.laps {
         figures.push(format!(
