@@ -152,10 +152,11 @@ public struct PaceEstimator: Sendable {
         let span = last.t - window[head].t
         let enough = dopplerMps.isNaN ? span > 0 && settled(at: t, dopplerMps: dopplerMps) : span >= windowS / 2
         // Until then, with Doppler speed the window's speeds; without, the filter's (from the
-        // window's second point: one position says no speed).
-        let standIn = !dopplerMps.isNaN ? measuredSpeeds()
+        // window's second point: one position says no speed). (Only then: the window's speeds
+        // are a loop over it, not for every fix.)
+        let measured = enough ? windowSpeed()
+            : !dopplerMps.isNaN ? measuredSpeeds()
             : span > 0 ? (filterSpeedMps.isNaN ? windowSpeed() : filterSpeedMps) : .nan
-        let measured = enough ? windowSpeed() : standIn
         let raw = min(measured, speedCapMps)   // nothing faster than the gate believes
         let tau = dopplerMps.isNaN ? Self.positionsOnlySmoothingS : 0
         if tau > 0, enough, !groundSpeedMps.isNaN, !raw.isNaN, let prevT = lastSpeedT, t > prevT {
