@@ -162,6 +162,47 @@ struct ABITests {
         #expect(field("elapsed_s", in: called.summary()) == 9)
     }
 
+    /// A lap line (as `runway_import` writes a recording's device laps) is `runway_lap` at its
+    /// time (none: now), through either push path, with its statuses: a lap before the start or
+    /// after the stop is a state error, as is one with nothing since the last lap; a time that is
+    /// not a number, out of range or before the latest input is an input error; each refused line
+    /// is logged and changes nothing, and the lines after it go on.
+    @Test func aLapLineIsTheLapAtItsTime() throws {
+        let config = #"{"distance_filter_m":0,"auto_lap_m":0}"#
+        let called = try CSession(config)
+        #expect(runway_start_impl(called.handle, 0) == RUNWAY_OK)
+        var accepted = 0, rejected = 0
+        #expect(fixes(0...5).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_lap_impl(called.handle, 5) == RUNWAY_OK)
+        #expect(fixes(6...9).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_lap_impl(called.handle, 9.5) == RUNWAY_OK)
+        #expect(fixes(10...14).withCString { runway_push_jsonl_impl(called.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+
+        let lines = try CSession(config)
+        #expect(lines.push(#"{"type":"lap","t":0}"#) == RUNWAY_ERR_STATE, "no lap before the start")
+        #expect(lastError().has("cannot lap in phase preflight"))
+        #expect(runway_start_impl(lines.handle, 0) == RUNWAY_OK)
+        #expect(lines.push(#"{"type":"lap"}"#) == RUNWAY_ERR_STATE, "now, at the start: nothing to lap")
+        #expect(lastError().has("nothing to lap"))
+        let text = fixes(0...5) + "{\"type\":\"lap\",\"t\":5}\n" + "{\"type\":\"lap\",\"t\":5}\n" + fixes(6...9)
+            + "{\"type\":\"lap\",\"t\":9.5}\n" + "{\"type\":\"lap\",\"t\":3}\n" + fixes(10...12)
+        #expect(text.withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_ERR_STATE)
+        #expect(lastError().has("line 8"), "the second lap at 5 s: nothing since the first")
+        #expect(accepted == 15 && rejected == 2, "and the lap at 3 s, before the latest input")
+        #expect(lines.log().contains("nothing to lap"), "the refused lap of the batch is logged")
+        #expect(lines.push(#"{"type":"lap","t":"soon"}"#) == RUNWAY_ERR_INPUT)
+        #expect(lines.push(#"{"type":"lap","t":-1}"#) == RUNWAY_ERR_INPUT)
+        #expect(lines.push(#"{"type":"lap","t":1e12}"#) == RUNWAY_ERR_INPUT)
+        #expect(lines.push(#"{"type":"lap","t":11}"#) == RUNWAY_ERR_INPUT, "before the latest input")
+        #expect(lastError().has("time going backwards"))
+        #expect(fixes(13...14).withCString { runway_push_jsonl_impl(lines.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(runway_stop_impl(called.handle, .nan) == RUNWAY_OK && runway_stop_impl(lines.handle, .nan) == RUNWAY_OK)
+        #expect(lines.push(#"{"type":"lap","t":20}"#) == RUNWAY_ERR_STATE, "after the stop")
+        #expect(lastError().has("cannot lap in phase touchdown"))
+        #expect(lines.summary() == called.summary())
+        #expect(called.summary().ranges(of: "\"trigger\":\"manual\"").count == 2)
+    }
+
     /// A start line (as `runway_import` writes a recording's timer started before its first
     /// record) is `runway_start` at its time, through either push path: the flight's time runs
     /// from it, not from the first fix; a second one is a state error, logged, and the lines after

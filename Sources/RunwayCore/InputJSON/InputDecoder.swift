@@ -17,19 +17,21 @@ import Glibc
 public enum InputDecoder {
     /// Decodes one input from JSON text bytes.
     ///
-    /// - Throws: `.input` for an import report or a start, pause or resume line too (they are not inputs;
-    ///   see `decodeLine`).
+    /// - Throws: `.input` for an import report or a start, pause, resume or lap line too (they are not
+    ///   inputs; see `decodeLine`).
     public static func decode(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ValidatedInput {
         switch try decodeLine(bytes) {
         case .input(let input)?: return input
         case .command(let command, _)?: throw .input("a \"\(command.rawValue)\" line is a command, not an input")
         case nil: throw .input("an \"import_report\" line is a summary, not an input")
-        case .lap?, .tick?: throw .input("a lap or tick line is a request, not an input")   // (decodeLine makes neither)
+        case .lap?: throw .input("a \"lap\" line is a command, not an input")
+        case .tick?: throw .input("a tick is a request, not an input")   // (decodeLine makes none)
         }
     }
 
     /// Decodes one line of JSON Lines input into the request it makes: an input, a start, pause or
-    /// resume (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer), or nil for
+    /// resume (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer), a lap
+    /// (`{"type":"lap","t":…}`, as it writes the device's laps: `runway_lap` at `t`), or nil for
     /// the import report (`"type":"import_report"`, the line `runway_import` ends with), which the
     /// push paths accept and ignore.
     public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {

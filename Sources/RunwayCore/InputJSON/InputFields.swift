@@ -37,8 +37,8 @@ struct InputFields {
             hAcc: values.6, vAcc: values.7, hr: values.8, cadence: values.9, power: values.12)
     }
 
-    /// The request a line of kind `kind` makes: a validated input, or a pause or resume at `t`
-    /// (NaN: now); nil for an import report.
+    /// The request a line of kind `kind` makes: a validated input, a start, pause or resume, or a
+    /// lap at `t` (NaN: now); nil for an import report.
     @inline(__always)
     func finish(_ kind: InputKind) throws(RunwayError) -> FlightDriver.Request? {
         switch kind {
@@ -56,6 +56,7 @@ struct InputFields {
         case .start: return .command(.start, t: values.2)
         case .pause: return .command(.pause, t: values.2)
         case .resume: return .command(.resume, t: values.2)
+        case .lap: return .lap(t: values.2)
         case .importReport: return nil
         }
     }
@@ -67,6 +68,9 @@ enum InputKind {
     /// A timer command in the stream (a recording's timer start before its first input, its
     /// stops and restarts): `runway_start`, `runway_pause` and `runway_resume` at the line's `t`.
     case start, pause, resume
+    /// A lap mark in the stream (a recording's device laps: each lap's start after the first):
+    /// `runway_lap` at the line's `t`.
+    case lap
 
     /// The kind a `"type"` string names (nil: no type), or `.input` for an unknown one.
     init(type: String?) throws(RunwayError) {
@@ -81,8 +85,9 @@ enum InputKind {
         case "start": self = .start
         case "pause": self = .pause
         case "resume": self = .resume
+        case "lap": self = .lap
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause or resume)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause, resume or lap)")
         }
     }
 }
