@@ -115,8 +115,9 @@ extension ImportTests {
             let oracle = SportOracle(tcx: format == .tcx)
             try withBytes(bytes) { (b) throws(RunwayError) in try XMLStream.parse(b, what: "file", into: oracle) }
             #expect(r.sport == oracle.sport, "\(file)")
-            // (The pause and resume lines of the file's segment breaks count as inputs.)
-            #expect(r.inputs == (try importing(bytes, as: format)).count + 2 * r.pauses)
+            // (The pause and resume lines of the file's segment breaks count as inputs, and the
+            // lap lines of its laps.)
+            #expect(r.inputs == (try importing(bytes, as: format)).count + 2 * r.pauses + r.laps)
         }
     }
 

@@ -292,16 +292,18 @@ struct InvariantTests {
                                     ("auto-pause", { var c = EngineConfig(activity: own); c.autoPause.enabled = true; return c }()),
                                     ("filters off", { var c = EngineConfig(activity: own); c.filters = false; return c }())] {
                 // Replayed from its inputs alone, and with its device's timer (pause and resume
-                // lines) when it has one.
-                for withTimer in recording.timer.isEmpty ? [false] : [false, true] {
-                    var c = InvariantCheck("\(file) (\(label)\(withTimer ? ", its timer" : ""))", config: config)
+                // lines) and laps (lap lines) when it has them.
+                for withTimer in recording.timer.isEmpty && recording.laps.isEmpty ? [false] : [false, true] {
+                    var c = InvariantCheck("\(file) (\(label)\(withTimer ? ", its timer and laps" : ""))", config: config)
                     recording.forEachLine { line in
                         switch line {
                         case .input(let input): if let v = try? ValidatedInput(input) { c.push(v) }
                         case .command(let command, let t): if withTimer { c.command(command, at: t) }
+                        case .lap(let t): if withTimer { c.lap(at: t) }
                         }
                     }
                     #expect(c.refusedCommands == 0, "\(file) (\(label)): \(c.refusedCommands) timer lines refused")
+                    #expect(c.acceptedLaps.count == (withTimer ? recording.laps.count : 0), "\(file) (\(label)): \(recording.laps.count - c.acceptedLaps.count) lap lines refused")
                     let problems = c.finish()
                     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
                 }

@@ -38,6 +38,8 @@ enum TimerFixture {
                 }
             case .command(let c, let at):
                 try core.command(c, at: t0 + Double(at), wallClock: .nan, events: &events)
+            case .lap(let at):
+                try core.lap(at: t0 + Double(at), wallClock: .nan, events: &events)
             case .gap(let range):
                 lat += Double(range.count) * 3 / 111_250
             }
@@ -50,6 +52,8 @@ enum TimerFixture {
         /// Fixes every second, `mps(k)` m/s north, without a Doppler speed (as a TCX or GPX has them).
         case paced(ClosedRange<Int>, mps: (Int) -> Double)
         case command(PhaseCommand, Int)
+        /// A manual lap at this second.
+        case lap(Int)
         /// No fix over these seconds while the runner goes on at 3 m/s (a GPS gap).
         case gap(ClosedRange<Int>)
     }

@@ -33,8 +33,8 @@ struct AnalyseTests {
         return .success(Array(UnsafeRawBufferPointer(start: p, count: n)))
     }
 
-    /// Today's path: import, a session with the file's activity and altitude source, start at the first input's
-    /// time, push_jsonl, stop, summary.
+    /// Today's path: import, a session with the file's activity, altitude source and auto-lap
+    /// distance (0 when its laps are replayed), start at the first input's time, push_jsonl, stop, summary.
     static func separateCalls(_ bytes: [UInt8], _ format: String) throws -> Result<String, RunwayError> {
         let jsonl = try bytes.withUnsafeBufferPointer { b in
             try call { out, n in
@@ -45,7 +45,9 @@ struct AnalyseTests {
         let report = String(decoding: lines.last ?? [], as: UTF8.self)
         let activity = after("\"activity\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
         let source = after("\"altitude_source\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
-        let entries = [activity.map { "\"activity\":\"\($0)\"" }, source.map { "\"fix_altitude\":\"\($0)\"" }].compactMap { $0 }
+        let autoLap = after("\"auto_lap_m\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.prefix { $0 != "," } }
+        let entries = [activity.map { "\"activity\":\"\($0)\"" }, source.map { "\"fix_altitude\":\"\($0)\"" },
+                       autoLap.map { "\"auto_lap_m\":\($0)" }].compactMap { $0 }
         let config = entries.isEmpty ? nil : "{" + entries.joined(separator: ",") + "}"
         let s = try CSession(config)
         let first = String(decoding: lines.first ?? [], as: UTF8.self)

@@ -340,6 +340,7 @@ extension FITReader {
             report.cadenceToStepsPerMinute(&inputs)
             var recording = ImportedRecording(inputs: inputs, report: report)
             recording.setTimer(timerEvents)
+            recording.setLaps()
             let damage = recording.report.warnings
             recording.report.warnings = []
             recording.report.warnAboutLeftOut()

@@ -49,7 +49,8 @@ public struct ImportReport: Sendable, Equatable {
     public var format: ImportFormat
     /// The file's own sport name (FIT sport enum name, TCX `Sport` lower-cased, GPX `trk/type`).
     public var sport: String?
-    /// Lines written before the report: inputs, and the start, pause and resume lines of the device's timer.
+    /// Lines written before the report: inputs, the start, pause and resume lines of the device's
+    /// timer, and the lap lines of its laps.
     public var inputs = 0
     /// Points or records with a position but no time (left out).
     public var untimed = 0
@@ -64,6 +65,15 @@ public struct ImportReport: Sendable, Equatable {
     /// The pause lines written: the device's timer stops (FIT timer events), or the file's
     /// segment breaks (GPX `trkseg`, TCX `Track`); see `ImportedRecording.timer`.
     public var pauses = 0
+    /// The lap lines written: the device's laps after the first, by their start times
+    /// (`ImportedRecording.setLaps`).
+    public var laps = 0
+    /// The session config's `auto_lap_m` to replay the file with: 0 (no auto laps) when the file's
+    /// own laps are replayed (it stores laps, FIT lap messages or TCX `Lap`s, and the start time
+    /// of every lap after the first), so that the flight's laps are the device's, a single lap
+    /// being the whole flight; nil (the session's default, 1 km auto laps) for a file without
+    /// laps (GPX) or whose laps cannot be placed.
+    public var autoLapM: Int? = nil
 
     public init(format: ImportFormat) { self.format = format }
 
@@ -100,11 +110,13 @@ public struct ImportReport: Sendable, Equatable {
         w.key("sport"); if let sport { w.string(sport) } else { w.null() }
         w.key("activity"); if let activity { w.string(activity.rawValue) } else { w.null() }
         w.key("altitude_source"); if let altitudeSource { w.string(altitudeSource.rawValue) } else { w.null() }
+        w.key("auto_lap_m"); if let autoLapM { w.integer(autoLapM) } else { w.null() }
         w.field("inputs", inputs)
         w.field("untimed", untimed)
         w.field("no_position", noPosition)
         w.field("unreadable", unreadable)
         w.field("pauses", pauses)
+        w.field("laps", laps)
         w.key("tracks")
         w.beginArray()
         for track in tracks {
@@ -212,6 +224,8 @@ public struct ImportedRecording: Sendable {
     /// where the timer changed before the last input (see `setTimer`); for GPX and TCX, a pause
     /// and a resume at each segment break (`pause(at:what:)`).
     public var timer: [TimerChange] = []
+    /// The device's laps as lap marks in time order: each lap's start after the first (`setLaps`).
+    public var laps: [LapMark] = []
     public var report: ImportReport
 
     public init(inputs: [Input], report: ImportReport) {
@@ -232,27 +246,43 @@ public struct ImportedRecording: Sendable {
         func precedes(_ inputT: Double) -> Bool { command == .resume ? t <= inputT : t < inputT }
     }
 
+    /// A lap of the device starting at `t`: a lap line (`runway_lap` at `t`) written just before
+    /// the input at index `beforeInput`, the first at or after `t`.
+    public struct LapMark: Sendable, Equatable {
+        public var t: Double
+        public var beforeInput: Int
+    }
+
     /// One line of the recording as librunway input.
     public enum Line: Sendable, Equatable {
         case input(Input)
         case command(PhaseCommand, t: Double)
+        /// A lap at `t` (a device lap's start).
+        case lap(t: Double)
 
-        /// What the line asks of a flight: the input validated, or the command at its time.
+        /// What the line asks of a flight: the input validated, the command or the lap at its time.
         public func request() throws(RunwayError) -> FlightDriver.Request {
             switch self {
             case .input(let input): return .input(try ValidatedInput(input))
             case .command(let command, let t): return .command(command, t: t)
+            case .lap(let t): return .lap(t: t)
             }
         }
 
         /// Writes the line as one JSON object in the shape `InputDecoder.decodeLine` reads
-        /// (`Input.write`, or `{"type":"pause","t":…}` for a command: start, pause or resume).
+        /// (`Input.write`, `{"type":"pause","t":…}` for a command: start, pause or resume, or
+        /// `{"type":"lap","t":…}`).
         public func write(to w: inout JSONWriter) {
             switch self {
             case .input(let input): input.write(to: &w)
             case .command(let command, let t):
                 w.beginObject()
                 w.field("type", command.rawValue)
+                w.field("t", t)
+                w.endObject()
+            case .lap(let t):
+                w.beginObject()
+                w.field("type", "lap")
                 w.field("t", t)
                 w.endObject()
             }
@@ -316,14 +346,62 @@ public struct ImportedRecording: Sendable {
     /// flight starts at that line's time, not at the first input's.
     public var startsBeforeItsFirstInput: Bool { timer.first?.command == .start }
 
-    /// Calls `body` with every line in replay order: the inputs as read, each timer change
-    /// before its input.
+    /// Sets `laps` from the device's laps (`report.device.laps`, in the file's order), after
+    /// `timer`: a lap mark at the start time of each lap after the first, so that the replay
+    /// ends each of the device's laps where the device began the next one, and the report's
+    /// `auto_lap_m` (0) so that it cuts no laps of its own. A lap start at or before the flight's
+    /// start (the start line's time, else the first input's), at or after the latest input's time
+    /// (a lap the device began as the recording ended: it would be empty), or not after the one
+    /// before, marks nothing: the lap joins the one before it. A file with one lap replays as one
+    /// lap, the whole flight. When a lap after the first has no start time a replay can place (a
+    /// FIT lap without `start_time`, or stamped in system time with nothing to place it by), the
+    /// laps are not replayed (the session's auto laps then), with a warning.
+    /// The report's `laps` counts the marks, its `inputs` the lines with them.
+    public mutating func setLaps() {
+        laps = []
+        report.autoLapM = nil
+        defer {
+            report.laps = laps.count
+            report.inputs = inputs.count + timer.count + laps.count
+        }
+        let deviceLaps = report.device?.laps ?? []
+        guard !deviceLaps.isEmpty, let first = inputs.first else { return }
+        let starts = deviceLaps.dropFirst().map(\.startT)
+        let unplaced = starts.filter { (try? ValidatedInput.time($0)) == nil }.count
+        guard unplaced == 0 else {
+            report.warnings.append("\(unplaced) of the file's \(deviceLaps.count) laps without a start time: the device's laps are not replayed (auto laps instead)")
+            return
+        }
+        report.autoLapM = 0
+        let flightStart = startsBeforeItsFirstInput ? timer[0].t : first.t
+        let latest = inputs.lazy.map(\.t).reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
+        var previous = flightStart
+        for t in starts.sorted() where t > previous && t < latest {
+            // The first input at or after the lap's start (there is one: the latest is later).
+            guard let k = inputs.firstIndex(where: { $0.t >= t }) else { break }
+            laps.append(LapMark(t: t, beforeInput: k))
+            previous = t
+        }
+    }
+
+    /// Calls `body` with every line in replay order: the inputs as read, each timer change and
+    /// each lap before its input, in time order among them (a lap before a timer change of its
+    /// own time: the lap a pause ends, or a stopped timer's lap a restart leaves, ends there).
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
-        var next = 0
+        var next = 0, nextLap = 0
         for (k, input) in inputs.enumerated() {
-            while next < timer.count, timer[next].beforeInput <= k {
-                try body(.command(timer[next].command, t: timer[next].t))
-                next += 1
+            while true {
+                let timerDue = next < timer.count && timer[next].beforeInput <= k
+                let lapDue = nextLap < laps.count && laps[nextLap].beforeInput <= k
+                if lapDue && (!timerDue || laps[nextLap].t <= timer[next].t) {
+                    try body(.lap(t: laps[nextLap].t))
+                    nextLap += 1
+                } else if timerDue {
+                    try body(.command(timer[next].command, t: timer[next].t))
+                    next += 1
+                } else {
+                    break
+                }
             }
             try body(.input(input))
         }

@@ -4,10 +4,11 @@ import CJSON
 /// own with the file's sport, and stopped, with no JSON between the reader and the engine.
 ///
 /// The flight is the one today's separate calls give: `runway_import`, a session opened with the
-/// import report's `activity` (and its `altitude_source` as `fix_altitude`) unless the config
-/// names them, started at the first input's time unless the first line is a start line, fed
-/// every line (`runway_push_jsonl`: the inputs, and the device's timer as start, pause and resume
-/// lines; a refused one is logged and the rest go on), stopped at
+/// import report's `activity` (and its `altitude_source` as `fix_altitude`, its `auto_lap_m`:
+/// 0 when the file's own laps are replayed) unless the config names them, started at the first
+/// input's time unless the first line is a start line, fed every line (`runway_push_jsonl`: the
+/// inputs, the device's timer as start, pause and resume lines, and its laps as lap lines; a
+/// refused one is logged and the rest go on), stopped at
 /// the latest time it saw; the summary is `runway_summary_json`'s.
 ///
 ///     let options = try AnalysisOptions.parse(#"{"format":"auto","config":{"hr_max":185}}"#)
@@ -20,7 +21,7 @@ public struct RecordingAnalysis: Sendable {
     /// The stopped flight.
     public var flight: FlightComputer
     public var inputs = 0, accepted = 0, rejected = 0
-    /// The first refused line: its place among the lines (1-based; start, pause and resume lines count)
+    /// The first refused line: its place among the lines (1-based; start, pause, resume and lap lines count)
     /// and why.
     public var firstRejection: (index: Int, error: RunwayError)? = nil
 
@@ -106,6 +107,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var configHasActivity = false
     /// Whether the config names `fix_altitude` (then the report's `altitude_source` does not).
     public var configHasFixAltitude = false
+    /// Whether the config names `auto_lap_m` (then the report's `auto_lap_m` does not).
+    public var configHasAutoLap = false
 
     public init() {}
 
@@ -159,6 +162,7 @@ public struct AnalysisOptions: Sendable, Equatable {
                 cJSON_free(printed)
                 o.configHasActivity = cJSON_GetObjectItemCaseSensitive(c, "activity") != nil
                 o.configHasFixAltitude = cJSON_GetObjectItemCaseSensitive(c, "fix_altitude") != nil
+                o.configHasAutoLap = cJSON_GetObjectItemCaseSensitive(c, "auto_lap_m") != nil
                 // The store keys: an analysis journals nothing (`flight_id` and `durability`
                 // would otherwise be refused as needing a `store`, which is refused here too).
                 for storeKey in ["store", "flight_id", "durability"] where cJSON_GetObjectItemCaseSensitive(c, storeKey) != nil {
@@ -176,11 +180,13 @@ public struct AnalysisOptions: Sendable, Equatable {
     }
 
     /// The config text with what the file says added where the config is silent: the report's
-    /// `activity`, and its `altitude_source` as `fix_altitude`.
+    /// `activity`, its `altitude_source` as `fix_altitude`, and its `auto_lap_m` (0 when the
+    /// file's own laps are replayed: the flight's laps are then the device's).
     func configText(for report: ImportReport) -> String? {
         var entries: [String] = []
         if let activity = report.activity, !configHasActivity { entries.append("\"activity\":\"\(activity.rawValue)\"") }
         if let source = report.altitudeSource, !configHasFixAltitude { entries.append("\"fix_altitude\":\"\(source.rawValue)\"") }
+        if let m = report.autoLapM, !configHasAutoLap { entries.append("\"auto_lap_m\":\(m)") }
         guard !entries.isEmpty else { return configText }
         let added = entries.joined(separator: ",")
         guard let text = configText, text != "{}" else { return "{\(added)}" }

@@ -385,6 +385,7 @@ final class TCXReader: XMLStreamHandler {
         var recording = ImportedRecording(inputs: inputs, report: report)
         let breaks = recording.segmentBreaks(collector.segments)
         recording.pause(at: ImportedRecording.tcxPauses(breaks, trackLaps: trackLaps, laps: lapResults.map(\.totals)), what: "Track")
+        recording.setLaps()
         return recording
     }
 
