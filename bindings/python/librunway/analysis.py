@@ -159,14 +159,18 @@ def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict,
 
 def _add_file_settings(cfg: dict, report: Optional[Mapping[str, Any]], data: bytes, fmt: str) -> None:
     """What the file says, where ``cfg`` is silent (as ``runway_analyse`` does): the profile
-    (``activity``) and the altitude source (the report's ``altitude_source`` as
-    ``fix_altitude``: ``"barometric"`` for FIT)."""
+    (``activity``), the altitude source (the report's ``altitude_source`` as
+    ``fix_altitude``: ``"barometric"`` for FIT) and the laps (the report's ``auto_lap_m``: 0
+    when the file's own laps are replayed, as its lap lines)."""
     activity = file_activity(report, data, fmt)
     if activity is not None:
         cfg.setdefault("activity", activity)
     source = (report or {}).get("altitude_source")
     if source in ("gps", "barometric"):
         cfg.setdefault("fix_altitude", source)
+    auto_lap_m = (report or {}).get("auto_lap_m")
+    if isinstance(auto_lap_m, (int, float)) and not isinstance(auto_lap_m, bool):
+        cfg.setdefault("auto_lap_m", auto_lap_m)
 
 
 def _times(lines: list[str]) -> list[float]:

@@ -144,6 +144,13 @@ def _analyse_by_lines(data: bytes, fmt: str, config: Optional[Mapping[str, Any]]
     cfg = dict(config or {})
     cfg.setdefault("activity", activity)
     row["activity"] = cfg["activity"]
+    # What else the report says, where the config is silent (as runway_analyse takes it): its
+    # altitude source, and auto_lap_m 0 when the file's own laps come as lap lines.
+    if (report or {}).get("altitude_source") in ("gps", "barometric"):
+        cfg.setdefault("fix_altitude", report["altitude_source"])
+    auto_lap_m = (report or {}).get("auto_lap_m")
+    if isinstance(auto_lap_m, (int, float)) and not isinstance(auto_lap_m, bool):
+        cfg.setdefault("auto_lap_m", auto_lap_m)
     if not lines:
         raise RecordingError("no timed points")
     with Session(cfg) as s:

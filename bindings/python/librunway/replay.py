@@ -105,7 +105,10 @@ def print_summary(summary: dict, track: Track, rejected: int, out,
     if _is_number(avg_cad):
         lines.append(f"  cadence       avg {avg_cad:.0f} spm")
     kept = summary.get("points")
-    lines.append(f"  points        {len(track.points)} replayed"
+    # (a recording's lap lines, its device's laps, are replayed too, but are no points)
+    replayed = sum(1 for p in track.points
+                   if p.fix is not None or any(x.get("type") != "lap" for x in p.samples))
+    lines.append(f"  points        {replayed} replayed"
                  + (f", {kept} kept on the route" if _is_number(kept) else "")
                  + f", {rejected} rejected")
     out.write("\n".join(lines) + "\n")
@@ -296,6 +299,8 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         config = dict(config or {}, activity=track.activity)
     if track.fix_altitude is not None and not (config and "fix_altitude" in config):
         config = dict(config or {}, fix_altitude=track.fix_altitude)
+    if track.auto_lap_m is not None and not (config and "auto_lap_m" in config):
+        config = dict(config or {}, auto_lap_m=track.auto_lap_m)
     if track.skipped_untimed:
         print(f"{PROG}: {track.skipped_untimed} track points without a time skipped",
               file=sys.stderr)

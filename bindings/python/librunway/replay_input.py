@@ -40,6 +40,7 @@ class Track:
     skipped_untimed: int = 0
     activity: str | None = None            # the profile the file names (import report)
     fix_altitude: str | None = None        # what its altitudes are (the report's altitude_source)
+    auto_lap_m: float | None = None        # 0: its own laps are replayed (the report's auto_lap_m)
 
 def _local(tag: str) -> str:
     """An element's name without its namespace ("{ns}hr" -> "hr")."""
@@ -138,14 +139,15 @@ def load_imported(path: str, fmt: str, salvage: bool = False) -> Track:
     settings: dict = {}
     add_file_settings(settings, report, data, fmt)
     return Track(points, gpx_true_distance(data) if fmt == "gpx" else None, untimed,
-                 activity=settings.get("activity"), fix_altitude=settings.get("fix_altitude"))
+                 activity=settings.get("activity"), fix_altitude=settings.get("fix_altitude"),
+                 auto_lap_m=settings.get("auto_lap_m"))
 
 
 def file_settings(path: str, fmt: str) -> dict:
     """The session settings a GPX, TCX or FIT file names, as ``librunway.analyse`` takes them:
-    the profile (``activity``, from its import report's activity or sport) and what its
-    altitudes are (``fix_altitude``, the report's ``altitude_source``: ``"barometric"`` for FIT);
-    empty for a file the importer cannot read or a library without import."""
+    the profile (``activity``, from its import report's activity or sport), what its
+    altitudes are (``fix_altitude``, the report's ``altitude_source``: ``"barometric"`` for FIT)
+    and ``auto_lap_m`` 0 when its own laps are replayed (FIT lap messages, TCX Laps); empty for a file the importer cannot read or a library without import."""
     if not librunway.import_available():
         return {}
     try:

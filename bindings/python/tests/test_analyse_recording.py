@@ -24,6 +24,8 @@ def separate_calls(data: bytes, fmt: str, config=None) -> tuple[dict, dict, int]
         cfg.setdefault("activity", report["activity"])
     if report.get("altitude_source"):
         cfg.setdefault("fix_altitude", report["altitude_source"])
+    if report.get("auto_lap_m") is not None:        # 0: the file's laps come as lap lines
+        cfg.setdefault("auto_lap_m", report["auto_lap_m"])
     with librunway.Session(cfg) as s:
         s.start(json.loads(lines[0])["t"])   # a start line's (a FIT timer's) is then already true
         rejected = s.push_many(lines)[1]
