@@ -227,6 +227,13 @@ void runway_session_close(runway_session *s);
  *               start time: already true, RUNWAY_OK, or the start's time is
  *               still pending: the line gives it); a refused one is logged
  *               like an input
+ *    a lap:     {"type":"lap","t":..} (as runway_import writes a recording's
+ *               device laps): the same as runway_lap at t (null or absent t:
+ *               now), journaled as the lap, with its statuses (before the
+ *               start, after the stop or with nothing since the last lap
+ *               RUNWAY_ERR_STATE; t not a number, out of range or before the
+ *               latest input RUNWAY_ERR_INPUT); a refused one is logged like
+ *               an input
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times
@@ -492,6 +499,12 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  record comes (with no start line) is a pause at that record; changes after
  *  the last record are left out; events stamped in system time are placed as
  *  the records would be, else left out with a warning (docs/formats.md).
+ *  A FIT or TCX file's laps become lines too: a {"type":"lap","t":T} at the
+ *  start of each lap after the first (FIT lap start_time, TCX Lap StartTime),
+ *  just before the first input at or after T and before a pause or resume of
+ *  the same time (the stopped lap ends at the restart); a start at or before
+ *  the flight's start, at or after the last input, or not after the lap before
+ *  marks nothing (that lap joins the one before it).
  *  A GPX or TCX file's segment breaks become lines too: where the points pass
  *  from one trkseg (or trk) to the next, or from one TCX Track to the next in
  *  its Lap, a {"type":"pause"} at the latest time before the break and a
@@ -505,11 +518,13 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  is then the device's timer time up to the last record; with it on (the
  *  ride default) the engine's own auto-pause holds too, and elapsed_s is less
  *  by those holds (the ELEMNT ride of docs/formats.md: 12790 s, 13470 s with
- *  auto-pause off, the device's timer 13471 s). The LAST
+ *  auto-pause off, the device's timer 13471 s). With the report's auto_lap_m
+ *  its laps are the device's. The LAST
  *  line is always the import report (runway_push_jsonl accepts and ignores it):
  *    {"type":"import_report","format":"fit","sport":"cycling","activity":"ride",
- *     "altitude_source":"barometric",
+ *     "altitude_source":"barometric","auto_lap_m":0,
  *     "inputs":4700,"untimed":0,"no_position":12,"unreadable":0,"pauses":0,
+ *     "laps":3,
  *     "tracks":[{"index":0,"name":null,"points":4700,"untimed":0}],
  *     "warnings":["..."],
  *     "device":{"distance_m":..,"timer_s":..,"elapsed_s":..,"ascent_m":..,
@@ -524,8 +539,15 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
  *  device's own altitude, unless its device_info lists a local GPS and no
- *  barometer: "gps"; null for GPX and TCX, which do not say). inputs: lines before the
- *  report (inputs, and start, pause and resume lines); pauses: the pause lines
+ *  barometer: "gps"; null for GPX and TCX, which do not say). auto_lap_m:
+ *  the session config's "auto_lap_m" to replay with: 0 (no auto laps: the
+ *  flight's laps are the device's, one lap being the whole flight) when the
+ *  file stores laps (FIT lap messages, TCX Laps) and every lap after the first
+ *  has a start time; null (the session's 1 km auto laps) for GPX, a FIT file
+ *  without lap messages, or one with a later lap without a usable start time
+ *  (with a warning). inputs: lines before the
+ *  report (inputs, and start, pause, resume and lap lines); laps: the lap
+ *  lines; pauses: the pause lines
  *  (FIT timer stops, GPX/TCX segment breaks); untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
@@ -561,7 +583,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  JSON in between), replays it through a flight of its own and gives that
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
- *  and its "altitude_source" as "fix_altitude" (FIT: mostly "barometric") unless
+ *  and its "altitude_source" as "fix_altitude" (FIT: mostly "barometric") and
+ *  its "auto_lap_m" (0 when the file's laps are replayed) unless
  *  the config names them; runway_start at the first line's time (a start
  *  line's, else the first input's); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
@@ -580,7 +603,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *     "report":{...the import report line of runway_import...},
  *     "inputs":N,"accepted":N,"rejected":N,
  *     "first_rejection":null | {"index":I,"message":"..."}}
- *  (inputs: the lines replayed, a FIT file's start, pause and resume lines included;
+ *  (inputs: the lines replayed, start, pause, resume and lap lines included;
  *  index: the refused line's place, 1-based; message: why the engine refused it).
  *  Statuses: RUNWAY_ERR_ARGUMENT for bad options or config (unknown key, a key
  *  given twice, wrong type, a store or a live clock) or a NULL bytes/result_out;

@@ -74,8 +74,8 @@ char *read_all(FILE *in, size_t *size) {
 }
 
 /* The session config: `config` with what the input's import report says added where `config` is
-   silent: its "activity" (the profile) and its "altitude_source" as "fix_altitude". NULL: use
-   `config` as it is. */
+   silent: its "activity" (the profile), its "altitude_source" as "fix_altitude", and its
+   "auto_lap_m" (0 when the recording's own laps come as lap lines). NULL: use `config` as it is. */
 char *config_with_profile(const char *config, const char *input) {
   const char *at = strstr(input, "\"import_report\"");
   if (!at) return NULL;
@@ -95,6 +95,13 @@ char *config_with_profile(const char *config, const char *input) {
       cJSON_AddStringToObject(cfg, keys[k][1], v->valuestring);
       fprintf(stderr, "%s: the import report names the %s \"%s\"; the session uses it\n", prog,
               k == 0 ? "profile" : "altitude source", v->valuestring);
+      added++;
+    }
+    const cJSON *lap = cJSON_GetObjectItemCaseSensitive(report, "auto_lap_m");
+    if (cJSON_IsNumber(lap) && cJSON_IsObject(cfg) && !cJSON_GetObjectItemCaseSensitive(cfg, "auto_lap_m")) {
+      cJSON_AddNumberToObject(cfg, "auto_lap_m", lap->valuedouble);
+      fprintf(stderr, "%s: the import report replays the recording's own laps (auto_lap_m %g)\n", prog,
+              lap->valuedouble);
       added++;
     }
     if (added) out = cJSON_PrintUnformatted(cfg);

@@ -158,7 +158,7 @@ print(s["elapsed_s"], s["distance_m"])
 ' "$ride")"
   read -r analysed_s analysed_m <<<"$analysed"
   check_summary ride "$work/ride.json" "s['activity'] == 'ride'" "s['profile_mismatch'] is None" \
-    "s['elapsed_s'] == $analysed_s" "abs(s['distance_m'] - $analysed_m) < 1e-6"
+    "s['elapsed_s'] == $analysed_s" "abs(s['distance_m'] - $analysed_m) < 1e-6" "len(s['laps']) == 4"
   if grep -q 'names the profile "ride"' "$work/ride.err" && ! grep -q 'rejected' "$work/ride.err"; then ok; else
     fail "ride: the report's profile is not said, or its line was pushed"; sed 's/^/    /' "$work/ride.err" >&2; fi
   # -c setting the activity wins; the ride pushed as a run is reported as a mismatch.
