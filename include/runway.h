@@ -501,10 +501,12 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  the records would be, else left out with a warning (docs/formats.md).
  *  A FIT or TCX file's laps become lines too: a {"type":"lap","t":T} at the
  *  start of each lap after the first (FIT lap start_time, TCX Lap StartTime),
- *  just before the first input at or after T and before a pause or resume of
- *  the same time (the stopped lap ends at the restart); a start at or before
+ *  just before the first input at or after T, and while the timer is stopped
+ *  at a timer change of the same time: after a pause, before a resume (the
+ *  stopped lap ends at the restart); a start at or before
  *  the flight's start, at or after the last input, or not after the lap before
- *  marks nothing (that lap joins the one before it).
+ *  marks nothing (that lap joins the one before it), nor does the end of a lap
+ *  that began and ended within one stop of the timer (it joins the next).
  *  A GPX or TCX file's segment breaks become lines too: where the points pass
  *  from one trkseg (or trk) to the next, or from one TCX Track to the next in
  *  its Lap, a {"type":"pause"} at the latest time before the break and a

@@ -120,8 +120,9 @@ struct DeviceLapTests {
 
     /// A lap start the replay cannot use marks nothing: at or before the flight's start, at or
     /// after the last record, or the same as the one before; a later lap without a start time
-    /// leaves the device's laps out (auto laps), with a warning.
-    @Test func lapStartsOutsideTheRecordingMarkNothing() throws {
+    /// leaves the device's laps out (auto laps), with a warning. A lap at a pause's time comes
+    /// after it, one at a resume's before it.
+    @Test func lapStartsOutsideTheRecordingMarkNothingAndALapAtATimerChangeComesWhileStopped() throws {
         let t0 = 1_700_000_000.0
         let inputs: [Input] = (0...100).map { .fix(Fix(t: t0 + Double($0), lat: 52 + Double($0) * 1e-4, lon: 4)) }
         func marks(_ starts: [Double]) -> ImportedRecording {
@@ -142,5 +143,48 @@ struct DeviceLapTests {
         #expect(unplaced.report.warnings.contains { $0.contains("without a start time") })
         let none = marks([])
         #expect(none.laps.isEmpty && none.report.autoLapM == nil && none.report.laps == 0)
+
+        // At a timer change of its own time, a lap comes while the timer is stopped: after a
+        // pause (between two records, at 50.5 s), before a resume (at 70 s, before its record).
+        func paused(_ lapStarts: [Double]) -> ImportedRecording {
+            var report = ImportReport(format: .fit)
+            var totals = ImportReport.DeviceTotals()
+            totals.laps = ([0] + lapStarts).map { ImportReport.DeviceLap(startT: t0 + $0) }
+            report.device = totals
+            var recording = ImportedRecording(inputs: inputs, report: report)
+            recording.setTimer([(t: t0 + 50.5, starts: false), (t: t0 + 70, starts: true)])
+            recording.setLaps()
+            return recording
+        }
+        func lines(_ recording: ImportedRecording) -> [String] {
+            var lines: [String] = []
+            recording.forEachLine { line in
+                switch line {
+                case .input(let input): lines.append("\(input.t - t0)")
+                case .command(let c, let t): lines.append("\(c.rawValue) \(t - t0)")
+                case .lap(let t): lines.append("lap \(t - t0)")
+                }
+            }
+            return lines
+        }
+        let noTimer = { var c = EngineConfig(); c.autoLapM = 0; return c }()
+        for (start, expected) in [(50.5, ["50.0", "pause 50.5", "lap 50.5", "51.0"]), (70.0, ["69.0", "lap 70.0", "resume 70.0", "70.0"])] {
+            let recording = paused([start])
+            let all = lines(recording)
+            let at = try #require(all.firstIndex(of: "lap \(start)"))
+            #expect(Array(all[(at - (start == 70 ? 1 : 2))...].prefix(4)) == expected)
+            // Replayed: the first lap ends at its time with every metre before it (the leg the
+            // pause ends included), the stop in the lap it falls in.
+            let replay = try RecordingAnalysis.run(recording, config: noTimer)
+            #expect(replay.rejected == 0, "\(String(describing: replay.firstRejection))")
+            let laps = replay.flight.record.laps
+            try #require(laps.count == 2)
+            #expect(laps[0].endT == t0 + start)
+            #expect(abs(laps[0].distanceM - 50 * 1e-4 * 111_195) < 12, "\(laps[0].distanceM) m")
+        }
+        // A lap begun at the pause and ended at the restart has nothing to lap: it joins the next.
+        let both = paused([50.5, 70])
+        #expect(both.laps.map { $0.t - t0 } == [50.5] && both.report.laps == 1)
+        #expect(try RecordingAnalysis.run(both, config: noTimer).rejected == 0)
     }
 }

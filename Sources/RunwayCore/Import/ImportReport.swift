@@ -347,12 +347,13 @@ public struct ImportedRecording: Sendable {
     public var startsBeforeItsFirstInput: Bool { timer.first?.command == .start }
 
     /// Sets `laps` from the device's laps (`report.device.laps`, in the file's order), after
-    /// `timer`: a lap mark at the start time of each lap after the first, so that the replay
+    /// `timer` (see `forEachLine` for a lap at a timer change's time): a lap mark at the start time of each lap after the first, so that the replay
     /// ends each of the device's laps where the device began the next one, and the report's
     /// `auto_lap_m` (0) so that it cuts no laps of its own. A lap start at or before the flight's
     /// start (the start line's time, else the first input's), at or after the latest input's time
     /// (a lap the device began as the recording ended: it would be empty), or not after the one
-    /// before, marks nothing: the lap joins the one before it. A file with one lap replays as one
+    /// before, marks nothing: the lap joins the one before it; a lap that began and ended within
+    /// one stop of the timer (nothing to lap) joins the one after it. A file with one lap replays as one
     /// lap, the whole flight. When a lap after the first has no start time a replay can place (a
     /// FIT lap without `start_time`, or stamped in system time with nothing to place it by), the
     /// laps are not replayed (the session's auto laps then), with a warning.
@@ -375,8 +376,17 @@ public struct ImportedRecording: Sendable {
         report.autoLapM = 0
         let flightStart = startsBeforeItsFirstInput ? timer[0].t : first.t
         let latest = inputs.lazy.map(\.t).reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
+        // The timer's stopped stretches, from each pause to its resume (or to the end).
+        var stopped: [(from: Double, to: Double)] = []
+        for (k, change) in timer.enumerated() where change.command == .pause {
+            let resume = timer[(k + 1)...].first { $0.command == .resume }
+            stopped.append((change.t, resume?.t ?? .infinity))
+        }
         var previous = flightStart
         for t in starts.sorted() where t > previous && t < latest {
+            // A lap begun and ended within one stop of the timer has nothing a replay could lap
+            // (runway_lap refuses it): it joins the lap after it.
+            if stopped.contains(where: { previous >= $0.from && t <= $0.to }) { continue }
             // The first input at or after the lap's start (there is one: the latest is later).
             guard let k = inputs.firstIndex(where: { $0.t >= t }) else { break }
             laps.append(LapMark(t: t, beforeInput: k))
@@ -385,15 +395,18 @@ public struct ImportedRecording: Sendable {
     }
 
     /// Calls `body` with every line in replay order: the inputs as read, each timer change and
-    /// each lap before its input, in time order among them (a lap before a timer change of its
-    /// own time: the lap a pause ends, or a stopped timer's lap a restart leaves, ends there).
+    /// each lap before its input, in time order among them; a lap at the time of a timer change
+    /// comes while the timer is stopped: after a pause (the lap takes the leg up to the pause,
+    /// which the next fix measures, as a lap asked for while paused does), before a resume (the
+    /// stopped lap ends at the restart, and the next one starts with the timer).
     public func forEachLine<E: Error>(_ body: (Line) throws(E) -> Void) throws(E) {
         var next = 0, nextLap = 0
         for (k, input) in inputs.enumerated() {
             while true {
                 let timerDue = next < timer.count && timer[next].beforeInput <= k
                 let lapDue = nextLap < laps.count && laps[nextLap].beforeInput <= k
-                if lapDue && (!timerDue || laps[nextLap].t <= timer[next].t) {
+                if lapDue && (!timerDue || laps[nextLap].t < timer[next].t
+                              || (laps[nextLap].t == timer[next].t && timer[next].command == .resume)) {
                     try body(.lap(t: laps[nextLap].t))
                     nextLap += 1
                 } else if timerDue {
