@@ -41,6 +41,20 @@ struct LateInputTests {
         }
     }
 
+    /// An auto lap that a fix of a late batch completes is cut where that fix's step crossed
+    /// its boundary, at the step's time and cruise seconds, as without the tick: not at the
+    /// tick's time (the clock's `now`), with the cruise seconds up to the tick.
+    @Test func aLateBatchCutsItsAutoLapsAtTheirOwnTimes() throws {
+        let plain = try flight(#""distance_filter_m":0,"auto_lap_m":100"#, ticked: false)
+        let ticked = try flight(#""distance_filter_m":0,"auto_lap_m":100"#, ticked: true)
+        for s in [plain, ticked] { #expect(s.stop(1_700_000_121) == RUNWAY_OK) }
+        // (The laps' array: no array inside a lap.)
+        let a = try #require(after("\"laps\":", in: plain.summary())).prefix { $0 != "]" }
+        let b = try #require(after("\"laps\":", in: ticked.summary())).prefix { $0 != "]" }
+        #expect(String(a).has("\"index\":3"), "\(a)")
+        #expect(a == b, "\n\(a)\n\(b)")
+    }
+
     /// The floor is the latest input, command or lap: an input before it is still refused,
     /// changing nothing, and a tick may not go back before the latest tick.
     @Test func anInputBeforeTheLatestInputOrCommandIsStillRefused() throws {

@@ -42,6 +42,19 @@ public struct FlightClock: Sendable, Equatable {
         return elapsedBefore + max(0, now - cruiseSince)
     }
 
+    /// The time of the latest input, command or lap (`inputFloor`; `now` before any): while an
+    /// input is applied, its own time, which a tick may have passed (`now` stays at the tick's).
+    /// The laps' progress is as of this time (`FlightComputer.lapProgress`).
+    @inline(__always)
+    var measuredNow: Double { inputFloor.isNaN ? now : inputFloor }
+
+    /// Cruise seconds as of `measuredNow` (`elapsed(in:)` when no tick has passed it).
+    @inline(__always)
+    func measuredElapsed(in phase: FlightPhase) -> Double {
+        guard phase == .cruise, !cruiseSince.isNaN, !now.isNaN else { return elapsedBefore }
+        return elapsedBefore + max(0, measuredNow - cruiseSince)
+    }
+
     /// Cruise seconds between `a` and `b` (a gap's span): their overlap with the legs, the current
     /// one up to `now`.
     func cruiseTime(from a: Double, to b: Double) -> Double {

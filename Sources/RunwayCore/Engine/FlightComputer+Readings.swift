@@ -26,7 +26,9 @@ extension FlightComputer {
     @inline(__always)   // (a call would copy the whole computer to read it)
     var lapProgress: LapProgress {
         // Stored paths, not the computed readings: each of those copies a stage.
-        LapProgress(t: clock.now, distanceM: odometer.distanceM, elapsedS: clock.elapsed(in: phases.phase),
+        // (As of the input, command or lap being applied: an input stamped before a tick is
+        // measured at its own time, with the cruise seconds then, not the tick's.)
+        LapProgress(t: clock.measuredNow, distanceM: odometer.distanceM, elapsedS: clock.measuredElapsed(in: phases.phase),
                     gainM: elevationStage.tracker.gainM, lossM: elevationStage.tracker.lossM,
                     hrBeatsIntegral: sensors.hrBeatsIntegral, hrCoveredS: sensors.hrCoveredS)
     }

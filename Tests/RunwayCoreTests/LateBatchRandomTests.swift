@@ -1,0 +1,118 @@
+import Testing
+@testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Random flights delivered in late batches: the host ticks ahead of its inputs (a phone's
+/// locations and a strap's samples delivered after the host's own tick, stamped before it). A
+/// tick measures nothing, so at the stop the flight is the one without the ticks: the same
+/// distance, moving and elapsed time, laps, heart rate, power, phases and route.
+@Suite("Random flights delivered in late batches")
+struct LateBatchRandomTests {
+    enum Action { case input(Input), command(PhaseCommand, Double), lap(Double) }
+
+    static let configs: [(name: String, config: EngineConfig)] = {
+        var run = EngineConfig(); run.autoLapM = 200
+        var autoPause = run; autoPause.autoPause.enabled = true
+        var off = run; off.filters = false; off.distanceFilterM = 0; off.requiredAccuracyM = 100_000
+        var ride = EngineConfig(activity: .ride); ride.distanceFilterM = 40; ride.gapS = 8; ride.autoLapM = 500
+        ride.autoPause.enabled = true
+        var walk = EngineConfig(activity: .walk); walk.distanceFilterM = 0; walk.gapS = 8; walk.autoLapM = 100
+        return [("run", run), ("run, auto-pause", autoPause), ("filters off", off),
+                ("ride, auto-pause, distance filter 40 m, gap 8 s", ride), ("walk, gap 8 s", walk)]
+    }()
+
+    /// Flight `seed`: its config and actions (fixes with gaps, heart-rate, power and speed
+    /// samples, pauses, resumes and laps), in time order.
+    static func flight(seed: UInt64) -> (name: String, config: EngineConfig, actions: [Action]) {
+        var rng = RandomFlight.LCG(seed: seed)
+        let (name, config) = configs[Int(rng.next() % UInt64(configs.count))]
+        let cruise = config.activity == .ride ? 7.0 : config.activity == .walk ? 1.3 : 3.2
+        var actions: [Action] = [.command(.start, 1_700_000_000)]
+        var t = 1_700_000_000.0, north = 0.0, east = 0.0, heading = rng.between(0, 2 * Double.pi)
+        var moving = true, runLeft = rng.between(5, 90), speed = cruise
+        var paused = false
+        let commands = rng.between(0.3, 3)
+        for _ in 0..<Int(rng.between(200, 500)) {
+            let dt = rng.chance(0.01) ? rng.between(15, 50).rounded() : rng.chance(0.02) ? rng.between(2, 10).rounded() : 1
+            runLeft -= dt
+            if runLeft <= 0 {
+                moving.toggle()
+                runLeft = moving ? rng.between(10, 120) : rng.between(3, 60)
+                speed = cruise * rng.between(0.5, 1.4)
+            }
+            let v = moving ? speed : 0
+            heading += 0.1 * rng.noise()
+            t += dt
+            north += v * dt * cos(heading)
+            east += v * dt * sin(heading)
+            actions.append(.input(.sample(.heartRate(bpm: (120 + 30 * rng.uniform()).rounded(), t: t - 0.7))))
+            if rng.chance(0.5) { actions.append(.input(.sample(.power(watts: (150 + 100 * rng.uniform()).rounded(), t: t - 0.6)))) }
+            if rng.chance(0.004 * commands) { actions.append(.lap(t - 0.5)) }
+            if !paused, rng.chance(0.003 * commands) { actions.append(.command(.pause, t - 0.5)); paused = true }
+            else if paused, rng.chance(0.05) { actions.append(.command(.resume, t - 0.5)); paused = false }
+            if rng.chance(0.02) { actions.append(.input(.sample(.speed(mps: max(0, v + 0.1 * rng.noise()), t: t - 0.25)))) }
+            let doppler = rng.chance(0.1) ? Double.nan : max(0, v + 0.15 * rng.noise())
+            let n = north + 2 * rng.noise(), e = east + 2 * rng.noise()
+            actions.append(.input(.fix(Fix(t: t, lat: 52 + degreesNorth(n), lon: 4 + degreesEast(e), alt: 10 + rng.noise(),
+                                           speed: doppler, hAcc: rng.between(3, 10)))))
+        }
+        actions.append(.command(.stop, t + 1))
+        return (name, config, actions)
+    }
+
+    /// Runs the actions, with a tick (when `ticked`) now and then before a batch, at the time of
+    /// one of the next inputs (not past the next command or lap); each action's outcome.
+    static func run(_ config: EngineConfig, _ actions: [Action], ticks: UInt64?) -> (FlightComputer, [String]) {
+        var fc = FlightComputer(config: config)
+        var events: [Event] = [], outcomes: [String] = []
+        var rng = ticks.map { RandomFlight.LCG(seed: $0 &+ 77) }
+        var latestTick = -Double.infinity
+        for (i, a) in actions.enumerated() {
+            if rng != nil, rng!.chance(0.05) {
+                // A batch: the inputs up to k ahead, none past a command.
+                let k = Int(rng!.between(1, 60))
+                var ahead = Double.nan
+                for b in actions[i..<min(actions.count, i + k)] {
+                    guard case .input(let input) = b else { break }
+                    ahead = input.t
+                }
+                if ahead > latestTick {
+                    do throws(RunwayError) { try fc.tick(at: ahead, wallClock: .nan, events: &events); latestTick = ahead }
+                    catch { Issue.record("tick at \(ahead): \(error)") }
+                }
+            }
+            do throws(RunwayError) {
+                switch a {
+                case .input(let input): try fc.process(try ValidatedInput(input), wallClock: .nan, events: &events)
+                case .command(let c, let t): try fc.command(c, at: t, wallClock: .nan, events: &events)
+                case .lap(let t): try fc.lap(at: t, wallClock: .nan, events: &events)
+                }
+                outcomes.append("ok")
+            } catch {
+                outcomes.append("\(i): \(error)")
+            }
+            events.removeAll(keepingCapacity: true)
+        }
+        return (fc, outcomes)
+    }
+
+    @Test func aFlightDeliveredInLateBatchesIsTheFlightWithoutTheTicks() {
+        let count = UInt64(getenv("RUNWAY_LATE_BATCH_FLIGHTS").flatMap { Int(String(cString: $0)) } ?? 150)
+        var differ: [String] = []
+        for seed in 1...count {
+            let (name, config, actions) = Self.flight(seed: seed)
+            let (plain, a) = Self.run(config, actions, ticks: nil)
+            let (ticked, b) = Self.run(config, actions, ticks: seed)
+            if a != b { differ.append("flight \(seed) (\(name)): outcomes \(zip(a, b).first { $0 != $1 }.map { "\($0) / \($1)" } ?? "")"); continue }
+            let x = plain.summaryJSON(), y = ticked.summaryJSON()
+            guard x != y else { continue }
+            // The first field that differs.
+            let xs = x.split(separator: ","), ys = y.split(separator: ",")
+            let first = zip(xs, ys).first { $0 != $1 }.map { "\($0) / \($1)" } ?? "length"
+            differ.append("flight \(seed) (\(name)): \(first)")
+        }
+        #expect(differ.isEmpty, "\(differ.count) of \(count) flights differ:\n\(differ.prefix(30).joined(separator: "\n"))")
+    }
+}
