@@ -288,8 +288,9 @@ runway_status runway_tick(runway_session *s, double t);
  * journaled as one), so a host may also start a replay with NaN and push every
  * line. Each change emits a "phase" event,
  * then a "log" line, then a "flight" snapshot, in that seq order.
- * With the replay clock and t = NaN, the time is that of the latest input, or,
- * before any input, that of the next one (the events of that call then carry
+ * With the replay clock and t = NaN, the time is the latest time (an input's, a
+ * command's or a tick's: inputs stamped before a tick leave the clock at the
+ * tick), or, before any input, that of the next one (the events of that call then carry
  * "t": null; the summary's start_t/end_t get the next input's time). A t before the latest input
  * or tick is RUNWAY_ERR_INPUT. */
 

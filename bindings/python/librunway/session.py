@@ -51,9 +51,10 @@ class Session(_SessionHandle, _SessionSubscriptions):
     :meth:`subscribe` (a callback) or :meth:`events` (polling).
 
     Times: every ``t`` parameter is unix seconds; ``None`` means "now" — with
-    the replay clock the time of the latest input (before any input: of the
-    next one), with the live clock the wall clock. A ``t`` before the latest
-    input raises :class:`InputError`.
+    the replay clock the latest time, an input's, a command's or a tick's (before
+    any input: of the next one), with the live clock the wall clock. A ``t``
+    before the latest input, command or lap raises :class:`InputError` (and
+    for a command or a tick, before the latest tick too).
 
     Config (all keys optional; an unknown key raises :class:`ArgumentError`):
 
