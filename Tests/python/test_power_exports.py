@@ -138,11 +138,12 @@ def test_each_lap_of_the_fit_and_tcx_has_the_summary_laps_power(ride):
 @pytest.mark.skipif(not ELEMNT.exists(), reason="../shared/tracks is not here")
 def test_the_elemnt_rides_exported_laps_have_the_engines_lap_power():
     """The ELEMNT ride analysed with its defaults (a 5 m distance filter: the FIT export has
-    11 519 of its 13 471 records): its first lap is 53.5 W average, 273 W max, 79.0 W normalized
-    in the summary; before, its exported FIT lap had no average or normalized power and a max of
-    256 W (the largest of the kept points), and so had the TCX lap's MaxWatts."""
+    11 519 of its 13 471 records) but 1 km auto laps (its device recorded one lap): its first
+    lap is 53.5 W average, 273 W max, 79.0 W normalized in the summary; before, its exported FIT
+    lap had no average or normalized power and a max of 256 W (the largest of the kept points),
+    and so had the TCX lap's MaxWatts."""
     import librunway
-    flight = librunway.analyse(ELEMNT)
+    flight = librunway.analyse(ELEMNT, config={"auto_lap_m": 1000})
     first = flight.summary["laps"][0]
     assert (first["avg_power_w"], first["max_power_w"], round(first["normalized_power_w"], 1)) == (53.5, 273.0, 79.0)
     sdk = pytest.importorskip("garmin_fit_sdk")

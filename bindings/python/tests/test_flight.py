@@ -175,9 +175,12 @@ def test_laps_frame_has_named_columns_and_adds_up(sample):
                     reason="../shared/tracks is not here")
 def test_laps_frame_has_the_laps_power():
     """The ELEMNT ride's laps have power: the frame has the summary laps' average, maximum and
-    normalized power (before, laps_frame had no power column)."""
+    normalized power (before, laps_frame had no power column). Its device recorded one lap, so
+    the ride is analysed with 1 km auto laps, each with power of its own."""
     _pandas()
-    ride = librunway.analyse(TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit")
+    ride = librunway.analyse(TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit",
+                             config={"auto_lap_m": 1000})
+    assert len(ride.summary["laps"]) == 80
     df = ride.laps_frame()
     for column in ("avg_power_w", "max_power_w", "normalized_power_w"):
         assert df[column].tolist() == [float(lap[column]) for lap in ride.summary["laps"]], column
