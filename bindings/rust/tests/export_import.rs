@@ -246,13 +246,16 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         let ext = name.rsplit('.').next().unwrap();
         let jsonl = runway::import_recording(&data, ext).unwrap();
         let report = jsonl.lines().last().unwrap();
-        // What the file says, as runway_analyse takes it: the profile and the altitude source.
+        // What the file says, as runway_analyse takes it: the profile, the altitude source, its laps.
         let mut entries = Vec::new();
         if let Some(a) = runway::json::str_field(report, "activity") {
             entries.push(format!(r#""activity":"{a}""#));
         }
         if let Some(source) = runway::json::str_field(report, "altitude_source") {
             entries.push(format!(r#""fix_altitude":"{source}""#));
+        }
+        if let Some(m) = runway::json::f64_field(report, "auto_lap_m") {
+            entries.push(format!(r#""auto_lap_m":{m}"#)); // the file's own laps, as lap lines
         }
         let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
         let s = Session::open(config.as_deref()).unwrap();

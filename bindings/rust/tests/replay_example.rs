@@ -27,17 +27,21 @@ fn replay(path: &Path) -> Output {
 /// What the example should print for `path`: the same import and replay, in process.
 fn expected(path: &Path, format: &str) -> (Vec<String>, usize) {
     let jsonl = runway::import_recording(&std::fs::read(path).unwrap(), format).unwrap();
-    let mut activity = None;
+    let (mut activity, mut auto_lap) = (None, None);
     let mut lines = String::new();
     for line in jsonl.lines().filter(|l| !l.trim().is_empty()) {
         if json::str_field(line, "type").as_deref() == Some("import_report") {
             activity = json::str_field(line, "activity");
+            auto_lap = json::f64_field(line, "auto_lap_m"); // the file's own laps, as lap lines
         } else {
             lines.push_str(line);
             lines.push('\n');
         }
     }
-    let s = Session::open(activity.map(|a| format!(r#"{{"activity":"{a}"}}"#)).as_deref()).unwrap();
+    let mut entries: Vec<String> = activity.iter().map(|a| format!(r#""activity":"{a}""#)).collect();
+    entries.extend(auto_lap.map(|m| format!(r#""auto_lap_m":{m}"#)));
+    let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
+    let s = Session::open(config.as_deref()).unwrap();
     start_replay(&s, &lines);
     let batch = s.push_jsonl(&lines);
     s.stop(None).unwrap();
