@@ -321,7 +321,10 @@ fn the_documented_statuses_of_the_store_functions() {
     let dir = TempDir::new("documented");
     // No store file: NotFound, "no store at ...", for the listing too.
     let missing = dir.join("missing.db");
-    for err in [store::flights(&missing).map(drop).unwrap_err(), store::flights_json(&missing).map(drop).unwrap_err()] {
+    for err in [
+        store::flights(&missing).map(drop).unwrap_err(),
+        store::flights_json(&missing).map(drop).unwrap_err(),
+    ] {
         assert_eq!(err.status, Status::NotFound, "{err}");
         assert!(err.message.contains("no store at"), "{err}");
     }
