@@ -366,10 +366,7 @@ public struct LapCounter: Sendable {
     @inline(__always)
     private mutating func accept(_ p: LapProgress) -> LapProgress {
         if !started {
-            // A start whose time is pending (the next input's) has no time yet: the first lap
-            // starts with the first progress that has one (it started at 0, 1970, in the laps
-            // and the exports).
-            guard p.t.isFinite else { return p }
+            guard p.t.isFinite else { return p }   // (a start whose time is pending: not yet)
             started = true
             // The flight began `elapsedS` cruise seconds before the first progress (exact when
             // that progress is the all-zero one at the start, as it should be).

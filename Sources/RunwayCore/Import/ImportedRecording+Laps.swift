@@ -1,0 +1,50 @@
+/// A recording's own laps as lap marks among its lines (`setLaps`).
+extension ImportedRecording {
+    /// Sets `laps` from the device's laps (`report.device.laps`, in the file's order), after
+    /// `timer` (see `forEachLine` for a lap at a timer change's time): a lap mark at the start time of each lap after the first, so that the replay
+    /// ends each of the device's laps where the device began the next one, and the report's
+    /// `auto_lap_m` (0) so that it cuts no laps of its own. A lap start at or before the flight's
+    /// start (the start line's time, else the first input's), at or after the latest input's time
+    /// (a lap the device began as the recording ended: it would be empty), or not after the one
+    /// before, marks nothing: the lap joins the one before it; a lap that began and ended within
+    /// one stop of the timer (nothing to lap) joins the one after it. A file with one lap replays as one
+    /// lap, the whole flight. When a lap after the first has no start time a replay can place (a
+    /// FIT lap without `start_time`, or stamped in system time with nothing to place it by), the
+    /// laps are not replayed (the session's auto laps then), with a warning.
+    /// The report's `laps` counts the marks, its `inputs` the lines with them.
+    public mutating func setLaps() {
+        laps = []
+        report.autoLapM = nil
+        defer {
+            report.laps = laps.count
+            report.inputs = inputs.count + timer.count + laps.count
+        }
+        let deviceLaps = report.device?.laps ?? []
+        guard !deviceLaps.isEmpty, let first = inputs.first else { return }
+        let starts = deviceLaps.dropFirst().map(\.startT)
+        let unplaced = starts.filter { (try? ValidatedInput.time($0)) == nil }.count
+        guard unplaced == 0 else {
+            report.warnings.append("\(unplaced) of the file's \(deviceLaps.count) laps without a start time: the device's laps are not replayed (auto laps instead)")
+            return
+        }
+        report.autoLapM = 0
+        let flightStart = startsBeforeItsFirstInput ? timer[0].t : first.t
+        let latest = inputs.lazy.map(\.t).reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
+        // The timer's stopped stretches, from each pause to its resume (or to the end).
+        var stopped: [(from: Double, to: Double)] = []
+        for (k, change) in timer.enumerated() where change.command == .pause {
+            let resume = timer[(k + 1)...].first { $0.command == .resume }
+            stopped.append((change.t, resume?.t ?? .infinity))
+        }
+        var previous = flightStart
+        for t in starts.sorted() where t > previous && t < latest {
+            // A lap begun and ended within one stop of the timer has nothing a replay could lap
+            // (runway_lap refuses it): it joins the lap after it.
+            if stopped.contains(where: { previous >= $0.from && t <= $0.to }) { continue }
+            // The first input at or after the lap's start (there is one: the latest is later).
+            guard let k = inputs.firstIndex(where: { $0.t >= t }) else { break }
+            laps.append(LapMark(t: t, beforeInput: k))
+            previous = t
+        }
+    }
+}
