@@ -30,23 +30,14 @@ struct LateBatchRandomTests {
         let (name, config) = configs[Int(rng.next() % UInt64(configs.count))]
         let cruise = config.activity == .ride ? 7.0 : config.activity == .walk ? 1.3 : 3.2
         var actions: [Action] = [.command(.start, 1_700_000_000)]
-        var t = 1_700_000_000.0, north = 0.0, east = 0.0, heading = rng.between(0, 2 * Double.pi)
-        var moving = true, runLeft = rng.between(5, 90), speed = cruise
+        let heading0 = rng.between(0, 2 * Double.pi)
+        var walker = RandomFlight.Walker(cruise: cruise, t: 1_700_000_000, heading: heading0, moving: true,
+                                         runLeft: rng.between(5, 90), speed: cruise)
         var paused = false
         let commands = rng.between(0.3, 3)
         for _ in 0..<Int(rng.between(200, 500)) {
-            let dt = rng.chance(0.01) ? rng.between(15, 50).rounded() : rng.chance(0.02) ? rng.between(2, 10).rounded() : 1
-            runLeft -= dt
-            if runLeft <= 0 {
-                moving.toggle()
-                runLeft = moving ? rng.between(10, 120) : rng.between(3, 60)
-                speed = cruise * rng.between(0.5, 1.4)
-            }
-            let v = moving ? speed : 0
-            heading += 0.1 * rng.noise()
-            t += dt
-            north += v * dt * cos(heading)
-            east += v * dt * sin(heading)
+            _ = walker.step(&rng, gapS: 15...50)
+            let (t, north, east, v) = (walker.t, walker.north, walker.east, walker.v)
             actions.append(.input(.sample(.heartRate(bpm: (120 + 30 * rng.uniform()).rounded(), t: t - 0.7))))
             if rng.chance(0.5) { actions.append(.input(.sample(.power(watts: (150 + 100 * rng.uniform()).rounded(), t: t - 0.6)))) }
             if rng.chance(0.004 * commands) { actions.append(.lap(t - 0.5)) }
@@ -58,7 +49,7 @@ struct LateBatchRandomTests {
             actions.append(.input(.fix(Fix(t: t, lat: 52 + degreesNorth(n), lon: 4 + degreesEast(e), alt: 10 + rng.noise(),
                                            speed: doppler, hAcc: rng.between(3, 10)))))
         }
-        actions.append(.command(.stop, t + 1))
+        actions.append(.command(.stop, walker.t + 1))
         return (name, config, actions)
     }
 

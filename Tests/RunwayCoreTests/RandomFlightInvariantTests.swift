@@ -28,6 +28,36 @@ struct RandomFlight {
         mutating func noise() -> Double { (uniform() + uniform() + uniform() + uniform() - 2) * 1.732 }
     }
 
+    /// A runner wandering on a plane, the random flights' motion: moving or standing in stretches
+    /// of random length at a random share of `cruise`, a drifting heading, and now and then a gap
+    /// in the fixes (`gapS`) or a few seconds without one. (The draws, in this order, make the
+    /// flights: the fuzz's list of known flights depends on them.)
+    struct Walker {
+        let cruise: Double
+        var t: Double, north = 0.0, east = 0.0, heading: Double
+        var moving: Bool, runLeft: Double, speed: Double
+        /// The speed of the latest step.
+        var v = 0.0
+
+        /// Takes the next step (a second, or a gap's) and returns its length, seconds.
+        mutating func step(_ rng: inout LCG, gapS: ClosedRange<Double>) -> Double {
+            let dt = rng.chance(0.01) ? rng.between(gapS.lowerBound, gapS.upperBound).rounded()
+                : rng.chance(0.02) ? rng.between(2, 10).rounded() : 1
+            runLeft -= dt
+            if runLeft <= 0 {
+                moving.toggle()
+                runLeft = moving ? rng.between(10, 120) : rng.between(3, 60)
+                speed = cruise * rng.between(0.5, 1.4)
+            }
+            v = moving ? speed : 0
+            heading += 0.1 * rng.noise()
+            t += dt
+            north += v * dt * cos(heading)
+            east += v * dt * sin(heading)
+            return dt
+        }
+    }
+
     static let configs: [(name: String, config: EngineConfig)] = {
         var autoPause = EngineConfig(); autoPause.autoPause.enabled = true
         var off = EngineConfig(); off.filters = false; off.distanceFilterM = 0; off.requiredAccuracyM = 100_000
@@ -49,26 +79,17 @@ struct RandomFlight {
             print("\(what) | \(c.core.phase) d \(c.core.distance) el \(c.core.elapsed) mov \(c.core.movingS) max \(c.core.maxSpeed) laps \(laps.count) Σel \(laps.reduce(0) { $0 + $1.elapsedS }) Σd \(laps.reduce(0) { $0 + $1.distanceM }) gapWait \(c.core.gaps.isWaiting) cur \(c.core.lapStage.counter.current.elapsedS)\(c.core.lapStage.counter.current.elapsedS > c.core.elapsed + 1e-9 ? " LAPS>FLIGHT" : "")")
         }
         let t0 = 1_700_000_000.0
-        var t = t0, north = 0.0, east = 0.0, heading = rng.between(0, 2 * Double.pi)
-        var moving = rng.chance(0.7), runLeft = rng.between(5, 90), speed = cruise * rng.between(0.7, 1.3)
+        let heading0 = rng.between(0, 2 * Double.pi), moving0 = rng.chance(0.7), runLeft0 = rng.between(5, 90)
+        var walker = Walker(cruise: cruise, t: t0, heading: heading0, moving: moving0, runLeft: runLeft0,
+                            speed: cruise * rng.between(0.7, 1.3))
         var paused = false
         // Per flight: how often commands come, how noisy the positions are.
         let commands = rng.between(0.3, 4), noiseM = rng.between(1, 5)
         let seconds = Int(rng.between(240, 600))
         for _ in 0..<seconds {
             // The next second (or a gap's), the runner moving or standing along a wandering heading.
-            let dt = rng.chance(0.01) ? rng.between(20, 60).rounded() : rng.chance(0.02) ? rng.between(2, 10).rounded() : 1
-            runLeft -= dt
-            if runLeft <= 0 {
-                moving.toggle()
-                runLeft = moving ? rng.between(10, 120) : rng.between(3, 60)
-                speed = cruise * rng.between(0.5, 1.4)
-            }
-            let v = moving ? speed : 0
-            heading += 0.1 * rng.noise()
-            t += dt
-            north += v * dt * cos(heading)
-            east += v * dt * sin(heading)
+            let dt = walker.step(&rng, gapS: 20...60)
+            let (t, north, east, heading, moving, v) = (walker.t, walker.north, walker.east, walker.heading, walker.moving, walker.v)
             // Commands between fixes.
             if rng.chance(0.005 * commands) { c.lap(at: t - 0.5); show("lap \(t - 0.5)") }
             if !paused, rng.chance(0.004 * commands) { c.command(.pause, at: t - 0.5); paused = true; show("pause \(t - 0.5)") }
