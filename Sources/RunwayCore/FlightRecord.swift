@@ -40,21 +40,17 @@ extension FlightComputer {
     /// The flight as a record for export. Laps include the running (unfinished) lap only once the
     /// flight has landed; before that, `laps` are the completed ones.
     public var record: FlightRecord {
-        FlightRecord(flightID: flightID ?? "", activity: config.activity, phase: phase, endReason: endReason, startT: clock.startT,
-                     endT: phase == .touchdown ? clock.endT : now, elapsedS: elapsed, movingS: movingS,
-                     distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
-                     avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
-                     avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,
-                     laps: laps.laps, route: route, sensed: recorder.sensed,
-                     timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now,
-                                                autoResumed: clock.autoResumed),
-                     avgPowerW: metric("avg_power_w"), maxPowerW: metric("max_power_w"),
-                     normalizedPowerW: metric("normalized_power_w"), altitudeSource: config.fixAltitude)
-    }
-
-    /// A summary figure of the registered metrics by its key (NaN when none has it).
-    func metric(_ key: String) -> Double {
-        metrics.summary().first { $0.key.description == key }?.value ?? .nan
+        let summary = metrics.summary()   // (once: each call builds it)
+        return FlightRecord(flightID: flightID ?? "", activity: config.activity, phase: phase, endReason: endReason, startT: clock.startT,
+                            endT: phase == .touchdown ? clock.endT : now, elapsedS: elapsed, movingS: movingS,
+                            distanceM: distance, maxSpeedMps: maxSpeed, gainM: elevation.gainM, lossM: elevation.lossM,
+                            avgHrBpm: sensors.avgHrBpm, maxHrBpm: sensors.maxHrBpm,
+                            avgCadenceSpm: sensors.avgCadenceSpm, maxCadenceSpm: sensors.maxCadenceSpm,
+                            laps: laps.laps, route: route, sensed: recorder.sensed,
+                            timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now,
+                                                       autoResumed: clock.autoResumed),
+                            avgPowerW: summary.figure("avg_power_w"), maxPowerW: summary.figure("max_power_w"),
+                            normalizedPowerW: summary.figure("normalized_power_w"), altitudeSource: config.fixAltitude)
     }
 }
 

@@ -108,7 +108,7 @@ struct ExportSensorRoundTripTests: ExportReading {
         try core.command(.stop, at: t0 + 901, wallClock: .nan, events: &events)
         let r = core.record
         #expect(r.laps.count == 3 && r.route.count < 600, "\(r.laps.count) laps, \(r.route.count) of 900 points kept")
-        func lapFigure(_ lap: Lap, _ key: String) -> Double { ExportLap.figure(key, lap.metrics) }
+        func lapFigure(_ lap: Lap, _ key: String) -> Double { lap.metrics.figure(key) }
         let expected = r.laps.map { lap in ["avg_power_w", "max_power_w", "normalized_power_w"].map { lapFigure(lap, $0).rounded() } }
         #expect(expected.allSatisfy { $0.allSatisfy { $0 > 100 } })
         #expect(expected.map { $0[1] }.contains(900), "the spike is a lap's largest power")
@@ -143,7 +143,7 @@ struct ExportSensorRoundTripTests: ExportReading {
         let r = core.record
         let laps = r.exportLaps
         #expect(r.laps.count == 1 && laps.count == 2)
-        #expect(laps[0].avgPowerW == ExportLap.figure("avg_power_w", r.laps[0].metrics) && laps[0].avgPowerW > 100)
+        #expect(laps[0].avgPowerW == r.laps[0].metrics.figure("avg_power_w") && laps[0].avgPowerW > 100)
         let inProgress = laps[1].points.map { r.route.power($0) }.max() ?? .nan
         #expect(laps[1].avgPowerW.isNaN && laps[1].normalizedPowerW.isNaN && laps[1].maxPowerW == inProgress && inProgress > 100)
         var lapless = r

@@ -49,8 +49,8 @@ struct ExportLap: Sendable {
         avgHrBpm = lap.avgHrBpm
         gainM = lap.gainM
         lossM = lap.lossM
-        setPower(avg: Self.figure("avg_power_w", lap.metrics), max: Self.figure("max_power_w", lap.metrics),
-                 normalized: Self.figure("normalized_power_w", lap.metrics))
+        setPower(avg: lap.metrics.figure("avg_power_w"), max: lap.metrics.figure("max_power_w"),
+                 normalized: lap.metrics.figure("normalized_power_w"))
     }
 
     /// Sets the lap's power to the engine's figures.
@@ -59,11 +59,6 @@ struct ExportLap: Sendable {
         maxPowerW = max
         normalizedPowerW = normalized
         enginePower = true
-    }
-
-    /// The figure of `values` under `key` (NaN when none).
-    static func figure(_ key: String, _ values: [MetricValue]) -> Double {
-        values.first { $0.key.description == key }?.value ?? .nan
     }
 
     init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double, timerS: Double,

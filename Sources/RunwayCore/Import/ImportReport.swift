@@ -275,17 +275,17 @@ public struct ImportedRecording: Sendable {
         public func write(to w: inout JSONWriter) {
             switch self {
             case .input(let input): input.write(to: &w)
-            case .command(let command, let t):
-                w.beginObject()
-                w.field("type", command.rawValue)
-                w.field("t", t)
-                w.endObject()
-            case .lap(let t):
-                w.beginObject()
-                w.field("type", "lap")
-                w.field("t", t)
-                w.endObject()
+            case .command(let command, let t): Self.write(type: command.rawValue, t: t, to: &w)
+            case .lap(let t): Self.write(type: "lap", t: t, to: &w)
             }
+        }
+
+        /// `{"type":…,"t":…}`: a command's or a lap's line.
+        private static func write(type: String, t: Double, to w: inout JSONWriter) {
+            w.beginObject()
+            w.field("type", type)
+            w.field("t", t)
+            w.endObject()
         }
     }
 

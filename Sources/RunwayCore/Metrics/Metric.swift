@@ -54,6 +54,13 @@ public struct MetricValue: Sendable, Equatable {
     }
 }
 
+extension Array where Element == MetricValue {
+    /// The figure under `key` (NaN when none has it): a summary's or a lap's (`Lap.metrics`).
+    func figure(_ key: String) -> Double {
+        first { $0.key.description == key }?.value ?? .nan
+    }
+}
+
 /// The metrics, in the order their fields are written: power, then the registered ones.
 ///
 /// Power is held as itself: a metric in `[any Metric]` is mutated through its existential box

@@ -179,8 +179,12 @@ public struct PaceEstimator: Sendable {
     /// Whether the speed still speaks for `now`: the fix or sample that updated it is no older
     /// than `holdsForS` (true before any, and at an unknown time). Past it the receiver has gone
     /// quiet (lost, indoors, the app suspended): the window holds nothing of the time since.
-    public func speaks(at now: Double) -> Bool {
-        !(now - updatedAt > holdsForS)
+    public func speaks(at now: Double) -> Bool { holds(from: updatedAt, at: now) }
+
+    /// Whether something measured at `t` still speaks for `now` (`holdsForS`; true at an unknown
+    /// time): the speed, or the latest fix the snapshot shows.
+    public func holds(from t: Double, at now: Double) -> Bool {
+        !(now - t > holdsForS)
     }
 
     /// The flight left cruise: 0 while holding, unknown after (until a fix in cruise measures it).

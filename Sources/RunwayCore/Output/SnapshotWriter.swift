@@ -37,7 +37,7 @@ extension FlightComputer {
         // A fix older than the pace window speaks for says nothing of now: its speed and
         // accuracy are unknown (its position stays, with its time); so is the pace measured
         // when no sample has measured it since.
-        let fixSpeaks = !(now - shown.t > pace.holdsForS)
+        let fixSpeaks = pace.holds(from: shown.t, at: now)
         d.accuracy = gate.accuracy.reduced ? .reduced : (gate.accuracy.sawAccuracy && fixSpeaks ? .ok : .unknown)
         d.distanceM = distance
         d.points = route.count
