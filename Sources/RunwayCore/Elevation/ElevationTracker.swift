@@ -14,14 +14,15 @@ import Glibc
 ///    the first samples are simply averaged (no start-up bias toward the first, noisy one) and
 ///    irregular intervals are handled by time, not by count;
 ///    (this smoothed altitude is the one shown, and behind grade and vertical speed);
-/// 3. counts **gain and loss from extreme to extreme** (`ClimbCounter`) on a trailing box mean of
-///    the altitude whose length is set by how far the source is trusted: a climb from the last
-///    valley to the next peak counts whole once it exceeds the threshold. GPS altitude wanders
+/// 3. counts **gain and loss from extreme to extreme** (`ClimbCounter`): the turns on a trailing
+///    box mean of the altitude whose length is set by how far the source is trusted, each
+///    extreme's level on the middle 80 % of that window: a climb from the last valley to the next
+///    peak counts whole once it exceeds the threshold. GPS altitude wanders
 ///    (σ 3 m over a minute or more), so it is averaged over `gpsWindowS` (300 s) scaled by the
 ///    fix's stated vertical accuracy against 3 m (`v_acc`; 3 m when absent, at most twice
 ///    that), with a threshold of twice `hysteresisM` scaled alike (6 m at 3 m; never under a
 ///    third of `hysteresisM`); a barometric altitude is averaged over 60 m of distance or 60 s,
-///    whichever is shorter, with a third of `hysteresisM` (1 m). The mean lags by half its
+///    whichever is shorter, with a third of `hysteresisM` (1 m). The means lag by half their
 ///    window, and so does the gain of a climb in progress; `settle()` (at the stop) counts
 ///    the last half window on shorter and shorter means, down to the last tenth of the window,
 ///    and then measures the climb in progress to the smoothed altitude below, which lags less.
