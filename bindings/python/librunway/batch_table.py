@@ -14,9 +14,11 @@ from .batch_rows import COLUMNS
 
 def write_csv(rows: list[dict], out: Any) -> None:
     """Rows as CSV (header :data:`COLUMNS`; ``None`` is an empty cell; floats
-    written exactly, as ``repr``). ``out`` is a path or a text file."""
+    written exactly, as ``repr``). ``out`` is a path or a text file. A path is written
+    as UTF-8, a file name that is not UTF-8 as its own bytes (``os.fsencode``), as
+    ``sys.stdout`` writes it."""
     if isinstance(out, (str, os.PathLike)):
-        with open(out, "w", newline="", encoding="utf-8") as f:
+        with open(out, "w", newline="", encoding="utf-8", errors="surrogateescape") as f:
             write_csv(rows, f)
         return
     w = csv.DictWriter(out, fieldnames=COLUMNS, extrasaction="ignore")

@@ -132,3 +132,23 @@ def test_command_line_usage_errors(archive, tmp_path, capsys):
             batch.main(argv)
         assert e.value.code == 2, argv
     assert not list(tmp_path.iterdir())
+
+
+def test_a_file_name_that_is_not_utf8_is_written_as_its_bytes(tmp_path):
+    """A recording whose name is not UTF-8 (a Latin-1 folder) is a row like any other: its
+    `file` cell holds the name's bytes (os.fsencode), in a file as on stdout. Before, writing
+    the table to --out raised UnicodeEncodeError after the whole batch had run, leaving a CSV
+    cut at that row."""
+    name = os.fsdecode(b"/runs/caf\xe9.fit")
+    rows = [{c: None for c in batch.COLUMNS}, {c: None for c in batch.COLUMNS}]
+    rows[0].update(file=name, format="fit", distance_m=1000.0)
+    rows[1].update(file="/runs/ok.fit", format="fit", distance_m=2000.0)
+    out = tmp_path / "figures.csv"
+    batch.write_csv(rows, out)
+    lines = out.read_bytes().splitlines()
+    assert len(lines) == 3
+    assert lines[1].startswith(b"/runs/caf\xe9.fit,fit,") and lines[2].startswith(b"/runs/ok.fit,")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape", newline="")
+    batch.write_csv(rows, stdout)
+    stdout.flush()
+    assert stdout.buffer.getvalue() == out.read_bytes()
