@@ -223,10 +223,12 @@ class Flight:
         extra)."""
         pd = _pandas()
         frame = pd.DataFrame(self.route_rows(), columns=list(ROUTE_COLUMNS))
-        frame["time"] = pd.to_datetime(frame["t"], unit="s", utc=True)
         for c in ROUTE_COLUMNS:
             if c not in ("time", "lap", "segment"):
                 frame[c] = pd.to_numeric(frame[c], errors="coerce").astype("float64")
+        frame["time"] = pd.to_datetime(frame["t"], unit="s", utc=True)
+        if frame.empty:  # (no route points: an indoor flight) the dtypes of a full frame
+            frame = frame.astype({"lap": "int64", "segment": "int64"})
         return frame
 
     def lap_rows(self) -> list[dict]:

@@ -230,3 +230,21 @@ def test_export_is_the_same_flight(sample):
     gpx = sample.export("gpx")
     assert gpx.startswith(b"<?xml") and gpx.count(b"<trkpt") == len(sample.route)
     assert sample.export("gpx") is gpx                                # replayed once per format
+
+
+def test_an_empty_route_frame_has_the_dtypes_of_a_full_one(sample):
+    """A flight without route points (an indoor ride: speed samples, no position) has an
+    empty route frame with the same dtypes as any other, so that the frames of an archive
+    concatenate without turning `lap` and `segment` into objects. Before, its `lap` and
+    `segment` were object columns and `time` datetime64[s] (pandas 3) instead of [us]."""
+    pd = _pandas()
+    with librunway.Session({"activity": "ride"}) as s:
+        s.start(1700000000)
+        s.push_many({"type": "speed", "speed": 8.0, "t": 1700000000 + i} for i in range(121))
+        s.stop()
+        indoor = librunway.analyse(s.export("fit"))
+    assert indoor.summary["points"] == 0 and indoor.summary["distance_m"] > 900
+    empty, full = indoor.route_frame(), sample.route_frame()
+    assert len(empty) == 0
+    assert empty.dtypes.to_dict() == full.dtypes.to_dict()
+    assert pd.concat([full, empty]).dtypes.to_dict() == full.dtypes.to_dict()
