@@ -26,9 +26,10 @@ Example::
 
 Callbacks instead of polling: ``s.subscribe(fn, kinds=["phase"])`` calls ``fn(event)``
 on a library thread, some time after the call that made the event. Events still
-queued when the subscription is cancelled or the session closed are dropped, not
-delivered: wait in the callback's own way for the last event you need (docs/python.md,
-"Callbacks and threads").
+queued when the subscription is cancelled are dropped, not delivered: wait in the
+callback's own way for the last event you need; closing the session instead delivers
+every event already queued and waits for the callbacks (docs/python.md, "Callbacks and
+threads").
 
 A flight store journals runs to SQLite so they survive a crash; list, read,
 recover, export and delete them with the functions of :mod:`librunway.store`::
