@@ -15,16 +15,38 @@ pub fn import_available() -> bool {
 
 /// Turns a recording — the whole file's bytes, in `format` `"gpx"`, `"tcx"` or `"fit"` — into
 /// librunway inputs: JSON Lines, one input a line, ready for
-/// [`crate::Session::push_jsonl`]. Replayed as [`analyse`] does, the flight starts at the first
-/// line's time (a start line's, else the first input's) and takes every line (a start line at
-/// the flight's own start time is already true):
+/// [`crate::Session::push_jsonl`]. `format` may carry `";salvage"` (`"fit;salvage"`: a damaged
+/// FIT file's records before the damage, with a warning in the report, instead of
+/// [`Status::Input`]). Replayed as [`analyse`] does, the session is opened with the import
+/// report's `activity`, its `altitude_source` as `fix_altitude` and its `auto_lap_m` (where
+/// they are not null), the flight starts at the first line's time (a start line's, else the
+/// first input's) and takes every line (a start line at the flight's own start time is
+/// already true). A session opened with the defaults instead replays a ride as a run, with
+/// 1 km auto laps besides the file's own and GPS altitudes (the ELEMNT ride of the
+/// repository's `../shared/tracks`: 79.35 km and 80 laps as a run, 79.24 km and the device's
+/// one lap as [`analyse`] reads it):
 ///
 /// ```no_run
 /// # fn main() -> runway::Result<()> {
-/// let jsonl = runway::import_recording(&std::fs::read("run.fit").unwrap(), "fit")?;
-/// let s = runway::Session::open(None)?;
-/// s.start(runway::json::f64_field(jsonl.lines().next().unwrap_or("{}"), "t"))?;
+/// use runway::json::{f64_field, str_field};
+/// let jsonl = runway::import_recording(&std::fs::read("ride.fit").unwrap(), "fit")?;
+/// let report = jsonl.lines().last().unwrap_or("{}"); // {"type":"import_report",...}
+/// let mut config = Vec::new();
+/// if let Some(activity) = str_field(report, "activity") {
+///     config.push(format!(r#""activity":"{activity}""#));
+/// }
+/// if let Some(source) = str_field(report, "altitude_source") {
+///     config.push(format!(r#""fix_altitude":"{source}""#));
+/// }
+/// if let Some(m) = f64_field(report, "auto_lap_m") {
+///     config.push(format!(r#""auto_lap_m":{m}"#));
+/// }
+/// let s = runway::Session::open(Some(&format!("{{{}}}", config.join(","))))?;
+/// s.start(f64_field(jsonl.lines().next().unwrap_or("{}"), "t"))?;
 /// s.push_jsonl(&jsonl).into_result()?;
+/// s.stop(None)?; // at the latest time seen: the flight runway::analyse gives
+/// let gpx = s.export("gpx")?;
+/// # let _ = gpx;
 /// # Ok(()) }
 /// ```
 ///
