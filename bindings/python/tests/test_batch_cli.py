@@ -134,21 +134,27 @@ def test_command_line_usage_errors(archive, tmp_path, capsys):
     assert not list(tmp_path.iterdir())
 
 
-def test_a_file_name_that_is_not_utf8_is_written_as_its_bytes(tmp_path):
-    """A recording whose name is not UTF-8 (a Latin-1 folder) is a row like any other: its
-    `file` cell holds the name's bytes (os.fsencode), in a file as on stdout. Before, writing
-    the table to --out raised UnicodeEncodeError after the whole batch had run, leaving a CSV
-    cut at that row."""
+def test_a_file_name_that_is_not_utf8_is_written_as_escapes(tmp_path):
+    """A recording whose name is not UTF-8 (a Latin-1 folder) is a row like any other; the
+    table is UTF-8 with the name's other bytes as \\xNN escapes, in a file, on a stdout whose
+    error handler is strict (a UTF-8 locale's) and in Parquet. Before, writing the table raised
+    UnicodeEncodeError after the whole batch had run, leaving a CSV cut at that row (with a
+    strict stdout too) and no Parquet file. The row itself keeps the name os.fsdecode gave."""
     name = os.fsdecode(b"/runs/caf\xe9.fit")
     rows = [{c: None for c in batch.COLUMNS}, {c: None for c in batch.COLUMNS}]
     rows[0].update(file=name, format="fit", distance_m=1000.0)
     rows[1].update(file="/runs/ok.fit", format="fit", distance_m=2000.0)
     out = tmp_path / "figures.csv"
     batch.write_csv(rows, out)
-    lines = out.read_bytes().splitlines()
+    lines = out.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 3
-    assert lines[1].startswith(b"/runs/caf\xe9.fit,fit,") and lines[2].startswith(b"/runs/ok.fit,")
-    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="surrogateescape", newline="")
+    assert lines[1].startswith("/runs/caf\\xe9.fit,fit,") and lines[2].startswith("/runs/ok.fit,")
+    stdout = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict", newline="")
     batch.write_csv(rows, stdout)
     stdout.flush()
     assert stdout.buffer.getvalue() == out.read_bytes()
+    assert rows[0]["file"] == name
+    pq = pytest.importorskip("pyarrow.parquet", reason="pyarrow is not installed (Parquet is optional)")
+    batch.write_parquet(rows, tmp_path / "f.parquet")
+    assert pq.read_table(tmp_path / "f.parquet").column("file").to_pylist() == [
+        "/runs/caf\\xe9.fit", "/runs/ok.fit"]
