@@ -32,8 +32,8 @@ from typing import Any, Optional, Union
 from .analysis_flight import (LAP_COLUMNS, ROUTE_COLUMNS, _POLL_EVERY, _QUEUE_CAPACITY, Flight,
                               _iso, _pandas, _replay)
 from .errors import ArgumentError, InputError, RunwayError
-from .recording import (IMPORT_FORMATS, _start_replay, analyse_available, analyse_recording,
-                        import_recording, split_report)
+from .recording import (IMPORT_FORMATS, _read_recording_file, _start_replay, analyse_available,
+                        analyse_recording, import_recording, split_report)
 from .route import RoutePoints
 from .session import Session
 from .sport import activity_for, sniff_sport
@@ -83,9 +83,11 @@ def _read(source: Source, format: Optional[str]) -> tuple[bytes, str, Optional[s
         data, name = bytes(source), None
     elif isinstance(source, (str, os.PathLike)):
         name = os.fspath(source)
-        try:
-            with open(name, "rb") as f:
-                data = f.read()
+        ext = os.path.splitext(name)[1].lower().lstrip(".")
+        try:   # not a regular file (a named pipe, a device) or too large: refused unread
+            data = _read_recording_file(name, str(format or ext).lower())
+        except InputError as e:
+            raise InputError(f"{name}: {e}") from None
         except OSError as e:
             raise InputError(f"{name}: {e.strerror or e}") from e
     else:

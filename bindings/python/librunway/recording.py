@@ -50,7 +50,8 @@ def _read_recording_file(path: Union[str, "os.PathLike[str]"], fmt: str) -> byte
         data = f.read(IMPORT_LIMIT_BYTES + 1) if st.st_size <= IMPORT_LIMIT_BYTES else b""
     if st.st_size > IMPORT_LIMIT_BYTES or len(data) > IMPORT_LIMIT_BYTES:
         size = st.st_size if st.st_size > IMPORT_LIMIT_BYTES else f"more than {IMPORT_LIMIT_BYTES}"
-        raise InputError(f"{fmt.upper()} file of {size} bytes exceeds the import limit of "
+        what = f"{fmt.upper()} file" if fmt in IMPORT_FORMATS else "file"
+        raise InputError(f"{what} of {size} bytes exceeds the import limit of "
                          f"{IMPORT_LIMIT_BYTES} bytes")
     return data
 

@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
+import stat
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
 import librunway
 from .analysis import _add_file_settings as add_file_settings
-from .recording import split_report
+from .recording import _NOT_REGULAR, split_report
 
 IMPORTED_FORMATS = {".gpx": "gpx", ".fit": "fit", ".tcx": "tcx"}   # read by librunway (runway_import)
 
@@ -167,6 +168,12 @@ def load_track(path: str, salvage: bool = False) -> Track:
     profile it names."""
     ext = os.path.splitext(path)[1].lower()
     try:
+        # Not a regular file (a named pipe, whose open waits for a writer; a device, whose
+        # reading might not end): refused unread, as librunway.analyse and batch refuse it.
+        mode = os.stat(path).st_mode
+        if not stat.S_ISREG(mode):
+            kind = next((what for test, what in _NOT_REGULAR if test(mode)), "a special file")
+            raise InputFileError(f"{path}: not a regular file: {kind}")
         if ext in IMPORTED_FORMATS:
             return load_imported(path, IMPORTED_FORMATS[ext], salvage)
         if ext in (".jsonl", ".ndjson", ".json"):

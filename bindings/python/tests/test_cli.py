@@ -361,3 +361,28 @@ def test_batch_writes_the_table(tmp_path):
     lines = out.read_text().splitlines()
     assert len(lines) == 3 and lines[0].startswith("file,format,sport,activity,start,distance_m")
     assert one_line_error(run("batch", tmp_path / "nowhere"), "librunway batch: ")
+
+
+def test_a_named_pipe_or_a_device_is_refused_unread(tmp_path):
+    """librunway.analyse(path) and the commands that read one FILE refuse, without reading
+    it, what is not a regular file, as librunway batch does: a named pipe called run.gpx
+    (opening it waited for a writer for ever) and a link to a device (/dev/zero) called
+    zero.fit (read until memory ran out: the child here has 2 GiB)."""
+    os.mkfifo(tmp_path / "pipe.gpx")
+    os.symlink("/dev/zero", tmp_path / "zero.fit")
+    code = ("import resource, sys, librunway\n"
+            "resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))\n"
+            "try:\n"
+            "    librunway.analyse(sys.argv[1])\n"
+            "except librunway.InputError as e:\n"
+            "    print(e)\n")
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(), "PYTHONPATH": str(PYTHON_DIR)}
+    for name, kind in (("pipe.gpx", "a named pipe (FIFO)"), ("zero.fit", "a character device")):
+        path = tmp_path / name
+        child = subprocess.run([sys.executable, "-c", code, str(path)], env=env,
+                               capture_output=True, text=True, timeout=20)   # a hang fails here
+        assert child.stdout.strip() == f"{path}: not a regular file: {kind}", child.stderr[-500:]
+        for command, status in (("summary", 1), ("splits", 1), ("replay", 2)):  # replay: 2 file
+            p = run(command, path, timeout=20)
+            assert p.returncode == status, (command, p.stderr)
+            assert f"not a regular file: {kind}" in one_line_error(p, f"librunway {command}: "), command
