@@ -135,7 +135,7 @@ pub struct Lap {
     /// `"auto"` (every `auto_lap_m`), `"manual"` ([`crate::Session::lap`]) or `"final"` (the
     /// last lap, at stop).
     pub trigger: String,
-    /// When the lap began and ended, unix seconds.
+    /// When the lap began, unix seconds.
     pub start_t: f64,
     /// When the lap ended, unix seconds.
     pub end_t: f64,
@@ -147,7 +147,7 @@ pub struct Lap {
     pub pace_min_per_km: Option<f64>,
     /// Time-weighted average heart rate; `None` without samples.
     pub avg_hr_bpm: Option<f64>,
-    /// Elevation gained and lost in the lap, metres.
+    /// Elevation gained in the lap, metres.
     pub gain_m: f64,
     /// Elevation lost, metres.
     pub loss_m: f64,
