@@ -121,6 +121,17 @@ def _analyse(path: str, config: Optional[dict], salvage: bool = False) -> Any:
 
 # ---- commands -------------------------------------------------------------------------------
 
+def _shown(name: str) -> str:
+    """A file name for the table on stdout: one that is not UTF-8 (``os.fsdecode`` gives its
+    bytes as surrogates, which a UTF-8 locale's stdout refuses) with those bytes as ``\\xNN``
+    escapes (``caf\\xe9.fit``)."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def cmd_summary(args: argparse.Namespace) -> int:
     config = _config(args.config)
     header = ["file", "activity", "km", "time", "moving", "pace", "km/h", "gain m", "avg HR",
@@ -134,7 +145,7 @@ def cmd_summary(args: argparse.Namespace) -> int:
             continue
         warned.append((path, f))
         s = f.summary
-        rows.append([os.path.basename(path), f.activity or "--",
+        rows.append([_shown(os.path.basename(path)), f.activity or "--",
                      _num(s.get("distance_m") / 1000 if _finite(s.get("distance_m")) else None,
                           ".2f"),
                      _clock(s.get("elapsed_s")), _clock(s.get("moving_s")),

@@ -386,3 +386,19 @@ def test_a_named_pipe_or_a_device_is_refused_unread(tmp_path):
             p = run(command, path, timeout=20)
             assert p.returncode == status, (command, p.stderr)
             assert f"not a regular file: {kind}" in one_line_error(p, f"librunway {command}: "), command
+
+
+def test_summary_of_a_file_name_that_is_not_utf8(tmp_path):
+    """A recording in a Latin-1 folder (a name that is not UTF-8) is a row of the summary,
+    its name's other bytes as \\xNN escapes, with a UTF-8 locale's strict stdout too. Before,
+    printing the table raised UnicodeEncodeError: no row at all, exit status 1."""
+    path = os.path.join(os.fsencode(tmp_path), b"caf\xe9.gpx")
+    with open(path, "wb") as f:
+        f.write(SAMPLE.read_bytes())
+    env = {**os.environ, "RUNWAY_LIBRARY": librunway.library_path(),
+           "PYTHONPATH": str(PYTHON_DIR), "PYTHONIOENCODING": "utf-8:strict"}
+    p = subprocess.run([sys.executable, "-m", "librunway", "summary", path, str(SAMPLE)],
+                       env=env, capture_output=True, timeout=120)
+    assert p.returncode == 0, p.stderr.decode(errors="replace")
+    rows = summary_rows(p.stdout.decode("utf-8"))
+    assert rows["caf\\xe9.gpx"][1:] == rows["city_run.gpx"][1:]
