@@ -41,7 +41,7 @@ def _iso_utc(t: Optional[float]) -> Optional[str]:
     ms = round(t * 1000)
     secs, ms = divmod(ms, 1000)
     stamp = datetime.datetime.fromtimestamp(secs, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S")
-    return f"{stamp}.{ms:03d}Z" if ms else f"{stamp}Z"
+    return f"{stamp}.{ms:03d}Z"   # (one format for every row: pandas reads a column of them)
 
 
 class RecordingError(Exception):

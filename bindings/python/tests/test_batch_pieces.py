@@ -130,3 +130,14 @@ def test_a_profile_mismatch_has_its_columns(tmp_path):
     columns = list(batch.COLUMNS)
     assert columns.index("rejected") + 1 == columns.index("suggested_activity")
     assert columns.index("suggested_activity") + 1 == columns.index("mismatch_refused")
+
+
+def test_start_has_one_format_for_whole_and_fractional_seconds():
+    """A column of starts with and without a fraction of a second reads as dates in pandas
+    without a format (mixed "…:20Z" and "…:54.692Z" made pandas 3 raise)."""
+    from librunway.batch_rows import _iso_utc
+    starts = [_iso_utc(T0), _iso_utc(T0 + 0.692), _iso_utc(T0 + 59.9996)]
+    assert starts == ["2023-11-14T22:13:20.000Z", "2023-11-14T22:13:20.692Z", "2023-11-14T22:14:20.000Z"]
+    pd = pytest.importorskip("pandas")
+    parsed = pd.to_datetime(pd.Series(starts))
+    assert [t.timestamp() for t in parsed] == [T0, T0 + 0.692, T0 + 60]

@@ -109,7 +109,7 @@ def test_batch_without_runway_analyse_pushes_the_start_line(late_fix, tmp_path, 
     row = batch_module.analyse_file(path, CONFIG)
     assert row["error"] is None and row["rejected"] == 0
     assert row["elapsed_s"] == original["elapsed_s"] == 600.0
-    assert row["start"] == "2023-11-14T22:13:20Z"         # T0
+    assert row["start"] == "2023-11-14T22:13:20.000Z"     # T0
     monkeypatch.undo()
     assert batch_module.analyse_file(path, CONFIG) == row
 
