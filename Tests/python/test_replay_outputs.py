@@ -69,10 +69,10 @@ def test_replay_with_an_unknown_export_format_exits_2_before_replaying(tmp_path)
 
 
 @needs_library
-def test_replay_with_an_unusable_store_exits_2(tmp_path):
+def test_replay_with_an_unusable_store_exits_1(tmp_path):
     (tmp_path / "noise.db").write_bytes(b"\x07" * 4096)
     result = run_replay(str(SAMPLE), "--speed", "0", "--store", str(tmp_path / "noise.db"))
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert result.stderr.startswith("replay: ") and "noise.db" in result.stderr
 
 
@@ -82,7 +82,7 @@ def test_replay_of_a_fit_file_without_runway_import_says_what_is_missing(tmp_pat
     path = tmp_path / "run.fit"
     path.write_bytes(b"\x0e\x10" + bytes(6) + b".FIT" + bytes(4))
     result = run_replay(str(path), "--speed", "0")
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "runway_import" in result.stderr and "run.fit" in result.stderr
 
 

@@ -4,7 +4,7 @@ Reads a GPX, TCX or FIT file, which librunway itself turns into inputs
 (librunway.import_recording, as librunway.analyse and ``librunway summary`` read
 it: the same points, a GPX or TCX file's segment breaks and a FIT file's timer
 stops replayed as pauses, and the same refusals; a library without it says so
-and the replay exits 2), or a JSON Lines file (one librunway fix a line, as in
+and the replay exits 1), or a JSON Lines file (one librunway fix a line, as in
 /work/shared/tracks/fixes/*.jsonl; a line's "hr" becomes a heart-rate sample and
 "cad"/"cadence" a cadence sample; lines with a "type" are passed on as samples).
 A GPX description's "true distance: N m" (a simulated run's) is printed beside
@@ -285,7 +285,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
             os.makedirs(os.path.dirname(args.store) or ".", exist_ok=True)
         except OSError as exc:
             print(f"{PROG}: --store {args.store}: {exc.strerror or exc}", file=sys.stderr)
-            return 2
+            return 1
     elif config is not None and isinstance(config.get("store"), str):
         outputs.store = config["store"]
 
@@ -293,7 +293,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         track = load_track(args.path, args.salvage)
     except InputFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+        return 1
     # What the file names, where --config is silent (as librunway.analyse does).
     if track.activity is not None and not (config and "activity" in config):
         config = dict(config or {}, activity=track.activity)
@@ -312,10 +312,10 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
         message = str(exc)
         where = "" if message.startswith(args.path) else f"{args.path}: "
         print(f"{PROG}: {where}{message}", file=sys.stderr)
-        return 2
+        return 1
     except OSError as exc:              # the library could not be loaded, an export not written
         print(f"{PROG}: {exc}", file=sys.stderr)
-        return 2
+        return 1
 
 
 if __name__ == "__main__":
