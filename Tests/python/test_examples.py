@@ -214,9 +214,9 @@ def test_replay_reports_rejected_points_and_goes_on(tmp_path):
 
 # ---- Errors ---------------------------------------------------------------------
 
-def test_replay_of_a_missing_file_exits_2(tmp_path):
+def test_replay_of_a_missing_file_exits_1(tmp_path):
     result = run_replay(str(tmp_path / "nope.gpx"))
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "nope.gpx" in result.stderr
 
 
@@ -231,19 +231,19 @@ def test_replay_of_a_missing_file_exits_2(tmp_path):
      "</trkseg></trk></gpx>", "not an ISO 8601 date-time"),
     ("", "empty GPX file"),
 ])
-def test_replay_of_a_bad_gpx_exits_2(tmp_path, content, message):
+def test_replay_of_a_bad_gpx_exits_1(tmp_path, content, message):
     path = tmp_path / "bad.gpx"
     path.write_text(content)
     result = run_replay(str(path))
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert message in result.stderr
 
 
-def test_replay_of_bad_json_lines_exits_2_naming_the_line(tmp_path):
+def test_replay_of_bad_json_lines_exits_1_naming_the_line(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_text('{"t": 1, "lat": 52, "lon": 4}\n{"t": 2, "lat": \n')
     result = run_replay(str(path))
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert "bad.jsonl:2" in result.stderr
 
 
@@ -255,7 +255,7 @@ def test_replay_with_a_malformed_config_exits_2(config):
 
 
 @needs_library
-def test_replay_with_a_config_the_library_refuses_exits_2():
+def test_replay_with_a_config_the_library_refuses_exits_1():
     result = run_replay(str(SAMPLE), "--config", '{"distance_filtre_m": 5}')
-    assert result.returncode == 2
+    assert result.returncode == 1
     assert result.stderr.startswith("replay: ")
