@@ -14,7 +14,9 @@
 //! the wrong state (recovering or finishing a finished one) or one that an open session, in
 //! any process, is writing (recovering, finishing or deleting it), [`Status::Store`] for a store
 //! that cannot be opened or read (a directory, a file that is not a librunway store, a damaged
-//! file).
+//! file), [`Status::Argument`] for a path that is not valid UTF-8 or has a NUL byte (the
+//! library takes UTF-8 paths, and a session's `"store"` is a JSON string: a store cannot live
+//! in a folder whose name is Latin-1 bytes; docs/limits.md).
 //!
 //! ```no_run
 //! # fn main() -> runway::Result<()> {
