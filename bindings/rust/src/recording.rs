@@ -97,6 +97,22 @@ pub struct Analysis {
     pub first_rejection: Option<(usize, String)>,
 }
 
+impl Analysis {
+    /// The flight record typed: [`crate::Summary::from_json`] of [`Analysis::summary`] (its
+    /// laps, figures and route as fields).
+    ///
+    /// ```no_run
+    /// # fn main() -> runway::Result<()> {
+    /// let a = runway::analyse(&std::fs::read("ride.fit").unwrap(), None)?;
+    /// let record = a.parsed_summary()?;
+    /// println!("{:.1} km in {} laps", record.distance_m / 1000.0, record.laps.len());
+    /// # Ok(()) }
+    /// ```
+    pub fn parsed_summary(&self) -> Result<crate::Summary> {
+        crate::Summary::from_json(&self.summary)
+    }
+}
+
 /// A recording's flight in one library call (`runway_analyse`): the file read straight into a
 /// flight of its own with the file's sport (unless `options`' config names an `activity`),
 /// started at its first input (or by a FIT file's start line: its timer started before its

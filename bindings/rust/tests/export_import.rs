@@ -264,6 +264,7 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         s.stop(None).unwrap();
         let a = runway::analyse(&data, None).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(a.summary, s.summary_json().unwrap(), "{name}");
+        assert_eq!(a.parsed_summary().unwrap(), s.summary().unwrap(), "{name}");
         assert_eq!(a.report, report, "{name}");
         assert_eq!(a.inputs, jsonl.lines().count() - 1, "{name}");
         assert_eq!(a.accepted + a.rejected, a.inputs, "{name}");
