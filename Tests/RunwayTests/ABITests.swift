@@ -162,8 +162,31 @@ struct ABITests {
         #expect(field("elapsed_s", in: called.summary()) == 9)
     }
 
-    /// A lap line (as `runway_import` writes a recording's device laps) is `runway_lap` at its
-    /// time (none: now), through either push path, with its statuses: a lap before the start or
+    /// A device lap line (as `runway_import` writes a recording's laps) is the lap at its time
+    /// while auto laps are off (`auto_lap_m` 0, the import report's for a file with laps), with
+    /// a lap's statuses; with auto laps on it is accepted and changes nothing: the flight's laps
+    /// are its auto laps, and the log says so once.
+    @Test func aDeviceLapLineIsALapOnlyWhileAutoLapsAreOff() throws {
+        let device = "{\"type\":\"device_lap\",\"t\":5}\n"
+        let text = fixes(0...5) + device + fixes(6...9) + "{\"type\":\"device_lap\",\"t\":9.5}\n" + fixes(10...12)
+        var accepted = 0, rejected = 0
+        let off = try CSession(#"{"distance_filter_m":0,"auto_lap_m":0}"#)
+        #expect(off.push(device) == RUNWAY_ERR_STATE, "no lap before the start")
+        #expect(runway_start_impl(off.handle, 0) == RUNWAY_OK)
+        #expect(text.withCString { runway_push_jsonl_impl(off.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(accepted == 15 && rejected == 0)
+        #expect(off.push(#"{"type":"device_lap","t":3}"#) == RUNWAY_ERR_INPUT, "before the latest input")
+        let on = try CSession(#"{"distance_filter_m":0,"auto_lap_m":10}"#)
+        #expect(runway_start_impl(on.handle, 0) == RUNWAY_OK)
+        #expect(text.withCString { runway_push_jsonl_impl(on.handle, $0, strlen($0), &accepted, &rejected) } == RUNWAY_OK)
+        #expect(accepted == 15 && rejected == 0)
+        #expect(on.log().ranges(of: "own laps are not replayed").count == 1)
+        #expect(runway_stop_impl(off.handle, .nan) == RUNWAY_OK && runway_stop_impl(on.handle, .nan) == RUNWAY_OK)
+        #expect(off.summary().ranges(of: "\"trigger\":\"manual\"").count == 2)
+        #expect(on.summary().ranges(of: "\"trigger\":\"manual\"").isEmpty && on.summary().contains("\"trigger\":\"auto\""))
+    }
+
+    /// A lap line is `runway_lap` at its time (none: now), through either push path, with its statuses: a lap before the start or
     /// after the stop is a state error, as is one with nothing since the last lap; a time that is
     /// not a number, out of range or before the latest input is an input error; each refused line
     /// is logged and changes nothing, and the lines after it go on.

@@ -75,10 +75,11 @@ def test_a_recordings_laps_are_its_devices(name):
     assert [l["start_t"] for l in flight.report["device"]["laps"]] == pytest.approx([d[0] for d in device], abs=1e-6)
 
 
-def test_a_config_that_names_auto_lap_m_keeps_it():
+def test_a_config_that_names_auto_lap_m_keeps_it_and_passes_over_the_files_laps():
     flight = librunway.analyse(os.path.join(TRACKS, "fitparse__sample-activity.fit"), {"auto_lap_m": 10000})
-    triggers = [lap["trigger"] for lap in flight.summary["laps"]]
-    assert triggers.count("manual") == 3 and triggers.count("auto") >= 8
+    laps = flight.summary["laps"]
+    assert [lap["trigger"] for lap in laps] == ["auto"] * (len(laps) - 1) + ["final"] and len(laps) >= 9
+    assert all(lap["distance_m"] == pytest.approx(10000) for lap in laps[:-1])
 
 
 @pytest.mark.parametrize("fmt", ["fit", "tcx"])

@@ -106,6 +106,15 @@ extension FlightComputer {
         emitFlight(&events)
     }
 
+    /// A recording's device lap while auto laps are on (`FlightDriver.Request.deviceLap`): not
+    /// taken, the flight's laps are its auto laps; the first one says so in the log.
+    public mutating func passOverDeviceLap(_ events: inout [Event]) {
+        guard !saidDeviceLapsPassed else { return }
+        saidDeviceLapsPassed = true
+        eventLog.append(.info, "the recording's own laps are not replayed: auto laps are on (auto_lap_m \(config.autoLapM)); auto_lap_m 0 replays them",
+                        at: now, into: &events)
+    }
+
     /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
     public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
         guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }

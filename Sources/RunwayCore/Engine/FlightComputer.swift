@@ -33,6 +33,8 @@ public struct FlightComputer: Sendable {
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
     var shown = ShownFix()
+    /// Whether the log said that a recording's laps are not taken (`passOverDeviceLap`).
+    var saidDeviceLapsPassed = false
     var speedSensor: SpeedSensorStage
     /// Metres the speed samples measured (with their held steps a resume credited).
     var sensorM = 0.0

@@ -20,6 +20,11 @@ public struct FlightDriver: Sendable {
         case command(PhaseCommand, t: Double)
         /// A manual lap at `t` (NaN: now).
         case lap(t: Double)
+        /// A lap a recording's device marked (an imported file's `device_lap` line): the lap at
+        /// `t` while the flight's auto laps are off (`auto_lap_m` 0, as the import report says to
+        /// replay a file with laps); with auto laps on, the flight's laps are its auto laps and
+        /// this changes nothing (the log says so once).
+        case deviceLap(t: Double)
         /// A clock tick at `t` (NaN: now): the live clock's, or the host's `runway_tick`.
         case tick(t: Double)
     }
@@ -58,6 +63,12 @@ public struct FlightDriver: Sendable {
             guard let resolved = try core.check(command, at: t, wallClock: wallClock) else { return }   // already true: not journaled
             try journal?(.command(command, t: resolved.t))
             core.command(command, resolved: resolved, events: &events)
+        case .deviceLap(let t):
+            guard core.config.autoLapM > 0 else {
+                try perform(.lap(t: t), wallClock: wallClock, journal: journal, events: &events)
+                return
+            }
+            core.passOverDeviceLap(&events)
         case .lap(let t):
             let time = try core.checkLap(at: t, wallClock: wallClock)
             try journal?(.lap(t: time))

@@ -260,23 +260,24 @@ public struct ImportedRecording: Sendable {
         /// A lap at `t` (a device lap's start).
         case lap(t: Double)
 
-        /// What the line asks of a flight: the input validated, the command or the lap at its time.
+        /// What the line asks of a flight: the input validated, the command, or the device's lap at
+        /// its time (taken while auto laps are off: `FlightDriver.Request.deviceLap`).
         public func request() throws(RunwayError) -> FlightDriver.Request {
             switch self {
             case .input(let input): return .input(try ValidatedInput(input))
             case .command(let command, let t): return .command(command, t: t)
-            case .lap(let t): return .lap(t: t)
+            case .lap(let t): return .deviceLap(t: t)
             }
         }
 
         /// Writes the line as one JSON object in the shape `InputDecoder.decodeLine` reads
         /// (`Input.write`, `{"type":"pause","t":…}` for a command: start, pause or resume, or
-        /// `{"type":"lap","t":…}`).
+        /// `{"type":"device_lap","t":…}`).
         public func write(to w: inout JSONWriter) {
             switch self {
             case .input(let input): input.write(to: &w)
             case .command(let command, let t): Self.write(type: command.rawValue, t: t, to: &w)
-            case .lap(let t): Self.write(type: "lap", t: t, to: &w)
+            case .lap(let t): Self.write(type: "device_lap", t: t, to: &w)
             }
         }
 

@@ -25,13 +25,15 @@ public enum InputDecoder {
         case .command(let command, _)?: throw .input("a \"\(command.rawValue)\" line is a command, not an input")
         case nil: throw .input("an \"import_report\" line is a summary, not an input")
         case .lap?: throw .input("a \"lap\" line is a command, not an input")
+        case .deviceLap?: throw .input("a \"device_lap\" line is a command, not an input")
         case .tick?: throw .input("a tick is a request, not an input")   // (decodeLine makes none)
         }
     }
 
     /// Decodes one line of JSON Lines input into the request it makes: an input, a start, pause or
     /// resume (`{"type":"pause","t":…}`, as `runway_import` writes a recording's timer), a lap
-    /// (`{"type":"lap","t":…}`, as it writes the device's laps: `runway_lap` at `t`), or nil for
+    /// (`{"type":"lap","t":…}`: `runway_lap` at `t`), a device's lap (`{"type":"device_lap","t":…}`,
+    /// as it writes a recording's laps: the lap while auto laps are off), or nil for
     /// the import report (`"type":"import_report"`, the line `runway_import` ends with), which the
     /// push paths accept and ignore.
     public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
@@ -124,6 +126,7 @@ extension FlightDriver.Request {
         case .command(let c, let t): return [5, UInt64(PhaseCommand.allCases.firstIndex(of: c) ?? 0), t.bitPattern]
         case .lap(let t): return [6, t.bitPattern]
         case .tick(let t): return [7, t.bitPattern]
+        case .deviceLap(let t): return [8, t.bitPattern]
         }
     }
 }

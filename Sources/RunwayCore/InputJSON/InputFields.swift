@@ -57,6 +57,7 @@ struct InputFields {
         case .pause: return .command(.pause, t: values.2)
         case .resume: return .command(.resume, t: values.2)
         case .lap: return .lap(t: values.2)
+        case .deviceLap: return .deviceLap(t: values.2)
         case .importReport: return nil
         }
     }
@@ -68,9 +69,11 @@ enum InputKind {
     /// A timer command in the stream (a recording's timer start before its first input, its
     /// stops and restarts): `runway_start`, `runway_pause` and `runway_resume` at the line's `t`.
     case start, pause, resume
-    /// A lap mark in the stream (a recording's device laps: each lap's start after the first):
-    /// `runway_lap` at the line's `t`.
+    /// A lap mark in the stream: `runway_lap` at the line's `t`.
     case lap
+    /// A recording's device lap (each lap's start after the first, as `runway_import` writes
+    /// them): the lap at the line's `t` while auto laps are off (`FlightDriver.Request.deviceLap`).
+    case deviceLap
 
     /// The kind a `"type"` string names (nil: no type), or `.input` for an unknown one.
     init(type: String?) throws(RunwayError) {
@@ -86,8 +89,9 @@ enum InputKind {
         case "pause": self = .pause
         case "resume": self = .resume
         case "lap": self = .lap
+        case "device_lap": self = .deviceLap
         case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause, resume or lap)")
+            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause, resume, lap or device_lap)")
         }
     }
 }

@@ -107,7 +107,7 @@ def print_summary(summary: dict, track: Track, rejected: int, out,
     kept = summary.get("points")
     # (a recording's lap lines, its device's laps, are replayed too, but are no points)
     replayed = sum(1 for p in track.points
-                   if p.fix is not None or any(x.get("type") != "lap" for x in p.samples))
+                   if p.fix is not None or any(x.get("type") not in ("lap", "device_lap") for x in p.samples))
     lines.append(f"  points        {replayed} replayed"
                  + (f", {kept} kept on the route" if _is_number(kept) else "")
                  + f", {rejected} rejected")
