@@ -201,4 +201,33 @@ struct DropoutAutoPauseTests {
         #expect(d.core.distance <= 1.005 * most, "\(what), at most \(most) m")
         #expect(d.core.distance >= 0.99 * least, "\(what), at least \(least) m")
     }
+
+    /// The ride above (2 m/s, h_acc 3 m, paused from 65 to 69 s) delivered late: the host ticks
+    /// 1 s ahead of each fix (a phone's location arriving after its own clock's tick; never past
+    /// the pause, the resume or the stop). A tick measures nothing: the ride is the one without
+    /// the ticks. Before, the cap on the moving time the doubted stretch missed (the cruise time
+    /// not yet moving) was the tick's, 1 s past the fix: moving 292 s of 291 s elapsed at the
+    /// stop (291 s without the ticks), from 74 s on.
+    @Test func aRideHeldOnZerosDeliveredAfterTheHostsTicksIsTheRideWithoutThem() throws {
+        func ride(ticks: Bool) throws -> FlightComputer {
+            var d = Driver(EngineConfig(activity: .ride))
+            for k in -20...300 {
+                let t = Double(k)
+                if k == 0 { try d.phase(.start, 1000) }
+                if k == 65 { try d.phase(.pause, 1065) }
+                if k == 69 { try d.phase(.resume, 1069) }
+                let commandAhead: Double = k < 65 ? 1065 : k < 69 ? 1069 : 1300
+                if ticks && k >= 0 && min(1001 + t, commandAhead) > d.core.now {
+                    try d.core.tick(at: min(1001 + t, commandAhead), wallClock: .nan, events: &d.events)
+                }
+                try d.fix(1000 + t, 0, 2 * t / 111_319.49, speed: t < 60 ? 2 : 0, course: 90, hAcc: 3)
+            }
+            try d.phase(.stop, 1300)
+            return d.core
+        }
+        let plain = try ride(ticks: false), ticked = try ride(ticks: true)
+        #expect(ticked.movingS <= ticked.elapsed + 1e-9, "moving \(ticked.movingS) s, elapsed \(ticked.elapsed) s")
+        #expect(ticked.movingS == plain.movingS, "moving \(ticked.movingS) s, without the ticks \(plain.movingS) s")
+        #expect(ticked.summaryJSON() == plain.summaryJSON())
+    }
 }

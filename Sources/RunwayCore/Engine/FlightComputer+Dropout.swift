@@ -24,12 +24,13 @@ extension FlightComputer {
     /// In cruise, the time the doubted stretch's steps missed as moving (since its set-off, in
     /// cruise, not yet moving; this step's time is its own, moving now or when the stillness
     /// detector credits it).
-    /// Never more than the cruise time not yet moving, nor what the stillness detector's waiting
-    /// steps will claim when it credits them.
+    /// Never more than the cruise time not yet moving (as of this fix: a tick may have moved the
+    /// clock past it, `measuredElapsed`), nor what the stillness detector's waiting steps will
+    /// claim when it credits them.
     @inline(never)
     mutating func creditStill(_ doubt: TrackFilter.Doubt, step: Step, cruiseDt: Double, at t: Double) {
         let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (step.moving ? cruiseDt : 0),
-                          elapsed - odometer.movingS - stillness.waitingMovingS)
+                          clock.measuredElapsed(in: phase) - odometer.movingS - stillness.waitingMovingS)
         if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
     }
 
