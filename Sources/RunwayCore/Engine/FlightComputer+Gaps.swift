@@ -16,8 +16,10 @@ extension FlightComputer {
         // (Not across the sensor's stretch, nor into a lap already cut: a hold is no cruise time,
         // and that lap's split went out with the gap's time before its end in it.)
         let legSince = lapStage.lapSince > positionsSince ? lapStage.lapSince : positionsSince
+        // (At the time of the input that credits the gap, a tick may have passed: the hold's
+        // sample, and the phase event, are that input's, as they are without the tick.)
         if phase == .cruise, let v = pause.crossedStanding(c, legSince: legSince) {
-            autoPause(v, at: now, &events)
+            autoPause(v, at: clock.measuredNow, &events)
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it
         }
