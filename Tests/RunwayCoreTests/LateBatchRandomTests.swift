@@ -112,8 +112,9 @@ struct LateBatchRandomTests {
 /// nothing while its rider stands (a gap crossed standing, which auto-pause backdates), Doppler
 /// dropouts (zeros while the fixes move on, which the track filter doubts), auto-pause on; and
 /// ticks anywhere up to the next command or lap: inside a gap, past the batch's last input.
-/// The ticked flight is the flight without the ticks: its summary, and its phase, split and
-/// alert events (their `t` the input's, command's or lap's own, whatever tick came before).
+/// The ticked flight is the flight without the ticks: its summary, its route, and its phase,
+/// split and alert events (their `t` the input's, command's or lap's own, whatever tick came
+/// before).
 extension LateBatchRandomTests {
     static let stillConfigs: [(name: String, config: EngineConfig)] = {
         var run = EngineConfig(); run.autoLapM = 200; run.autoPause.enabled = true
@@ -226,6 +227,10 @@ extension LateBatchRandomTests {
                 let first = zip(xs, ys).first { $0 != $1 }.map { "\($0) / \($1)" } ?? "length"
                 differ.append("flight \(seed) (\(name)): \(first)")
                 continue
+            }
+            if plain.route.points != ticked.route.points || plain.route.segmentStarts != ticked.route.segmentStarts {
+                let first = zip(plain.route.points, ticked.route.points).first { $0 != $1 }
+                differ.append("flight \(seed) (\(name)): route \(plain.route.count) / \(ticked.route.count) points; the first that differs \(first.map { "\($0) / \($1)" } ?? "none")")
             }
             // (The laps add up to the flight.)
             let laps = ticked.laps.laps
