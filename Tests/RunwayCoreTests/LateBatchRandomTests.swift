@@ -55,6 +55,20 @@ struct LateBatchRandomTests {
 
     /// Runs the actions, with a tick (when `ticked`) now and then before a batch, at the time of
     /// one of the next inputs (not past the next command or lap); each action's outcome.
+    /// Performs action `i`, `a`: "ok", or the error it met.
+    static func perform(_ a: Action, _ i: Int, on fc: inout FlightComputer, _ events: inout [Event]) -> String {
+        do throws(RunwayError) {
+            switch a {
+            case .input(let input): try fc.process(try ValidatedInput(input), wallClock: .nan, events: &events)
+            case .command(let c, let t): try fc.command(c, at: t, wallClock: .nan, events: &events)
+            case .lap(let t): try fc.lap(at: t, wallClock: .nan, events: &events)
+            }
+            return "ok"
+        } catch {
+            return "\(i): \(error)"
+        }
+    }
+
     static func run(_ config: EngineConfig, _ actions: [Action], ticks: UInt64?) -> (FlightComputer, [String]) {
         var fc = FlightComputer(config: config)
         var events: [Event] = [], outcomes: [String] = []
@@ -74,16 +88,7 @@ struct LateBatchRandomTests {
                     catch { Issue.record("tick at \(ahead): \(error)") }
                 }
             }
-            do throws(RunwayError) {
-                switch a {
-                case .input(let input): try fc.process(try ValidatedInput(input), wallClock: .nan, events: &events)
-                case .command(let c, let t): try fc.command(c, at: t, wallClock: .nan, events: &events)
-                case .lap(let t): try fc.lap(at: t, wallClock: .nan, events: &events)
-                }
-                outcomes.append("ok")
-            } catch {
-                outcomes.append("\(i): \(error)")
-            }
+            outcomes.append(Self.perform(a, i, on: &fc, &events))
             events.removeAll(keepingCapacity: true)
         }
         return (fc, outcomes)
@@ -182,16 +187,7 @@ extension LateBatchRandomTests {
                     catch { Issue.record("tick at \(at): \(error)") }
                 }
             }
-            do throws(RunwayError) {
-                switch a {
-                case .input(let input): try fc.process(try ValidatedInput(input), wallClock: .nan, events: &events)
-                case .command(let c, let t): try fc.command(c, at: t, wallClock: .nan, events: &events)
-                case .lap(let t): try fc.lap(at: t, wallClock: .nan, events: &events)
-                }
-                outcomes.append("ok")
-            } catch {
-                outcomes.append("\(i): \(error)")
-            }
+            outcomes.append(Self.perform(a, i, on: &fc, &events))
             // The invariants, after every action of the ticked flight too: moving time never over
             // the elapsed time (as of the latest input or command, which a tick may have passed),
             // the distance never less.
