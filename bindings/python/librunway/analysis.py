@@ -33,7 +33,7 @@ from .analysis_flight import (LAP_COLUMNS, ROUTE_COLUMNS, _POLL_EVERY, _QUEUE_CA
                               _iso, _pandas, _replay)
 from .errors import ArgumentError, InputError, RunwayError
 from .recording import (IMPORT_FORMATS, _read_recording_file, _start_replay, analyse_available,
-                        analyse_recording, import_recording, split_report)
+                        analyse_recording, content_format, import_recording, split_report)
 from .route import RoutePoints
 from .session import Session
 from .sport import activity_for, sniff_sport
@@ -48,21 +48,17 @@ _EXTENSIONS = {".gpx": "gpx", ".tcx": "tcx", ".fit": "fit"}
 
 
 def detect_format(data: bytes, name: Optional[str] = None) -> str:
-    """``"fit"``, ``"gpx"`` or ``"tcx"``: by the file name's extension when it has one of
-    those, else by the contents (a FIT header names ``.FIT``; XML with a
-    ``TrainingCenterDatabase`` is TCX, with ``<gpx`` GPX). Raises :class:`InputError`."""
+    """``"fit"``, ``"gpx"`` or ``"tcx"``: by the contents, as the library's ``"auto"`` reads
+    them (:func:`content_format`: a FIT file named ``ride.gpx`` is FIT, as the C and Rust
+    ``analyse`` read it), else by the file name's extension (a file too damaged to say,
+    refused by that format's reader with its own message). Raises :class:`InputError`."""
+    fmt = content_format(data)
+    if fmt is not None:
+        return fmt
     if name:
         ext = os.path.splitext(name)[1].lower()
         if ext in _EXTENSIONS:
             return _EXTENSIONS[ext]
-    if len(data) >= 12 and data[8:12] == b".FIT":
-        return "fit"
-    head = bytes(data[:4096]).lstrip(b"\xef\xbb\xbf \t\r\n")
-    if head.startswith(b"<"):
-        if b"TrainingCenterDatabase" in head:
-            return "tcx"
-        if b"<gpx" in head:
-            return "gpx"
     what = f"{name}: " if name else ""
     raise InputError(f"{what}not a GPX, TCX or FIT recording (by its name and its first bytes)")
 
@@ -110,8 +106,8 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
         config: a session config (the README's keys, e.g. ``{"hr_max": 185}``); its
             ``activity``, when given, overrides the file's. ``clock`` must be ``"replay"`` (the
             default) and ``store`` is refused: a recording is replayed, not journaled.
-        format: ``"gpx"``, ``"tcx"`` or ``"fit"``; default: by the file's extension, else by
-            its first bytes.
+        format: ``"gpx"``, ``"tcx"`` or ``"fit"``; default: by its first bytes
+            (:func:`detect_format`), else by the file's extension.
         salvage: read what a damaged FIT file holds before the damage (a truncated file's
             records before the cut; :attr:`Flight.report`'s ``warnings`` say what was left out)
             instead of refusing it.

@@ -15,7 +15,7 @@ from typing import Any, Optional
 from .batch_find import EXTENSIONS, PathLike
 from .errors import InputError, LibraryError, RunwayError
 from .recording import (_read_recording_file, _start_replay, analyse_available, analyse_recording,
-                        import_recording, split_report)
+                        content_format, import_recording, split_report)
 from .session import Session
 from .sport import activity_for, sniff_sport
 
@@ -74,8 +74,9 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
         if fmt is None:
             raise RecordingError(f"not a recording: {ext or 'no'} extension "
                                  "(expected .gpx, .tcx or .fit)")
-        row["format"] = fmt
         data = _read_recording_file(path, fmt)
+        fmt = content_format(data) or fmt   # (what the file is, as the library's "auto" reads it)
+        row["format"] = fmt
         if analyse_available():
             summary, report, rejected = _analyse_one(data, fmt, config, row, salvage)
         else:

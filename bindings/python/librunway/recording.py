@@ -20,6 +20,22 @@ __all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMA
 #: The formats :func:`import_recording` reads.
 IMPORT_FORMATS = ("gpx", "tcx", "fit")
 
+
+def content_format(data: bytes) -> Optional[str]:
+    """The format a recording's first bytes name, as the library's ``"auto"`` reads them (a
+    FIT header names ``.FIT``; XML with a ``TrainingCenterDatabase`` in its first 4 KiB is
+    TCX, with ``<gpx`` GPX), or ``None``."""
+    if len(data) >= 12 and data[8:12] == b".FIT":
+        return "fit"
+    head = bytes(data[:4096])
+    head = head[3:] if head.startswith(b"\xef\xbb\xbf") else head
+    if head.lstrip(b" \t\r\n").startswith(b"<"):
+        if b"TrainingCenterDatabase" in head:
+            return "tcx"
+        if b"<gpx" in head:
+            return "gpx"
+    return None
+
 #: What :func:`import_recording` accepts as the file's contents.
 RecordingData = Union[bytes, bytearray, memoryview, str]
 

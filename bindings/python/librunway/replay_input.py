@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import librunway
 from .analysis import _add_file_settings as add_file_settings
-from .recording import _NOT_REGULAR, split_report
+from .recording import _NOT_REGULAR, content_format, split_report
 
 IMPORTED_FORMATS = {".gpx": "gpx", ".fit": "fit", ".tcx": "tcx"}   # read by librunway (runway_import)
 
@@ -117,6 +117,7 @@ def load_imported(path: str, fmt: str, salvage: bool = False) -> Track:
             "or convert the file to JSON Lines")
     with open(path, "rb") as f:
         data = f.read()
+    fmt = content_format(data) or fmt   # (what the file is, as the library's "auto" reads it)
     try:
         lines, report = split_report(librunway.import_recording(data, fmt, salvage=salvage))
     except librunway.RunwayError as exc:

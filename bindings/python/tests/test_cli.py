@@ -402,3 +402,27 @@ def test_summary_of_a_file_name_that_is_not_utf8(tmp_path):
     assert p.returncode == 0, p.stderr.decode(errors="replace")
     rows = summary_rows(p.stdout.decode("utf-8"))
     assert rows["caf\\xe9.gpx"][1:] == rows["city_run.gpx"][1:]
+
+
+@pytest.mark.skipif(not (TRACKS / "fitparse__activity-small-fenix2-run.fit").exists(), reason="no ../shared/tracks")
+def test_a_recording_is_read_as_what_it_is_whatever_its_name(tmp_path):
+    """A FIT file named ride.gpx and a TCX file named ride.fit are read by their contents, as
+    the library's "auto" (the C and Rust analyse) reads them, by analyse, the batch, summary
+    and replay; before, the batch and the CLI refused them as badly formed GPX and FIT."""
+    from librunway import batch
+    for real, fake in (("fitparse__activity-small-fenix2-run.fit", "run.gpx"), ("togeojson__tour_hr.tcx", "ride.fit")):
+        data = (TRACKS / real).read_bytes()
+        (tmp_path / fake).write_bytes(data)
+        truth = librunway.analyse(data)
+        assert librunway.analyse(tmp_path / fake).summary == truth.summary
+        row = batch.analyse_file(tmp_path / fake)
+        assert row["error"] is None and row["format"] == real.rsplit(".", 1)[1]
+        assert row["distance_m"] == pytest.approx(truth.summary["distance_m"], abs=0.05)
+        p = run("summary", tmp_path / fake)
+        assert p.returncode == 0, p.stderr
+        p = run("replay", tmp_path / fake, "--speed", "0")
+        assert p.returncode == 0, p.stderr
+    # A file that says nothing by its contents is its extension's: that reader's own refusal.
+    (tmp_path / "empty.gpx").write_bytes(b"")
+    with pytest.raises(librunway.InputError, match="GPX"):
+        librunway.analyse(tmp_path / "empty.gpx")
