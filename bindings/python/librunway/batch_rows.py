@@ -16,8 +16,9 @@ from .batch_find import EXTENSIONS, PathLike
 from .errors import InputError, LibraryError, RunwayError
 from .recording import (_read_recording_file, _start_replay, analyse_available, analyse_recording,
                         content_format, import_recording, split_report)
+from .analysis import _add_file_settings
 from .session import Session
-from .sport import activity_for, sniff_sport
+from .sport import sniff_sport
 
 #: The columns of a row, in order.
 COLUMNS = ("file", "format", "sport", "activity", "start", "distance_m", "elapsed_s",
@@ -136,22 +137,12 @@ def _analyse_by_lines(data: bytes, fmt: str, config: Optional[Mapping[str, Any]]
                       row: dict, salvage: bool = False) -> tuple[dict, Optional[dict], int]:
     """With a library that has no ``runway_analyse``: import, then replay the lines."""
     lines, report = split_report(import_recording(data, fmt, salvage=salvage))
-    if report is not None:
-        sport, activity = report.get("sport"), report.get("activity") or "run"
-    else:                       # a library whose import writes no report
-        sport = sniff_sport(data, fmt)
-        activity = activity_for(sport)
+    sport = report.get("sport") if report is not None else sniff_sport(data, fmt)  # (no report: an old import)
     row["sport"] = sport.strip().lower() if isinstance(sport, str) and sport.strip() else None
     cfg = dict(config or {})
-    cfg.setdefault("activity", activity)
+    _add_file_settings(cfg, report, data, fmt)   # (what the file says, where the config is silent)
+    cfg.setdefault("activity", "run")
     row["activity"] = cfg["activity"]
-    # What else the report says, where the config is silent (as runway_analyse takes it): its
-    # altitude source, and auto_lap_m 0 when the file's own laps come as lap lines.
-    if (report or {}).get("altitude_source") in ("gps", "barometric"):
-        cfg.setdefault("fix_altitude", report["altitude_source"])
-    auto_lap_m = (report or {}).get("auto_lap_m")
-    if isinstance(auto_lap_m, (int, float)) and not isinstance(auto_lap_m, bool):
-        cfg.setdefault("auto_lap_m", auto_lap_m)
     if not lines:
         raise RecordingError("no timed points")
     with Session(cfg) as s:
