@@ -178,11 +178,13 @@ struct StillnessDetectorTests {
 
     @Test func stepsThatMoveWithoutABreakConfirmOnATrackTooSmallToLeave() {
         var feed = Feed(still: true)
-        // Circles of 5 m radius, positions only: never 20 m from the still point, but the filter
-        // measures 1 m/s without a break for 30 s.
+        // Circles of 8 m radius, positions only: never 20 m from the still point, but the filter
+        // measures 1 m/s without a break for 30 s, and the fixes scatter wider than a standing
+        // receiver's at their accuracy (4 m an axis: an RMS radius of 5.7 m; a 5 m circle is
+        // within it, and confirms no longer).
         for i in 0..<40 {
             let a = Double(i) / 5
-            feed.add(Self.fix(Double(i), east: 5 * cos(a), north: 5 * sin(a)), step: Step(distanceM: 1, moving: i > 0))
+            feed.add(Self.fix(Double(i), east: 8 * cos(a), north: 8 * sin(a)), step: Step(distanceM: 1, moving: i > 0))
         }
         #expect(!feed.detector.isStill)
         #expect(feed.distance >= 39)

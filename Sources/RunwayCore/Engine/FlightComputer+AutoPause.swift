@@ -2,11 +2,13 @@
 /// credited at the resume.
 extension FlightComputer {
     /// Applies what auto-pause decides at a speed sample (a fix's own: `standingInDoubt`, whether
+    /// the track filter has yet to judge its standing speed; `movementUnshown`, whether a speed
+    /// the positions measured is yet to be borne out by them, `movementUnshown(_:at:)`;
     /// the track filter has yet to judge its standing speed).
-    mutating func autoPause(_ speed: Double, at t: Double, standingInDoubt: Bool = false, _ events: inout [Event]) {
+    mutating func autoPause(_ speed: Double, at t: Double, standingInDoubt: Bool = false, movementUnshown: Bool = false, _ events: inout [Event]) {
         switch pause.update(speedMps: speed, at: t, phases: phases, cruiseSince: clock.cruiseSince,
                             lapSince: lapStage.lapSince, waiting: gaps.waiting,
-                            standingInDoubt: standingInDoubt) {
+                            standingInDoubt: standingInDoubt, movementUnshown: movementUnshown) {
         case .none: return
         case .pause(let from, let withdrawn):
             odometer.withdraw(movingS: withdrawn)
@@ -20,6 +22,18 @@ extension FlightComputer {
         case .resume(let since, let held):
             autoResume(since: since, held: held, at: t, &events)
         }
+    }
+
+    /// Whether `speed`, measured by the positions alone (the filtered speed: no Doppler speed,
+    /// or one they belie) and fast enough to resume, is yet to be borne out by fixes that moved
+    /// beyond what their stated accuracy explains (`StillnessDetector.positionsShowMovement`):
+    /// fixes hopping within a coarse accuracy (Wi-Fi or cell fixes indoors) draw a filtered speed
+    /// of metres a second from a receiver that stands. The fast hold goes on meanwhile, from
+    /// where the speed rose: a set-off's resume is as early as before, only later decided.
+    @inline(__always)
+    func movementUnshown(_ speed: Double, at t: Double) -> Bool {
+        guard phases.isAutoHeld, speed > pause.machine.settings.resumeAboveMps, stillness.settings.enabled else { return false }
+        return !stillness.positionsShowMovement(at: t)
     }
 
     /// The held steps' metres and moving seconds (an auto-resume's, or a set-off's a user's pause

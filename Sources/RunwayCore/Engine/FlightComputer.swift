@@ -219,6 +219,7 @@ public struct FlightComputer: Sendable {
             } else if phases.isAutoHeld {
                 pause.hold(step, at: t, dt: dt, from: lastAccepted.map { Coordinate(lat: $0.lat, lon: $0.lon) }, to: Coordinate(lat: fix.lat, lon: fix.lon),
                            dopplerMps: track.doubtsSpeed ? .nan : fix.speed)   // (the sample auto-pause judges below)
+                stillness.observe(step, fix: fix, at: t)   // (whether the positions move: `movementUnshown`)
                 if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }
             }
             pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
@@ -240,8 +241,10 @@ public struct FlightComputer: Sendable {
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
             // the filtered speed; a filter that starts over at this fix has measured none yet.
             if pause.isEnabled {   // (off: no call to decide nothing)
-                autoPause(!fix.speed.isNaN && !track.doubtsSpeed ? fix.speed : (step.newSegment ? .nan : track.speedMps), at: t,
-                          standingInDoubt: track.standingInDoubt, &events)
+                let byPositions = fix.speed.isNaN || track.doubtsSpeed
+                let speed = !byPositions ? fix.speed : (step.newSegment ? .nan : track.speedMps)
+                autoPause(speed, at: t, standingInDoubt: track.standingInDoubt,
+                          movementUnshown: byPositions && movementUnshown(speed, at: t), &events)
             }
         }
         lapsAndAlerts(at: t, &events)

@@ -75,8 +75,14 @@ public struct AutoPause: Sendable {
     ///   - standingInDoubt: whether the positions are yet to confirm a slow speed (a dropout's
     ///     zeros while the fixes move on, `TrackFilter.standingInDoubt`): a slow hold goes on but
     ///     does not complete, as the filter decides within a few fixes.
+    ///   - movementUnshown: whether a speed measured by the positions alone (the filtered speed)
+    ///     is yet to be borne out by fixes that moved beyond their stated accuracy
+    ///     (`StillnessDetector.positionsShowMovement`): a fast hold goes on but does not complete
+    ///     (fixes hopping within a coarse accuracy give a standing receiver a filtered speed of
+    ///     metres a second).
     /// - Returns: `.pause(at:)` or `.resume(at:)` once a hold is complete, otherwise `.none`.
-    public mutating func update(speedMps: Double, t: Double, autoPaused: Bool, standingInDoubt: Bool = false) -> Decision {
+    public mutating func update(speedMps: Double, t: Double, autoPaused: Bool, standingInDoubt: Bool = false,
+                                movementUnshown: Bool = false) -> Decision {
         guard settings.enabled, t.isFinite else { return .none }
         guard speedMps.isFinite, speedMps >= 0 else { return .none }  // unknown: holds go on
         if autoPaused {
@@ -84,7 +90,7 @@ public struct AutoPause: Sendable {
             guard speedMps > settings.resumeAboveMps else { fastSince = nil; return .none }
             let since = hold(fastSince, at: t)
             fastSince = since
-            guard t - since >= settings.holdS else { return .none }
+            guard t - since >= settings.holdS, !movementUnshown else { return .none }
             fastSince = nil
             return .resume(at: since)
         } else {

@@ -167,9 +167,10 @@ public struct AutoPauseStage: Sendable {
     /// the lap in progress, NaN: none): the laps before it went out with their cruise time, and a
     /// pause backdated into them would leave them adding up to more than the flight.
     mutating func update(speedMps: Double, at t: Double, phases: PhaseMachine, cruiseSince: Double, lapSince: Double = .nan,
-                         waiting: WaitingGap?, standingInDoubt: Bool = false) -> PauseDecision {
+                         waiting: WaitingGap?, standingInDoubt: Bool = false, movementUnshown: Bool = false) -> PauseDecision {
         guard machine.settings.enabled, phases.phase == .cruise || phases.isAutoHeld else { return .none }
-        switch machine.update(speedMps: speedMps, t: t, autoPaused: phases.phase == .holding, standingInDoubt: standingInDoubt) {
+        switch machine.update(speedMps: speedMps, t: t, autoPaused: phases.phase == .holding, standingInDoubt: standingInDoubt,
+                                   movementUnshown: movementUnshown) {
         case .none:
             // A resume credits only the steps after the start of its fast hold and the set-off
             // just before it (`setOff`): keep no others. A gap still waiting may yet start that

@@ -127,7 +127,9 @@ extension StillnessDetector {
 
     /// Whether the held steps have moved, with no quiet stretch, for `movingRunS`, at a mean
     /// speed of at least `movingDopplerMps` (noise that passes the track filter's threshold
-    /// now and then is slower).
+    /// now and then is slower), and their fixes moved beyond what their stated accuracy explains
+    /// since they began (`positionsMoved`: a receiver whose fixes hop within a coarse accuracy
+    /// draws a filtered track of metres a second standing).
     func movedWithoutBreak(at t: Double) -> Bool {
         let from = onsetIndex()
         guard from < held.count, !held.isEmpty else { return false }
@@ -135,7 +137,7 @@ extension StillnessDetector {
         guard span >= settings.movingRunS else { return false }
         var d = 0.0
         for h in held[from...] { d += h.d }
-        return d / span >= movingDoppler
+        return d / span >= movingDoppler && positionsMoved(since: t - span, at: t)
     }
 
     /// The seconds the held steps from `from` on took, up to `t`: from where the first of them
@@ -147,9 +149,10 @@ extension StillnessDetector {
         return t - (begin.isFinite ? begin : held[max(from - 1, 0)].t)
     }
 
-    /// Held steps more than a quiet stretch and a moving run old can no longer be credited.
-    mutating func trimHeld(at t: Double) {
-        let keep = settings.quietS + settings.movingRunS + settings.windowS
+    /// Held steps more than a quiet stretch and a moving run old (or the time fixes of accuracy
+    /// `sigma` take to show a walker, when longer: `evidenceS`) can no longer be credited.
+    mutating func trimHeld(at t: Double, sigma: Double) {
+        let keep = settings.quietS + max(settings.movingRunS, evidenceS(sigma: sigma)) + settings.windowS
         if held.count > 64, let first = held.firstIndex(where: { $0.t >= t - keep }), first > 0 { held.removeFirst(first) }
     }
 }

@@ -39,7 +39,7 @@ extension StillnessDetector {
         guard let last = window.samples.last?.t, slowStretch.fixes > 0 else { return false }
         if let t, t - slowStretch.from < settings.endS { return false }
         if slowStretch.dopplerSum / slowStretch.fixes >= stillDoppler { return true }
-        guard let ends = window.ends(at: last, endS: settings.endS, from: slowStretch.from) else { return false }
+        guard let ends = window.ends(at: last, endS: settings.endS, from: max(slowStretch.from, last - settings.windowS)) else { return false }
         return ends.distanceM > settings.stillRadiusSigmas * ends.meanSigmaM
     }
 

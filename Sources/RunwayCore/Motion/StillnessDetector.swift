@@ -182,7 +182,7 @@ public struct StillnessDetector: Sendable {
         s.d = step.distanceM
         s.doppler = doppler
         window.append(s)
-        window.drop(before: t - settings.windowS)
+        window.drop(before: t - evidenceS(sigma: s.sigma))
         if doppler >= movingDoppler {
             movingFixes += 1
         } else {
@@ -214,7 +214,7 @@ public struct StillnessDetector: Sendable {
             anchor = (a.x + w * dx, a.y + w * dy)
         }
         anchorT = t
-        trimHeld(at: t)
+        trimHeld(at: t, sigma: s.sigma)
         return Judged(step: still(step), credit: nil)
     }
 
@@ -238,6 +238,25 @@ public struct StillnessDetector: Sendable {
         dopplerScale = design > 0 ? max(1, variance.squareRoot() / design) : 1
         movingDoppler = settings.movingDopplerMps * dopplerScale
         stillDoppler = settings.stillDopplerMps * dopplerScale
+    }
+
+    /// While auto-paused (no judgement): the fix joins the window, so that a resume decided on
+    /// the positions' speed can ask whether they moved beyond their accuracy
+    /// (`positionsShowMovement`). A resume starts the window over (`reset`).
+    mutating func observe(_ step: Step, fix: Fix, at t: Double) {
+        guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return }
+        if step.newSegment { window.removeAll() }
+        var s = sample(fix, at: t)
+        s.d = step.distanceM
+        window.append(s)
+        window.drop(before: t - evidenceS(sigma: s.sigma))
+    }
+
+    /// Whether the fixes the window keeps moved beyond what their stated accuracy explains over
+    /// the time such fixes take to show a walker (`evidenceS`, `positionsMoved`).
+    func positionsShowMovement(at t: Double) -> Bool {
+        guard let last = window.samples.last else { return false }
+        return positionsMoved(since: t - evidenceS(sigma: last.sigma), at: t)
     }
 
     func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
@@ -275,11 +294,18 @@ public struct StillnessDetector: Sendable {
     }
 
     /// Whether the window's ends are within the wander of a standing receiver and its Doppler
-    /// (when every fix has one) is standing noise.
+    /// (when every fix has one) is standing noise. (Once moving, the filter's steps moving on at a
+    /// walker's speed say moving, as before: what set the runner moving was evidence the fixes
+    /// moved beyond their accuracy, `movedWithoutBreak`, `AutoPause`'s `movementUnshown`.)
     @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
     func windowLooksStill(at t: Double) -> Bool {
-        guard let first = window.first, t - first.t >= settings.windowS * 0.9, window.count >= 3 else { return false }
-        let samples = window.samples
+        // (The window keeps more than `windowS` for fixes with a coarse accuracy: the last `windowS` judge.)
+        let all = window.samples
+        let since = t - settings.windowS
+        guard let lead = all.firstIndex(where: { $0.t >= since }) else { return false }
+        let samples = all[lead...]
+        let first = samples[lead]
+        guard t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return false }
         // The cheap tests first, each its own pass (a runner fails them at once).
         let n = Double(samples.count)
         if window.withoutDoppler == 0 {
@@ -298,16 +324,49 @@ public struct StillnessDetector: Sendable {
         var stepped = 0.0
         for s in samples where s.t > first.t { stepped += s.d }
         if stepped / (t - first.t) >= movingDoppler { return false }   // laps of a tiny track
-        guard let ends = window.ends(at: t, endS: settings.endS) else { return false }
+        guard let ends = window.ends(at: t, endS: settings.endS, from: first.t) else { return false }
         return ends.distanceM <= settings.stillRadiusSigmas * ends.meanSigmaM
+    }
+
+    /// The time over which positions of accuracy `sigma` show a walker: long enough for one at
+    /// `movingDopplerMps` to move further than a standing receiver wanders (`stillRadiusSigmas`
+    /// σ), with the window's ends averaged (`endS`); at least the window (`windowS`), no longer
+    /// than `maxEvidenceS`. The window keeps its fixes that long.
+    @inline(__always)
+    func evidenceS(sigma: Double) -> Double {
+        min(Self.maxEvidenceS, max(settings.windowS, settings.stillRadiusSigmas * sigma / settings.movingDopplerMps + settings.endS))
+    }
+
+    /// The longest the fixes are kept to show movement beyond their accuracy, seconds (fixes
+    /// coarser than about 80 m show a walker only by `movedRadiusSigmas` from the still point).
+    static let maxEvidenceS = 300.0
+
+    /// Whether the fixes since `from` (as far as the window keeps them) moved beyond what their
+    /// stated accuracy explains: the mean positions of their first and last `endS` further apart
+    /// than a standing receiver wanders (`stillRadiusSigmas` σ), or their scatter round their mean
+    /// wider than a standing receiver's (an RMS radius over √2 σ, σ an axis: laps of a tiny track).
+    @inline(never)   // off a runner's path
+    func positionsMoved(since from: Double, at t: Double) -> Bool {
+        guard let ends = window.ends(at: t, endS: settings.endS, from: from) else { return false }
+        if ends.distanceM > settings.stillRadiusSigmas * ends.meanSigmaM { return true }
+        var x = 0.0, y = 0.0, xx = 0.0, yy = 0.0, n = 0.0
+        guard let x0 = window.samples.last?.x, let y0 = window.samples.last?.y else { return false }
+        for s in window.samples where s.t >= from {
+            let dx = s.x - x0, dy = s.y - y0
+            x += dx; y += dy; xx += dx * dx; yy += dy * dy; n += 1
+        }
+        guard n >= 3 else { return false }
+        let spread = xx / n - (x / n) * (x / n) + yy / n - (y / n) * (y / n)
+        return spread > 2 * ends.meanSigmaM * ends.meanSigmaM
     }
 
     /// The speed the window's positions moved at: the distance between the means of its first
     /// and last `endS` seconds over the time between, m/s; nil before the window spans two of them.
     @inline(never)   // off a runner's path, as `measureNoise`
     private func windowSpeed(at t: Double) -> Double? {
-        guard let first = window.first, t - first.t >= 2 * settings.endS,
-              let ends = window.ends(at: t, endS: settings.endS), ends.spanS > 0 else { return nil }
+        let since = t - settings.windowS
+        guard let first = window.samples.first(where: { $0.t >= since }), t - first.t >= 2 * settings.endS,
+              let ends = window.ends(at: t, endS: settings.endS, from: first.t), ends.spanS > 0 else { return nil }
         return ends.distanceM / ends.spanS
     }
 
