@@ -105,6 +105,8 @@ final class GPXReader: XMLStreamHandler {
     @exclusivity(unchecked) var open = OpenElements<Name>()
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var index = 0
+    /// librunway's `<runway:altitude_source>` (`AltitudeSourceElement`).
+    @exclusivity(unchecked) var altitudeSource = AltitudeSourceReader(path: ["gpx", "trk", "extensions"])
     /// The segment the next point belongs to: counts every `trk` and `trkseg` start.
     @exclusivity(unchecked) var segment = 0
 
@@ -115,8 +117,10 @@ final class GPXReader: XMLStreamHandler {
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
         if depth == 0 { root.see(n) }
+        let stated = altitudeSource.start(n, depth: depth, attributes: attributes)
         let name = Name(n)
         guard root.matches, depth > 0, open.open(name) else { return false }
+        if stated { return true }
         switch name {
         case .trk:
             segment += 1
@@ -154,6 +158,7 @@ final class GPXReader: XMLStreamHandler {
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
+        altitudeSource.end(depth: depth, text: text)
         guard root.matches, depth > 0, let (name, seq) = open.close() else { return }
         switch name {
         case .trk:
@@ -239,6 +244,7 @@ final class GPXReader: XMLStreamHandler {
         var inputs = collector.inputs
         collector.inputs = []
         report.cadenceToStepsPerMinute(&inputs)
+        report.statedAltitudeSource = altitudeSource.source
         report.warnAboutLeftOut()
         var recording = ImportedRecording(inputs: inputs, report: report)
         recording.pause(at: recording.segmentBreaks(collector.segments), what: "trkseg")

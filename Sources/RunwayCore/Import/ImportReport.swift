@@ -85,13 +85,17 @@ public struct ImportReport: Sendable, Equatable {
     /// device's own altitude (its barometric altimeter's on the watches and bike computers that
     /// have one, and filtered by the device on the others; FIT records do not say which), so
     /// barometric, unless the file lists its local sensors (`device_info`, as Garmin's watches
-    /// and librunway's export do) with a GPS and no barometer: GPS. GPX and TCX do not say (nil:
-    /// the session's default, GPS).
+    /// and librunway's export do) with a GPS and no barometer: GPS. A GPX or TCX file says only
+    /// in librunway's own extension (`statedAltitudeSource`, as its export writes it); without it,
+    /// nil (the session's default, GPS).
     public var altitudeSource: ElevationTracker.Source? {
-        format == .fit ? (listsLocalGPS && !listsBarometer ? .gps : .barometric) : nil
+        format == .fit ? (listsLocalGPS && !listsBarometer ? .gps : .barometric) : statedAltitudeSource
     }
     /// A FIT file's `device_info` lists a local GPS, a local barometer.
     public internal(set) var listsLocalGPS = false, listsBarometer = false
+    /// What a GPX or TCX file's `<runway:altitude_source>` says (`AltitudeSourceElement`): nil
+    /// when it has none, a value that is neither `gps` nor `barometric`, or tracks that disagree.
+    public internal(set) var statedAltitudeSource: ElevationTracker.Source? = nil
 
     public static func activity(forSport sport: String?) -> Activity? {
         switch sport?.lowercased() {

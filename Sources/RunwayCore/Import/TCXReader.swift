@@ -129,6 +129,8 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var open = OpenElements<Name>()
     @exclusivity(unchecked) var collector = PointCollector()
     @exclusivity(unchecked) var index = 0
+    /// librunway's `<runway:altitude_source>` (`AltitudeSourceElement`).
+    @exclusivity(unchecked) var altitudeSource = AltitudeSourceReader(path: ["TrainingCenterDatabase", "Activities", "Activity", "Extensions"])
     /// The `Lap` (its slot in `lapResults`, −1 for none) each `Track` is in, by track index.
     @exclusivity(unchecked) var trackLaps: [Int] = []
     /// The latest timed trackpoint with a `DistanceMeters`: its time, distance and `Track`.
@@ -142,8 +144,10 @@ final class TCXReader: XMLStreamHandler {
 
     func start(_ n: XMLName, depth: Int, attributes: XMLAttributes) -> Bool {
         if depth == 0 { root.see(n) }
+        let stated = altitudeSource.start(n, depth: depth, attributes: attributes)
         let name = Name(n)
         guard root.matches, depth > 0, open.open(name) else { return false }
+        if stated { return true }
         switch name {
         case .activity:
             if report.sport == nil, let sport = attributes.value("Sport"), !sport.isEmpty { report.sport = sport.lowercased() }
@@ -190,6 +194,7 @@ final class TCXReader: XMLStreamHandler {
     }
 
     func end(depth: Int, text: UnsafeBufferPointer<UInt8>?) {
+        altitudeSource.end(depth: depth, text: text)
         guard root.matches, depth > 0, let (name, seq) = open.close() else { return }
         switch name {
         case .lap:
@@ -381,6 +386,7 @@ final class TCXReader: XMLStreamHandler {
         }
         let inputs = collector.inputs
         collector.inputs = []
+        report.statedAltitudeSource = altitudeSource.source
         report.warnAboutLeftOut()
         var recording = ImportedRecording(inputs: inputs, report: report)
         let breaks = recording.segmentBreaks(collector.segments)

@@ -170,8 +170,21 @@ final class XMLStream {
 /// An element's name as an `XMLStream` reports it: the local part (after any namespace prefix).
 struct XMLName {
     let bytes: UnsafeBufferPointer<UInt8>
+    /// The qualified name, NUL-terminated (nil: none).
+    private let qualified: UnsafePointer<XML_Char>?
 
-    init(_ p: UnsafePointer<XML_Char>?) { bytes = XMLName.local(p) }
+    init(_ p: UnsafePointer<XML_Char>?) {
+        bytes = XMLName.local(p)
+        qualified = p
+    }
+
+    /// The namespace prefix: the part before the local name's ':' (empty when there is none).
+    var prefix: UnsafeBufferPointer<UInt8> {
+        guard let q = qualified, let local = bytes.baseAddress else { return UnsafeBufferPointer(start: nil, count: 0) }
+        let start = UnsafeRawPointer(q).assumingMemoryBound(to: UInt8.self)
+        let n = local - start - 1
+        return n > 0 ? UnsafeBufferPointer(start: start, count: n) : UnsafeBufferPointer(start: nil, count: 0)
+    }
 
     /// The part of a NUL-terminated qualified name after its last ':'.
     static func local(_ p: UnsafePointer<XML_Char>?) -> UnsafeBufferPointer<UInt8> {
@@ -241,6 +254,23 @@ struct XMLAttributes {
             i += 2
         }
         return (va, vb)
+    }
+
+    /// The namespace declarations among the attributes (`xmlns="uri"`: an empty `prefix`;
+    /// `xmlns:p="uri"`: `p`), in order, as expat gives them (a parser that does not process
+    /// namespaces reports them as attributes).
+    func namespaceDeclarations(_ body: (_ prefix: UnsafeBufferPointer<UInt8>, _ uri: UnsafeBufferPointer<UInt8>) -> Void) {
+        guard let pairs else { return }
+        var i = 0
+        while let key = pairs[i], let value = pairs[i + 1] {
+            i += 2
+            let name = XMLName(key)
+            if name == "xmlns", name.prefix.isEmpty {
+                body(UnsafeBufferPointer(start: nil, count: 0), XMLAttributes.trimmed(value))
+            } else if case let p = name.prefix, p.count == 5, p.elementsEqual("xmlns".utf8), !name.bytes.isEmpty {
+                body(name.bytes, XMLAttributes.trimmed(value))
+            }
+        }
     }
 
     /// A NUL-terminated value without surrounding white space.
