@@ -11,7 +11,11 @@
 /// a bike) and `<gpxtpx:speed>` (m/s: the speed the point's fix came with, its device's, which an
 /// import reads back as the fix's speed; not the engine's smoothed ground speed, which would be
 /// taken for the device's) when known, after power as `<power>` (watts, first in `<extensions>`:
-/// the element Garmin and Strava write, since TrackPointExtension has none).
+/// the element Garmin and Strava write, since TrackPointExtension has none). The `<trk>`'s
+/// `<extensions>` say where the altitudes come from, in librunway's namespace
+/// (`<runway:altitude_source>gps</runway:altitude_source>` or `barometric`: the flight's
+/// `fix_altitude`, `AltitudeSourceElement`), which the GPX import reads back as the report's
+/// `altitude_source`.
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 512 + r.route.count * 200)
@@ -20,6 +24,7 @@ enum GPXExporter {
             <gpx version="1.1" creator="librunway" xmlns="http://www.topografix.com/GPX/1/1" \
             xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
             xmlns:gpxtpx="http://www.garmin.com/xmlschemas/TrackPointExtension/v2" \
+            xmlns:runway="\(AltitudeSourceElement.namespace)" \
             xsi:schemaLocation="http://www.topografix.com/GPX/1/1 http://www.topografix.com/GPX/1/1/gpx.xsd \
             http://www.garmin.com/xmlschemas/TrackPointExtension/v2 https://www8.garmin.com/xmlschemas/TrackPointExtensionv2.xsd">
 
@@ -31,7 +36,11 @@ enum GPXExporter {
         if !r.flightID.isEmpty { out.write("<name>"); out.write(xml: r.flightID); out.write("</name>") }
         out.write("<type>")
         out.write(typeName(r.activity))
-        out.write("</type>\n")
+        out.write("</type>")
+        // GPX 1.1's trk: name, cmt, desc, src, link, number, type, extensions, trkseg.
+        out.write("<extensions><runway:altitude_source>")
+        out.write(r.altitudeSource.rawValue)
+        out.write("</runway:altitude_source></extensions>\n")
         let route = r.route
         for segment in route.legRanges(r.timerLegs) {
             out.write("  <trkseg>\n")

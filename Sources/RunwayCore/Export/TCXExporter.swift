@@ -18,7 +18,10 @@
 /// (its device's, when it had one) in `<ns3:TPX><ns3:Speed>`, which the import reads back as the
 /// fix's speed, and power in `<ns3:Watts>`. A lap with power has `<ns3:LX>` with its `<ns3:AvgWatts>` and
 /// `<ns3:MaxWatts>`: the engine's figures for the lap (`ExportLap`), whole watts. The
-/// flight id, when set, is the activity's `<Notes>`.
+/// flight id, when set, is the activity's `<Notes>`. The activity's `<Extensions>` say where the
+/// altitudes come from, in librunway's namespace (`<runway:altitude_source>gps` or `barometric`:
+/// the flight's `fix_altitude`, `AltitudeSourceElement`), which the TCX import reads back as the
+/// report's `altitude_source`.
 ///
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its points
 /// are Trackpoints without a Position or altitude, in time order among the route's, with the
@@ -33,6 +36,7 @@ enum TCXExporter {
             <TrainingCenterDatabase xmlns="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2" \
             xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
             xmlns:ns3="http://www.garmin.com/xmlschemas/ActivityExtension/v2" \
+            xmlns:runway="\(AltitudeSourceElement.namespace)" \
             xsi:schemaLocation="http://www.garmin.com/xmlschemas/TrainingCenterDatabase/v2 \
             http://www.garmin.com/xmlschemas/TrainingCenterDatabasev2.xsd">
              <Activities>
@@ -46,6 +50,10 @@ enum TCXExporter {
         let legStarts = Array(TimerLeg.breakingStarts(r.timerLegs).dropFirst())
         for lap in r.exportLaps { write(lap, r, segments, legStarts: legStarts, &out) }
         if !r.flightID.isEmpty { out.write("   <Notes>"); out.write(xml: r.flightID); out.write("</Notes>\n") }
+        // Activity_t: Id, Lap, Notes, Training, Creator, Extensions.
+        out.write("   <Extensions><runway:altitude_source>")
+        out.write(r.altitudeSource.rawValue)
+        out.write("</runway:altitude_source></Extensions>\n")
         out.write("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.bytes
     }
