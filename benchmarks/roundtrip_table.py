@@ -1,8 +1,8 @@
 """The round-trip table of docs/export-import.md: every recording in ../shared/tracks analysed,
 exported as GPX, TCX and FIT, and each export analysed again with the flight's activity.
 
-Each cell: the re-analysed flight's distance and moving time against the flight's, and its
-segments of the flight's ("the same" when a cell equals the GPX one). Prints the Markdown table;
+Each cell: the re-analysed flight's distance, moving time and elevation gain against the flight's,
+and its segments of the flight's ("the same" when a cell equals the GPX one). Prints the Markdown table;
 Tests/python/test_roundtrip_table.py checks that the docs carry exactly this table.
 
     RUNWAY_LIBRARY=build/librunway.so PYTHONPATH=bindings/python python3 benchmarks/roundtrip_table.py
@@ -38,6 +38,7 @@ def row(name: str, tracks: str = TRACKS) -> str:
         again = librunway.analyse(flight.export(fmt), {"activity": s["activity"]}, format=fmt).summary
         cell = (f"{percent(again['distance_m'], s['distance_m'])}, "
                 f"{percent(again['moving_s'], s['moving_s'])}, "
+                f"{percent(again['gain_m'], s['gain_m'])}, "
                 f"{again['segments']} of {s['segments']}")
         cells.append("the same" if cells and cell == cells[0] else cell)
     return f"| `{name}` | " + " | ".join(cells) + " |"
