@@ -542,7 +542,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  walking/hiking, "run" for running, else null). altitude_source: the
  *  session config's "fix_altitude" to replay with ("barometric" for FIT: the
  *  device's own altitude, unless its device_info lists a local GPS and no
- *  barometer: "gps"; null for GPX and TCX, which do not say). auto_lap_m:
+ *  barometer: "gps"; for GPX and TCX what librunway's own
+ *  <runway:altitude_source> element says, as its exports write it, else null:
+ *  docs/formats.md "Altitude source"). auto_lap_m:
  *  the session config's "auto_lap_m" to replay with: 0 (no auto laps: the
  *  flight's laps are the device's, one lap being the whole flight) when the
  *  file stores laps (FIT lap messages, TCX Laps) and every lap after the first
