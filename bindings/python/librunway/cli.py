@@ -265,13 +265,14 @@ def _parser() -> ArgumentParser:
     q.set_defaults(run=cmd_summary)
 
     q = sub.add_parser("splits", help="a recording's laps (a FIT or TCX file's own, else every "
-                                      "1 km; --every adds a lap every M metres)",
+                                      "1 km; --every M: a lap every M metres instead)",
                        description="The laps (splits) of a recording: distance, time, pace, "
                                    "heart rate, gain and loss of each.")
     q.add_argument("file", metavar="FILE")
     q.add_argument("--every", type=float, metavar="M",
                    help="a lap every M metres, 10 to 1000000 (the session's auto_lap_m; default "
-                        "1000, none for a FIT or TCX file, whose own laps are its laps)")
+                        "1000, none for a FIT or TCX file, whose own laps are its laps unless --every "
+                        "is given)")
     common(q)
     q.set_defaults(run=cmd_splits)
 

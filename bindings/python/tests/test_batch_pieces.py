@@ -101,7 +101,7 @@ def test_config_applies_to_every_recording(archive, client):
     rows = batch.analyse(gen, config={"activity": "walk", "auto_lap_m": 0})
     assert {r["activity"] for r in rows} == {"walk"}                 # the config's activity wins
     # One lap each, but the exports': their laps (1 km, as the GPX they come from was analysed)
-    # are the file's own, replayed as lap lines whatever auto_lap_m says.
+    # are the file's own, device lap lines, replayed with the config's auto_lap_m 0.
     assert {r["laps"] for r in rows if "_export." not in r["file"]} == {1}
     exported = {r["laps"] for r in rows if "_export." in r["file"]}
     assert len(exported) == 1 and exported.pop() > 1
