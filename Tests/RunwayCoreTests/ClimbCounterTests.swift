@@ -62,6 +62,23 @@ struct ClimbCounterTests {
         #expect(abs(c.gainM - 100) < 1e-9)
     }
 
+    @Test func aClimbThatFillsALapCountsAboutTwoFifthsOfItByTheLapsEnd() {
+        // Flat for 10 minutes, then a steady 2 % climb that fills a 250 s lap (20 m at 0.08 m/s),
+        // then flat: by the lap's end the 300 s means have counted 8.1 m of the 20 (accuracy.md,
+        // Elevation: the rest counts in the next lap), 150 s later 17.6 m, and all of it once
+        // the window is past the top.
+        var c = ClimbCounterTests.counter(windowS: 300, threshold: 6)
+        var t = 0.0
+        func add(_ alt: Double) { c.add(alt: alt, t: t, distanceM: 4 * t, latest: alt); t += 1 }
+        for _ in 0..<600 { add(0) }
+        for k in 1...250 { add(0.08 * Double(k)) }
+        #expect(abs(c.gainM - 8.10) < 0.01, "at the lap's end: \(c.gainM)")
+        for _ in 0..<150 { add(20) }
+        #expect(abs(c.gainM - 17.62) < 0.01, "150 s later: \(c.gainM)")
+        for _ in 0..<150 { add(20) }
+        #expect(abs(c.gainM - 20) < 1e-9, "past the top: \(c.gainM)")
+    }
+
     @Test func settlingCountsALastClimbThatTheLaggingMeanHasNotTurnedYet() {
         // Down from 20 m to a valley at 0, flat for 10 minutes, then 250 s up at 0.05 m/s to
         // 12.5 m when the runner stops: the 300 s mean is then only about 5 m above the valley,
