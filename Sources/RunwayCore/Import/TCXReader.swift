@@ -11,8 +11,7 @@
 /// - One without a position (indoors, a lost fix) becomes heart-rate, cadence and power samples
 ///   when it has them, and a speed sample (a foot pod's, a wheel sensor's, a treadmill's): its
 ///   `Speed`, else the `DistanceMeters` it recorded since the trackpoint before it in its `Track`
-///   over the time between (a speed no sensor could give is left out). With none of these it is
-///   skipped.
+///   over the time between (a speed no sensor could give is left out); with none of these, skipped.
 /// - One without `Time` is dropped; a `Time` that is not ISO 8601 or a half or unreadable
 ///   `Position` is an error. An optional value that is not a number counts as absent.
 /// - Each `Track` is a segment: where the inputs pass from one Track to the next inside a Lap
@@ -21,9 +20,10 @@
 ///   first only when the laps' totals say the timer stopped there
 ///   (`ImportedRecording.tcxPauses`): a new Lap by itself is no pause.
 ///
-/// Read as a stream (`XMLStream`), like `GPXReader`: no tree; each trackpoint's values go into
-/// its open point (plain values on an `OpenStack`, its texts in `PointNotes`) as expat reports
-/// them; an error is the first trackpoint's in document order.
+/// Read as a stream (`XMLStream`), like `GPXReader`: no tree; each trackpoint's values go into its
+/// open point (plain values on an `OpenStack`, texts in `PointNotes`) as expat reports them; an
+/// error is the first trackpoint's in document order. librunway's `<runway:altitude_source>` in
+/// the Activity's `Extensions` is the report's `altitude_source` (`AltitudeSourceReader`).
 final class TCXReader: XMLStreamHandler {
     static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
         let reader = TCXReader()
@@ -75,8 +75,7 @@ final class TCXReader: XMLStreamHandler {
         var extensions = FirstNumbers()
     }
 
-    /// An open `Trackpoint` and what its children gave so far. Plain values (its texts are in
-    /// `notes`), as `OpenStack` needs.
+    /// An open `Trackpoint`, what its children gave so far: plain values (texts in `notes`).
     struct OpenPoint {
         var depth: Int
         var index: Int
@@ -106,8 +105,7 @@ final class TCXReader: XMLStreamHandler {
         var extensions = FirstNumbers()
     }
 
-    /// A `Position`'s `LatitudeDegrees` or `LongitudeDegrees`: absent, a number, or a text that
-    /// is not one (in `notes`).
+    /// A `Position`'s `LatitudeDegrees` or `LongitudeDegrees`: absent, a number, or other text.
     struct Degrees {
         var seen = false
         var value = Double.nan
@@ -123,8 +121,7 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var lapResults: [OpenLap] = []
     /// The open trackpoints, innermost last.
     @exclusivity(unchecked) var points = OpenStack<OpenPoint>()
-    /// The texts of the open trackpoints (errors, times that are not times, degrees that are not
-    /// numbers).
+    /// The texts of the open trackpoints (errors, times or degrees that are not ones).
     @exclusivity(unchecked) var notes = PointNotes()
     @exclusivity(unchecked) var open = OpenElements<Name>()
     @exclusivity(unchecked) var collector = PointCollector()
@@ -281,8 +278,7 @@ final class TCXReader: XMLStreamHandler {
         }
     }
 
-    /// A `LatitudeDegrees` or `LongitudeDegrees` of a `Position`: its number, or its text when it
-    /// is not one.
+    /// A `LatitudeDegrees` or `LongitudeDegrees` of a `Position`: its number, or its other text.
     func degrees(_ text: UnsafeBufferPointer<UInt8>?) -> Degrees {
         if let v = RecordedText.number(bytes: text) { return Degrees(seen: true, value: v) }
         return Degrees(seen: true, text: notes.add(text.map(RecordedText.trimmed) ?? ""))
