@@ -121,25 +121,13 @@ struct ExportRoundTripTests: ExportReading {
     @Test(arguments: [SimAltitudeSource.gps, .barometric])
     func aFITExportSaysWhereItsAltitudesCameFrom(_ source: SimAltitudeSource) throws {
         for trial in SimTrials.tuning {
-            var sim = trial.config(SimConfig())
-            sim.altitudeSource = source
-            sim.hillShape = .sine
-            sim.altitudeAmplitudeM = 15
-            let run = simulate(sim)
-            var config = EngineConfig()
-            config.fixAltitude = source == .barometric ? .barometric : .gps
-            var core = FlightComputer(config: config)
-            var events: [Event] = []
-            let first = try #require(run.fixes.first), last = try #require(run.fixes.last)
-            try core.command(.start, at: first.t, wallClock: .nan, events: &events)
-            for f in run.fixes { try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)), wallClock: .nan, events: &events) }
-            try core.command(.stop, at: last.t, wallClock: .nan, events: &events)
+            let core = try AltitudeSourceExportTests.hillyFlight(trial, source)
             let bytes = Exporter.export(core.record, as: .fit)
             let analysed: Result<RecordingAnalysis, RunwayError> = bytes.withUnsafeBytes { b in
                 do throws(RunwayError) { return .success(try RecordingAnalysis.run(b, options: AnalysisOptions())) } catch { return .failure(error) }
             }
             let back = try analysed.get()
-            #expect(back.report.altitudeSource == config.fixAltitude, "\(trial): \(String(describing: back.report.altitudeSource))")
+            #expect(back.report.altitudeSource == core.config.fixAltitude, "\(trial): \(String(describing: back.report.altitudeSource))")
             let gain = core.elevation.gainM, replayed = back.flight.elevation.gainM
             #expect(abs(replayed - gain) <= 0.1 * gain, "\(source), \(trial): gain \(replayed) m from the FIT, the flight's \(gain) m")
         }
