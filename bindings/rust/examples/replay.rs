@@ -52,27 +52,18 @@ fn replay(path: &Path) -> Result<(), Box<dyn std::error::Error>> {
         runway::load()?.display()
     );
 
-    // The import's report (its last line), when it has one: the activity the file names, the
-    // source of its altitude (FIT: "barometric", as fix_altitude) and, when the file has its
-    // own laps (written as lap lines), auto_lap_m 0.
-    let (mut lines, mut activity, mut altitude, mut auto_lap) =
-        (String::with_capacity(text.len()), None, None, None);
+    // The import's report (its last line), when it has one: the session is opened as
+    // runway::analyse opens it (runway::replay_config: the activity the file names, the source
+    // of its altitude as fix_altitude, and auto_lap_m 0 when the file has its own laps).
+    let (mut lines, mut config) = (String::with_capacity(text.len()), None);
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         if json::str_field(line, "type").as_deref() == Some("import_report") {
-            activity = json::str_field(line, "activity");
-            altitude = json::str_field(line, "altitude_source");
-            auto_lap = json::f64_field(line, "auto_lap_m");
+            config = runway::replay_config(line, None)?;
         } else {
             lines.push_str(line);
             lines.push('\n');
         }
     }
-    let mut entries: Vec<String> = [("activity", &activity), ("fix_altitude", &altitude)]
-        .iter()
-        .filter_map(|(k, v)| v.as_ref().map(|v| format!(r#""{k}":"{v}""#)))
-        .collect();
-    entries.extend(auto_lap.map(|m| format!(r#""auto_lap_m":{m}"#)));
-    let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
     let session = Session::open(config.as_deref())?;
     // Polled after the run (a callback subscription would print from a library thread).
     let phases =

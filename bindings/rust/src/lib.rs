@@ -98,7 +98,7 @@ pub use format::{
     format_time,
 };
 pub use library::{candidates as library_candidates, library_path, load, load_from, SONAME};
-pub use recording::{analyse, analyse_route, import_available, import_recording, Analysis};
+pub use recording::{analyse, analyse_route, import_available, import_recording, replay_config, Analysis};
 pub use session::{Batch, Fix, Session};
 pub use subscription::{Drain, Event, PollSubscription, Subscription};
 pub use types::{

@@ -28,21 +28,10 @@ pub fn import_available() -> bool {
 ///
 /// ```no_run
 /// # fn main() -> runway::Result<()> {
-/// use runway::json::{f64_field, str_field};
 /// let jsonl = runway::import_recording(&std::fs::read("ride.fit").unwrap(), "fit")?;
 /// let report = jsonl.lines().last().unwrap_or("{}"); // {"type":"import_report",...}
-/// let mut config = Vec::new();
-/// if let Some(activity) = str_field(report, "activity") {
-///     config.push(format!(r#""activity":"{activity}""#));
-/// }
-/// if let Some(source) = str_field(report, "altitude_source") {
-///     config.push(format!(r#""fix_altitude":"{source}""#));
-/// }
-/// if let Some(m) = f64_field(report, "auto_lap_m") {
-///     config.push(format!(r#""auto_lap_m":{m}"#));
-/// }
-/// let s = runway::Session::open(Some(&format!("{{{}}}", config.join(","))))?;
-/// s.start(f64_field(jsonl.lines().next().unwrap_or("{}"), "t"))?;
+/// let s = runway::Session::open(runway::replay_config(report, None)?.as_deref())?;
+/// s.start(runway::json::f64_field(jsonl.lines().next().unwrap_or("{}"), "t"))?;
 /// s.push_jsonl(&jsonl).into_result()?;
 /// s.stop(None)?; // at the latest time seen: the flight runway::analyse gives
 /// let gpx = s.export("gpx")?;
@@ -77,6 +66,46 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
     })?;
     String::from_utf8(bytes)
         .map_err(|e| Error::new(Status::Internal, format!("runway_import returned invalid UTF-8: {e}")))
+}
+
+/// The session config a recording replays with, as [`analyse`] (`runway_analyse`) opens its
+/// session: `config` (a JSON object; `None`: none) with what the import `report` (the last line
+/// of [`import_recording`]) says where `config` is silent: its `activity`, its
+/// `altitude_source` as `fix_altitude`, and its `auto_lap_m` (0 when the file's own laps come
+/// as device lap lines). `None` when neither says anything.
+///
+/// ```
+/// let report = r#"{"type":"import_report","activity":"ride","altitude_source":"barometric","auto_lap_m":0}"#;
+/// let config = runway::replay_config(report, Some(r#"{"auto_lap_m":500}"#)).unwrap();
+/// assert_eq!(config.as_deref(), Some(r#"{"activity":"ride","fix_altitude":"barometric","auto_lap_m":500}"#));
+/// ```
+///
+/// Errors: [`Status::Argument`] when `config` is not a JSON object.
+pub fn replay_config(report: &str, config: Option<&str>) -> Result<Option<String>> {
+    let given = match config {
+        None => Vec::new(),
+        Some(c) => {
+            json::members(c).ok_or_else(|| Error::new(Status::Argument, "config: not a JSON object"))?
+        }
+    };
+    let names = |key: &str| given.iter().any(|(k, _)| k == key);
+    let mut entries: Vec<String> = Vec::new();
+    for (from, to) in [("activity", "activity"), ("altitude_source", "fix_altitude")] {
+        if let Some(v) = json::str_field(report, from).filter(|_| !names(to)) {
+            entries.push(format!(r#""{to}":"{v}""#));
+        }
+    }
+    if let Some(m) = json::f64_field(report, "auto_lap_m").filter(|_| !names("auto_lap_m")) {
+        entries.push(format!(r#""auto_lap_m":{m}"#));
+    }
+    let added = entries.join(",");
+    Ok(match config.map(str::trim_start) {
+        // (The config's own text after the added members, as runway_analyse merges them.)
+        Some(text) if !given.is_empty() => {
+            Some(if added.is_empty() { text.to_owned() } else { format!("{{{added},{}", &text[1..]) })
+        }
+        _ => (!added.is_empty()).then(|| format!("{{{added}}}")),
+    })
 }
 
 /// A recording analysed in one call ([`analyse`]).

@@ -247,17 +247,7 @@ fn analyse_gives_the_summary_of_import_and_a_session() {
         let jsonl = runway::import_recording(&data, ext).unwrap();
         let report = jsonl.lines().last().unwrap();
         // What the file says, as runway_analyse takes it: the profile, the altitude source, its laps.
-        let mut entries = Vec::new();
-        if let Some(a) = runway::json::str_field(report, "activity") {
-            entries.push(format!(r#""activity":"{a}""#));
-        }
-        if let Some(source) = runway::json::str_field(report, "altitude_source") {
-            entries.push(format!(r#""fix_altitude":"{source}""#));
-        }
-        if let Some(m) = runway::json::f64_field(report, "auto_lap_m") {
-            entries.push(format!(r#""auto_lap_m":{m}"#)); // the file's own laps, as lap lines
-        }
-        let config = (!entries.is_empty()).then(|| format!("{{{}}}", entries.join(",")));
+        let config = runway::replay_config(report, None).unwrap();
         let s = Session::open(config.as_deref()).unwrap();
         start_replay(&s, &jsonl);
         let pushed = s.push_jsonl(&jsonl);
@@ -324,4 +314,24 @@ fn analyse_route_gives_the_json_routes_points_as_numbers() {
         runway::analyse_route(b"<gpx/>", Some(r#"{"route":1}"#)).unwrap_err().status,
         Status::Argument
     );
+}
+
+#[test]
+fn replay_config_adds_what_the_report_says_where_the_config_is_silent() {
+    let report = r#"{"type":"import_report","activity":"walk","altitude_source":"gps","auto_lap_m":null}"#;
+    assert_eq!(
+        runway::replay_config(report, None).unwrap().as_deref(),
+        Some(r#"{"activity":"walk","fix_altitude":"gps"}"#)
+    );
+    // The config's own members win, and come after what is added (as runway_analyse merges them).
+    assert_eq!(
+        runway::replay_config(report, Some(r#" {"activity":"run", "goal_m":5000}"#)).unwrap().as_deref(),
+        Some(r#"{"fix_altitude":"gps","activity":"run", "goal_m":5000}"#)
+    );
+    let silent = r#"{"type":"import_report","activity":null,"altitude_source":null,"auto_lap_m":null}"#;
+    assert_eq!(runway::replay_config(silent, None).unwrap(), None);
+    assert_eq!(runway::replay_config(silent, Some("{}")).unwrap(), None);
+    assert_eq!(runway::replay_config(silent, Some(r#"{"a":1}"#)).unwrap().as_deref(), Some(r#"{"a":1}"#));
+    let err = runway::replay_config(report, Some("[1]")).unwrap_err();
+    assert_eq!(err.status, runway::Status::Argument);
 }
