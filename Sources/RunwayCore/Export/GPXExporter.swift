@@ -38,9 +38,9 @@ enum GPXExporter {
         out.write(typeName(r.activity))
         out.write("</type>")
         // GPX 1.1's trk: name, cmt, desc, src, link, number, type, extensions, trkseg.
-        out.write("<extensions><runway:altitude_source>")
-        out.write(r.altitudeSource.rawValue)
-        out.write("</runway:altitude_source></extensions>\n")
+        out.write("<extensions>")
+        AltitudeSourceElement.write(r.altitudeSource, to: &out)
+        out.write("</extensions>\n")
         let route = r.route
         for segment in route.legRanges(r.timerLegs) {
             out.write("  <trkseg>\n")

@@ -51,9 +51,9 @@ enum TCXExporter {
         for lap in r.exportLaps { write(lap, r, segments, legStarts: legStarts, &out) }
         if !r.flightID.isEmpty { out.write("   <Notes>"); out.write(xml: r.flightID); out.write("</Notes>\n") }
         // Activity_t: Id, Lap, Notes, Training, Creator, Extensions.
-        out.write("   <Extensions><runway:altitude_source>")
-        out.write(r.altitudeSource.rawValue)
-        out.write("</runway:altitude_source></Extensions>\n")
+        out.write("   <Extensions>")
+        AltitudeSourceElement.write(r.altitudeSource, to: &out)
+        out.write("</Extensions>\n")
         out.write("  </Activity>\n </Activities>\n</TrainingCenterDatabase>\n")
         return out.bytes
     }

@@ -15,6 +15,14 @@ enum AltitudeSourceElement {
     static let namespace: StaticString = "https://librunway.dev/xmlschemas/1"
     /// The element's local name.
     static let name: StaticString = "altitude_source"
+
+    /// Writes the element, `source` its text, with the `runway` prefix (which the exports
+    /// declare for `namespace`).
+    static func write(_ source: ElevationTracker.Source, to out: inout TextBuffer) {
+        out.write("<runway:"); out.write(name); out.write(">")
+        out.write(source.rawValue)
+        out.write("</runway:"); out.write(name); out.write(">")
+    }
 }
 
 /// Reads `AltitudeSourceElement` as an `XMLStream` goes, for a reader (`GPXReader`, `TCXReader`):

@@ -250,7 +250,8 @@ public struct ImportedRecording: Sendable {
         func precedes(_ inputT: Double) -> Bool { command == .resume ? t <= inputT : t < inputT }
     }
 
-    /// A lap of the device starting at `t`: a lap line (`runway_lap` at `t`) written just before
+    /// A lap of the device starting at `t`: a device lap line (`{"type":"device_lap","t":…}`,
+    /// the lap at `t` while auto laps are off: `FlightDriver.Request.deviceLap`) written just before
     /// the input at index `beforeInput`, the first at or after `t`.
     public struct LapMark: Sendable, Equatable {
         public var t: Double
