@@ -555,7 +555,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  lines; pauses: the pause lines
  *  (FIT timer stops, GPX/TCX segment breaks); untimed: points with a position but no time (left out); no_position:
  *  timed points without a position (kept only as samples); unreadable: records
- *  that could not be decoded (only with ";salvage"). tracks: each GPX trk, TCX
+ *  that could not be decoded, GPX/TCX points that could not be read (only with
+ *  ";salvage"). tracks: each GPX trk, TCX
  *  Track, or FIT file of a chain. device: the totals the file stores (FIT
  *  session and lap messages; TCX Lap totals), each member omitted when the file
  *  lacks it; null for GPX. Each of its laps: FIT lap start_time,
@@ -564,7 +565,10 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  TotalTimeSeconds and its LX AvgWatts, MaxWatts (runway_export writes each
  *  lap's power as the summary's laps have it).
  *  format may carry options after ';': "fit;salvage" keeps the records read
- *  before damage in a FIT file and says what was damaged in "warnings".
+ *  before damage in a FIT file and says what was damaged in "warnings";
+ *  "gpx;salvage" and "tcx;salvage" keep the points that ended before the XML
+ *  broke off (a file cut short) and leave out the points that cannot be read
+ *  (counted as unreadable), each with a warning.
  *  Without it (strict, the default) a FIT file is RUNWAY_ERR_INPUT, with a
  *  message naming the byte offset, when it is truncated (its file CRC cut),
  *  its header or file CRC does not match, a chained file's header is corrupt,
@@ -572,7 +576,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  time (below 0x10000000) are placed by the file's timestamp_correlation,
  *  else by its first UTC timestamp (with a warning), else the file is refused
  *  (left out, with a warning, with ";salvage"). An unknown option is
- *  RUNWAY_ERR_ARGUMENT; GPX and TCX are XML, read whole or refused.
+ *  RUNWAY_ERR_ARGUMENT. Without it a GPX or TCX file is RUNWAY_ERR_INPUT when
+ *  it is not well-formed XML or a point cannot be read; with it too when it
+ *  breaks off before its root element or has a DTD.
  *  XML is parsed by expat; a document with a DTD is refused, so no entity is
  *  ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)
@@ -598,7 +604,7 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *    {"format":"auto",      "auto" (default: by the first bytes: a FIT header,
  *                           or XML naming TrainingCenterDatabase or <gpx),
  *                           "gpx", "tcx" or "fit"
- *     "salvage":false,      as runway_import's ";salvage" (FIT)
+ *     "salvage":false,      as runway_import's ";salvage"
  *     "route":true,         false: the summary without its "route"
  *     "config":{...}}       a session config (clock "replay" only; no store,
  *                           flight_id or durability: nothing is journaled)

@@ -113,7 +113,7 @@ extension ImportTests {
             let format = try #require(ImportTests.format(of: file))
             let r = try report(bytes, as: format).report
             let oracle = SportOracle(tcx: format == .tcx)
-            try withBytes(bytes) { (b) throws(RunwayError) in try XMLStream.parse(b, what: "file", into: oracle) }
+            _ = try withBytes(bytes) { (b) throws(RunwayError) in try XMLStream.parse(b, what: "file", into: oracle) }
             #expect(r.sport == oracle.sport, "\(file)")
             // (The pause and resume lines of the file's segment breaks count as inputs, and the
             // lap lines of its laps.)

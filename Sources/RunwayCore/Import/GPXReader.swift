@@ -27,11 +27,11 @@
 /// `PointNotes`, as `TCXReader`'s); an error is the first point's in document order, as if read
 /// in order.
 final class GPXReader: XMLStreamHandler {
-    static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
+    static func read(_ bytes: UnsafeRawBufferPointer, options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
         let reader = GPXReader()
-        reader.collector = PointCollector(bytes: bytes.count)
-        try XMLStream.parse(bytes, what: "GPX", into: reader)
-        return try reader.finish()
+        reader.collector = PointCollector(bytes: bytes.count, salvage: options.salvage)
+        let damage = try XMLStream.parse(bytes, what: "GPX", salvage: options.salvage, into: reader)
+        return try reader.finish(damage: damage)
     }
 
     /// The elements the reader acts on (by local name).
@@ -237,9 +237,9 @@ final class GPXReader: XMLStreamHandler {
         }
     }
 
-    func finish() throws(RunwayError) -> ImportedRecording {
+    func finish(damage: String?) throws(RunwayError) -> ImportedRecording {
         try root.check("GPX")
-        if let error = collector.error { throw .input(error.message) }
+        try collector.close(damage: damage, into: &report)
         report.sport = trackTypes.lazy.compactMap { $0 }.first { !$0.isEmpty }
         var inputs = collector.inputs
         collector.inputs = []

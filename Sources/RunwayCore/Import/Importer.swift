@@ -49,16 +49,17 @@ public enum Importer {
     /// Reads a recording into inputs and the report of what was read, left out and stored by the
     /// device (`ImportReport`).
     ///
-    /// - Parameter options: `salvage` keeps the records of a damaged FIT file read before the
-    ///   damage, with a warning in the report (GPX and TCX are XML: well-formed or refused).
+    /// - Parameter options: `salvage` keeps what a damaged file holds before the damage (a FIT
+    ///   file's records, a GPX or TCX file's points that ended before the XML broke off), and
+    ///   leaves out the GPX/TCX points that cannot be read, with warnings in the report.
     public static func recording(_ bytes: UnsafeRawBufferPointer, as format: ImportFormat,
                                  options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
         guard bytes.count <= maxBytes else {
             throw .input("\(format.rawValue.uppercased()) file of \(bytes.count) bytes exceeds the import limit of \(maxBytes) bytes")
         }
         switch format {
-        case .gpx: return try GPXReader.read(bytes)
-        case .tcx: return try TCXReader.read(bytes)
+        case .gpx: return try GPXReader.read(bytes, options: options)
+        case .tcx: return try TCXReader.read(bytes, options: options)
         case .fit: return try FITReader.read(bytes, options: options)
         }
     }

@@ -16,10 +16,18 @@ struct PointCollector {
     private var pending: [(index: Int, segment: Int, inputs: [Input])] = []
     /// The error of the point with the lowest index (the first a reader in order would meet).
     private(set) var error: (index: Int, message: String)? = nil
+    /// The points that had an error (each left out).
+    private(set) var failures = 0
+    /// Whether a point's error leaves the point out (`ImportOptions.salvage`) rather than refusing
+    /// the file.
+    let salvage: Bool
 
-    /// - Parameter bytes: the file's size: a point takes 60 bytes of XML or more, so room for
-    ///   one input every 100 bytes spares most of the array's regrowth.
-    init(bytes: Int = 0) {
+    /// - Parameters:
+    ///   - bytes: the file's size: a point takes 60 bytes of XML or more, so room for one input
+    ///     every 100 bytes spares most of the array's regrowth.
+    ///   - salvage: `ImportOptions.salvage`.
+    init(bytes: Int = 0, salvage: Bool = false) {
+        self.salvage = salvage
         let capacity = max(256, min(bytes / 100, 1 << 20))
         inputs.reserveCapacity(capacity)
         segments.reserveCapacity(capacity)
@@ -56,7 +64,25 @@ struct PointCollector {
     }
 
     mutating func fail(_ index: Int, _ message: String) {
+        failures += 1
         if let e = error, e.index <= index { return }
         error = (index, message)
+    }
+
+    /// Ends the reading (before the reader takes `inputs`): puts the waiting inputs in order, then
+    /// refuses the file with its first point's error, or, with `salvage`, counts the points that
+    /// had one as `unreadable` with a warning naming the first, and puts the document's damage
+    /// (`XMLStream.parse`'s, if any) first in the warnings with the number of inputs kept, as
+    /// `FITReader` does. The points open at the damage never ended: they are left out uncounted.
+    mutating func close(damage: String?, into report: inout ImportReport) throws(RunwayError) {
+        flush()
+        if let error {
+            guard salvage else { throw .input(error.message) }
+            report.unreadable += failures
+            report.warnings.append("\(failures) point\(failures == 1 ? "" : "s") could not be read and \(failures == 1 ? "was" : "were") left out (salvage); the first: \(error.message)")
+        }
+        if let damage {
+            report.warnings.insert(damage + "; kept the \(inputs.count) input\(inputs.count == 1 ? "" : "s") read before it (salvage)", at: 0)
+        }
     }
 }

@@ -25,11 +25,11 @@
 /// error is the first trackpoint's in document order. librunway's `<runway:altitude_source>` in
 /// the Activity's `Extensions` is the report's `altitude_source` (`AltitudeSourceReader`).
 final class TCXReader: XMLStreamHandler {
-    static func read(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> ImportedRecording {
+    static func read(_ bytes: UnsafeRawBufferPointer, options: ImportOptions = ImportOptions()) throws(RunwayError) -> ImportedRecording {
         let reader = TCXReader()
-        reader.collector = PointCollector(bytes: bytes.count)
-        try XMLStream.parse(bytes, what: "TCX", into: reader)
-        return try reader.finish()
+        reader.collector = PointCollector(bytes: bytes.count, salvage: options.salvage)
+        let damage = try XMLStream.parse(bytes, what: "TCX", salvage: options.salvage, into: reader)
+        return try reader.finish(damage: damage)
     }
 
     /// The elements the reader acts on (by local name).
@@ -355,10 +355,9 @@ final class TCXReader: XMLStreamHandler {
         }
     }
 
-    func finish() throws(RunwayError) -> ImportedRecording {
+    func finish(damage: String?) throws(RunwayError) -> ImportedRecording {
         try root.check("TCX")
-        if let error = collector.error { throw .input(error.message) }
-        collector.flush()
+        try collector.close(damage: damage, into: &report)
         var device = ImportReport.DeviceTotals()
         var lapPower: (weighted: Double, seconds: Double, max: Double) = (0, 0, .nan)
         for lap in lapResults {

@@ -68,10 +68,19 @@ final class XMLStream {
 
     /// Parses `bytes` as one XML document, calling `handler` as elements start and end.
     ///
-    /// - Parameter what: the kind of file, for messages ("GPX").
-    /// - Throws: `.input` with expat's message and line when the text is not well-formed XML, has
-    ///   a DTD, or nests too deep, or has no root element.
-    static func parse(_ bytes: UnsafeRawBufferPointer, what: String, into handler: any XMLStreamHandler) throws(RunwayError) {
+    /// - Parameters:
+    ///   - what: the kind of file, for messages ("GPX").
+    ///   - salvage: a document that stops being well-formed after its root element started (a
+    ///     file cut short, damaged bytes) is kept as far as it was read: the handler has heard
+    ///     every element that ended before the damage, and the elements still open never end.
+    /// - Returns: with `salvage`, the damage ("not a well-formed GPX file: unclosed token (line
+    ///   12, byte 345)"), or nil for a well-formed document.
+    /// - Throws: `.input` with expat's message and line when the text is not well-formed XML
+    ///   (with `salvage`, only before its root element), has a DTD, or nests too deep, or has no
+    ///   root element.
+    @discardableResult
+    static func parse(_ bytes: UnsafeRawBufferPointer, what: String, salvage: Bool = false,
+                      into handler: any XMLStreamHandler) throws(RunwayError) -> String? {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { throw .input("empty \(what) file") }
         guard let size = Int32(exactly: bytes.count) else { throw .input("\(what) file too large") }
         guard let parser = XML_ParserCreate(nil) else { throw RunwayError(.internal, "expat: no parser") }
@@ -99,9 +108,12 @@ final class XMLStream {
         if let failure = stream.failure { throw .input("not a valid \(what) file: \(failure)") }
         guard ok == XML_STATUS_OK else {
             let message = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "XML parse error"
-            throw .input("not a well-formed \(what) file: \(message) (line \(XML_GetCurrentLineNumber(parser)))")
+            let line = XML_GetCurrentLineNumber(parser)
+            guard salvage, stream.sawRoot else { throw .input("not a well-formed \(what) file: \(message) (line \(line))") }
+            return "not a well-formed \(what) file: \(message) (line \(line), byte \(XML_GetCurrentByteIndex(parser)))"
         }
         guard stream.sawRoot else { throw .input("not a \(what) file: no root element") }
+        return nil
     }
 
     /// Runs `body` on the stream behind expat's user data, which `parse` keeps alive while expat

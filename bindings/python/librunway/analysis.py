@@ -108,9 +108,9 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
             default) and ``store`` is refused: a recording is replayed, not journaled.
         format: ``"gpx"``, ``"tcx"`` or ``"fit"``; default: by its first bytes
             (:func:`detect_format`), else by the file's extension.
-        salvage: read what a damaged FIT file holds before the damage (a truncated file's
-            records before the cut; :attr:`Flight.report`'s ``warnings`` say what was left out)
-            instead of refusing it.
+        salvage: read what a damaged file holds before the damage (a truncated file's
+            records or points before the cut, without a GPX/TCX file's unreadable points;
+            :attr:`Flight.report`'s ``warnings`` say what was left out) instead of refusing it.
 
     Returns:
         A :class:`Flight` (the session is closed).

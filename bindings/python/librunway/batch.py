@@ -256,9 +256,9 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
             here, one after another.
         progress: show Dask's progress bar (``distributed.progress``) while
             the cluster works.
-        salvage: read what a damaged FIT file holds before the damage (a
-            truncated file's records before the cut) instead of making it an
-            error row (as :func:`librunway.analyse`'s ``salvage``).
+        salvage: read what a damaged file holds before the damage (a
+            truncated file's records or points before the cut) instead of making
+            it an error row (as :func:`librunway.analyse`'s ``salvage``).
 
     Returns:
         The rows in the order the files were found; the same figures

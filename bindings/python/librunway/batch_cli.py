@@ -36,7 +36,7 @@ def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="JSON",
                    help='session config for every recording, e.g. \'{"hr_max": 185}\'')
     p.add_argument("--salvage", action="store_true",
-                   help="read what a damaged (truncated) FIT file holds before the damage "
+                   help="read what a damaged (truncated) FIT, GPX or TCX file holds before the damage "
                         "instead of making it an error row")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr while the cluster works (default: when stderr "

@@ -57,7 +57,7 @@ def analyse_file(path: PathLike, config: Optional[Mapping[str, Any]] = None, *,
     line says) and stops at the latest time it saw; ``config`` (a session
     config) applies to it, with ``activity`` from the file's sport unless
     ``config`` sets one. ``name`` is the row's ``file`` (default: ``path``).
-    ``salvage``: read what a damaged FIT file holds before the damage instead of
+    ``salvage``: read what a damaged file holds before the damage instead of
     making it an error row.
     Never raises for a bad file: the row's ``error`` says what went wrong.
     Raises only :class:`librunway.LibraryError` (no usable librunway: not the

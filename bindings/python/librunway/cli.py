@@ -254,7 +254,7 @@ def _parser() -> ArgumentParser:
                        help='session config, e.g. \'{"hr_max": 185}\' ("activity" overrides '
                             "the file's)")
         q.add_argument("--salvage", action="store_true",
-                       help="read what a damaged (truncated) FIT file holds before the damage "
+                       help="read what a damaged (truncated) FIT, GPX or TCX file holds before the damage "
                             "instead of refusing it")
 
     q = sub.add_parser("summary", help="a table of figures, one row per recording",

@@ -113,9 +113,10 @@ def analyse_recording(data: RecordingData, format: str = "auto",
             ``runway_analyse_route`` as packed numbers and made into lists only when read: the
             fast way for long recordings; with a library without that function, the JSON route
             is packed instead).
-        salvage: keep what a damaged FIT file holds before the damage (a truncated file's
-            records read before the cut; the report's ``warnings`` say what was left out)
-            instead of refusing it, as ``runway_import``'s ``"fit;salvage"``.
+        salvage: keep what a damaged file holds before the damage (a truncated file's
+            records or points read before the cut, without a GPX/TCX file's unreadable points;
+            the report's ``warnings`` say what was left out) instead of refusing it, as
+            ``runway_import``'s ``";salvage"``.
 
     Returns:
         ``{"summary": ..., "report": ..., "inputs": N, "accepted": N, "rejected": N,
@@ -178,8 +179,8 @@ def import_recording(data: RecordingData, format: str, *, salvage: bool = False)
             is encoded as UTF-8 (fine for GPX and TCX, never for FIT).
         format: ``"gpx"``, ``"tcx"`` or ``"fit"`` (lower case), optionally with the
             library's options after ``;`` (``"fit;salvage"``).
-        salvage: as ``format`` ``"fit;salvage"``: keep the records a damaged FIT file holds
-            before the damage (the report's ``warnings`` say what was left out).
+        salvage: as ``format`` ``"fit;salvage"``: keep the records (the points) a damaged
+            file holds before the damage (the report's ``warnings`` say what was left out).
 
     Returns:
         The inputs as a list of JSON Lines lines (``str``, without line

@@ -236,7 +236,7 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser.add_argument("--config", metavar="JSON",
                         help='session config, e.g. \'{"distance_filter_m": 0}\'')
     parser.add_argument("--salvage", action="store_true",
-                        help="read what a damaged (truncated) FIT file holds before the damage "
+                        help="read what a damaged (truncated) FIT, GPX or TCX file holds before the damage "
                              "instead of refusing it")
     parser.add_argument("--store", metavar="PATH",
                         help="journal the flight to this librunway store (SQLite; it and its "

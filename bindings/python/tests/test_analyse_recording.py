@@ -124,6 +124,22 @@ def test_analyse_salvages_a_truncated_fit_as_analyse_recording_does():
     assert len(lines) - 1 == flight.inputs
 
 
+@pytest.mark.parametrize("fmt", ["gpx", "tcx"])
+def test_analyse_salvages_a_gpx_or_tcx_cut_short(fmt):
+    from conftest import REPO
+    whole = librunway.analyse(REPO / "examples" / "data" / "city_run.gpx").export(fmt)
+    data = whole[:len(whole) * 2 // 3]
+    with pytest.raises(librunway.InputError, match=f"^not a well-formed {fmt.upper()} file"):
+        librunway.analyse(data, format=fmt)
+    full = librunway.analyse(whole, format=fmt).summary["distance_m"]
+    flight = librunway.analyse(data, format=fmt, salvage=True)
+    assert 0.3 * full < flight.summary["distance_m"] < 0.9 * full, (flight.summary["distance_m"], full)
+    assert flight.report["warnings"][0].startswith(f"not a well-formed {fmt.upper()} file")
+    assert flight.report["warnings"][0].endswith("read before it (salvage)")
+    one_call = librunway.analyse_recording(data, fmt, salvage=True, route=False)["summary"]
+    assert (one_call["distance_m"], one_call["moving_s"]) == (flight.summary["distance_m"], flight.summary["moving_s"])
+
+
 def test_batch_rows_salvage_a_truncated_fit(tmp_path):
     from librunway import batch
     path = tmp_path / "cut.fit"

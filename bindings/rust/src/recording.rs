@@ -16,8 +16,9 @@ pub fn import_available() -> bool {
 /// Turns a recording — the whole file's bytes, in `format` `"gpx"`, `"tcx"` or `"fit"` — into
 /// librunway inputs: JSON Lines, one input a line, ready for
 /// [`crate::Session::push_jsonl`]. `format` may carry `";salvage"` (`"fit;salvage"`: a damaged
-/// FIT file's records before the damage, with a warning in the report, instead of
-/// [`Status::Input`]). Replayed as [`analyse`] does, the session is opened with the import
+/// FIT file's records before the damage; `"gpx;salvage"`, `"tcx;salvage"`: the points that ended
+/// before the XML broke off, without those that cannot be read; with warnings in the report,
+/// instead of [`Status::Input`]). Replayed as [`analyse`] does, the session is opened with the import
 /// report's `activity`, its `altitude_source` as `fix_altitude` and its `auto_lap_m` (where
 /// they are not null), the flight starts at the first line's time (a start line's, else the
 /// first input's) and takes every line (a start line at the flight's own start time is
