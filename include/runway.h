@@ -590,14 +590,47 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
 runway_status runway_import(const char *format, const char *bytes, size_t len,
                             char **jsonl_out, size_t *out_len);
 
+/** The session config a recording replays with, as runway_analyse opens its
+ *  flight: config_json (NULL or "": none) with what the import report says
+ *  added where the config is silent: the report's "activity", its
+ *  "altitude_source" as "fix_altitude" and its "auto_lap_m" (0 when the
+ *  file's own laps come as lap lines), each where it is not null and the
+ *  config has no member of that name (a member with any value, null too,
+ *  keeps the report's out). A host that imports a recording and replays its
+ *  lines itself opens its session with *out_json:
+ *    runway_import(...) -> the last line, the report
+ *    runway_replay_config(report, "{\"hr_max\":185}", &cfg)
+ *      -> {"activity":"ride","fix_altitude":"barometric","auto_lap_m":0,"hr_max":185}
+ *    runway_session_open(cfg, &s); runway_string_free(cfg); ...
+ *  The added members come first, then the config's own as it wrote them; with
+ *  nothing added, *out_json is the config as given, "{}" when there is none
+ *  or it has no member. report_line: the report line as runway_import wrote it
+ *  (its "\n" may follow; any length, as its tracks, warnings and device laps
+ *  may pass RUNWAY_MAX_INPUT_BYTES; nested at most RUNWAY_MAX_JSON_DEPTH).
+ *  The config is not checked beyond being a JSON object: runway_session_open
+ *  judges the result. Free *out_json with runway_string_free(). Statuses:
+ *  RUNWAY_ERR_ARGUMENT for a NULL report_line or out_json, or a config that
+ *  is not a JSON object (as runway_session_open: "config: ..."); RUNWAY_ERR_JSON
+ *  for a report line that is not a JSON object, or invalid UTF-8 in either
+ *  ("report_line: ..."); RUNWAY_ERR_INPUT for an object that is not an import
+ *  report (its "type" is not "import_report") or whose "activity",
+ *  "altitude_source" or "auto_lap_m" is not one a report has (run, ride, walk;
+ *  gps, barometric; a whole number of metres, 0 or more; or null);
+ *  RUNWAY_ERR_LIMIT for a config over RUNWAY_MAX_INPUT_BYTES, or either nested
+ *  deeper than RUNWAY_MAX_JSON_DEPTH. On an error *out_json is left unchanged.
+ *  Thread-safe: touches no session. */
+runway_status runway_replay_config(const char *report_line, const char *config_json,
+                                   char **out_json);
+
 /** Analyses a recording in one call: imports it (as runway_import does, with no
  *  JSON in between), replays it through a flight of its own and gives that
  *  flight's summary with the import report. The flight is the one these calls
  *  give: runway_import; runway_session_open with the report's "activity"
  *  and its "altitude_source" as "fix_altitude" (FIT: mostly "barometric") and
  *  its "auto_lap_m" (0 when the file's laps are replayed) unless
- *  the config names them; runway_start at the first line's time (a start
- *  line's, else the first input's); runway_push_jsonl of every line (a refused line is logged and counted,
+ *  the config names them (the config runway_replay_config gives);
+ *  runway_start at the first line's time (a start line's, else the first
+ *  input's); runway_push_jsonl of every line (a refused line is logged and counted,
  *  the rest go on); runway_stop(NaN) (the latest time seen);
  *  runway_summary_json. No session handle, thread or event is involved.
  *  options: NULL or "" (all defaults) or a JSON object, every key optional:

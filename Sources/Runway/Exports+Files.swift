@@ -63,6 +63,21 @@ public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePoin
     }
 }
 
+@_cdecl("runway_replay_config")
+public func runway_replay_config_impl(_ report: UnsafePointer<CChar>?, _ config: UnsafePointer<CChar>?,
+                                      _ out: StringOut?) -> runway_status {
+    withStatus { () throws(RunwayError) in
+        guard let report else { throw RunwayError(.argument, "report_line is NULL") }
+        guard let out else { throw RunwayError(.argument, "out_json is NULL") }
+        if let config, case let n = strnlen(config, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
+            throw JSONInput.tooLarge(n, "config", atLeast: true)
+        }
+        let line = UnsafeRawBufferPointer(start: report, count: strlen(report))
+        let text = try ReplayConfig.text(reportLine: line, config: try string(config, "config"))
+        out.pointee = try mallocString(Array(text.utf8))
+    }
+}
+
 /// `runway_analyse`'s work up to the result: the options checked, the recording analysed.
 func analyse(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _ len: Int,
              _ out: StringOut?) throws(RunwayError) -> (AnalysisOptions, RecordingAnalysis, StringOut) {

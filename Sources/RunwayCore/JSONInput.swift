@@ -75,14 +75,14 @@ public enum JSONInput {
 
     /// Parses one JSON object from `bytes` (no NUL needed) and hands its root to `body`.
     ///
-    /// Throws `.limit` for a text over `maxInputBytes` or nested deeper than `maxDepth`, and
-    /// `.json` for invalid UTF-8, malformed JSON, trailing content, or a value that is not an
-    /// object.
-    public static func withObject<R>(_ bytes: UnsafeRawBufferPointer,
+    /// Throws `.limit` for a text over `limit` bytes (`maxInputBytes`; nil: any length) or nested
+    /// deeper than `maxDepth`, and `.json` for invalid UTF-8, malformed JSON, trailing content, or
+    /// a value that is not an object.
+    public static func withObject<R>(_ bytes: UnsafeRawBufferPointer, limit: Int? = maxInputBytes,
                                      _ body: (UnsafeMutablePointer<cJSON>) throws(RunwayError) -> R)
         throws(RunwayError) -> R
     {
-        guard bytes.count <= maxInputBytes else { throw tooLarge(bytes.count) }
+        if let limit, bytes.count > limit { throw tooLarge(bytes.count) }
         guard let base = bytes.baseAddress, bytes.count > 0 else { throw .json("empty input: expected a JSON object") }
         if let bad = firstInvalidUTF8(bytes) {
             throw .json(bytes[bad] == 0 ? "NUL byte at byte \(bad)" : "invalid UTF-8 at byte \(bad)")

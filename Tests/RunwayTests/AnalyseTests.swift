@@ -34,7 +34,7 @@ struct AnalyseTests {
     }
 
     /// Today's path: import, a session with the file's activity, altitude source and auto-lap
-    /// distance (0 when its laps are replayed), start at the first input's time, push_jsonl, stop, summary.
+    /// distance (0 when its laps are replayed: `runway_replay_config`), start at the first input's time, push_jsonl, stop, summary.
     static func separateCalls(_ bytes: [UInt8], _ format: String) throws -> Result<String, RunwayError> {
         let jsonl = try bytes.withUnsafeBufferPointer { b in
             try call { out, n in
@@ -43,13 +43,13 @@ struct AnalyseTests {
         }
         let lines = jsonl.split(separator: 0x0A)
         let report = String(decoding: lines.last ?? [], as: UTF8.self)
-        let activity = after("\"activity\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
-        let source = after("\"altitude_source\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.dropFirst().prefix { $0 != "\"" } }
-        let autoLap = after("\"auto_lap_m\":", in: report).flatMap { $0.hasPrefix("null") ? nil : $0.prefix { $0 != "," } }
-        let entries = [activity.map { "\"activity\":\"\($0)\"" }, source.map { "\"fix_altitude\":\"\($0)\"" },
-                       autoLap.map { "\"auto_lap_m\":\($0)" }].compactMap { $0 }
-        let config = entries.isEmpty ? nil : "{" + entries.joined(separator: ",") + "}"
-        let s = try CSession(config)
+        // The config the report names: its activity, altitude source and auto-lap distance.
+        var config: UnsafeMutablePointer<CChar>? = nil
+        guard runway_replay_config_impl(report, nil, &config) == RUNWAY_OK, let config else {
+            throw RunwayError(.internal, "runway_replay_config: \(lastError())")
+        }
+        defer { free(config) }
+        let s = try CSession(String(cString: config))
         let first = String(decoding: lines.first ?? [], as: UTF8.self)
         guard s.start(field("t", in: first) ?? .nan) == RUNWAY_OK else {
             return .failure(RunwayError(.input, lastError()))   // the 1901 placeholder times
@@ -135,6 +135,28 @@ struct AnalyseTests {
             }
             #expect(e.status == status, "\(options)")
             #expect(e.message == message, "\(options)")
+        }
+    }
+
+    /// `runway_replay_config` on every cut of a report line and of a config: each refused with a
+    /// status and message (never a trap), the whole ones giving the rule's config.
+    @Test func replayConfigRefusesEveryCutOfItsInputs() {
+        let report = #"{"type":"import_report","format":"fit","activity":"ride","altitude_source":"gps","auto_lap_m":0,"tracks":[{"index":0}]}"#
+        let config = #"{"auto_lap_m":500,"target_pace":{"min_per_km":5}}"#
+        func replay(_ r: String, _ c: String?) -> (runway_status, String) {
+            var out: UnsafeMutablePointer<CChar>? = nil
+            let st = runway_replay_config_impl(r, c, &out)
+            defer { free(out) }
+            return (st, st == RUNWAY_OK ? String(cString: out!) : lastError())
+        }
+        #expect(replay(report, config) == (RUNWAY_OK, #"{"activity":"ride","fix_altitude":"gps","auto_lap_m":500,"target_pace":{"min_per_km":5}}"#))
+        for n in 0..<report.utf8.count {
+            let (st, message) = replay(String(report.utf8.prefix(n))!, config)
+            #expect(st == RUNWAY_ERR_JSON && message.hasPrefix("report_line: "), "\(n): \(message)")
+        }
+        for n in 1..<config.utf8.count {
+            let (st, message) = replay(report, String(config.utf8.prefix(n))!)
+            #expect(st == RUNWAY_ERR_ARGUMENT && message.hasPrefix("config: "), "\(n): \(message)")
         }
     }
 }

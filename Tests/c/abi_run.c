@@ -162,6 +162,7 @@ int main(void) {
   test_run();
   test_analyse();
   test_analyse_route();
+  test_replay_config();
   test_concurrent_unsubscribe_and_close();
   test_no_thread_outlives_its_session();
   test_unsubscribe_joins_its_thread();

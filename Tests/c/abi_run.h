@@ -126,6 +126,7 @@ void test_null_arguments(void);
 void test_run(void);
 void test_analyse(void);
 void test_analyse_route(void);
+void test_replay_config(void);
 void test_concurrent_unsubscribe_and_close(void);
 void test_no_thread_outlives_its_session(void);
 void test_unsubscribe_joins_its_thread(void);

@@ -1,12 +1,13 @@
 /*
- * abi_run_analyse.c — runway_analyse and runway_analyse_route against the separate calls (a part of abi_run: see abi_run.c).
+ * abi_run_analyse.c — runway_analyse and runway_analyse_route against the separate calls, and
+ * runway_replay_config, the config those calls open (a part of abi_run: see abi_run.c).
  */
 #define _GNU_SOURCE /* pthread_getattr_np */
 
 #include "abi_run.h"
 
 /* runway_analyse: one call gives the summary the separate calls give (import, a session with
- * the file's sport, start at the first input, push_jsonl, stop, summary), and the report. */
+ * the file's sport by runway_replay_config, start at the first input, push_jsonl, stop, summary), and the report. */
 static const char ANALYSE_GPX[] =
     "<?xml version=\"1.0\"?><gpx version=\"1.1\"><trk><type>cycling</type><trkseg>"
     "<trkpt lat=\"52.0000\" lon=\"4.0000\"><ele>1</ele><time>2024-05-01T10:00:00Z</time></trkpt>"
@@ -25,7 +26,13 @@ void test_analyse(void) {
   size_t jsonl_len = 0, acc = 0, rej = 0;
   runway_session *s = NULL;
   if (!EXPECT(runway_import("gpx", ANALYSE_GPX, len, &jsonl, &jsonl_len), RUNWAY_OK)) return;
-  if (!EXPECT(runway_session_open("{\"activity\":\"ride\"}", &s), RUNWAY_OK)) return;
+  char *config = NULL; /* the report's settings: {"activity":"ride"} (the file's cycling) */
+  const char *report = strstr(jsonl, "{\"type\":\"import_report\"");
+  if (!EXPECT(runway_replay_config(report, NULL, &config), RUNWAY_OK)) return;
+  CHECK(strcmp(config, "{\"activity\":\"ride\"}") == 0, "replay config %s", config);
+  EXPECT(runway_session_open(config, &s), RUNWAY_OK);
+  runway_string_free(config);
+  if (!s) return;
   EXPECT(runway_start(s, 1714557600.0), RUNWAY_OK);
   EXPECT(runway_push_jsonl(s, jsonl, jsonl_len, &acc, &rej), RUNWAY_ERR_INPUT); /* hr 400 */
   EXPECT(runway_stop(s, NAN), RUNWAY_OK);
@@ -179,4 +186,112 @@ void test_analyse_route(void) {
   CHECK(strcmp(runway_last_error(), "no timed points") == 0, "message: %s", runway_last_error());
   CHECK(out == untouched && points == &sentinel && count == 7,
         "a failed runway_analyse_route wrote an output");
+}
+
+/* runway_replay_config(report_line, config, &out): the config the separate calls open, the report's
+ * settings added where the config is silent, byte for byte; every bad input refused, nothing written. */
+static void expect_config(const char *report, const char *config, const char *want) {
+  char *out = NULL;
+  if (!EXPECT(runway_replay_config(report, config, &out), RUNWAY_OK)) return;
+  CHECK(strcmp(out, want) == 0, "config %s with report %s: %s, want %s", config ? config : "NULL", report, out,
+        want);
+  runway_session *s = NULL;
+  /* (A session takes it, but for the unknown key and the null of two cases.) */
+  if (!strstr(want, "\"a\"") && !strstr(want, "null") && EXPECT(runway_session_open(out, &s), RUNWAY_OK))
+    runway_session_close(s);
+  runway_string_free(out);
+}
+
+static void expect_refused(const char *report, const char *config, runway_status want, const char *message) {
+  char *untouched = (char *)"untouched", *out = untouched;
+  EXPECT(runway_replay_config(report, config, &out), want);
+  CHECK(strstr(runway_last_error(), message) != NULL, "message %s, want it to hold %s", runway_last_error(),
+        message);
+  CHECK(out == untouched, "a refused runway_replay_config wrote its output");
+}
+
+void test_replay_config(void) {
+  const char *fit = "{\"type\":\"import_report\",\"format\":\"fit\",\"sport\":\"cycling\",\"activity\":\"ride\","
+                    "\"altitude_source\":\"barometric\",\"auto_lap_m\":0,\"inputs\":3,\"tracks\":[],\"device\":null}";
+  const char *silent = "{\"type\":\"import_report\",\"format\":\"gpx\",\"activity\":null,"
+                       "\"altitude_source\":null,\"auto_lap_m\":null}";
+  expect_config(fit, NULL, "{\"activity\":\"ride\",\"fix_altitude\":\"barometric\",\"auto_lap_m\":0}");
+  expect_config(fit, "", "{\"activity\":\"ride\",\"fix_altitude\":\"barometric\",\"auto_lap_m\":0}");
+  expect_config(fit, " {} ", "{\"activity\":\"ride\",\"fix_altitude\":\"barometric\",\"auto_lap_m\":0}");
+  /* The config's members win (null too) and follow the added ones as the host wrote them. */
+  expect_config(fit, "\r\n{\"auto_lap_m\":500, \"hr_max\":185}",
+                "{\"activity\":\"ride\",\"fix_altitude\":\"barometric\",\"auto_lap_m\":500, \"hr_max\":185}");
+  expect_config(fit, "{\"activity\":\"run\",\"fix_altitude\":\"gps\",\"auto_lap_m\":1000}",
+                "{\"activity\":\"run\",\"fix_altitude\":\"gps\",\"auto_lap_m\":1000}");
+  expect_config(fit, "{\"activity\":\"walk\",\"fix_altitude\":null}",
+                "{\"auto_lap_m\":0,\"activity\":\"walk\",\"fix_altitude\":null}");
+  /* A report that says nothing: the config as given, "{}" for none. */
+  expect_config(silent, NULL, "{}");
+  expect_config(silent, "{ }", "{}");
+  expect_config(silent, "{\"a\":1}", "{\"a\":1}");
+  /* The line as runway_import wrote it, with its newline; absent members say nothing. */
+  char *line = NULL;
+  size_t line_len = 0;
+  if (EXPECT(runway_import("gpx", ANALYSE_GPX, sizeof ANALYSE_GPX - 1, &line, &line_len), RUNWAY_OK)) {
+    const char *report = strstr(line, "{\"type\":\"import_report\"");
+    CHECK(report != NULL, "no report line: %s", line);
+    if (report) expect_config(report, "{\"hr_max\":185}", "{\"activity\":\"ride\",\"hr_max\":185}");
+    runway_string_free(line);
+  }
+  expect_config("{\"type\":\"import_report\"}\n", NULL, "{}");
+  expect_config("{\"type\":\"import_report\",\"auto_lap_m\":1e3}", NULL, "{\"auto_lap_m\":1000}");
+  /* A report longer than RUNWAY_MAX_INPUT_BYTES (its warnings) is still read. */
+  size_t big = RUNWAY_MAX_INPUT_BYTES + 100;
+  char *long_report = malloc(big + 100);
+  if (long_report) {
+    int n = snprintf(long_report, 100, "{\"type\":\"import_report\",\"activity\":\"walk\",\"warnings\":[\"");
+    memset(long_report + n, 'x', big);
+    strcpy(long_report + n + big, "\"]}");
+    expect_config(long_report, NULL, "{\"activity\":\"walk\"}");
+    free(long_report);
+  }
+
+  /* Refusals. */
+  expect_refused(NULL, NULL, RUNWAY_ERR_ARGUMENT, "report_line is NULL");
+  EXPECT(runway_replay_config(fit, NULL, NULL), RUNWAY_ERR_ARGUMENT);
+  CHECK(strcmp(runway_last_error(), "out_json is NULL") == 0, "message: %s", runway_last_error());
+  expect_refused("", NULL, RUNWAY_ERR_JSON, "report_line: empty input");
+  expect_refused("{\"type\":\"import_report\"", NULL, RUNWAY_ERR_JSON, "report_line: not valid JSON");
+  expect_refused("[{\"type\":\"import_report\"}]", NULL, RUNWAY_ERR_JSON, "report_line: expected a JSON object");
+  expect_refused("{\"type\":\"import_report\"} x", NULL, RUNWAY_ERR_JSON, "report_line: unexpected content");
+  expect_refused("{\"type\":\"import_report\",\"sport\":\"\xff\"}", NULL, RUNWAY_ERR_JSON,
+                 "report_line: invalid UTF-8");
+  expect_refused("{\"type\":\"fix\",\"t\":1,\"lat\":1,\"lon\":1}", NULL, RUNWAY_ERR_INPUT,
+                 "report_line: not an import report: its \"type\" is \"fix\"");
+  expect_refused("{\"t\":1,\"lat\":1,\"lon\":1}", NULL, RUNWAY_ERR_INPUT, "its \"type\" is missing");
+  expect_refused("{\"type\":7}", NULL, RUNWAY_ERR_INPUT, "its \"type\" is a number");
+  expect_refused("{\"type\":\"import_report\",\"activity\":\"swim\"}", NULL, RUNWAY_ERR_INPUT,
+                 "\"activity\" must be one of run, ride, walk, or null");
+  expect_refused("{\"type\":\"import_report\",\"altitude_source\":1}", NULL, RUNWAY_ERR_INPUT, "\"altitude_source\"");
+  expect_refused("{\"type\":\"import_report\",\"auto_lap_m\":-1}", NULL, RUNWAY_ERR_INPUT, "\"auto_lap_m\"");
+  expect_refused("{\"type\":\"import_report\",\"auto_lap_m\":0.5}", NULL, RUNWAY_ERR_INPUT, "\"auto_lap_m\"");
+  expect_refused("{\"type\":\"import_report\",\"auto_lap_m\":\"0\"}", NULL, RUNWAY_ERR_INPUT, "\"auto_lap_m\"");
+  expect_refused("{\"type\":\"import_report\",\"auto_lap_m\":1e300}", NULL, RUNWAY_ERR_INPUT, "\"auto_lap_m\"");
+  expect_refused(fit, "{not json", RUNWAY_ERR_ARGUMENT, "config: not valid JSON");
+  expect_refused(fit, "[1]", RUNWAY_ERR_ARGUMENT, "config: expected a JSON object, got an array");
+  expect_refused(fit, "{\"store\":\"\xff\"}", RUNWAY_ERR_JSON, "config is not valid UTF-8");
+  char *nested = malloc(8 * (RUNWAY_MAX_JSON_DEPTH + 2));
+  if (nested) {
+    size_t k = 0;
+    for (int i = 0; i <= RUNWAY_MAX_JSON_DEPTH; i++) k += (size_t)sprintf(nested + k, "{\"a\":");
+    k += (size_t)sprintf(nested + k, "1");
+    for (int i = 0; i <= RUNWAY_MAX_JSON_DEPTH; i++) nested[k++] = '}';
+    nested[k] = 0;
+    expect_refused(fit, nested, RUNWAY_ERR_LIMIT, "RUNWAY_MAX_JSON_DEPTH");
+    expect_refused(nested, NULL, RUNWAY_ERR_LIMIT, "report_line: input nested deeper");
+    free(nested);
+  }
+  char *huge = malloc(RUNWAY_MAX_INPUT_BYTES + 16);
+  if (huge) {
+    memset(huge, ' ', RUNWAY_MAX_INPUT_BYTES + 15);
+    huge[0] = '{';
+    strcpy(huge + RUNWAY_MAX_INPUT_BYTES + 13, "}");
+    expect_refused(fit, huge, RUNWAY_ERR_LIMIT, "config of more than");
+    free(huge);
+  }
 }

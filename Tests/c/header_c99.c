@@ -35,6 +35,7 @@ typedef runway_status (*recording_t)(const char *, const char *, size_t, char **
 typedef runway_status (*analyse_route_t)(const char *, const char *, size_t, char **, size_t *,
                                          runway_route_point **, size_t *);
 typedef void (*route_free_t)(runway_route_point *);
+typedef runway_status (*replay_config_t)(const char *, const char *, char **);
 
 struct api {
   abi_version_t abi_version;
@@ -54,7 +55,9 @@ struct api {
   unsubscribe_t unsubscribe;
   format_t format_pace, format_pace_tape, format_direction, format_heading_tape, format_time,
       format_distance, format_altitude;
-  recording_t import, analyse;
+  recording_t import;
+  replay_config_t replay_config;
+  recording_t analyse;
   analyse_route_t analyse_route;
   route_free_t route_free;
 };
@@ -90,6 +93,7 @@ static const struct api the_api = {
     runway_format_distance,
     runway_format_altitude,
     runway_import,
+    runway_replay_config,
     runway_analyse,
     runway_analyse_route,
     runway_route_free,

@@ -103,12 +103,8 @@ public struct AnalysisOptions: Sendable, Equatable {
     public var route = true
     /// The session config as JSON text (nil: the defaults).
     public var configText: String? = nil
-    /// Whether the config names an activity (then the file's sport does not pick it).
-    public var configHasActivity = false
-    /// Whether the config names `fix_altitude` (then the report's `altitude_source` does not).
-    public var configHasFixAltitude = false
-    /// Whether the config names `auto_lap_m` (then the report's `auto_lap_m` does not).
-    public var configHasAutoLap = false
+    /// What the config names of what a recording's report may set (`ReplayConfig`).
+    public var configNames = ReplayConfig.Names()
 
     public init() {}
 
@@ -160,9 +156,7 @@ public struct AnalysisOptions: Sendable, Equatable {
                 }
                 o.configText = String(cString: printed)
                 cJSON_free(printed)
-                o.configHasActivity = cJSON_GetObjectItemCaseSensitive(c, "activity") != nil
-                o.configHasFixAltitude = cJSON_GetObjectItemCaseSensitive(c, "fix_altitude") != nil
-                o.configHasAutoLap = cJSON_GetObjectItemCaseSensitive(c, "auto_lap_m") != nil
+                o.configNames = ReplayConfig.Names(config: c)
                 // The store keys: an analysis journals nothing (`flight_id` and `durability`
                 // would otherwise be refused as needing a `store`, which is refused here too).
                 for storeKey in ["store", "flight_id", "durability"] where cJSON_GetObjectItemCaseSensitive(c, storeKey) != nil {
@@ -179,18 +173,11 @@ public struct AnalysisOptions: Sendable, Equatable {
         return o
     }
 
-    /// The config text with what the file says added where the config is silent: the report's
-    /// `activity`, its `altitude_source` as `fix_altitude`, and its `auto_lap_m` (0 when the
-    /// file's own laps are replayed: the flight's laps are then the device's).
+    /// The config text with what the file says added where the config is silent
+    /// (`ReplayConfig`: the report's `activity`, its `altitude_source` as `fix_altitude`, and its
+    /// `auto_lap_m`, 0 when the file's own laps are replayed).
     func configText(for report: ImportReport) -> String? {
-        var entries: [String] = []
-        if let activity = report.activity, !configHasActivity { entries.append("\"activity\":\"\(activity.rawValue)\"") }
-        if let source = report.altitudeSource, !configHasFixAltitude { entries.append("\"fix_altitude\":\"\(source.rawValue)\"") }
-        if let m = report.autoLapM, !configHasAutoLap { entries.append("\"auto_lap_m\":\(m)") }
-        guard !entries.isEmpty else { return configText }
-        let added = entries.joined(separator: ",")
-        guard let text = configText, text != "{}" else { return "{\(added)}" }
-        return "{\(added)," + text.dropFirst()
+        ReplayConfig.text(configText, names: configNames, settings: ReplayConfig.Settings(report: report))
     }
 
     /// The format of a recording by its first bytes: a FIT header names ".FIT"; XML with a
