@@ -190,7 +190,7 @@ int main(int argc, char **argv) {
   char *config = config_with_profile(o.config, input);
   runway_session *s = NULL;
   runway_status st = runway_session_open(config ? config : o.config, &s);
-  cJSON_free(config);
+  runway_string_free(config);
   if (st != RUNWAY_OK) {
     free(input);
     return library_error("session config", st);

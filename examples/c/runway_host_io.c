@@ -74,8 +74,10 @@ char *read_all(FILE *in, size_t *size) {
 }
 
 /* The session config: `config` with what the input's import report says added where `config` is
-   silent: its "activity" (the profile), its "altitude_source" as "fix_altitude", and its
-   "auto_lap_m" (0 when the recording's own laps come as lap lines). NULL: use `config` as it is. */
+   silent (runway_replay_config: its "activity", its "altitude_source" as "fix_altitude", its
+   "auto_lap_m", 0 when the recording's own laps come as lap lines), said on stderr when it adds
+   anything. NULL: use `config` as it is (no report line; or a refused one, or a config that is
+   not an object, which runway_session_open then refuses with its own message). */
 char *config_with_profile(const char *config, const char *input) {
   const char *at = strstr(input, "\"import_report\"");
   if (!at) return NULL;
@@ -83,31 +85,19 @@ char *config_with_profile(const char *config, const char *input) {
   while (start > input && start[-1] != '\n') start--;
   const char *end = strchr(at, '\n');
   size_t len = end ? (size_t)(end - start) : strlen(start);
-  cJSON *report = cJSON_ParseWithLength(start, len);
+  char *line = malloc(len + 1);
+  if (!line) return NULL;
+  memcpy(line, start, len);
+  line[len] = '\0';
   char *out = NULL;
-  if (has_type(report, "import_report")) {
-    cJSON *cfg = config ? cJSON_Parse(config) : cJSON_CreateObject();
-    const char *keys[2][2] = {{"activity", "activity"}, {"altitude_source", "fix_altitude"}};
-    int added = 0;
-    for (int k = 0; k < 2 && cJSON_IsObject(cfg); k++) {
-      const cJSON *v = cJSON_GetObjectItemCaseSensitive(report, keys[k][0]);
-      if (!cJSON_IsString(v) || cJSON_GetObjectItemCaseSensitive(cfg, keys[k][1])) continue;
-      cJSON_AddStringToObject(cfg, keys[k][1], v->valuestring);
-      fprintf(stderr, "%s: the import report names the %s \"%s\"; the session uses it\n", prog,
-              k == 0 ? "profile" : "altitude source", v->valuestring);
-      added++;
-    }
-    const cJSON *lap = cJSON_GetObjectItemCaseSensitive(report, "auto_lap_m");
-    if (cJSON_IsNumber(lap) && cJSON_IsObject(cfg) && !cJSON_GetObjectItemCaseSensitive(cfg, "auto_lap_m")) {
-      cJSON_AddNumberToObject(cfg, "auto_lap_m", lap->valuedouble);
-      fprintf(stderr, "%s: the import report replays the recording's own laps (auto_lap_m %g)\n", prog,
-              lap->valuedouble);
-      added++;
-    }
-    if (added) out = cJSON_PrintUnformatted(cfg);
-    cJSON_Delete(cfg);
+  runway_status st = runway_replay_config(line, config, &out);
+  free(line);
+  if (st != RUNWAY_OK) {
+    if (st != RUNWAY_ERR_ARGUMENT) fprintf(stderr, "%s: the import report is ignored: %s\n", prog, runway_last_error());
+    return NULL;
   }
-  cJSON_Delete(report);
+  if (strcmp(out, config ? config : "{}") != 0)
+    fprintf(stderr, "%s: the import report sets the session config: %s\n", prog, out);
   return out;
 }
 

@@ -143,7 +143,7 @@ fi
 ride="$tracks/fitparse__sample-activity.fit"
 lib="$here/../../build/librunway.so"
 if [[ -f "$ride" && -f "$lib" ]]; then
-  echo "== imported ride: fitparse__sample-activity.fit (its import report names the profile)"
+  echo "== imported ride: fitparse__sample-activity.fit (its import report sets the profile: runway_replay_config)"
   RUNWAY_LIBRARY="$lib" PYTHONPATH="$here/../../bindings/python" python3 -c '
 import sys, librunway.recording as r
 sys.stdout.write("".join(l + "\n" for l in r.import_recording(open(sys.argv[1], "rb").read(), "fit")))
@@ -159,7 +159,8 @@ print(s["elapsed_s"], s["distance_m"])
   read -r analysed_s analysed_m <<<"$analysed"
   check_summary ride "$work/ride.json" "s['activity'] == 'ride'" "s['profile_mismatch'] is None" \
     "s['elapsed_s'] == $analysed_s" "abs(s['distance_m'] - $analysed_m) < 1e-6" "len(s['laps']) == 4"
-  if grep -q 'names the profile "ride"' "$work/ride.err" && ! grep -q 'rejected' "$work/ride.err"; then ok; else
+  if grep -q 'sets the session config: {"activity":"ride","fix_altitude":"barometric","auto_lap_m":0}' "$work/ride.err" &&
+     ! grep -q 'rejected' "$work/ride.err"; then ok; else
     fail "ride: the report's profile is not said, or its line was pushed"; sed 's/^/    /' "$work/ride.err" >&2; fi
   # -c setting the activity wins; the ride pushed as a run is reported as a mismatch.
   run ride_as_run 0 -e 100000 -c '{"activity":"run"}' -o "$work/ride_as_run.json" "$work/ride.jsonl"

@@ -81,7 +81,8 @@ from .format import (format_altitude, format_direction, format_distance, format_
                      format_pace, format_pace_tape, format_time)
 from .analysis import Flight, analyse
 from .recording import (IMPORT_FORMATS, analyse_available, analyse_recording,
-                        analyse_route_available, import_available, import_recording, split_report)
+                        analyse_route_available, import_available, import_recording,
+                        replay_config, replay_config_available, split_report)
 from .route import RoutePoints
 from .session import Event, JSONInput, PollSubscription, Session, Subscription
 from .store import delete_flight, export_flight, finish_flight, flight, flights, recover
@@ -100,7 +101,7 @@ __all__ = [
     "version", "abi_version", "status_string", "library_path", "load_library",
     "recover", "finish_flight", "flights", "flight", "delete_flight", "export_flight",
     "import_recording", "import_available", "analyse_recording", "analyse_available",
-    "analyse_route_available", "RoutePoints",
+    "analyse_route_available", "replay_config", "replay_config_available", "RoutePoints",
     "split_report", "EXPORT_FORMATS", "IMPORT_FORMATS",
     "analyse", "Flight",
 ]

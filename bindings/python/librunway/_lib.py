@@ -121,6 +121,7 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
     "runway_export": ([_session, c_char_p, _out_str, _out_len], _status, True),
     "runway_flight_export": ([c_char_p, c_char_p, c_char_p, _out_str, _out_len], _status, True),
     "runway_import": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
+    "runway_replay_config": ([c_char_p, c_char_p, _out_str], _status, True),
     "runway_analyse": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len], _status, True),
     "runway_analyse_route": ([c_char_p, c_char_p, c_size_t, _out_str, _out_len,
                               POINTER(c_void_p), POINTER(c_size_t)], _status, True),
@@ -139,7 +140,7 @@ SIGNATURES: dict[str, tuple[list[Any], Any, bool]] = {
 #: Functions newer than some libraries this package accepts: declared when the library has
 #: them, else left out (see :func:`has`) instead of refusing the whole library.
 OPTIONAL: frozenset[str] = frozenset({"runway_import", "runway_analyse", "runway_analyse_route",
-                                      "runway_route_free"})
+                                      "runway_route_free", "runway_replay_config"})
 
 
 def _package_dir() -> str:

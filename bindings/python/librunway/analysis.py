@@ -33,7 +33,8 @@ from .analysis_flight import (LAP_COLUMNS, ROUTE_COLUMNS, _POLL_EVERY, _QUEUE_CA
                               _iso, _pandas, _replay)
 from .errors import ArgumentError, InputError, RunwayError
 from .recording import (IMPORT_FORMATS, _read_recording_file, _start_replay, analyse_available,
-                        analyse_recording, content_format, import_recording, split_report)
+                        analyse_recording, content_format, import_recording, replay_config,
+                        replay_config_available, split_report)
 from .route import RoutePoints
 from .session import Session
 from .sport import activity_for, sniff_sport
@@ -156,10 +157,16 @@ def _analyse_by_lines(data: bytes, fmt: str, name: Optional[str], cfg: dict,
 
 
 def _add_file_settings(cfg: dict, report: Optional[Mapping[str, Any]], data: bytes, fmt: str) -> None:
-    """What the file says, where ``cfg`` is silent (as ``runway_analyse`` does): the profile
-    (``activity``), the altitude source (the report's ``altitude_source`` as
-    ``fix_altitude``: ``"barometric"`` for FIT) and the laps (the report's ``auto_lap_m``: 0
-    when the file's own laps are replayed, as its lap lines)."""
+    """What the file says, where ``cfg`` is silent: the profile (``activity``), the altitude
+    source (the report's ``altitude_source`` as ``fix_altitude``: ``"barometric"`` for FIT) and
+    the laps (the report's ``auto_lap_m``: 0 when the file's own laps are replayed, as its lap
+    lines), added to ``cfg`` after its own keys. The library's rule (:func:`replay_config`,
+    the one ``runway_analyse`` applies); a library built before ``runway_replay_config`` gets
+    the same rule below, and an import without a report the profile the file names."""
+    if report is not None and replay_config_available():
+        for key, value in replay_config(report, cfg).items():
+            cfg.setdefault(key, value)
+        return
     activity = file_activity(report, data, fmt)
     if activity is not None:
         cfg.setdefault("activity", activity)

@@ -13,9 +13,11 @@ from . import _lib
 from .errors import ArgumentError, InputError, LibraryError
 from .route import RoutePoints
 from .session import Session, _c_string
+from .session_encoding import _encode
 
 __all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS",
-           "analyse_recording", "analyse_available", "analyse_route_available"]
+           "analyse_recording", "analyse_available", "analyse_route_available",
+           "replay_config", "replay_config_available"]
 
 #: The formats :func:`import_recording` reads.
 IMPORT_FORMATS = ("gpx", "tcx", "fit")
@@ -96,6 +98,49 @@ def analyse_route_available() -> bool:
     """Whether the loaded librunway hands a route over as structs (it exports
     ``runway_analyse_route``)."""
     return _lib.has("runway_analyse_route")
+
+
+def replay_config_available() -> bool:
+    """Whether the loaded librunway gives the config a recording replays with (it exports
+    ``runway_replay_config``)."""
+    return _lib.has("runway_replay_config")
+
+
+def replay_config(report: Union[str, Mapping[str, Any]],
+                  config: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+    """The session config a recording replays with, as :func:`analyse_recording`
+    (``runway_analyse``) opens its flight: ``config`` with what the import ``report`` says added
+    where ``config`` is silent: its ``activity``, its ``altitude_source`` as ``fix_altitude``
+    and its ``auto_lap_m`` (0 when the file's own laps come as lap lines). The library's rule
+    (``runway_replay_config``), for a host that replays the lines itself::
+
+        lines, report = split_report(import_recording(data, "fit"))
+        with Session(replay_config(report, {"hr_max": 185})) as s:   # {"activity": "ride", ...}
+            ...
+
+    Args:
+        report: the import report: :func:`split_report`'s dict, or its line as text.
+        config: a session config, or ``None``.
+
+    Returns:
+        The config as a dict: the added members first, then ``config``'s own.
+
+    Raises:
+        InputError: ``report`` is not an import report, or its ``activity``,
+            ``altitude_source`` or ``auto_lap_m`` is not one a report has.
+        JSONError: ``report`` is text that is not a JSON object.
+        ArgumentError: ``config`` is not a JSON object.
+        LibraryError: the loaded librunway has no ``runway_replay_config``.
+    """
+    if not replay_config_available():
+        raise LibraryError(f"{_lib.path()} has no runway_replay_config (rebuild it)")
+    line = report if isinstance(report, str) else json.dumps(report, allow_nan=False)
+    text = None if config is None else _c_string(_encode(dict(config), "config"), "config",
+                                                 ArgumentError)
+    out = c_void_p()
+    _lib.lib().runway_replay_config(_c_string(line.encode("utf-8", "surrogatepass"), "report"),
+                                    text, byref(out))
+    return json.loads(_lib.take_string(out))
 
 
 def analyse_recording(data: RecordingData, format: str = "auto",

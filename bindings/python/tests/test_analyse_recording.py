@@ -19,13 +19,8 @@ GPX = (b'<?xml version="1.0"?><gpx version="1.1"><trk><type>cycling</type><trkse
 
 def separate_calls(data: bytes, fmt: str, config=None) -> tuple[dict, dict, int]:
     lines, report = librunway.split_report(librunway.import_recording(data, fmt))
-    cfg = dict(config or {})
-    if report.get("activity"):
-        cfg.setdefault("activity", report["activity"])
-    if report.get("altitude_source"):
-        cfg.setdefault("fix_altitude", report["altitude_source"])
-    if report.get("auto_lap_m") is not None:        # 0: the file's laps come as lap lines
-        cfg.setdefault("auto_lap_m", report["auto_lap_m"])
+    # What the file says where the config is silent (0 auto_lap_m: its laps come as lap lines).
+    cfg = librunway.replay_config(report, config)
     with librunway.Session(cfg) as s:
         s.start(json.loads(lines[0])["t"])   # a start line's (a FIT timer's) is then already true
         rejected = s.push_many(lines)[1]
@@ -149,3 +144,45 @@ def test_batch_rows_salvage_a_truncated_fit(tmp_path):
     row = batch.analyse_file(path, salvage=True)
     assert row["error"] is None and row["distance_m"] > 1000, row
     assert batch.analyse(path, salvage=True)[0]["distance_m"] == row["distance_m"]
+
+
+def test_replay_config_is_the_librarys_rule():
+    report = {"type": "import_report", "activity": "ride", "altitude_source": "barometric",
+              "auto_lap_m": 0}
+    assert librunway.replay_config(report) == {"activity": "ride", "fix_altitude": "barometric",
+                                               "auto_lap_m": 0}
+    got = librunway.replay_config(json.dumps(report), {"auto_lap_m": 500, "fix_altitude": None})
+    assert list(got.items()) == [("activity", "ride"), ("auto_lap_m", 500), ("fix_altitude", None)]
+    silent = {"type": "import_report", "activity": None, "altitude_source": None, "auto_lap_m": None}
+    assert librunway.replay_config(silent) == {} and librunway.replay_config(silent, {"a": 1}) == {"a": 1}
+    with pytest.raises(librunway.InputError, match="not an import report"):
+        librunway.replay_config({"type": "fix", "activity": "ride"})
+    with pytest.raises(librunway.InputError, match="activity"):
+        librunway.replay_config({"type": "import_report", "activity": "swim"})
+    with pytest.raises(librunway.JSONError):
+        librunway.replay_config("not json")
+    with pytest.raises(librunway.ArgumentError):
+        librunway.replay_config(report, {"hr_max": float("nan")})
+
+
+@pytest.mark.skipif(not SHARED, reason="../shared/tracks is not here")
+def test_the_fallback_for_an_older_library_adds_what_the_library_adds(monkeypatch):
+    """analyse() with a library without runway_replay_config adds the same settings, in order."""
+    from librunway import analysis as analysis_module
+    checked = 0
+    for path in SHARED:
+        data = path.read_bytes()
+        try:
+            report = librunway.split_report(librunway.import_recording(data, path.suffix[1:]))[1]
+        except librunway.InputError:
+            continue
+        for config in ({}, {"activity": "walk", "hr_max": 180}, {"auto_lap_m": 500}):
+            library = dict(config)
+            analysis_module._add_file_settings(library, report, data, path.suffix[1:])
+            with monkeypatch.context() as m:
+                m.setattr(analysis_module, "replay_config_available", lambda: False)
+                fallback = dict(config)
+                analysis_module._add_file_settings(fallback, report, data, path.suffix[1:])
+            assert list(library.items()) == list(fallback.items()), path.name
+        checked += 1
+    assert checked >= 10

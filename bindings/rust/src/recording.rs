@@ -2,7 +2,7 @@
 
 use crate::error::{Error, Result, Status};
 use crate::json;
-use crate::session::{cstring, take_bytes};
+use crate::session::{cstring, opt_cstring, opt_ptr, take_bytes, take_string};
 use crate::sys;
 use crate::RoutePoint;
 
@@ -73,7 +73,9 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
 /// session: `config` (a JSON object; `None`: none) with what the import `report` (the last line
 /// of [`import_recording`]) says where `config` is silent: its `activity`, its
 /// `altitude_source` as `fix_altitude`, and its `auto_lap_m` (0 when the file's own laps come
-/// as device lap lines). `None` when neither says anything.
+/// as device lap lines). The library's rule (`runway_replay_config`), the one `runway_analyse`
+/// applies: the added members come first, then `config`'s own as written. `None` when neither
+/// says anything (the config is then the defaults, `{}`).
 ///
 /// ```
 /// let report = r#"{"type":"import_report","activity":"ride","altitude_source":"barometric","auto_lap_m":0}"#;
@@ -81,32 +83,25 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
 /// assert_eq!(config.as_deref(), Some(r#"{"activity":"ride","fix_altitude":"barometric","auto_lap_m":500}"#));
 /// ```
 ///
-/// Errors: [`Status::Argument`] when `config` is not a JSON object.
+/// Errors: [`Status::Argument`] when `config` is not a JSON object; [`Status::Json`] when
+/// `report` is not one; [`Status::Input`] when it is not an import report (its `"type"`), or its
+/// `activity`, `altitude_source` or `auto_lap_m` is not one a report has; [`Status::Limit`] for a
+/// config over the input limit or either nested too deep; [`Status::Internal`] when the loaded
+/// library has no `runway_replay_config` (built before it was added).
 pub fn replay_config(report: &str, config: Option<&str>) -> Result<Option<String>> {
-    let given = match config {
-        None => Vec::new(),
-        Some(c) => {
-            json::members(c).ok_or_else(|| Error::new(Status::Argument, "config: not a JSON object"))?
-        }
+    crate::load()?;
+    let Some(replay_config) = sys::runway_replay_config() else {
+        return Err(Error::new(
+            Status::Internal,
+            "the loaded librunway has no runway_replay_config (built before it was added; rebuild it)",
+        ));
     };
-    let names = |key: &str| given.iter().any(|(k, _)| k == key);
-    let mut entries: Vec<String> = Vec::new();
-    for (from, to) in [("activity", "activity"), ("altitude_source", "fix_altitude")] {
-        if let Some(v) = json::str_field(report, from).filter(|_| !names(to)) {
-            entries.push(format!(r#""{to}":"{v}""#));
-        }
-    }
-    if let Some(m) = json::f64_field(report, "auto_lap_m").filter(|_| !names("auto_lap_m")) {
-        entries.push(format!(r#""auto_lap_m":{m}"#));
-    }
-    let added = entries.join(",");
-    Ok(match config.map(str::trim_start) {
-        // (The config's own text after the added members, as runway_analyse merges them.)
-        Some(text) if !given.is_empty() => {
-            Some(if added.is_empty() { text.to_owned() } else { format!("{{{added},{}", &text[1..]) })
-        }
-        _ => (!added.is_empty()).then(|| format!("{{{added}}}")),
-    })
+    let report = cstring(report, Status::Json)?;
+    let config = opt_cstring(config, Status::Argument)?;
+    // SAFETY: `replay_config` is the library's runway_replay_config; both strings are
+    // NUL-terminated (or the config NULL) for the call, and out is a valid `char **`.
+    let text = take_string(|out| unsafe { replay_config(report.as_ptr(), opt_ptr(&config), out) })?;
+    Ok(Some(text).filter(|t| t != "{}"))
 }
 
 /// A recording analysed in one call ([`analyse`]).

@@ -224,6 +224,24 @@ pub fn runway_import() -> Option<runway_import_fn> {
     Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_import_fn>(symbol) })
 }
 
+/// `runway_status runway_replay_config(const char *report_line, const char *config_json,
+/// char **out_json)`: the session config a recording replays with, as `runway_analyse` opens it
+/// (runway.h); `*out_json` is freed with [`runway_string_free`].
+pub type runway_replay_config_fn = unsafe extern "C" fn(
+    report_line: *const c_char,
+    config_json: *const c_char,
+    out_json: *mut *mut c_char,
+) -> runway_status;
+
+/// `runway_replay_config` of the loaded librunway, or `None` when the library predates it
+/// (looked up at run time, as [`runway_import`]).
+pub fn runway_replay_config() -> Option<runway_replay_config_fn> {
+    let symbol = crate::library::loaded().ok()?.symbol(c"runway_replay_config")?;
+    // SAFETY: the address is that of the library's `runway_replay_config`, whose C signature is
+    // the one runway_replay_config_fn states (runway.h).
+    Some(unsafe { std::mem::transmute::<*mut std::ffi::c_void, runway_replay_config_fn>(symbol) })
+}
+
 /// `runway_status runway_analyse(const char *options, const char *bytes, size_t len,
 /// char **result_out, size_t *out_len)`: a recording's flight in one call (runway.h);
 /// `*result_out` (`*out_len` bytes) is freed with [`runway_string_free`].

@@ -334,4 +334,10 @@ fn replay_config_adds_what_the_report_says_where_the_config_is_silent() {
     assert_eq!(runway::replay_config(silent, Some(r#"{"a":1}"#)).unwrap().as_deref(), Some(r#"{"a":1}"#));
     let err = runway::replay_config(report, Some("[1]")).unwrap_err();
     assert_eq!(err.status, runway::Status::Argument);
+    // The library's rule: the report is read, not searched (runway_replay_config).
+    let err = runway::replay_config(r#"{"type":"fix","activity":"ride"}"#, None).unwrap_err();
+    assert_eq!(err.status, runway::Status::Input, "{err}");
+    assert_eq!(runway::replay_config("not json", None).unwrap_err().status, runway::Status::Json);
+    let odd = r#"{"type":"import_report","activity":"swim"}"#;
+    assert_eq!(runway::replay_config(odd, None).unwrap_err().status, runway::Status::Input);
 }
