@@ -33,13 +33,13 @@ struct LivePaceTests {
         #expect(d.snapshot.phase == .cruise)
         // Every fix in cruise that the window holds shows 3 m/s: the leg's first (t 1), the one
         // after the gap's (its first waits to be borne out, t 641), the one after the resume's
-        // (the resume fix itself is decided while held).
+        // (the resume fix itself is decided while held: it shows the speed that resumed).
         let known = shown.filter { !$0.mps.isNaN && $0.mps != 0 }
         for (t, mps) in known { #expect(abs(mps - 3) < 1e-6, "t \(t): \(mps) m/s") }
         #expect(known.first?.t == 1)
         #expect(known.contains { $0.t == 642 })
-        let resumed = try #require(shown.first { $0.t > 711 })             // the resume fix: the hold's 0
-        #expect(resumed.mps == 0)
+        let resumed = try #require(shown.first { $0.t > 711 })             // the resume fix: its own speed
+        #expect(abs(resumed.mps - 3) < 1e-6, "t \(resumed.t): \(resumed.mps) m/s")
         let after = shown.filter { $0.t > resumed.t }
         #expect(after.count == 760 - Int(resumed.t) && after.allSatisfy { abs($0.mps - 3) < 1e-6 })
     }

@@ -215,4 +215,23 @@ struct SetOffTests {
         #expect(s.distanceM < afterResumeM + 3, "\(what): \(s.distanceM) m, \(afterResumeM) m after the resume (\(truthM) m in all)")
         #expect(s.elapsedS < 200 - 141.5 + 10, "\(what): elapsed \(s.elapsedS) s: the stand was no hold")
     }
+
+    /// The snapshot of the fix that auto-resumes a ride shows the speed that resumed it (the
+    /// fix's Doppler speed, or the positions' filtered speed), not the hold's 0.
+    @Test(arguments: [true, false])
+    func theResumingFixShowsItsSpeedNotTheHolds(doppler: Bool) throws {
+        var d = SetOffTests.driver(.ride, autoPause: true)
+        try d.phase(.start, 0)
+        var moved = 0.0, resumedAt: Double? = nil
+        for i in 0...150 {
+            let t = Double(i), standing = t > 60 && t <= 100
+            if !standing && i > 0 { moved += 8 }
+            let wasHolding = d.snapshot.phase == .holding
+            try d.fix(t, 52 + degreesNorth(moved), 4, speed: doppler ? (standing ? 0 : 8) : .nan, hAcc: 5)
+            guard wasHolding, d.snapshot.phase == .cruise else { continue }
+            resumedAt = t
+            #expect(d.snapshot.groundSpeedMps > 2, "Doppler \(doppler): ground speed \(d.snapshot.groundSpeedMps) m/s at the resume, t \(t)")
+        }
+        #expect(resumedAt != nil, "Doppler \(doppler): no auto-resume")
+    }
 }

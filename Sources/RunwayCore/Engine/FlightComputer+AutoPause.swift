@@ -20,7 +20,7 @@ extension FlightComputer {
             alerts.resetHolds()
             changePhase(to: .holding, by: .auto, at: t, &events)
         case .resume(let since, let held):
-            autoResume(since: since, held: held, at: t, &events)
+            autoResume(since: since, held: held, at: t, speedMps: speed, &events)
         }
     }
 
@@ -48,8 +48,9 @@ extension FlightComputer {
         return (m, s)
     }
 
-    /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits.
-    mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, _ events: inout [Event]) {
+    /// Resumes a flight auto-paused: moving since `since`, with the held steps the resume credits;
+    /// the ground speed shown is the resuming sample's `speedMps` (NaN: unknown).
+    mutating func autoResume(since: Double, held: [HeldCredit], at t: Double, speedMps: Double = .nan, _ events: inout [Event]) {
         odometer.beginLeg()   // (the held steps are the resumed leg's)
         for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
         let (heldM, heldS) = heldTotals(held)
@@ -59,7 +60,7 @@ extension FlightComputer {
         clock.autoResume(since: min(since, t))
         stillness.reset(still: false)
         track.restarted(countedM: heldM)
-        pace.reset()
+        pace.resumed(at: t, speedMps: speedMps)
         alerts.resetHolds()
         changePhase(to: .cruise, by: nil, at: t, &events)
         startSegment()

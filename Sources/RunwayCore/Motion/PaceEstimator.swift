@@ -75,6 +75,16 @@ public struct PaceEstimator: Sendable {
         measuredSinceReset = false
     }
 
+    /// An auto-pause resumed at `t` on a sample of `speedMps` (NaN: unknown): the window is
+    /// emptied (`reset`) and the ground speed is that sample's until a fix or sample in cruise
+    /// measures it, not the hold's 0 (nor a measured one: no maximum counts it).
+    mutating func resumed(at t: Double, speedMps: Double) {
+        reset()
+        groundSpeedMps = min(speedMps, speedCapMps)
+        isMeasured = false
+        updatedAt = t
+    }
+
     /// The speed a route point carries: the ground speed once a fix or sample has measured it
     /// since the start, a resume or a gap; NaN before (unknown: not the hold's 0).
     var pointSpeedMps: Double { measuredSinceReset ? groundSpeedMps : .nan }
