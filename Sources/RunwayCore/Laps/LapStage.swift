@@ -113,7 +113,7 @@ public struct LapStage: Sendable {
     /// A lap's split event, with the metrics' figures for it.
     mutating func emit(_ lap: Lap, metrics: inout Metrics, log: inout EventLog, into events: inout [Event]) {
         var lap = lap
-        lap.metrics = metrics.endLap()
+        lap.metrics = metrics.endLap(at: lap.endT)
         counter.setMetrics(lap.metrics, ofLap: lap.index)
         events.append(Event(seq: log.next(), t: lap.endT, body: .split(lap)))
     }

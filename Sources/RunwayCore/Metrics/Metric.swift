@@ -19,8 +19,9 @@ public protocol Metric: Sendable {
     func appendSnapshot(at t: Double, to values: inout [MetricValue])
     /// The fields of the summary.
     func summary() -> [MetricValue]
-    /// The fields of the lap that ends now; the next lap starts.
-    mutating func endLap() -> [MetricValue]
+    /// The fields of the lap that ends at `t` (now, or before now: a lap cut after its end, when
+    /// the step it falls in was measured); the next lap starts there.
+    mutating func endLap(at t: Double) -> [MetricValue]
     /// The value a route point at `t` keeps (NaN: none).
     func routeValue(at t: Double) -> Double
     /// An input at `t`: the clock moves there (`cruisingBefore`), then the input is observed
@@ -95,9 +96,9 @@ public struct Metrics: Sendable {
     }
     func summary() -> [MetricValue] { power.summary() + added.flatMap { $0.summary() } }
 
-    mutating func endLap() -> [MetricValue] {
-        var out = power.endLap()
-        for i in added.indices { out += added[i].endLap() }
+    mutating func endLap(at t: Double) -> [MetricValue] {
+        var out = power.endLap(at: t)
+        for i in added.indices { out += added[i].endLap(at: t) }
         return out
     }
 

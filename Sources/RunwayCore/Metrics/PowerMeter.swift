@@ -15,6 +15,10 @@
 ///   lap to the next. It is given for any duration from the 30th covered second on (Coggan's
 ///   definition assumes 20 minutes or more).
 /// - Current: the mean of the samples of the last 3 s.
+/// - Laps: a lap's figures are those of the time up to its end, also when it is cut later (a lap
+///   that waited for the step it falls in, an auto lap whose boundary a gap crossed): the meter
+///   goes back to the lap's end (it keeps what it took since the last lap, up to `maxSteps`) and
+///   what came after goes to the next lap.
 ///
 ///     var p = PowerMeter()
 ///     p.observe(.sample(.power(watts: 200, t: 0)), at: 0, cruising: true)
@@ -41,6 +45,20 @@ public struct PowerMeter: Metric {
     /// The totals when the current lap began.
     private var lapStart = Totals()
     private var lapMaxW = Double.nan
+    /// The meter as it was at the last lap's end (or, once `steps` filled, at the oldest step it
+    /// keeps), and what it took since: to go back to a lap's end it has integrated past
+    /// (`endLap(at:)`). Kept once a sample has come (a flight without power keeps nothing).
+    private var base: [PowerMeter] = []
+    private var steps: [Step] = []
+    private var replaying = false
+    /// A full log forgets its older half: it keeps at least the last `maxSteps / 2` steps (about
+    /// 6 min of 4 Hz samples among 1 Hz fixes and heart-rate and cadence samples).
+    static let maxSteps = 8192
+
+    enum Step: Sendable {
+        case advance(t: Double, cruising: Bool)
+        case sample(w: Double, t: Double, cruising: Bool)
+    }
 
     struct Totals: Sendable {
         var energyJ = 0.0, coveredS = 0.0, fourthSum = 0.0, fourthCount = 0
@@ -60,6 +78,7 @@ public struct PowerMeter: Metric {
     }
 
     private mutating func record(_ w: Double, at t: Double, cruising: Bool) {
+        keep(.sample(w: w, t: t, cruising: cruising))
         lastW = w
         lastT = t
         recent.append((t, w))
@@ -72,8 +91,43 @@ public struct PowerMeter: Metric {
 
     @inline(__always)   // every input: nearly always with no power held
     public mutating func advance(to t: Double, cruising: Bool) {
-        if cruising, !integratedTo.isNaN, t > integratedTo, !lastW.isNaN { integrate(to: t) }
+        if !lastW.isNaN {
+            keep(.advance(t: t, cruising: cruising))
+            if cruising, !integratedTo.isNaN, t > integratedTo { integrate(to: t) }
+        }
         integratedTo = t
+    }
+
+    /// Keeps what the meter takes, to replay it from `base`.
+    private mutating func keep(_ step: Step) {
+        if replaying { return }
+        if base.isEmpty { rebase() } else if steps.count >= Self.maxSteps { forget(Self.maxSteps / 2) }
+        steps.append(step)
+    }
+
+    /// The base moves past the oldest `n` steps (replayed onto it); the log keeps the rest.
+    private mutating func forget(_ n: Int) {
+        var moved = base[0]
+        moved.replaying = true
+        for step in steps[..<n] { moved.replay(step) }
+        moved.replaying = false
+        base = [moved]
+        steps.removeFirst(n)
+    }
+
+    private mutating func rebase() {
+        var now = self
+        now.base = []
+        now.steps = []
+        base = [now]
+        steps.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func replay(_ step: Step) {
+        switch step {
+        case .advance(let t, let cruising): advance(to: t, cruising: cruising)
+        case .sample(let w, let t, let cruising): record(w, at: t, cruising: cruising)
+        }
     }
 
     /// Integrates the held sample from `integratedTo` to `t` (cruising, after it).
@@ -143,7 +197,30 @@ public struct PowerMeter: Metric {
 
     public func summary() -> [MetricValue] { Array(snapshot(at: .nan).dropFirst()) }
 
-    public mutating func endLap() -> [MetricValue] {
+    /// Ends the lap at `t`. A lap the meter has integrated past (cut after its end) is cut at its
+    /// end: the meter goes back to its `base`, replays what it took up to `t`, is cut there, and
+    /// replays the rest into the next lap. One whose end is before the base (more than the
+    /// steps kept ago), or NaN, is cut as the meter is.
+    public mutating func endLap(at t: Double) -> [MetricValue] {
+        guard t < integratedTo, let from = base.first, !(t < from.integratedTo) else { return cut() }
+        let taken = steps
+        self = from
+        var i = 0
+        while i < taken.count {
+            if case .advance(let at, let cruising) = taken[i], at > t {
+                advance(to: t, cruising: cruising)
+                break
+            }
+            if case .sample(_, let at, _) = taken[i], at > t { break }
+            replay(taken[i])
+            i += 1
+        }
+        let out = cut()
+        while i < taken.count { replay(taken[i]); i += 1 }
+        return out
+    }
+
+    private mutating func cut() -> [MetricValue] {
         let e = energyJ - lapStart.energyJ, s = coveredS - lapStart.coveredS
         let out = [MetricValue("avg_power_w", s > 0 ? e / s : .nan),
                    MetricValue("max_power_w", lapMaxW),
@@ -151,6 +228,7 @@ public struct PowerMeter: Metric {
                                                                      count: fourthCount - lapStart.fourthCount))]
         lapStart = Totals(energyJ: energyJ, coveredS: coveredS, fourthSum: fourthSum, fourthCount: fourthCount)
         lapMaxW = .nan
+        if !lastW.isNaN { rebase() }
         return out
     }
 

@@ -1,0 +1,77 @@
+import Testing
+@testable import RunwayCore
+
+/// A lap's power figures are those of its own time, also for a lap cut after its end: an auto
+/// lap whose boundary a GPS gap crossed is cut by the fix after the gap, and a manual lap pressed
+/// in the gap waits for that fix too, while the power meter went on sending samples.
+@Suite("A lap's power is that of its own time")
+struct LapPowerTests {
+    private static func value(_ key: String, _ values: [MetricValue]) -> Double {
+        values.first { $0.key.description == key }?.value ?? .infinity
+    }
+
+    /// A meter integrated up to 200 s (1 Hz samples: 200 W before 100 s, 400 W after), its lap
+    /// cut at 150 s: the lap has the power up to 150 s, the next lap the rest.
+    @Test func aLapCutAfterItsEndHasThePowerUpToItsEnd() {
+        var p = PowerMeter()
+        for i in 0..<200 {
+            let t = Double(i)
+            p.advance(to: t, cruising: true)
+            p.observe(.sample(.power(watts: i < 100 ? 200 : 400, t: t)), at: t, cruising: true)
+        }
+        p.advance(to: 200, cruising: true)
+        let lap = p.endLap(at: 150)
+        #expect(abs(Self.value("avg_power_w", lap) - (100 * 200 + 50 * 400) / 150.0) < 1e-9)
+        #expect(Self.value("max_power_w", lap) == 400)
+        let next = p.endLap(at: 200)
+        #expect(abs(Self.value("avg_power_w", next) - 400) < 1e-9, "\(next)")
+        #expect(abs(Self.value("avg_power_w", p.summary()) - 300) < 1e-9)
+    }
+
+    /// The meter keeps enough of what it took to go back to a lap's end after its log filled
+    /// (1 Hz samples, two steps a second: 200 W up to the lap's end, 400 W after; the lap cut
+    /// 20 s later, its end 8 s before the log would have started over from a full one).
+    @Test func aLapEndBeforeTheLogFilledIsStillItsEnd() {
+        var p = PowerMeter()
+        let end = Double(PowerMeter.maxSteps / 2 - 8)
+        for i in 0..<Int(end) + 12 {
+            let t = Double(i)
+            p.advance(to: t, cruising: true)
+            p.observe(.sample(.power(watts: t < end ? 200 : 400, t: t)), at: t, cruising: true)
+        }
+        p.advance(to: end + 12, cruising: true)
+        #expect(abs(Self.value("avg_power_w", p.endLap(at: end)) - 200) < 1e-9)
+        #expect(abs(Self.value("avg_power_w", p.endLap(at: end + 12)) - 400) < 1e-9)
+    }
+
+    /// A ride at 5 m/s, 1 km auto laps, a power meter at 4 Hz (100 W before 150 s, 300 W after),
+    /// fixes every second but none from 151 s to 239 s (a tunnel: the auto lap's boundary, 1000 m
+    /// at 200 s, is in it), a manual lap pressed at 220.9 s in it. Before, the fix at 240 s cut
+    /// both laps at once: the first had the power up to 240 s (175 W) and the manual one none.
+    @Test func lapsCutByTheFixAfterAGapHaveThePowerOfTheirOwnTime() throws {
+        var c = EngineConfig(activity: .ride)
+        c.autoLapM = 1000
+        c.autoPause.enabled = false
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0..<400 {
+            let t = Double(i)
+            if i <= 150 || i >= 240 { try d.fix(t, 31.2 + degreesNorth(5 * t), 121.5, speed: 5, hAcc: 4) }
+            for q in 0..<4 {
+                let at = t + Double(q) / 4
+                try d.json("{\"type\":\"power\",\"watts\":\(at < 150 ? 100 : 300),\"t\":\(at)}")
+            }
+            if i == 220 { try d.core.lap(at: 220.9, wallClock: .nan, events: &d.events) }
+        }
+        try d.phase(.stop, 400)
+        let laps = d.events.compactMap { e -> Lap? in if case .split(let l) = e.body { return l } else { return nil } }
+        try #require(laps.count == 3, "\(laps.map { ($0.trigger, $0.endT) })")
+        #expect(abs(laps[0].endT - 200) < 2, "\(laps[0].endT)")
+        let firstW = (150 * 100 + (laps[0].endT - 150) * 300) / laps[0].endT
+        #expect(abs(Self.value("avg_power_w", laps[0].metrics) - firstW) < 0.5, "\(laps[0].metrics), \(firstW) W expected")
+        #expect(laps[1].trigger == .manual && laps[1].endT == 220.9)
+        #expect(abs(Self.value("avg_power_w", laps[1].metrics) - 300) < 1e-9, "\(laps[1].metrics)")
+        #expect(Self.value("max_power_w", laps[1].metrics) == 300)
+        #expect(abs(Self.value("avg_power_w", laps[2].metrics) - 300) < 1e-9, "\(laps[2].metrics)")
+    }
+}
