@@ -74,4 +74,25 @@ struct LapPowerTests {
         #expect(Self.value("max_power_w", laps[1].metrics) == 300)
         #expect(abs(Self.value("avg_power_w", laps[2].metrics) - 300) < 1e-9, "\(laps[2].metrics)")
     }
+
+    /// A sample held across a lap's start (1 Hz samples: 400 W at 10 s, the lap at 10.5 s, then
+    /// 100 W) counts toward the new lap's maximum as it does toward its average: the lap's
+    /// average (175 W) is no more than its maximum (400 W), not above it (100 W before).
+    @Test func aSampleHeldIntoALapCountsTowardItsMaximum() {
+        var p = PowerMeter()
+        for (t, w) in [(9.0, 200.0), (10, 400)] {
+            p.advance(to: t, cruising: true)
+            p.observe(.sample(.power(watts: w, t: t)), at: t, cruising: true)
+        }
+        p.advance(to: 10.5, cruising: true)
+        _ = p.endLap(at: 10.5)
+        for t in [11.0, 12] {
+            p.advance(to: t, cruising: true)
+            p.observe(.sample(.power(watts: 100, t: t)), at: t, cruising: true)
+        }
+        p.advance(to: 12.5, cruising: true)
+        let lap = p.endLap(at: 12.5)
+        #expect(abs(Self.value("avg_power_w", lap) - 175) < 1e-9)
+        #expect(Self.value("max_power_w", lap) == 400, "\(lap)")
+    }
 }

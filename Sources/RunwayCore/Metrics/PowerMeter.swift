@@ -136,6 +136,9 @@ public struct PowerMeter: Metric {
         let end = min(t, lastT + Self.staleAfterS)
         let dt = end - max(integratedTo, lastT)
         guard dt > 0 else { return }
+        // (A sample held into the lap, or past a resume, counts toward the maxima it is averaged into.)
+        if !(lastW <= lapMaxW) { lapMaxW = lastW }
+        if !(lastW <= maxW) { maxW = lastW }
         energyJ += lastW * dt
         coveredS += dt
         // Whole seconds of covered time for the rolling mean: each second's mean power.
