@@ -29,8 +29,17 @@ public struct FlightRecord: Sendable {
     public var avgPowerW: Double = .nan
     public var maxPowerW: Double = .nan
     public var normalizedPowerW: Double = .nan
-    /// Where the route's altitudes came from (the session's `fix_altitude`).
+    /// Where the route's altitudes came from: barometric when the session's `fix_altitude` is, or
+    /// the flight took an altimeter sample (`PointAltitudes.source`), else GPS.
     public var altitudeSource: ElevationTracker.Source = .gps
+    /// The route points before this time carry altitudes of another source than `altitudeSource`
+    /// (GPS ones, before a flight's first altimeter sample: `PointAltitudes.sourceFromT`): the
+    /// GPX, TCX and FIT exports, which say one source for the file, leave them out (`altitude`).
+    public var altitudeSourceFromT: Double = -.infinity
+
+    /// Route point `i`'s altitude as the GPX, TCX and FIT exports write it: of `altitudeSource`,
+    /// else NaN (not written).
+    func altitude(_ i: Int) -> Double { route.time(i) < altitudeSourceFromT ? .nan : route.altitude(i) }
 
     /// Average pace over elapsed time (min/km); NaN before any distance.
     public var avgPaceMinPerKm: Double { FlightData.averagePace(elapsedS: elapsedS, distanceM: distanceM) }
@@ -50,7 +59,8 @@ extension FlightComputer {
                             timerLegs: clock.legs.legs(current: phase == .cruise ? clock.cruiseSince : .nan, now: now,
                                                        autoResumed: clock.autoResumed),
                             avgPowerW: summary.figure("avg_power_w"), maxPowerW: summary.figure("max_power_w"),
-                            normalizedPowerW: summary.figure("normalized_power_w"), altitudeSource: config.fixAltitude)
+                            normalizedPowerW: summary.figure("normalized_power_w"), altitudeSource: recorder.altitudes.source,
+                            altitudeSourceFromT: recorder.altitudes.sourceFromT)
     }
 }
 

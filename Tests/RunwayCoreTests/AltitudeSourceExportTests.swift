@@ -50,9 +50,11 @@ struct AltitudeSourceExportTests {
     /// the file holds the route's points (one every `distance_filter_m` or so), not every fix, and
     /// the barometric climb counter's 60 m / 60 s means over fewer points differ a little. Up to
     /// 2.0 % measured, as much in the FIT export (which said where its altitudes came from before
-    /// GPX and TCX did): sample-activity 292.3 m, 286.3 m from GPX or TCX, 286.5 m from FIT; the
-    /// simulated seed 2 168.3 m, 165.5 m and 165.7 m; ELEMNT 289.8 m, 289.1 m and 289.1 m. Read
-    /// as GPS altitudes, GPX and TCX gave about half (the ELEMNT ride's 137.7 m).
+    /// GPX and TCX did): sample-activity 292.3 m, 286.3 m from GPX or TCX, 292.1 m from FIT (286.5 m
+    /// before its records without a position carried the altimeter's altitude); the simulated seed
+    /// 2 168.3 m, 165.5 m and 165.7 m (the same when the altitudes come as altimeter samples,
+    /// `AltimeterExportTests`); ELEMNT 289.8 m, 289.1 m and 289.1 m. Read as GPS altitudes, GPX and
+    /// TCX gave about half (the ELEMNT ride's 137.7 m).
     static let routeTolerance = 0.025
 
     @Test(arguments: [ExportFormat.gpx, .tcx, .fit])

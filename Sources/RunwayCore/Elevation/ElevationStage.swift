@@ -14,7 +14,6 @@ public struct ElevationStage: Sendable {
     public private(set) var tracker: ElevationTracker
     /// Where fixes' altitudes come from.
     public let fixAltitude: ElevationTracker.Source
-
     public init(hysteresisM: Double, fixAltitude: ElevationTracker.Source = .gps) {
         tracker = ElevationTracker(hysteresisM: hysteresisM, gradeStretchM: Self.gradeStretchM)
         self.fixAltitude = fixAltitude
@@ -41,4 +40,61 @@ public struct ElevationStage: Sendable {
 
     /// A new segment of track: no grade or vertical speed across it.
     mutating func breakStretch() { tracker.breakStretch() }
+}
+
+/// The altitude a route point carries: the one the flight's gain is measured on at its time
+/// (`ElevationTracker`'s source then), given by the route recorder as it keeps the point
+/// (`RouteRecorder.altitudes`): read where the composer builds a point, it made the composer's
+/// call copy the whole composer on every fix (a memcpy of about 550 instructions).
+struct PointAltitudes: Sendable {
+    let fixAltitude: ElevationTracker.Source
+    /// How long an altimeter sample keeps GPS altitudes ignored (`ElevationTracker.baroPreferenceS`).
+    let windowS: Double
+    /// The latest altimeter sample taken (in cruise): its altitude and time (NaN before one), and
+    /// the one before it (for a point kept after a newer sample came: a fix held, `RouteRecorder.hold`).
+    private(set) var alt = Double.nan, t = Double.nan
+    private(set) var previousAlt = Double.nan, previousT = Double.nan
+    /// The time of the first altimeter sample taken (NaN: none).
+    private(set) var firstT = Double.nan
+
+    init(fixAltitude: ElevationTracker.Source, windowS: Double) {
+        self.fixAltitude = fixAltitude
+        self.windowS = windowS
+    }
+
+    /// An altimeter sample the tracker took.
+    mutating func barometric(alt: Double, at t: Double) {
+        guard alt.isFinite, t.isFinite, !(t < self.t) else { return }   // (as the tracker skips them)
+        previousAlt = self.alt
+        previousT = self.t
+        self.alt = alt
+        self.t = t
+        if firstT.isNaN { firstT = t }
+    }
+
+    /// Where the flight's altitudes come from, as its exports say: barometric when the fixes'
+    /// are (`fixAltitude`) or an altimeter sample was taken, else GPS.
+    var source: ElevationTracker.Source {
+        fixAltitude == .barometric || !firstT.isNaN ? .barometric : .gps
+    }
+
+    /// The time from which the route points' altitudes are of `source`: before the first
+    /// altimeter sample of a flight whose fixes' altitudes are GPS ones, the points carry those.
+    var sourceFromT: Double {
+        fixAltitude == .gps && !firstT.isNaN ? firstT : -.infinity
+    }
+
+    /// The altitude a route point at `t` carries, `fixAlt` its fix's (NaN: none): a barometric
+    /// fix's own; else while an altimeter sample is at most `windowS` old (the tracker ignores GPS
+    /// altitudes then), that sample's; else the fix's GPS altitude, unless an altimeter sample was
+    /// taken before (the flight's altitudes are then barometric, `source`: a GPS one among them
+    /// would be read as the barometer's level).
+    @inline(__always)
+    func altitude(_ fixAlt: Double, at t: Double) -> Double {
+        if fixAltitude == .barometric && fixAlt.isFinite { return fixAlt }
+        let newer = t < self.t   // (the latest sample came after the point)
+        let dt = t - (newer ? previousT : self.t)
+        if dt >= 0 && dt <= windowS { return newer ? previousAlt : alt }   // (false while NaN)
+        return firstT.isNaN ? fixAlt : .nan
+    }
 }

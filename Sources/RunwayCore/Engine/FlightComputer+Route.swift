@@ -140,7 +140,8 @@ extension FlightComputer {
         return (lat1 + (lat2 - lat1) * f, lon)
     }
 
-    /// A speed sample's point (no position) at the flight's figures now, with the sample's speed.
+    /// A speed sample's point (no position) at the flight's figures now, with the sample's speed
+    /// (and no altitude: the recorder gives it the altimeter's when one is current).
     func sensedPoint(_ mps: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: .nan, lon: .nan, alt: .nan, t: t, distanceM: distance, speedMps: mps, deviceSpeedMps: mps,
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))
@@ -158,7 +159,8 @@ extension FlightComputer {
         return p
     }
 
-    /// A route point at the flight's figures now.
+    /// A route point at the flight's figures now (its altitude `alt`, the fix's: the recorder keeps
+    /// it with the one the flight's gain is measured on, `RouteRecorder.altitudes`).
     func point(_ lat: Double, _ lon: Double, _ alt: Double, at t: Double) -> RoutePoint {
         RoutePoint(lat: lat, lon: lon, alt: alt, t: t, distanceM: distance, speedMps: pace.pointSpeedMps,
                    hr: sensors.heartRate(at: t), cadence: sensors.cadence(at: t), power: metrics.routeValue(at: t))

@@ -73,6 +73,7 @@ public struct FlightComputer: Sendable {
                                  heartbeatS: config.filters ? config.gapS / 2 : .infinity,   // (filters off: points are raw accumulation's anchors)
                                  movingMps: config.filters ? config.stillness.movingDopplerMps : .nan)
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
+        recorder.altitudes = PointAltitudes(fixAltitude: config.fixAltitude, windowS: elevationStage.tracker.baroPreferenceS)
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
@@ -135,7 +136,10 @@ public struct FlightComputer: Sendable {
         case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
         case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
         case .sample(.altimeter(let metres, _)):
-            if phase == .cruise { elevationStage.barometric(alt: metres, at: t, distanceM: distance) }
+            if phase == .cruise {
+                elevationStage.barometric(alt: metres, at: t, distanceM: distance)
+                recorder.altitudes.barometric(alt: metres, at: t)
+            }
         case .sample(.power): break   // a metric's (below)
         case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }

@@ -69,7 +69,9 @@ enum FITExporter {
             (FITField(27, .string, size: 16), .text(productName)),
         ])
         // The local sensors, as devices list theirs: the positions' GPS and, when the altitudes
-        // are a barometer's, the barometer (an import reads the altitudes by them).
+        // are a barometer's (`FlightRecord.altitudeSource`), the barometer (an import reads the
+        // altitudes by them). The records' altitudes are of that source (`FlightRecord.altitude`;
+        // a speed sensor's point, without a position, has the altimeter's when it was current).
         let sensors: [Int64] = r.altitudeSource == .barometric ? [0, 4] : [0]   // local_device_type: gps, barometer
         for (k, type) in sensors.enumerated() {
             fit.message(global: Mesg.deviceInfo, local: 1, [
@@ -101,7 +103,7 @@ enum FITExporter {
                 record(&fit, sensed, j, onFoot: onFoot, positioned: false)
                 j += 1
             } else if byRoute {
-                record(&fit, route, i, at: t, onFoot: onFoot)
+                record(&fit, route, i, at: t, onFoot: onFoot, altitude: r.altitude(i))
                 i += 1
             } else {
                 record(&fit, starts, x, onFoot: onFoot)
@@ -138,14 +140,16 @@ enum FITExporter {
     }
 
     /// A record of point `i` at `t` (its own time when NaN): `positioned` false for a speed
-    /// sensor's point (no position, no altitude).
-    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, at t: Double = .nan, onFoot: Bool, positioned: Bool = true) {
+    /// sensor's point (no position; the altimeter's altitude when it was current). `altitude`: the point's as the export writes it
+    /// (`FlightRecord.altitude`), its own when not given.
+    static func record(_ fit: inout FITWriter, _ route: Route, _ i: Int, at t: Double = .nan, onFoot: Bool, positioned: Bool = true,
+                       altitude: Double? = nil) {
         let cadence = route.cadence(i)
         var fields: [(FITField, FITValue)] = [
             (timestamp, .number(time(t.isNaN ? route.time(i) : t))),
             (FITField(0, .sint32), .number(positioned ? semicircles(route.latE7(i)) : nil)),   // position_lat
             (FITField(1, .sint32), .number(positioned ? semicircles(route.lonE7(i)) : nil)),   // position_long
-            (FITField(2, .uint16), .number(scaled(route.altitude(i), 5, offset: 500))),   // altitude
+            (FITField(2, .uint16), .number(scaled(altitude ?? route.altitude(i), 5, offset: 500))),   // altitude
             (FITField(3, .uint8), .number(whole(route.heartRate(i)))),    // heart_rate
             (FITField(4, .uint8), .number(whole(onFoot ? (cadence / 2).rounded(.down) : cadence))),  // cadence
             (FITField(5, .uint32), .number(scaled(route.distanceM(i), 100))),   // distance

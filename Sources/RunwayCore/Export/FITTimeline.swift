@@ -69,20 +69,21 @@ struct FITTimeline {
             while b < route.count, recordT[b] < leg.start { b += 1 }
             // The leg's first point comes after its start, within it, with a point before it.
             guard b > 0, b < route.count, recordT[b] > leg.start, recordT[b] <= leg.end else { continue }
-            addLegStart(at: leg.start, from: b - 1, to: b, route)
+            addLegStart(at: leg.start, from: b - 1, to: b, r)
         }
     }
 
     /// The record where a leg began at `t`, on the line from point `a` (before the leg) to `b`
     /// (its first point), where the rest of the line is the distance the flight counted up to `b`.
-    private mutating func addLegStart(at t: Double, from a: Int, to b: Int, _ route: Route) {
+    private mutating func addLegStart(at t: Double, from a: Int, to b: Int, _ r: FlightRecord) {
+        let route = r.route
         let lat1 = route.latitude(a), lon1 = route.longitude(a), lat2 = route.latitude(b), lon2 = route.longitude(b)
         let line = Geodesy.distance(lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2)
         let counted = max(0, route.distanceM(b) - route.distanceM(a))
         let f = line > counted ? 1 - counted / line : 0   // (line > 0 there)
         var lon = lon1 + Geodesy.wrappedDeltaLon(lon1, lon2) * f   // the short way, across the antimeridian too
         if lon > 180 { lon -= 360 } else if lon < -180 { lon += 360 }
-        let alt1 = route.altitude(a), alt2 = route.altitude(b)
+        let alt1 = r.altitude(a), alt2 = r.altitude(b)   // (as the exports write them)
         legStarts.append(lat: lat1 + (lat2 - lat1) * f, lon: lon, alt: alt2.isNaN ? alt1 : alt1 + (alt2 - alt1) * f, t: t,
                          distanceM: route.distanceM(a))
     }

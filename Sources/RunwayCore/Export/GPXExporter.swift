@@ -13,9 +13,9 @@
 /// taken for the device's) when known, after power as `<power>` (watts, first in `<extensions>`:
 /// the element Garmin and Strava write, since TrackPointExtension has none). The `<trk>`'s
 /// `<extensions>` say where the altitudes come from, in librunway's namespace
-/// (`<runway:altitude_source>gps</runway:altitude_source>` or `barometric`: the flight's
-/// `fix_altitude`, `AltitudeSourceElement`), which the GPX import reads back as the report's
-/// `altitude_source`.
+/// (`<runway:altitude_source>gps</runway:altitude_source>` or `barometric`:
+/// `FlightRecord.altitudeSource`, `AltitudeSourceElement`), which the GPX import reads back as the
+/// report's `altitude_source`; the `<ele>`s are of that source (`FlightRecord.altitude`).
 enum GPXExporter {
     static func export(_ r: FlightRecord) -> [UInt8] {
         var out = TextBuffer(capacity: 512 + r.route.count * 200)
@@ -44,7 +44,7 @@ enum GPXExporter {
         let route = r.route
         for segment in route.legRanges(r.timerLegs) {
             out.write("  <trkseg>\n")
-            for i in segment { point(route, i, onFoot: r.activity != .ride, &out) }
+            for i in segment { point(route, i, altitude: r.altitude(i), onFoot: r.activity != .ride, &out) }
             out.write("  </trkseg>\n")
         }
         out.write(" </trk>\n</gpx>\n")
@@ -60,13 +60,14 @@ enum GPXExporter {
         }
     }
 
-    static func point(_ route: Route, _ i: Int, onFoot: Bool, _ out: inout TextBuffer) {
+    /// Route point `i` as a `<trkpt>`, with `altitude` (its as the export writes it,
+    /// `FlightRecord.altitude`; NaN: no `<ele>`).
+    static func point(_ route: Route, _ i: Int, altitude alt: Double, onFoot: Bool, _ out: inout TextBuffer) {
         out.write("   <trkpt lat=\"")
         out.write(degreesE7: route.latE7(i))
         out.write("\" lon=\"")
         out.write(degreesE7: route.lonE7(i))
         out.write("\">")
-        let alt = route.altitude(i)
         if alt.isFinite { out.write("<ele>"); out.write(fixed: alt, 2); out.write("</ele>") }
         if let time = ISOTime.string(route.time(i)) { out.write("<time>"); out.write(time); out.write("</time>") }
         let hr = route.heartRate(i), speed = route.deviceSpeedMps(i), watts = route.power(i)

@@ -20,8 +20,8 @@
 /// `<ns3:MaxWatts>`: the engine's figures for the lap (`ExportLap`), whole watts. The
 /// flight id, when set, is the activity's `<Notes>`. The activity's `<Extensions>` say where the
 /// altitudes come from, in librunway's namespace (`<runway:altitude_source>gps` or `barometric`:
-/// the flight's `fix_altitude`, `AltitudeSourceElement`), which the TCX import reads back as the
-/// report's `altitude_source`.
+/// `FlightRecord.altitudeSource`, `AltitudeSourceElement`), which the TCX import reads back as the
+/// report's `altitude_source`; the AltitudeMeters are of that source (`FlightRecord.altitude`).
 ///
 /// Where a speed sensor measured the flight (`FlightRecord.sensed`: indoors, a tunnel), its points
 /// are Trackpoints without a Position or altitude, in time order among the route's, with the
@@ -113,7 +113,7 @@ enum TCXExporter {
             if let open = track, open != segment, open != -1 { out.write("    </Track>\n"); track = nil }
             if track == nil { out.write("    <Track>\n") }
             track = segment
-            trackpoint(r.route, i, onFoot: r.activity != .ride, &out)
+            trackpoint(r.route, i, altitude: r.altitude(i), onFoot: r.activity != .ride, &out)
             i += 1
         }
         if track != nil { out.write("    </Track>\n") }
@@ -151,9 +151,11 @@ enum TCXExporter {
         out.write("</Value></"); out.write(name); out.write(">\n")
     }
 
-    /// A route point, or (`positioned` false) a speed sensor's point: no Position or altitude,
-    /// its speed in the TPX extension.
-    static func trackpoint(_ route: Route, _ i: Int, onFoot: Bool, positioned: Bool = true, _ out: inout TextBuffer) {
+    /// A route point with `altitude` (its as the export writes it, `FlightRecord.altitude`), or
+    /// (`positioned` false) a speed sensor's point: no Position or altitude, its speed in the TPX
+    /// extension.
+    static func trackpoint(_ route: Route, _ i: Int, altitude alt: Double = .nan, onFoot: Bool, positioned: Bool = true,
+                           _ out: inout TextBuffer) {
         // A Trackpoint's Time is required; route times are validated inputs, so this always holds.
         guard let time = ISOTime.string(route.time(i)) else { return }
         out.write("     <Trackpoint><Time>")
@@ -165,7 +167,6 @@ enum TCXExporter {
             out.write("</LatitudeDegrees><LongitudeDegrees>")
             out.write(degreesE7: route.lonE7(i))
             out.write("</LongitudeDegrees></Position>")
-            let alt = route.altitude(i)
             if alt.isFinite { out.write("<AltitudeMeters>"); out.write(fixed: alt, 2); out.write("</AltitudeMeters>") }
         }
         let d = route.distanceM(i)

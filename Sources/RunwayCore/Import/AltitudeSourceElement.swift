@@ -6,8 +6,8 @@
 ///
 /// In a GPX file it is a child of `gpx/trk/extensions` (GPX 1.1's `extensionsType` takes elements
 /// of any other namespace); in a TCX file, of `TrainingCenterDatabase/Activities/Activity/Extensions`
-/// (`Activity_t`'s `Extensions`, likewise). Its text is `gps` or `barometric`: the
-/// `fix_altitude` the flight's altitudes were measured with (`FlightRecord.altitudeSource`), which
+/// (`Activity_t`'s `Extensions`, likewise). Its text is `gps` or `barometric`: where
+/// the altitudes the flight's gain was measured on came from (`FlightRecord.altitudeSource`), which
 /// the import reports as `altitude_source` (`ImportReport.statedAltitudeSource`) so that a replay
 /// treats a barometer's altitudes as a barometer's.
 enum AltitudeSourceElement {

@@ -1,7 +1,7 @@
 /// The route: every kept coordinate, stored compactly (32 bytes a point).
 ///
 /// Latitude and longitude are kept as 1e-7° integers (about 1 cm), altitude as a Float (NaN when
-/// unknown), time as a Double, and for the exports the cumulative distance as a Float (rounded
+/// unknown; the one the flight's gain is measured on: `PointAltitudes`), time as a Double, and for the exports the cumulative distance as a Float (rounded
 /// down: `metres`), the engine's ground speed and the fix's own (device) speed in mm/s as UInt16s
 /// (FIT's own unit and range; 0xFFFF = none), heart rate and cadence as bytes (0 = none) and power
 /// as whole watts in a UInt16 (0xFFFF = none; 0 W is a reading): one `Point` each.

@@ -7,7 +7,8 @@
 /// last standing and the first moving one of a set-off. A file imported again integrates its
 /// speeds between the points it has: without them it would carry the speed before a stop across
 /// the stop, or ramp up to the set-off's speed over the whole stop. Up to `maxRoutePoints`. Each
-/// point carries the flight's distance, speed, heart rate and cadence then.
+/// point carries the flight's distance, speed, heart rate and cadence then, and the altitude its gain
+/// is measured on (`PointAltitudes`).
 ///
 /// On a full route nothing is added and `refusedPoint` says so: the composer refuses the fix that
 /// would have added a point (a trial run of the pipeline decides it).
@@ -29,9 +30,13 @@ public struct RouteRecorder: Sendable {
     /// Whether a point was refused because the route is full, since this was last cleared.
     var refusedPoint = false
     /// Where a speed sensor measured the flight (no position): a point a sample that measured, in
-    /// cruise, with the flight's distance at its time (its lat/lon are not a position), up to
+    /// cruise, with the flight's distance at its time (its lat/lon are not a position) and the
+    /// altimeter's altitude when one was current, up to
     /// `maxPoints`. The FIT export writes them as records without a position.
     public private(set) var sensed = Route()
+    /// The altitude each point is kept with (`PointAltitudes`: its fix's, or the altimeter's), fed
+    /// the altimeter samples the elevation tracker takes (the engine's: its `fix_altitude`).
+    var altitudes = PointAltitudes(fixAltitude: .gps, windowS: ElevationTracker().baroPreferenceS)
     let distanceFilterM: Double
     let maxPoints: Int
     /// The longest the route goes without a point while fixes come, seconds (the engine's:
@@ -70,7 +75,7 @@ public struct RouteRecorder: Sendable {
     }
 
     private mutating func append(_ p: RoutePoint, distanceM: Double) {
-        sensed.append(lat: 0, lon: 0, alt: .nan, t: p.t, distanceM: distanceM, speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps,
+        sensed.append(lat: 0, lon: 0, alt: altitudes.altitude(p.alt, at: p.t), t: p.t, distanceM: distanceM, speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps,
                       hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
@@ -119,6 +124,13 @@ public struct RouteRecorder: Sendable {
     /// A point whose own speed crosses `movingMps` from the last kept point's keeps the fix held
     /// since (`hold`) first, when the route has room for both.
     mutating func keep(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
+        var p = p
+        p.alt = altitudes.altitude(p.alt, at: p.t)
+        keepWithAltitude(p, fromLast: fromLast)
+    }
+
+    /// `keep`, `p` with its altitude already given (`altitudes`).
+    private mutating func keepWithAltitude(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
         guard route.count < maxPoints else {
             refusedPoint = true
             return

@@ -1,0 +1,89 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import RunwaySim
+@testable import RunwayCore
+
+/// A flight whose altitudes came as altimeter samples (`{"type":"altimeter"}`), with no altitude
+/// on its fixes or with GPS ones there too: the engine measures its gain on the barometer's
+/// (`ElevationTracker`: GPS altitudes are ignored while a sample is at most 10 s old), and its
+/// GPX, TCX and FIT exports carry those altitudes (`PointAltitudes`), say
+/// `barometric` and replay to its gain. Before, the exports had no altitude at all, or the GPS
+/// ones marked `gps`.
+@Suite("Exports carry the altimeter's altitudes")
+struct AltimeterExportTests {
+    /// The GPS altitude a fix carries beside the barometer's `alt` in the flights with both: 40 m
+    /// above it (the two sources' levels differ), wandering a few metres.
+    static func gpsAltitude(_ alt: Double, at t: Double) -> Double { alt + 40 + 4 * sin(t / 37) }
+
+    /// `AltitudeSourceExportTests.hillyFlight` with the barometer's altitudes as an altimeter
+    /// sample before each fix, the fix's `alt` NaN or (`gpsToo`) `gpsAltitude`; `fix_altitude` gps.
+    static func flight(_ trial: SimTrial, gpsToo: Bool, samplesFrom: Double = 0) throws -> FlightComputer {
+        var sim = trial.config(SimConfig())
+        sim.altitudeSource = .barometric
+        sim.hillShape = .sine
+        sim.altitudeAmplitudeM = 15
+        let run = simulate(sim)
+        var core = FlightComputer(config: EngineConfig())
+        var events: [Event] = []
+        let first = try #require(run.fixes.first), last = try #require(run.fixes.last)
+        try core.command(.start, at: first.t, wallClock: .nan, events: &events)
+        for f in run.fixes {
+            if f.t - first.t >= samplesFrom {
+                try core.process(.sample(.altimeter(alt: f.alt, t: f.t)), wallClock: .nan, events: &events)
+            }
+            let alt = gpsToo || f.t - first.t < samplesFrom ? gpsAltitude(f.alt, at: f.t) : .nan
+            try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: alt, speed: f.speed, course: f.course, hAcc: f.hAcc)),
+                             wallClock: .nan, events: &events)
+        }
+        try core.command(.stop, at: last.t, wallClock: .nan, events: &events)
+        return core
+    }
+
+    @Test(arguments: [ExportFormat.gpx, .tcx, .fit])
+    func anAltimeterFlightsExportReplaysToItsGain(_ format: ExportFormat) throws {
+        for gpsToo in [false, true] {
+            for trial in SimTrials.tuning {
+                let core = try Self.flight(trial, gpsToo: gpsToo)
+                let gain = core.elevation.gainM
+                #expect(gain > 100, "\(trial): \(gain) m")
+                #expect(core.record.altitudeSource == .barometric)
+                let back = try AltitudeSourceExportTests.analysed(Exporter.export(core.record, as: format))
+                #expect(back.report.altitudeSource == .barometric, "\(format), \(trial): \(String(describing: back.report.altitudeSource))")
+                let replayed = back.flight.elevation.gainM
+                #expect(abs(replayed - gain) <= AltitudeSourceExportTests.routeTolerance * gain,
+                        "\(format), GPS too \(gpsToo), \(trial): gain \(replayed) m from the file, the flight's \(gain) m")
+            }
+        }
+    }
+
+    /// The route's points carry the barometer's altitude (the latest sample's), not the fix's GPS one.
+    @Test func theRoutesAltitudesAreTheBarometers() throws {
+        let core = try Self.flight(SimTrials.tuning[0], gpsToo: true)
+        let route = core.record.route
+        #expect(route.count > 100)
+        for i in 0..<route.count {
+            let alt = route.altitude(i)
+            // (The barometer's level, not the GPS one 40 m above it.)
+            #expect(alt.isFinite && alt < core.elevation.maxAltitudeM + 20, "point \(i): \(alt) m")
+        }
+    }
+
+    /// Altimeter samples from 10 minutes in: the points before carry the fixes' GPS altitudes,
+    /// which the exports (saying `barometric`) leave out; the points after, the barometer's.
+    @Test(arguments: [ExportFormat.gpx, .tcx, .fit])
+    func gpsAltitudesBeforeTheFirstSampleAreLeftOut(_ format: ExportFormat) throws {
+        let core = try Self.flight(SimTrials.tuning[0], gpsToo: false, samplesFrom: 600)
+        let r = core.record
+        #expect(r.altitudeSource == .barometric)
+        #expect(r.altitudeSourceFromT.isFinite && r.altitudeSourceFromT > r.route.time(0))
+        let before = (0..<r.route.count).filter { r.route.time($0) < r.altitudeSourceFromT }
+        #expect(!before.isEmpty && before.count < r.route.count)
+        #expect(before.allSatisfy { r.route.altitude($0) > core.elevation.minAltitudeM + 20 && r.altitude($0).isNaN })
+        #expect((0..<r.route.count).allSatisfy { r.route.time($0) < r.altitudeSourceFromT || r.altitude($0) < core.elevation.maxAltitudeM + 20 })
+        let back = try AltitudeSourceExportTests.analysed(Exporter.export(r, as: format))
+        #expect(back.report.altitudeSource == .barometric)
+        #expect(back.flight.elevation.gainM > 50, "\(format): \(back.flight.elevation.gainM) m from the file")
+    }
+}
