@@ -52,9 +52,9 @@ extension FlightComputer {
             // before the leg's first fix shares that fix's step from here, not from the fix before
             // the pause, whose wall time would count the pause as the step's.
             // (While a pause's leg end waits, its step makes the cut: `takeLegEnd`.)
-            if command == .resume && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+            if command == .resume && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
         }
-        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
         emitFlight(&events)
     }
 
@@ -102,7 +102,7 @@ extension FlightComputer {
     @usableFromInline
     mutating func lap(resolvedAt time: Double, events: inout [Event]) {
         if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(progress(at: .nan), waits: lapWaits(at: now), metrics: &metrics, log: &eventLog, into: &events) else { return }
+        guard lapStage.manual(progress(at: .nan), waits: lapWaits(at: now), metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }
 
@@ -186,7 +186,7 @@ extension FlightComputer {
         // counts it: a resume's credited hold is cruise), its split before the phase event; not
         // while the step it falls in is still to come: a gap that waits (an auto-pause decided
         // meanwhile: its credit cuts it), a pause's leg end (`takeLegEnd` cuts it).
-        if legEnd == nil && !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+        if legEnd == nil && !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
         pace.left(for: next)
         events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
         eventLog.append(.info, change.logText, at: now, into: &events)

@@ -207,10 +207,10 @@ extension FlightComputer {
         var p = lapProgress
         p.elapsedS = clock.elapsed(in: .holding)   // (the cruise time before the current leg)
         p.t = e.pausedAt
-        lapStage.cut(p, now: now, metrics: &metrics, log: &eventLog, into: &events)
+        lapStage.cut(p, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events)
         if phase == .cruise, clock.cruiseSince > e.pausedAt {
             p.t = clock.cruiseSince
-            lapStage.cut(p, now: now, metrics: &metrics, log: &eventLog, into: &events)
+            lapStage.cut(p, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events)
         }
         return credited
     }

@@ -310,10 +310,10 @@ public struct FlightComputer: Sendable {
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else {
             // (A lap that waited for a gap ending while held: nothing more comes before it.)
-            if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, log: &eventLog, into: &events) }
+            if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
             return
         }
-        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, log: &eventLog, into: &events) }
+        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
         guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {

@@ -1,6 +1,6 @@
 /// A lap as the lap-based exports (TCX, FIT) write it: the engine's figures for the lap (its
-/// power too: the summary's lap figures), the route points that belong to it, and the maxima of
-/// speed, heart rate and cadence read from those points.
+/// power, heart-rate and cadence maxima too: over every sample of the lap), the route points
+/// that belong to it, and the maximum speed read from those points.
 struct ExportLap: Sendable {
     /// 1-based.
     var index: Int
@@ -19,8 +19,12 @@ struct ExportLap: Sendable {
     var points: Range<Int> = 0..<0
     /// The speed sensor's points in the lap (`FlightRecord.sensed`), by the same rule.
     var sensed: Range<Int> = 0..<0
-    /// Maxima over the lap's points (the route's and the sensor's); NaN when no point has the value.
+    /// The largest speed of the lap's points (the route's and the sensor's); NaN when no point has one.
     var maxSpeedMps: Double = .nan
+    /// The engine's maxima for the lap (`Lap.maxHrBpm`, `Lap.maxCadenceSpm`: over every sample the
+    /// flight took in it, as the flight's are), not only those the route's kept points carry.
+    /// Unknown (NaN: the lap in progress of a flight in the air, a lap not made by the engine),
+    /// the largest of its points'.
     var maxHrBpm: Double = .nan
     var maxCadenceSpm: Double = .nan
     /// The lap's power (watts; NaN when unknown, not written): the engine's figures for the lap
@@ -49,6 +53,8 @@ struct ExportLap: Sendable {
         avgHrBpm = lap.avgHrBpm
         gainM = lap.gainM
         lossM = lap.lossM
+        maxHrBpm = lap.maxHrBpm
+        maxCadenceSpm = lap.maxCadenceSpm
         setPower(avg: lap.metrics.figure("avg_power_w"), max: lap.metrics.figure("max_power_w"),
                  normalized: lap.metrics.figure("normalized_power_w"))
     }

@@ -1,50 +1,3 @@
-/// What ended a lap.
-public enum LapTrigger: String, Sendable {
-    /// The distance reached the next multiple of the auto-lap distance.
-    case auto
-    /// The runner asked for a lap (`runway_lap`).
-    case manual
-    /// The flight stopped: the partial lap at the end.
-    case final
-}
-
-/// One finished lap (a split).
-public struct Lap: Sendable, Equatable {
-    /// 1-based position in the flight.
-    public var index: Int
-    public var trigger: LapTrigger
-    /// Start and end times, unix seconds (interpolated at an auto-lap boundary).
-    public var startT: Double
-    public var endT: Double
-    /// Horizontal distance, metres.
-    public var distanceM: Double
-    /// Cruise seconds in the lap (pauses excluded).
-    public var elapsedS: Double
-    /// Pace over cruise time, min/km; NaN when the lap has no distance.
-    public var paceMinPerKm: Double
-    /// Time-weighted average heart rate, bpm; NaN when the lap had no valid heart rate.
-    public var avgHrBpm: Double
-    /// Elevation gain and loss, metres.
-    public var gainM: Double
-    public var lossM: Double
-    /// The registered metrics' figures for the lap (power…).
-    public var metrics: [MetricValue] = []
-
-    public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,
-                elapsedS: Double, paceMinPerKm: Double, avgHrBpm: Double, gainM: Double, lossM: Double) {
-        self.index = index
-        self.trigger = trigger
-        self.startT = startT
-        self.endT = endT
-        self.distanceM = distanceM
-        self.elapsedS = elapsedS
-        self.paceMinPerKm = paceMinPerKm
-        self.avgHrBpm = avgHrBpm
-        self.gainM = gainM
-        self.lossM = lossM
-    }
-}
-
 /// The flight's cumulative figures at one moment, all counted from the flight's start.
 public struct LapProgress: Sendable, Equatable {
     /// Unix seconds.
@@ -136,9 +89,9 @@ public struct LapCounter: Sendable {
     /// True once auto laps stopped at `maxLaps`.
     public private(set) var autoLapsStopped = false
 
-    /// Attaches the metrics' figures to the completed lap `index`.
-    mutating func setMetrics(_ m: [MetricValue], ofLap index: Int) {
-        if let i = laps.lastIndex(where: { $0.index == index }) { laps[i].metrics = m }
+    /// Gives the completed lap its figures from the metrics and sensors (`LapStage.emit`).
+    mutating func setFigures(of lap: Lap) {
+        if let i = laps.lastIndex(where: { $0.index == lap.index }) { laps[i] = lap }
     }
 
     /// The most auto laps one update cuts; boundaries beyond are skipped. Only a distance jump

@@ -55,6 +55,9 @@ public struct SensorStats: Sendable {
     /// All counted seconds, with or without samples.
     public private(set) var countedS = 0.0
 
+    /// The maxima of the lap in progress (`endLap`).
+    private var lapHr = LapPeak(), lapCadence = LapPeak()
+
     private var hr: Reading? = nil
     private var cadenceReading: Reading? = nil
     /// The time integrated up to; NaN before the first advance or sample.
@@ -82,7 +85,10 @@ public struct SensorStats: Sendable {
         guard t.isFinite, !(t < (hr?.t ?? -.infinity)) else { return }
         catchUp(to: t)
         hr = Reading(t: t, value: bpm.isFinite && bpm > 0 ? bpm : .nan)
-        if counting, let v = hr?.value, v.isFinite, !(v <= maxHrBpm) { maxHrBpm = v }   // (see `maxHrBpm`)
+        if counting, let v = hr?.value, v.isFinite {   // (see `maxHrBpm`)
+            if !(v <= maxHrBpm) { maxHrBpm = v }
+            lapHr.count(v, from: t, to: t)
+        }
     }
 
     /// Adds a cadence sample, steps/min; 0 is a real 0 (standing still), a negative or non-finite
@@ -91,7 +97,10 @@ public struct SensorStats: Sendable {
         guard t.isFinite, !(t < (cadenceReading?.t ?? -.infinity)) else { return }
         catchUp(to: t)
         cadenceReading = Reading(t: t, value: spm.isFinite && spm >= 0 ? spm : .nan)
-        if counting, let v = cadenceReading?.value, v.isFinite, !(v <= maxCadenceSpm) { maxCadenceSpm = v }
+        if counting, let v = cadenceReading?.value, v.isFinite {
+            if !(v <= maxCadenceSpm) { maxCadenceSpm = v }
+            lapCadence.count(v, from: t, to: t)
+        }
     }
 
     /// Integrates the held values up to `t`.
@@ -138,6 +147,13 @@ public struct SensorStats: Sendable {
         return z
     }
 
+    /// Ends the lap at `t` (now, or before now: a lap cut after its end): the highest heart rate
+    /// and cadence that counted in it (as `maxHrBpm` and `maxCadenceSpm` count, NaN when none); a
+    /// value held across `t` counts in the next lap too.
+    mutating func endLap(at t: Double) -> (hrBpm: Double, cadenceSpm: Double) {
+        (lapHr.endLap(at: t), lapCadence.endLap(at: t))
+    }
+
     // MARK: - Internals
 
     private struct Reading: Sendable {
@@ -158,10 +174,10 @@ public struct SensorStats: Sendable {
     }
 
     /// The part of [a, b) during which `r` holds.
-    private func held(_ r: Reading?, _ a: Double, _ b: Double) -> (value: Double, seconds: Double)? {
+    private func held(_ r: Reading?, _ a: Double, _ b: Double) -> (value: Double, from: Double, to: Double)? {
         guard let r, r.value.isFinite else { return nil }
-        let seconds = min(b, r.t + staleAfterS) - max(a, r.t)
-        return seconds > 0 ? (r.value, seconds) : nil
+        let from = max(a, r.t), to = min(b, r.t + staleAfterS)
+        return to > from ? (r.value, from, to) : nil
     }
 
     @inline(__always)
@@ -171,18 +187,22 @@ public struct SensorStats: Sendable {
     }
 
     private mutating func integrateHeld(from a: Double, to b: Double) {
-        if let (bpm, dt) = held(hr, a, b) {
+        if let (bpm, from, to) = held(hr, a, b) {
+            let dt = to - from
             hrBeatsIntegral += bpm * dt
             hrCoveredS += dt
             zoneSeconds[zone(of: bpm)] += dt
             if !(bpm <= maxHrBpm) { maxHrBpm = bpm }
+            lapHr.count(bpm, from: from, to: to)
         }
-        if let (spm, dt) = held(cadenceReading, a, b) {
+        if let (spm, from, to) = held(cadenceReading, a, b) {
+            let dt = to - from
             if spm > 0 {
                 cadenceStepsIntegral += spm * dt
                 cadenceCoveredS += dt
             }
             if !(spm <= maxCadenceSpm) { maxCadenceSpm = spm }
+            lapCadence.count(spm, from: from, to: to)
         }
     }
 }
