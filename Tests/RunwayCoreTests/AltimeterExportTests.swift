@@ -86,4 +86,32 @@ struct AltimeterExportTests {
         #expect(back.report.altitudeSource == .barometric)
         #expect(back.flight.elevation.gainM > 50, "\(format): \(back.flight.elevation.gainM) m from the file")
     }
+
+    /// A runner goes indoors (fixes stop at 99 s) with the altimeter at 1 Hz, climbing 0.5 m a
+    /// second: the speed sensor's samples since the last fix are kept as points at the pause, up
+    /// to 16 s after their time. Each carries the altimeter's altitude at its own time, as the
+    /// route's points do, not NaN for all but the last (`PointAltitudes` kept two samples).
+    @Test func aSpeedSensorsBacklogCarriesTheAltitudesOfItsTimes() throws {
+        var c = EngineConfig(activity: .run)
+        c.autoPause.enabled = false
+        var d = Driver(c)
+        let t0 = 1_700_000_000.0
+        try d.phase(.start, t0)
+        func alt(_ k: Int) -> Double { 100 + 0.5 * Double(k) }
+        for k in 0...99 {
+            try d.json("{\"type\":\"altimeter\",\"alt\":\(alt(k)),\"t\":\(t0 + Double(k))}")
+            try d.fix(t0 + Double(k), 52 + degreesNorth(3 * Double(k)), 4, speed: 3, hAcc: 4)
+        }
+        for k in 100...115 {
+            try d.json("{\"type\":\"altimeter\",\"alt\":\(alt(k)),\"t\":\(t0 + Double(k))}")
+            try d.json("{\"type\":\"speed\",\"speed\":3,\"t\":\(t0 + Double(k))}")
+        }
+        try d.phase(.pause, t0 + 115)
+        let sensed = d.core.record.sensed
+        try #require(sensed.count >= 10, "\(sensed.count) sensed points")
+        for i in 0..<sensed.count {
+            let k = Int((sensed.time(i) - t0).rounded(.down))
+            #expect(sensed.altitude(i) == Double(Float(alt(k))), "point at \(sensed.time(i) - t0) s: \(sensed.altitude(i)) m, \(alt(k)) m expected")
+        }
+    }
 }

@@ -50,26 +50,34 @@ struct PointAltitudes: Sendable {
     let fixAltitude: ElevationTracker.Source
     /// How long an altimeter sample keeps GPS altitudes ignored (`ElevationTracker.baroPreferenceS`).
     let windowS: Double
-    /// The latest altimeter sample taken (in cruise): its altitude and time (NaN before one), and
-    /// the one before it (for a point kept after a newer sample came: a fix held, `RouteRecorder.hold`).
-    private(set) var alt = Double.nan, t = Double.nan
-    private(set) var previousAlt = Double.nan, previousT = Double.nan
+    /// How far back the samples are kept, seconds: a point is kept up to this long after its time
+    /// (a fix held, `RouteRecorder.hold`; a speed sensor's backlog, paid out when positions have
+    /// been silent for `gap_s`; a leg's end). At most `maxSamples` of them.
+    let keptS: Double
+    static let maxSamples = 4096
+
+    /// The altimeter samples taken (in cruise) in the last `keptS`, in time order, from `head`.
+    private var samples: [(t: Double, alt: Double)] = []
+    private var head = 0
     /// The time of the first altimeter sample taken (NaN: none).
     private(set) var firstT = Double.nan
 
-    init(fixAltitude: ElevationTracker.Source, windowS: Double) {
+    init(fixAltitude: ElevationTracker.Source, windowS: Double, keptS: Double = 0) {
         self.fixAltitude = fixAltitude
         self.windowS = windowS
+        self.keptS = max(windowS, keptS + windowS)
     }
 
     /// An altimeter sample the tracker took.
     mutating func barometric(alt: Double, at t: Double) {
-        guard alt.isFinite, t.isFinite, !(t < self.t) else { return }   // (as the tracker skips them)
-        previousAlt = self.alt
-        previousT = self.t
-        self.alt = alt
-        self.t = t
+        guard alt.isFinite, t.isFinite, !(t < samples.last?.t ?? -.infinity) else { return }   // (as the tracker skips them)
         if firstT.isNaN { firstT = t }
+        samples.append((t, alt))
+        while head < samples.count - 1, samples[head].t < t - keptS || samples.count - head > Self.maxSamples { head += 1 }
+        if head > 64 && head * 2 > samples.count {
+            samples.removeFirst(head)
+            head = 0
+        }
     }
 
     /// Where the flight's altitudes come from, as its exports say: barometric when the fixes'
@@ -85,16 +93,26 @@ struct PointAltitudes: Sendable {
     }
 
     /// The altitude a route point at `t` carries, `fixAlt` its fix's (NaN: none): a barometric
-    /// fix's own; else while an altimeter sample is at most `windowS` old (the tracker ignores GPS
-    /// altitudes then), that sample's; else the fix's GPS altitude, unless an altimeter sample was
-    /// taken before (the flight's altitudes are then barometric, `source`: a GPS one among them
-    /// would be read as the barometer's level).
+    /// fix's own; else while the latest altimeter sample at or before `t` is at most `windowS`
+    /// old (the tracker ignored GPS altitudes then), that sample's; else the fix's GPS altitude,
+    /// unless an altimeter sample was taken before (the flight's altitudes are then barometric,
+    /// `source`: a GPS one among them would be read as the barometer's level).
     @inline(__always)
     func altitude(_ fixAlt: Double, at t: Double) -> Double {
         if fixAltitude == .barometric && fixAlt.isFinite { return fixAlt }
-        let newer = t < self.t   // (the latest sample came after the point)
-        let dt = t - (newer ? previousT : self.t)
-        if dt >= 0 && dt <= windowS { return newer ? previousAlt : alt }   // (false while NaN)
+        if let s = sample(atOrBefore: t), t - s.t <= windowS { return s.alt }
         return firstT.isNaN ? fixAlt : .nan
+    }
+
+    /// The latest sample kept at or before `t` (nil: none).
+    private func sample(atOrBefore t: Double) -> (t: Double, alt: Double)? {
+        guard let last = samples.last else { return nil }
+        if t >= last.t { return last }   // (nearly always: a point is kept at its fix)
+        var lo = head, hi = samples.count - 1   // (the first with a later time is in lo...hi)
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if samples[mid].t > t { hi = mid } else { lo = mid + 1 }
+        }
+        return lo > head ? samples[lo - 1] : nil
     }
 }

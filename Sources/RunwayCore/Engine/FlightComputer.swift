@@ -73,7 +73,8 @@ public struct FlightComputer: Sendable {
                                  heartbeatS: config.filters ? config.gapS / 2 : .infinity,   // (filters off: points are raw accumulation's anchors)
                                  movingMps: config.filters ? config.stillness.movingDopplerMps : .nan)
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
-        recorder.altitudes = PointAltitudes(fixAltitude: config.fixAltitude, windowS: elevationStage.tracker.baroPreferenceS)
+        recorder.altitudes = PointAltitudes(fixAltitude: config.fixAltitude, windowS: elevationStage.tracker.baroPreferenceS,
+                                           keptS: config.gapS)
         lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
