@@ -159,4 +159,19 @@ struct AnalyseTests {
             #expect(st == RUNWAY_ERR_ARGUMENT && message.hasPrefix("config: "), "\(n): \(message)")
         }
     }
+
+    /// A config the session opens whatever comes before its "{" (spaces, a UTF-8 byte order mark,
+    /// which the JSON parser skips) gives a config it opens too, with its own members. Before, a
+    /// byte order mark lost one of its bytes: the result was not UTF-8, and not JSON.
+    @Test func replayConfigKeepsAConfigWrittenWithAByteOrderMark() throws {
+        let report = #"{"type":"import_report","activity":"ride","altitude_source":null,"auto_lap_m":0}"#
+        for config in ["\u{FEFF}{\"hr_max\":185}", " \n{\"hr_max\":185}", "\u{FEFF} {\"hr_max\":185}"] {
+            var out: UnsafeMutablePointer<CChar>? = nil
+            try #require(runway_replay_config_impl(report, config, &out) == RUNWAY_OK, "\(lastError())")
+            defer { free(out) }
+            let text = try #require(out.map { String(cString: $0) })
+            #expect(text == #"{"activity":"ride","auto_lap_m":0,"hr_max":185}"#, "\(Array(config.utf8)): \(Array(text.utf8))")
+            #expect((try? CSession(text)) != nil, "\(text)")
+        }
+    }
 }

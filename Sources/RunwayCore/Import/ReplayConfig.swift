@@ -99,8 +99,9 @@ public enum ReplayConfig {
         guard !entries.isEmpty else { return config }
         let added = entries.joined(separator: ",")
         guard let config, !names.empty else { return "{\(added)}" }
-        // (The config's own text after the first "{", as the host wrote it.)
-        let own = config.utf8.drop { JSONInput.isSpace($0) }.dropFirst()
+        // (The config's own text after its "{", as the host wrote it: the first "{" of a text that
+        // is a JSON object, after spaces or a byte order mark, which the parser skips.)
+        let own = config.utf8.drop { $0 != UInt8(ascii: "{") }.dropFirst()
         return "{\(added)," + String(decoding: own, as: UTF8.self)
     }
 
