@@ -49,11 +49,16 @@ public struct PowerMeter: Metric {
     /// keeps), and what it took since: to go back to a lap's end it has integrated past
     /// (`endLap(at:)`). Kept once a sample has come (a flight without power keeps nothing).
     private var base: [PowerMeter] = []
-    private var steps: [Step] = []
+    /// The steps, in chunks of `chunkSize` (all full but the last): a copy of the meter that
+    /// takes a step copies one chunk, not the log (`FlightComputer.processOnFullRoute` runs every
+    /// fix on a copy of the computer once the route is full).
+    private var steps: [[Step]] = []
+    private var stepCount = 0
     private var replaying = false
     /// A full log forgets its older half: it keeps at least the last `maxSteps / 2` steps (about
     /// 6 min of 4 Hz samples among 1 Hz fixes and heart-rate and cadence samples).
     static let maxSteps = 8192
+    static let chunkSize = 128   // (`maxSteps / 2` a multiple of it)
 
     enum Step: Sendable {
         case advance(t: Double, cruising: Bool)
@@ -101,26 +106,39 @@ public struct PowerMeter: Metric {
     /// Keeps what the meter takes, to replay it from `base`.
     private mutating func keep(_ step: Step) {
         if replaying { return }
-        if base.isEmpty { rebase() } else if steps.count >= Self.maxSteps { forget(Self.maxSteps / 2) }
-        steps.append(step)
+        if base.isEmpty { rebase() } else if stepCount >= Self.maxSteps { forget(Self.maxSteps / 2) }
+        if !steps.isEmpty && steps[steps.count - 1].count < Self.chunkSize {
+            steps[steps.count - 1].append(step)
+        } else {
+            var chunk: [Step] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunk.append(step)
+            steps.append(chunk)
+        }
+        stepCount += 1
     }
 
-    /// The base moves past the oldest `n` steps (replayed onto it); the log keeps the rest.
+    /// The base moves past the oldest `n` steps (replayed onto it; whole chunks: `n` a multiple
+    /// of `chunkSize`); the log keeps the rest.
     private mutating func forget(_ n: Int) {
+        let chunks = n / Self.chunkSize
         var moved = base[0]
         moved.replaying = true
-        for step in steps[..<n] { moved.replay(step) }
+        for chunk in steps[..<chunks] { for step in chunk { moved.replay(step) } }
         moved.replaying = false
         base = [moved]
-        steps.removeFirst(n)
+        steps.removeFirst(chunks)
+        stepCount -= chunks * Self.chunkSize
     }
 
     private mutating func rebase() {
         var now = self
         now.base = []
         now.steps = []
+        now.stepCount = 0
         base = [now]
         steps.removeAll(keepingCapacity: true)
+        stepCount = 0
     }
 
     private mutating func replay(_ step: Step) {
@@ -206,7 +224,7 @@ public struct PowerMeter: Metric {
     /// steps kept ago), or NaN, is cut as the meter is.
     public mutating func endLap(at t: Double) -> [MetricValue] {
         guard t < integratedTo, let from = base.first, !(t < from.integratedTo) else { return cut() }
-        let taken = steps
+        let taken = Array(steps.joined())
         self = from
         var i = 0
         while i < taken.count {
