@@ -14,6 +14,7 @@ public struct ElevationStage: Sendable {
     public private(set) var tracker: ElevationTracker
     /// Where fixes' altitudes come from.
     public let fixAltitude: ElevationTracker.Source
+
     public init(hysteresisM: Double, fixAltitude: ElevationTracker.Source = .gps) {
         tracker = ElevationTracker(hysteresisM: hysteresisM, gradeStretchM: Self.gradeStretchM)
         self.fixAltitude = fixAltitude

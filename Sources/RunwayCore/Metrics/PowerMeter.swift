@@ -226,6 +226,7 @@ public struct PowerMeter: Metric {
         guard t < integratedTo, let from = base.first, !(t < from.integratedTo) else { return cut() }
         let taken = Array(steps.joined())
         self = from
+        replaying = true   // (up to the lap's end nothing is logged: the cut starts the log over)
         var i = 0
         while i < taken.count {
             if case .advance(let at, let cruising) = taken[i], at > t {
@@ -236,6 +237,7 @@ public struct PowerMeter: Metric {
             replay(taken[i])
             i += 1
         }
+        replaying = false
         let out = cut()
         while i < taken.count { replay(taken[i]); i += 1 }
         return out

@@ -125,12 +125,7 @@ public struct RouteRecorder: Sendable {
     /// since (`hold`) first, when the route has room for both.
     mutating func keep(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
         var p = p
-        p.alt = altitudes.altitude(p.alt, at: p.t)
-        keepWithAltitude(p, fromLast: fromLast)
-    }
-
-    /// `keep`, `p` with its altitude already given (`altitudes`).
-    private mutating func keepWithAltitude(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
+        p.alt = altitudes.altitude(p.alt, at: p.t)   // (a held point kept first gets its own time's)
         guard route.count < maxPoints else {
             refusedPoint = true
             return
