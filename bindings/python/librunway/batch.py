@@ -28,7 +28,9 @@ The command line does the same and writes a table::
 
 (``python -m librunway batch`` and ``python -m librunway.batch`` are the same command.) A
 progress bar on stderr shows the files done while the cluster works (on a terminal, or with
-``--progress``).
+``--progress``). With ``--out FILE`` the rows are journaled to ``FILE.partial`` as tasks
+finish, and a batch cut short goes on from there when the same command runs again
+(:mod:`librunway.batch_journal`; ``--no-resume`` starts over).
 
 Rows (:data:`COLUMNS`, in that order): ``file`` (the path as found), ``format``,
 ``sport`` (as the file names it, lower case, or ``None``), ``activity`` (the
@@ -71,7 +73,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Optional
 
 from . import _lib
@@ -174,41 +176,71 @@ def _chunks(items: list[tuple[str, str]], threads: int) -> list[list[int]]:
 
 
 def _run_on(client: Any, items: list[tuple[str, str]], config: Optional[dict],
-            progress: bool, salvage: bool = False) -> list[dict]:
+            progress: bool, salvage: bool = False,
+            on_rows: Optional[Callable[[list[int], list[dict]], None]] = None) -> list[dict]:
     """Rows of (path, name) `items`, in order, computed by `client`'s workers
-    (``client.map`` of tasks of files, ``client.gather``)."""
+    (``client.map`` of tasks of files). ``on_rows(indices, rows)`` is called with each
+    task's rows as soon as it is done (and with each row a retry finds)."""
     rows: list[Optional[dict]] = [None] * len(items)
     chunks = _chunks(items, sum(client.nthreads().values()))
     key = "runway-batch"
     while chunks:
         futures = client.map(_analyse_chunk, [[items[j] for j in c] for c in chunks],
                              config=config, salvage=salvage, key=key, pure=False)
+
+        def done(finished: list[int]) -> None:
+            for i in finished:
+                if futures[i].status == "finished":
+                    got = futures[i].result()
+                    for j, row in zip(chunks[i], got):
+                        rows[j] = row
+                    if on_rows is not None:
+                        on_rows(chunks[i], got)
+
         if progress:   # a bar on stderr, until every task is done
-            _progress_bar(futures, [len(c) for c in chunks], len(items))
+            _progress_bar(futures, [len(c) for c in chunks], len(items), on_done=done)
             progress = False
-        results = iter(client.gather(futures, errors="skip"))   # all done; failed ones left out
+        else:
+            _wait_each(futures, done)
         retry: list[list[int]] = []
         for chunk, future in zip(chunks, futures):
             if future.status == "finished":
-                for j, row in zip(chunk, next(results)):
-                    rows[j] = row
-            elif future.status != "error":        # cancelled: the cluster went away
+                continue
+            if future.status != "error":          # cancelled: the cluster went away
                 raise RuntimeError(f"librunway.batch: a task was {future.status} (cluster lost?)")
-            elif isinstance(future.exception(), LibraryError):
+            if isinstance(future.exception(), LibraryError):
                 raise future.exception()          # a worker without librunway: not the file's fault
-            elif len(chunk) > 1:                  # a worker died (or a bug): find the file alone
+            if len(chunk) > 1:                    # a worker died (or a bug): find the file alone
                 retry += [[j] for j in chunk]
             else:
                 rows[chunk[0]] = _failed_row(items[chunk[0]], future.exception())
+                if on_rows is not None:
+                    on_rows(chunk, [rows[chunk[0]]])
         chunks, key = retry, "runway-batch-single"
         del futures
     return rows  # type: ignore[return-value]
 
 
+def _wait_each(futures: list[Any], on_done: Callable[[list[int]], None],
+               poll_s: float = 0.05) -> None:
+    """Returns when every future is done, calling ``on_done(indices)`` each time some are
+    (polled: distributed.as_completed needs a default client)."""
+    pending = list(range(len(futures)))
+    while pending:
+        time.sleep(poll_s)
+        finished = [i for i in pending if futures[i].done()]
+        if finished:
+            gone = set(finished)
+            pending = [i for i in pending if i not in gone]
+            on_done(finished)
+
+
 def _progress_bar(futures: list[Any], sizes: list[int], total: int, out: Any = None,
-                  width: int = 30) -> None:
+                  width: int = 30,
+                  on_done: Optional[Callable[[list[int]], None]] = None) -> None:
     """Draw ``[#####-----]  120/840 files  14%`` on ``out`` (stderr) as tasks finish (a task
-    of ``sizes[i]`` files counts them all at once), then end the line."""
+    of ``sizes[i]`` files counts them all at once), then end the line; ``on_done`` as
+    :func:`_wait_each`'s."""
     out = out or sys.stderr
     done = 0
 
@@ -218,15 +250,15 @@ def _progress_bar(futures: list[Any], sizes: list[int], total: int, out: Any = N
                   f"files {100 * done // max(total, 1):3d}%")
         out.flush()
 
+    def advance(finished: list[int]) -> None:
+        nonlocal done
+        if on_done is not None:
+            on_done(finished)
+        done += sum(sizes[i] for i in finished)
+        draw()
+
     draw()
-    pending = list(zip(futures, sizes))
-    while pending:                  # polled: distributed.as_completed needs a default client
-        time.sleep(0.05)
-        finished = [f.done() for f, _ in pending]
-        if any(finished):
-            done += sum(n for (_, n), yes in zip(pending, finished) if yes)
-            pending = [item for item, yes in zip(pending, finished) if not yes]
-            draw()
+    _wait_each(futures, advance)
     out.write("\n")
     out.flush()
 

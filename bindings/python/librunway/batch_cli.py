@@ -12,6 +12,7 @@ import time
 from typing import Optional
 
 from .batch_find import find_recordings
+from .batch_journal import Journal, library_identity
 from .batch_table import _pyarrow, write_csv, write_parquet
 from .errors import LibraryError, RunwayError, _install_hint
 
@@ -38,6 +39,10 @@ def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
     p.add_argument("--salvage", action="store_true",
                    help="read what a damaged (truncated) FIT, GPX or TCX file holds before the damage "
                         "instead of making it an error row")
+    p.add_argument("--resume", action=argparse.BooleanOptionalAction, default=True,
+                   help="with --out FILE: take the rows FILE.partial holds from an earlier run "
+                        "of the same batch that was cut short (the default), or start over "
+                        "(--no-resume)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="a progress bar on stderr while the cluster works (default: when stderr "
                         "is a terminal)")
@@ -46,10 +51,12 @@ def _parser(prog: str = "librunway batch") -> argparse.ArgumentParser:
 
 def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int:
     """``librunway batch DIR... [--scheduler ADDRESS] [--workers N]
-    [--out figures.csv|.parquet] [--config JSON] [--salvage] [--progress]``. Returns the exit status:
-    0 when the table was written (rows with errors included), 2 on a usage
-    error, 1 when nothing was found, dask is missing or the library fails (one line on
-    stderr)."""
+    [--out figures.csv|.parquet] [--config JSON] [--salvage] [--no-resume] [--progress]``.
+    Returns the exit status: 0 when the table was written (rows with errors included), 2 on a
+    usage error, 1 when nothing was found, dask is missing or the library fails (one line on
+    stderr), 130 when interrupted (Ctrl-C). With ``--out FILE`` the rows done are journaled
+    to ``FILE.partial`` as tasks finish (:mod:`librunway.batch_journal`): a batch cut short
+    goes on from there when run again."""
     # Imported here, not at the top: librunway.batch imports this module for its main.
     from .batch import _check_config, _run_on, local_cluster
 
@@ -87,6 +94,22 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
         print(f"{prog}: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
         return 1
 
+    journal = None
+    done: dict[int, dict] = {}
+    if args.out:
+        journal = Journal(args.out, config, args.salvage, library_identity())
+        if args.resume:
+            done, note = journal.resume(items)
+            if note:
+                print(f"{prog}: {note}", file=sys.stderr)
+        else:
+            journal.resume([])
+    todo = [j for j in range(len(items)) if j not in done]
+
+    def keep(indices: list[int], rows: list[dict]) -> None:
+        if journal is not None:
+            journal.add([(items[todo[k]][0], row) for k, row in zip(indices, rows)])
+
     t_open = time.perf_counter()
     cluster = None
     if args.scheduler:
@@ -98,28 +121,47 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
         t0 = time.perf_counter()
         workers = len(client.nthreads())
         show = sys.stderr.isatty() if args.progress is None else args.progress
-        rows = _run_on(client, items, config, progress=show, salvage=args.salvage)
+        computed = _run_on(client, [items[j] for j in todo], config, progress=show and bool(todo),
+                           salvage=args.salvage, on_rows=keep) if todo else []
         took = time.perf_counter() - t0
     except LibraryError as e:
         print(f"{prog}: {e}".splitlines()[0], file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        if journal is not None:
+            print(f"\n{prog}: interrupted; the rows done are kept in {journal.path}: the same "
+                  "command goes on from there", file=sys.stderr)
+        return 130
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+        if journal is not None:
+            journal.close(remove=False)
 
+    for j, row in zip(todo, computed):
+        done[j] = row
+    rows = [done[j] for j in range(len(items))]
     if not args.out:
         write_csv(rows, sys.stdout)
         sys.stdout.flush()
-    elif kind == "parquet":
-        write_parquet(rows, args.out)
     else:
-        write_csv(rows, args.out)
+        tmp = f"{args.out}.tmp"
+        try:
+            (write_parquet if kind == "parquet" else write_csv)(rows, tmp)
+            os.replace(tmp, args.out)      # never a half-written table
+        except BaseException:
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            raise
+        journal.close(remove=True)
     failed = sum(1 for r in rows if r["error"])
     some = f"{workers} worker{'s' if workers != 1 else ''}"
     where = (f"{some} at {args.scheduler}" if args.scheduler else
              f"a local cluster of {some}, started in {t0 - t_open:.1f} s")
+    reused = len(items) - len(todo)
     print(f"{prog}: {len(rows)} file{'s' if len(rows) != 1 else ''}, {failed} failed, "
-          f"{len(rows) / took:.1f} recordings/s ({took:.2f} s on {where})"
+          f"{len(todo) / max(took, 1e-9):.1f} recordings/s ({took:.2f} s on {where})"
+          f"{f'; {reused} from {journal.path}' if reused and journal else ''}"
           f"{' -> ' + args.out if args.out else ''}", file=sys.stderr)
     return 0
