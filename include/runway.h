@@ -557,7 +557,12 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  timed points without a position (kept only as samples); unreadable: records
  *  that could not be decoded, GPX/TCX points that could not be read (only with
  *  ";salvage"). tracks: each GPX trk, TCX
- *  Track, or FIT file of a chain. device: the totals the file stores (FIT
+ *  Track, or FIT file of a chain. The report line always fits what
+ *  runway_push_jsonl takes (RUNWAY_MAX_INPUT_BYTES; under 600 KB): it lists the
+ *  first 100 tracks, 50 warnings and 1000 device laps, each list then followed
+ *  by "more_tracks", "more_warnings" or (in device) "more_laps", the count
+ *  left out, when there are more; a sport, track name or warning longer than
+ *  200 characters (Unicode scalars) is cut to 199 and a "…". device: the totals the file stores (FIT
  *  session and lap messages; TCX Lap totals), each member omitted when the file
  *  lacks it; null for GPX. Each of its laps: FIT lap start_time,
  *  total_distance, total_timer_time, total_elapsed_time, total_ascent,
@@ -605,8 +610,8 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  The added members come first, then the config's own as it wrote them; with
  *  nothing added, *out_json is the config as given, "{}" when there is none
  *  or it has no member. report_line: the report line as runway_import wrote it
- *  (its "\n" may follow; any length, as its tracks, warnings and device laps
- *  may pass RUNWAY_MAX_INPUT_BYTES; nested at most RUNWAY_MAX_JSON_DEPTH).
+ *  (its "\n" may follow; at most RUNWAY_MAX_INPUT_BYTES, as every line
+ *  runway_import writes is; nested at most RUNWAY_MAX_JSON_DEPTH).
  *  The config is not checked beyond being a JSON object: runway_session_open
  *  judges the result. Free *out_json with runway_string_free(). Statuses:
  *  RUNWAY_ERR_ARGUMENT for a NULL report_line or out_json, or a config that
@@ -616,8 +621,9 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  report (its "type" is not "import_report") or whose "activity",
  *  "altitude_source" or "auto_lap_m" is not one a report has (run, ride, walk;
  *  gps, barometric; a whole number of metres, 0 or more; or null);
- *  RUNWAY_ERR_LIMIT for a config over RUNWAY_MAX_INPUT_BYTES, or either nested
- *  deeper than RUNWAY_MAX_JSON_DEPTH. On an error *out_json is left unchanged.
+ *  RUNWAY_ERR_LIMIT for a report line or config over RUNWAY_MAX_INPUT_BYTES
+ *  (as runway_push_jsonl refuses such a line), or either nested deeper than
+ *  RUNWAY_MAX_JSON_DEPTH. On an error *out_json is left unchanged.
  *  Thread-safe: touches no session. */
 runway_status runway_replay_config(const char *report_line, const char *config_json,
                                    char **out_json);

@@ -72,7 +72,10 @@ public func runway_replay_config_impl(_ report: UnsafePointer<CChar>?, _ config:
         if let config, case let n = strnlen(config, JSONInput.maxInputBytes + 1), n > JSONInput.maxInputBytes {
             throw JSONInput.tooLarge(n, "config", atLeast: true)
         }
-        let line = UnsafeRawBufferPointer(start: report, count: strlen(report))
+        // (Every line runway_import writes is within the limit that runway_push_jsonl keeps.)
+        let n = strnlen(report, JSONInput.maxInputBytes + 1)
+        if n > JSONInput.maxInputBytes { throw JSONInput.tooLarge(n, "report_line", atLeast: true) }
+        let line = UnsafeRawBufferPointer(start: report, count: n)
         let text = try ReplayConfig.text(reportLine: line, config: try string(config, "config"))
         out.pointee = try mallocString(Array(text.utf8))
     }

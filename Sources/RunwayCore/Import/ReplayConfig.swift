@@ -24,15 +24,16 @@ public enum ReplayConfig {
         }
 
         /// Reads an import report line, `{"type":"import_report",...}` as `runway_import` writes
-        /// it (of any length: its tracks, warnings and device laps may pass `maxInputBytes`).
+        /// it (within `maxInputBytes`, as every line it writes is: `ImportReport.write`).
         ///
         /// - Throws: `.json` for text that is not a JSON object (invalid UTF-8 too); `.limit` for
-        ///   one nested deeper than `maxDepth`; `.input` for an object that is not an import
+        ///   one over `maxInputBytes` (what `runway_push_jsonl` refuses too) or nested deeper than
+        ///   `maxDepth`; `.input` for an object that is not an import
         ///   report, or whose `activity`, `altitude_source` or `auto_lap_m` is not one the report
         ///   writes (a profile, a source, a whole number of metres, or null).
         public init(reportLine bytes: UnsafeRawBufferPointer) throws(RunwayError) {
             do {
-                self = try JSONInput.withObject(bytes, limit: nil) { (root) throws(RunwayError) in try Settings(report: root) }
+                self = try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try Settings(report: root) }
             } catch {
                 throw RunwayError(error.status, "report_line: \(error.message)")
             }

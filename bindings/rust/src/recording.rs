@@ -86,7 +86,8 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
 /// Errors: [`Status::Argument`] when `config` is not a JSON object; [`Status::Json`] when
 /// `report` is not one; [`Status::Input`] when it is not an import report (its `"type"`), or its
 /// `activity`, `altitude_source` or `auto_lap_m` is not one a report has; [`Status::Limit`] for a
-/// config over the input limit or either nested too deep; [`Status::Internal`] when the loaded
+/// report line or config over the input limit (every line [`import_recording`] writes is within
+/// it) or either nested too deep; [`Status::Internal`] when the loaded
 /// library has no `runway_replay_config` (built before it was added).
 pub fn replay_config(report: &str, config: Option<&str>) -> Result<Option<String>> {
     crate::load()?;
