@@ -600,8 +600,10 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  added where the config is silent: the report's "activity", its
  *  "altitude_source" as "fix_altitude" and its "auto_lap_m" (0 when the
  *  file's own laps come as lap lines), each where it is not null and the
- *  config has no member of that name (a member with any value, null too,
- *  keeps the report's out). A host that imports a recording and replays its
+ *  config has no member of that name (a member with a value keeps the
+ *  report's out; null is no value of these keys, nor of any config key for
+ *  runway_session_open, so a config naming one as null is refused with the
+ *  message runway_session_open gives for it). A host that imports a recording and replays its
  *  lines itself opens its session with *out_json:
  *    runway_import(...) -> the last line, the report
  *    runway_replay_config(report, "{\"hr_max\":185}", &cfg)
@@ -612,10 +614,11 @@ runway_status runway_import(const char *format, const char *bytes, size_t len,
  *  or it has no member. report_line: the report line as runway_import wrote it
  *  (its "\n" may follow; at most RUNWAY_MAX_INPUT_BYTES, as every line
  *  runway_import writes is; nested at most RUNWAY_MAX_JSON_DEPTH).
- *  The config is not checked beyond being a JSON object: runway_session_open
- *  judges the result. Free *out_json with runway_string_free(). Statuses:
- *  RUNWAY_ERR_ARGUMENT for a NULL report_line or out_json, or a config that
- *  is not a JSON object (as runway_session_open: "config: ..."); RUNWAY_ERR_JSON
+ *  The config is not checked beyond being a JSON object that names none of
+ *  the three as null: runway_session_open judges the result. Free *out_json with runway_string_free(). Statuses:
+ *  RUNWAY_ERR_ARGUMENT for a NULL report_line or out_json, a config that is
+ *  not a JSON object, or one naming "activity", "fix_altitude" or
+ *  "auto_lap_m" as null (as runway_session_open: "config: ..."); RUNWAY_ERR_JSON
  *  for a report line that is not a JSON object, or invalid UTF-8 in either
  *  ("report_line: ..."); RUNWAY_ERR_INPUT for an object that is not an import
  *  report (its "type" is not "import_report") or whose "activity",

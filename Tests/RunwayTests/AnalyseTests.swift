@@ -160,6 +160,38 @@ struct AnalyseTests {
         }
     }
 
+    /// A config naming `activity`, `fix_altitude` or `auto_lap_m` is refused by
+    /// `runway_replay_config` exactly when `runway_session_open` refuses it, with its message:
+    /// null is no value of any config key. Before, `"activity":null` kept the report's activity
+    /// out, and the config it gave then failed `runway_session_open`.
+    @Test func replayConfigRefusesANullSettingAsTheSessionDoes() throws {
+        let report = #"{"type":"import_report","activity":"ride","altitude_source":"barometric","auto_lap_m":0}"#
+        let values = ["activity": #""walk""#, "fix_altitude": #""gps""#, "auto_lap_m": "500"]
+        var configs = ["{}"]
+        for (key, value) in values {
+            for v in [value, "null"] {
+                configs.append("{\"\(key)\":\(v)}")
+                configs.append("{\"hr_max\":185,\"\(key)\":\(v)}")
+                for (other, _) in values where other != key { configs.append("{\"\(key)\":\(v),\"\(other)\":null}") }
+            }
+        }
+        for config in configs {
+            var out: UnsafeMutablePointer<CChar>? = nil
+            let st = runway_replay_config_impl(report, config, &out)
+            let replayMessage = st == RUNWAY_OK ? "" : lastError()
+            defer { free(out) }
+            var h: OpaquePointer? = nil
+            let opened = runway_session_open_impl(config, &h)
+            let openMessage = opened == RUNWAY_OK ? "" : lastError()
+            runway_session_close_impl(h)
+            #expect(st == opened, "\(config): \(replayMessage) / \(openMessage)")
+            #expect(replayMessage == openMessage, "\(config)")
+            if st == RUNWAY_OK, let out {
+                #expect((try? CSession(String(cString: out))) != nil, "\(String(cString: out))")
+            }
+        }
+    }
+
     /// A config the session opens whatever comes before its "{" (spaces, a UTF-8 byte order mark,
     /// which the JSON parser skips) gives a config it opens too, with its own members. Before, a
     /// byte order mark lost one of its bytes: the result was not UTF-8, and not JSON.

@@ -72,12 +72,15 @@ public enum ReplayConfig {
         }
     }
 
-    /// Which of the keys a report may set a config names (with any value, null included: then
-    /// the report does not set it).
+    /// Which of the keys a report may set a config names (with any value: then the report does
+    /// not set it).
     public struct Names: Sendable, Equatable {
         public var activity = false, fixAltitude = false, autoLap = false
         /// Whether the config has no member at all.
         public var empty = true
+        /// The first of those keys the config names as null, which is no value of theirs (nor of
+        /// any config key: `runway_session_open` refuses it, and so does `text(reportLine:config:)`).
+        public var null: String? = nil
 
         public init() {}
 
@@ -86,6 +89,29 @@ public enum ReplayConfig {
             fixAltitude = cJSON_GetObjectItemCaseSensitive(object, "fix_altitude") != nil
             autoLap = cJSON_GetObjectItemCaseSensitive(object, "auto_lap_m") != nil
             empty = object.pointee.child == nil
+            // The one the session names first: `activity` (read before the rest), else in order.
+            if let a = cJSON_GetObjectItemCaseSensitive(object, "activity"), cJSON_IsNull(a) != 0 {
+                null = "activity"
+                return
+            }
+            var item = object.pointee.child
+            while let member = item, null == nil {
+                if cJSON_IsNull(member) != 0, let k = member.pointee.string,
+                   case let key = String(cString: k), key == "fix_altitude" || key == "auto_lap_m" {
+                    null = key
+                }
+                item = member.pointee.next
+            }
+        }
+
+        /// The refusal of a config naming `null`: `runway_session_open`'s own for it.
+        func refusal(of null: String) -> RunwayError {
+            do throws(RunwayError) {
+                _ = try EngineConfig.parse("{\"\(null)\":null}")
+            } catch {
+                return error
+            }
+            return .argument("config: \"\(null)\" must not be null")   // (parse refuses it: not reached)
         }
     }
 
@@ -112,7 +138,9 @@ public enum ReplayConfig {
     /// that sets nothing give `{}`.
     ///
     /// - Throws: as `Settings(reportLine:)`; `.argument` for a config that is not a JSON object,
-    ///   `.limit` for one over `maxInputBytes` or nested deeper than `maxDepth`.
+    ///   or that names `activity`, `fix_altitude` or `auto_lap_m` as null (with the message
+    ///   `runway_session_open` gives for it: null is no value of any config key), `.limit` for
+    ///   one over `maxInputBytes` or nested deeper than `maxDepth`.
     public static func text(reportLine: UnsafeRawBufferPointer, config: String?) throws(RunwayError) -> String {
         var names = Names()
         if var config, !config.isEmpty {
@@ -124,6 +152,9 @@ public enum ReplayConfig {
                 }
             }
             names = try read.get()
+            // A null activity, fix_altitude or auto_lap_m would keep the report's value out and
+            // then fail runway_session_open: refused here with the message the session gives.
+            if let null = names.null { throw names.refusal(of: null) }
         }
         let settings = try Settings(reportLine: reportLine)
         let own = names.empty ? nil : config

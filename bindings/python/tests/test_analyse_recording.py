@@ -151,8 +151,15 @@ def test_replay_config_is_the_librarys_rule():
               "auto_lap_m": 0}
     assert librunway.replay_config(report) == {"activity": "ride", "fix_altitude": "barometric",
                                                "auto_lap_m": 0}
-    got = librunway.replay_config(json.dumps(report), {"auto_lap_m": 500, "fix_altitude": None})
-    assert list(got.items()) == [("activity", "ride"), ("auto_lap_m", 500), ("fix_altitude", None)]
+    got = librunway.replay_config(json.dumps(report), {"auto_lap_m": 500, "fix_altitude": "gps"})
+    assert list(got.items()) == [("activity", "ride"), ("auto_lap_m", 500), ("fix_altitude", "gps")]
+    # null is no value of a config key: refused as the session refuses it, not kept to fail there.
+    for key in ("activity", "fix_altitude", "auto_lap_m"):
+        with pytest.raises(librunway.ArgumentError) as refused:
+            librunway.replay_config(report, {"hr_max": 185, key: None})
+        with pytest.raises(librunway.ArgumentError) as opened:
+            librunway.Session({"hr_max": 185, key: None})
+        assert str(refused.value) == str(opened.value), key
     silent = {"type": "import_report", "activity": None, "altitude_source": None, "auto_lap_m": None}
     assert librunway.replay_config(silent) == {} and librunway.replay_config(silent, {"a": 1}) == {"a": 1}
     with pytest.raises(librunway.InputError, match="not an import report"):

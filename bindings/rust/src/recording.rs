@@ -83,7 +83,9 @@ pub fn import_recording(data: &[u8], format: &str) -> Result<String> {
 /// assert_eq!(config.as_deref(), Some(r#"{"activity":"ride","fix_altitude":"barometric","auto_lap_m":500}"#));
 /// ```
 ///
-/// Errors: [`Status::Argument`] when `config` is not a JSON object; [`Status::Json`] when
+/// Errors: [`Status::Argument`] when `config` is not a JSON object, or names `activity`,
+/// `fix_altitude` or `auto_lap_m` as `null` (no value of a config key: the message is
+/// [`crate::Session::open`]'s for it); [`Status::Json`] when
 /// `report` is not one; [`Status::Input`] when it is not an import report (its `"type"`), or its
 /// `activity`, `altitude_source` or `auto_lap_m` is not one a report has; [`Status::Limit`] for a
 /// report line or config over the input limit (every line [`import_recording`] writes is within
