@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Union
 
 from . import _lib
-from .errors import ArgumentError, InputError, LibraryError
+from .errors import ArgumentError, InputError, JSONError, LibraryError
 from .route import RoutePoints
 from .session import Session, _c_string
 from .session_encoding import _encode
@@ -106,8 +106,8 @@ def replay_config_available() -> bool:
     return _lib.has("runway_replay_config")
 
 
-def replay_config(report: Union[str, Mapping[str, Any]],
-                  config: Optional[Mapping[str, Any]] = None) -> dict[str, Any]:
+def replay_config(report: Union[str, bytes, Mapping[str, Any]],
+                  config: Union[Mapping[str, Any], str, bytes, None] = None) -> dict[str, Any]:
     """The session config a recording replays with, as :func:`analyse_recording`
     (``runway_analyse``) opens its flight: ``config`` with what the import ``report`` says added
     where ``config`` is silent: its ``activity``, its ``altitude_source`` as ``fix_altitude``
@@ -120,7 +120,8 @@ def replay_config(report: Union[str, Mapping[str, Any]],
 
     Args:
         report: the import report: :func:`split_report`'s dict, or its line as text.
-        config: a session config, or ``None``.
+        config: a session config: ``None``, a dict, or a JSON object as text (``str`` or
+            ``bytes``), as :class:`Session` takes it.
 
     Returns:
         The config as a dict: the added members first, then ``config``'s own.
@@ -128,18 +129,29 @@ def replay_config(report: Union[str, Mapping[str, Any]],
     Raises:
         InputError: ``report`` is not an import report, or its ``activity``,
             ``altitude_source`` or ``auto_lap_m`` is not one a report has.
-        JSONError: ``report`` is text that is not a JSON object.
-        ArgumentError: ``config`` is not a JSON object.
+        JSONError: ``report`` is text that is not a JSON object (or a dict that cannot be
+            JSON: a NaN).
+        ArgumentError: ``config`` is not a JSON object (a list, a number, text that is not
+            one), or names ``activity``, ``fix_altitude`` or ``auto_lap_m`` as ``None``
+            (null), which no session takes.
+        LimitError: the report line or the config is over ``RUNWAY_MAX_INPUT_BYTES``.
         LibraryError: the loaded librunway has no ``runway_replay_config``.
     """
     if not replay_config_available():
         raise LibraryError(f"{_lib.path()} has no runway_replay_config (rebuild it)")
-    line = report if isinstance(report, str) else json.dumps(report, allow_nan=False)
-    text = None if config is None else _c_string(_encode(dict(config), "config"), "config",
+    # As Session takes a config (and the report too): text as it is, anything else as its JSON;
+    # the library judges whether it is an object.
+    if isinstance(report, (str, bytes)):
+        line = _encode(report)
+    else:
+        try:
+            line = json.dumps(report, allow_nan=False).encode("utf-8", "surrogatepass")
+        except (TypeError, ValueError) as e:
+            raise JSONError(f"report is not JSON: {e}") from e
+    text = None if config is None else _c_string(_encode(config, "config"), "config",
                                                  ArgumentError)
     out = c_void_p()
-    _lib.lib().runway_replay_config(_c_string(line.encode("utf-8", "surrogatepass"), "report"),
-                                    text, byref(out))
+    _lib.lib().runway_replay_config(_c_string(line, "report"), text, byref(out))
     return json.loads(_lib.take_string(out))
 
 

@@ -294,13 +294,13 @@ def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     except InputFileError as exc:
         print(f"{PROG}: {exc}", file=sys.stderr)
         return 1
-    # What the file names, where --config is silent (as librunway.analyse does).
-    if track.activity is not None and not (config and "activity" in config):
-        config = dict(config or {}, activity=track.activity)
-    if track.fix_altitude is not None and not (config and "fix_altitude" in config):
-        config = dict(config or {}, fix_altitude=track.fix_altitude)
-    if track.auto_lap_m is not None and not (config and "auto_lap_m" in config):
-        config = dict(config or {}, auto_lap_m=track.auto_lap_m)
+    # What the file names, where --config is silent: the library's rule, as librunway.analyse
+    # applies it (librunway.replay_config).
+    try:
+        config = track.config(config)
+    except librunway.RunwayError as exc:
+        print(f"{PROG}: --config: {exc}", file=sys.stderr)
+        return 2
     if track.skipped_untimed:
         print(f"{PROG}: {track.skipped_untimed} track points without a time skipped",
               file=sys.stderr)

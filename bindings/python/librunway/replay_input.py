@@ -42,6 +42,26 @@ class Track:
     activity: str | None = None            # the profile the file names (import report)
     fix_altitude: str | None = None        # what its altitudes are (the report's altitude_source)
     auto_lap_m: float | None = None        # 0: its own laps are replayed (the report's auto_lap_m)
+    report: dict | None = None             # the import report of a file the library read
+
+    def config(self, config: dict | None) -> dict | None:
+        """The session config to replay the track with: ``config`` with what the file names
+        added where it is silent, by the library's one rule (``librunway.replay_config``, as
+        ``librunway.analyse`` applies it) for a file it read; else (JSON Lines, a library
+        without ``runway_replay_config``) the settings above, by the same rule in Python.
+
+        Raises:
+            ArgumentError: ``config`` names ``activity``, ``fix_altitude`` or ``auto_lap_m``
+                as null (which no session takes).
+        """
+        if self.report is not None and librunway.replay_config_available():
+            merged = librunway.replay_config(self.report, config)
+            return merged if merged or config is not None else None
+        for key, value in (("activity", self.activity), ("fix_altitude", self.fix_altitude),
+                           ("auto_lap_m", self.auto_lap_m)):
+            if value is not None and not (config and key in config):
+                config = dict(config or {}, **{key: value})
+        return config
 
 def _local(tag: str) -> str:
     """An element's name without its namespace ("{ns}hr" -> "hr")."""
@@ -142,7 +162,7 @@ def load_imported(path: str, fmt: str, salvage: bool = False) -> Track:
     add_file_settings(settings, report, data, fmt)
     return Track(points, gpx_true_distance(data) if fmt == "gpx" else None, untimed,
                  activity=settings.get("activity"), fix_altitude=settings.get("fix_altitude"),
-                 auto_lap_m=settings.get("auto_lap_m"))
+                 auto_lap_m=settings.get("auto_lap_m"), report=report)
 
 
 def file_settings(path: str, fmt: str) -> dict:

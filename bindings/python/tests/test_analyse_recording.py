@@ -172,6 +172,26 @@ def test_replay_config_is_the_librarys_rule():
         librunway.replay_config(report, {"hr_max": float("nan")})
 
 
+def test_replay_config_takes_a_config_as_session_does():
+    """A config as text (str or bytes) is the dict's config, and what is not a JSON object is
+    the library's ArgumentError, as Session(config) gives: no ValueError from dict()."""
+    report = {"type": "import_report", "activity": "ride", "altitude_source": None,
+              "auto_lap_m": 0}
+    expected = {"activity": "ride", "auto_lap_m": 0, "hr_max": 185}
+    assert librunway.replay_config(report, '{"hr_max":185}') == expected
+    assert librunway.replay_config(json.dumps(report).encode(), b'{"hr_max":185}') == expected
+    for bad in ('not json', '[1]', '"ride"', 5, [("hr_max", 185)], "{\"hr_max\":185}\0"):
+        with pytest.raises(librunway.ArgumentError) as refused:
+            librunway.replay_config(report, bad)
+        with pytest.raises(librunway.ArgumentError) as opened:
+            librunway.Session(bad)
+        assert type(refused.value) is type(opened.value), bad
+    with pytest.raises(librunway.JSONError):
+        librunway.replay_config({"type": "import_report", "x": float("nan")})
+    with pytest.raises(librunway.JSONError):
+        librunway.replay_config(b"[1]")
+
+
 @pytest.mark.skipif(not SHARED, reason="../shared/tracks is not here")
 def test_the_fallback_for_an_older_library_adds_what_the_library_adds(monkeypatch):
     """analyse() with a library without runway_replay_config adds the same settings, in order."""

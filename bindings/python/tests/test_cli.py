@@ -152,6 +152,29 @@ def test_replay_of_a_ride_uses_the_ride_profile():
 
 
 @needs_tracks
+def test_replay_opens_its_session_with_the_librarys_rule():
+    """librunway replay merges what the file names into --config by replay_config, the rule of
+    analyse and runway_analyse (it merged by hand before): the same config for every file and
+    config, and a config naming a setting as null is refused as replay_config refuses it."""
+    from librunway.replay_input import load_track
+    checked = 0
+    for path in sorted(TRACKS.iterdir()):
+        if path.suffix not in (".gpx", ".tcx", ".fit"):
+            continue
+        track = load_track(str(path))
+        report = librunway.split_report(librunway.import_recording(path.read_bytes(), path.suffix[1:]))[1]
+        for config in (None, {}, {"activity": "walk", "hr_max": 180}, {"auto_lap_m": 500}):
+            assert track.config(config) == (librunway.replay_config(report, config) or config), path.name
+        with pytest.raises(librunway.ArgumentError):
+            track.config({"activity": None})
+        checked += 1
+    assert checked >= 10
+    p = run("replay", SAMPLE, "--speed", "0", "--config", '{"activity":null}')
+    assert p.returncode == 2
+    assert one_line_error(p, "librunway replay: --config: config: \"activity\" must be one of")
+
+
+@needs_tracks
 def test_replay_counts_a_fit_files_altitude_as_the_file_says():
     # A FIT file's altitude is the device's barometric one (its import report's
     # altitude_source): the replay opens its session with it, as analyse() does, so the two
