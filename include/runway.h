@@ -582,8 +582,11 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  else by its first UTC timestamp (with a warning), else the file is refused
  *  (left out, with a warning, with ";salvage"). An unknown option is
  *  RUNWAY_ERR_ARGUMENT. Without it a GPX or TCX file is RUNWAY_ERR_INPUT when
- *  it is not well-formed XML or a point cannot be read; with it too when it
- *  breaks off before its root element or has a DTD.
+ *  it is not well-formed XML or a point cannot be read (a document that breaks
+ *  off after its root element started, which salvage reads, says so: its
+ *  message ends '; salvage keeps the points read before the break
+ *  ("gpx;salvage")'); with it too when it breaks off before its root element
+ *  or has a DTD.
  *  XML is parsed by expat; a document with a DTD is refused, so no entity is
  *  ever expanded or loaded.
  *  A file that is not a valid recording of that format (or larger than 64 MiB)

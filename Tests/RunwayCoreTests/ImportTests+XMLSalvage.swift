@@ -25,6 +25,9 @@ extension ImportTests {
             let error = inputError(bytes, format)
             #expect(error?.status == .input)
             #expect(error?.message.hasPrefix("not a well-formed \(kind) file:") == true, "\(file) \(share): \(String(describing: error))")
+            // (Cut after the root element: the refusal says that salvage reads it.)
+            #expect(error?.message.hasSuffix("; salvage keeps the points read before the break (\"\(format.rawValue);salvage\")") == true,
+                    "\(file) \(share): \(String(describing: error))")
             let kept = try report(bytes, as: format, options: ImportOptions(salvage: true))
             let n = kept.inputs.count
             #expect(n > 0 && n < inputs.count, "\(file) \(share): \(n) of \(inputs.count)")
@@ -86,6 +89,24 @@ extension ImportTests {
             do { _ = try report(Array(text.utf8), as: .gpx, options: salvage) } catch let e { error = e }
             #expect(error?.status == .input)
             #expect(error?.message.hasPrefix(prefix) == true, "\(text): \(String(describing: error))")
+            // Nor does the strict refusal send the reader to salvage.
+            #expect(inputError(Array(text.utf8), .gpx)?.message.contains("salvage") == false, "\(text)")
         }
+    }
+
+    /// A strict refusal of XML that breaks off after its root element started says that salvage
+    /// reads it, and salvage then does; one that breaks before it (no document) does not.
+    @Test(arguments: [
+        (ImportFormat.gpx, #"<gpx version="1.1"><trk><trkseg><trkpt lat="52.1" lon="4.3"><time>2024-05-01T10:00:00Z</time></trkpt><trkpt lat="52.2""#),
+        (.tcx, "<TrainingCenterDatabase><Activities><Activity Sport=\"Running\"><Lap><Track><Trackpoint><Time>2024-05-01T10:00:00Z</Time>"
+            + "<Position><LatitudeDegrees>52.1</LatitudeDegrees><LongitudeDegrees>4.3</LongitudeDegrees></Position></Trackpoint><Track"),
+    ])
+    func aStrictRefusalOfABrokenDocumentSaysSalvageReadsIt(_ format: ImportFormat, _ text: String) throws {
+        let message = try #require(inputError(Array(text.utf8), format)?.message)
+        #expect(message.hasPrefix("not a well-formed \(format.rawValue.uppercased()) file: "), "\(message)")
+        #expect(message.hasSuffix(" (line 1); salvage keeps the points read before the break (\"\(format.rawValue);salvage\")"), "\(message)")
+        #expect(try report(Array(text.utf8), as: format, options: ImportOptions(salvage: true)).inputs.count == 1)
+        let beforeRoot = try #require(inputError(Array("<?xml version=\"1.0\"?>\n<".utf8), format)?.message)
+        #expect(!beforeRoot.contains("salvage"), "\(beforeRoot)")
     }
 }

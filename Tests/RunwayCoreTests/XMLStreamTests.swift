@@ -94,7 +94,8 @@ import Testing
         """#
         #expect(message(gpx) == #"trkpt 1: time "soon" is not an ISO 8601 date-time"#)
         // A well-formedness error comes before any point's.
-        #expect(message(#"<gpx><trk><trkpt lon="1"></trk></gpx>"#) == "not a well-formed GPX file: mismatched tag (line 1)")
+        #expect(message(#"<gpx><trk><trkpt lon="1"></trk></gpx>"#)
+                == #"not a well-formed GPX file: mismatched tag (line 1); salvage keeps the points read before the break ("gpx;salvage")"#)
     }
 
     @Test func theFirstTrackTypeAndNameChildrenCount() throws {

@@ -76,6 +76,8 @@ final class XMLStream {
     /// - Returns: with `salvage`, the damage ("not a well-formed GPX file: unclosed token (line
     ///   12, byte 345)"), or nil for a well-formed document.
     /// - Throws: `.input` with expat's message and line when the text is not well-formed XML
+    ///   (when it breaks off after its root element started, which salvage reads, with a hint
+    ///   that `";salvage"` keeps the points before the break)
     ///   (with `salvage`, only before its root element), has a DTD, or nests too deep, or has no
     ///   root element.
     @discardableResult
@@ -109,7 +111,11 @@ final class XMLStream {
         guard ok == XML_STATUS_OK else {
             let message = XML_ErrorString(XML_GetErrorCode(parser)).map { String(cString: $0) } ?? "XML parse error"
             let line = XML_GetCurrentLineNumber(parser)
-            guard salvage, stream.sawRoot else { throw .input("not a well-formed \(what) file: \(message) (line \(line))") }
+            guard salvage, stream.sawRoot else {
+                // (After the root element salvage reads the points before the break: say so.)
+                let hint = stream.sawRoot ? "; salvage keeps the points read before the break (\"\(what.lowercased());salvage\")" : ""
+                throw .input("not a well-formed \(what) file: \(message) (line \(line))\(hint)")
+            }
             return "not a well-formed \(what) file: \(message) (line \(line), byte \(XML_GetCurrentByteIndex(parser)))"
         }
         guard stream.sawRoot else { throw .input("not a \(what) file: no root element") }

@@ -314,20 +314,32 @@ def split_report(lines: list[str]) -> tuple[list[str], Optional[dict[str, Any]]]
     return lines, None
 
 
+#: How a Python host asks for salvage (the end of every salvage hint).
+_ASK_FOR_SALVAGE = ": salvage=True in Python, --salvage on the command line"
 #: What a truncated FIT file's error adds: salvage exists (and how to ask for it).
-SALVAGE_HINT = ("; salvage keeps the records read before the cut: salvage=True in Python, "
-                "--salvage on the command line")
+SALVAGE_HINT = "; salvage keeps the records read before the cut" + _ASK_FOR_SALVAGE
 
 
 def _with_salvage_hint(e: InputError) -> InputError:
-    """A strict FIT import's error, with :data:`SALVAGE_HINT` when the file is truncated (the
-    damage a person is told salvage is for: its message starts "truncated FIT file"); other
-    errors as they are."""
-    if str(e).startswith("truncated FIT file") and SALVAGE_HINT not in str(e):
-        hinted = InputError(str(e) + SALVAGE_HINT, e.status)
-        hinted.__cause__ = e
-        return hinted
+    """A strict import's error, saying how to ask for salvage where salvage reads the file: a
+    truncated FIT file (its message starts "truncated FIT file": :data:`SALVAGE_HINT` added)
+    and GPX or TCX that breaks off after its root element (the library's hint, which names
+    the C format ``"gpx;salvage"``, ends in the Python way instead); other errors as they
+    are."""
+    text = str(e)
+    for fmt in ("gpx", "tcx"):
+        library = f' ("{fmt};salvage")'
+        if text.startswith(f"not a well-formed {fmt.upper()} file") and text.endswith(library):
+            return _hinted(e, text[:-len(library)] + _ASK_FOR_SALVAGE)
+    if text.startswith("truncated FIT file") and SALVAGE_HINT not in text:
+        return _hinted(e, text + SALVAGE_HINT)
     return e
+
+
+def _hinted(e: InputError, text: str) -> InputError:
+    hinted = InputError(text, e.status)
+    hinted.__cause__ = e
+    return hinted
 
 
 def _start_replay(session: Session, lines: Sequence[str]) -> None:

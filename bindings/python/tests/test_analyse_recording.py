@@ -124,8 +124,14 @@ def test_analyse_salvages_a_gpx_or_tcx_cut_short(fmt):
     from conftest import REPO
     whole = librunway.analyse(REPO / "examples" / "data" / "city_run.gpx").export(fmt)
     data = whole[:len(whole) * 2 // 3]
-    with pytest.raises(librunway.InputError, match=f"^not a well-formed {fmt.upper()} file"):
-        librunway.analyse(data, format=fmt)
+    # The refusal says that salvage reads the file, in Python's words, as a truncated FIT's does.
+    hint = ("; salvage keeps the points read before the break: salvage=True in Python, "
+            "--salvage on the command line")
+    for refuse in (lambda: librunway.analyse(data, format=fmt),
+                   lambda: librunway.import_recording(data, fmt)):
+        with pytest.raises(librunway.InputError, match=f"^not a well-formed {fmt.upper()} file") as e:
+            refuse()
+        assert str(e.value).endswith(hint), str(e.value)
     full = librunway.analyse(whole, format=fmt).summary["distance_m"]
     flight = librunway.analyse(data, format=fmt, salvage=True)
     assert 0.3 * full < flight.summary["distance_m"] < 0.9 * full, (flight.summary["distance_m"], full)
