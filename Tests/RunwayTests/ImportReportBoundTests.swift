@@ -48,11 +48,11 @@ struct ImportReportBoundTests {
 
     /// Files whose report was over 1 MiB, or would be with the names and laps they carry.
     static let hostile: [(String, [UInt8], ImportFormat)] = [
-        ("30 000 one-point trks", gpx(tracks: 30_000, name: { _ in nil }), .gpx),
+        ("24 000 one-point trks", gpx(tracks: 24_000, name: { _ in nil }), .gpx),
         ("6 000 trks named with 100 escaped characters", gpx(tracks: 6_000, name: { _ in String(long.prefix(100)) }), .gpx),
-        ("30 000 trks with an untimed point each", gpx(tracks: 30_000, name: { "t\($0)" }, untimed: true), .gpx),
+        ("20 000 trks with an untimed point each", gpx(tracks: 20_000, name: { "t\($0)" }, untimed: true), .gpx),
         ("a trk named and typed with 300 000 escaped characters", gpx(tracks: 2, name: { _ in long }, type: long), .gpx),
-        ("20 000 TCX laps", tcx(laps: 20_000), .tcx),
+        ("12 000 TCX laps", tcx(laps: 12_000), .tcx),
     ]
 
     @Test(arguments: 0..<hostile.count)
