@@ -227,13 +227,19 @@ void runway_session_close(runway_session *s);
  *               start time: already true, RUNWAY_OK, or the start's time is
  *               still pending: the line gives it); a refused one is logged
  *               like an input
- *    a lap:     {"type":"lap","t":..} (as runway_import writes a recording's
- *               device laps): the same as runway_lap at t (null or absent t:
- *               now), journaled as the lap, with its statuses (before the
- *               start, after the stop or with nothing since the last lap
+ *    a lap:     {"type":"lap","t":..}: the same as runway_lap at t (null or
+ *               absent t: now), journaled as the lap, with its statuses (before
+ *               the start, after the stop or with nothing since the last lap
  *               RUNWAY_ERR_STATE; t not a number, out of range or before the
  *               latest input RUNWAY_ERR_INPUT); a refused one is logged like
  *               an input
+ *    a device lap: {"type":"device_lap","t":..,"trigger":"distance"} (as
+ *               runway_import writes a recording's laps): while auto laps are
+ *               off, the lap line above, the lap's trigger the device's (manual,
+ *               time, distance, position_start, position_lap, position_waypoint,
+ *               position_marked, session_end, fitness_equipment, heart_rate;
+ *               absent or null: manual; another RUNWAY_ERR_INPUT); with auto laps
+ *               on accepted and changes nothing (docs/formats.md "Laps")
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times

@@ -8,7 +8,8 @@ import RunwayCore
 ///   `{"type":"altimeter","alt":412.5,"t":…}`. Doubles are written with `description`, which
 ///   round-trips exactly.
 /// - `command`: the command's name (`start`, `pause`, `resume`, `stop`).
-/// - `lap`: empty.
+/// - `lap`: empty for a manual lap, else the name of its trigger (`distance`: a recording's
+///   device lap; `LapTrigger`), so a store written before triggers reads back as it was.
 /// - `tick`: empty (schema version 4 on).
 enum JournalCoding {
     static let inputKind = "input", commandKind = "command", lapKind = "lap", tickKind = "tick"
@@ -25,8 +26,8 @@ enum JournalCoding {
         switch entry {
         case .command(let c, let t):
             return Row(kind: commandKind, t: t, payload: Array(c.rawValue.utf8))
-        case .lap(let t):
-            return Row(kind: lapKind, t: t, payload: [])
+        case .lap(let t, let trigger):
+            return Row(kind: lapKind, t: t, payload: trigger == .manual ? [] : Array(trigger.rawValue.utf8))
         case .tick(let t):
             return Row(kind: tickKind, t: t, payload: [])
         case .input(let input):
@@ -70,7 +71,12 @@ enum JournalCoding {
             }
             return .command(c, t: t)
         case lapKind:
-            return .lap(t: t)
+            guard !payload.isEmpty else { return .lap(t: t) }
+            let name = String(decoding: payload, as: UTF8.self)
+            guard let trigger = LapTrigger(rawValue: name), LapTrigger.device.contains(trigger) else {
+                throw damaged("unknown lap trigger \"\(name.prefix(40))\"")
+            }
+            return .lap(t: t, trigger: trigger)
         case tickKind:
             guard !t.isNaN else { throw damaged("a tick without a time") }   // (only ticks that moved the clock are journaled)
             return .tick(t: t)

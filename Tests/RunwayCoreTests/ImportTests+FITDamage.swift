@@ -199,7 +199,7 @@ extension ImportTests {
                 switch line {
                 case .input(let input): lines.append("fix \(Int(input.t - epoch) - Int(t0))")
                 case .command(let command, let t): lines.append("\(command.rawValue) \(Int(t - epoch) - Int(t0))")
-                case .lap(let t): lines.append("lap \(Int(t - epoch) - Int(t0))")
+                case .lap(let t, _): lines.append("lap \(Int(t - epoch) - Int(t0))")
                 }
             }
             #expect(imported.report.inputs == lines.count)

@@ -54,8 +54,8 @@ extension ImportTests {
                     #expect(same(got.input, input), "\(file): \(String(decoding: line, as: UTF8.self))")
                 case (.command(let got, let t)?, .command(let command, let at)):
                     #expect(got == command && t == at, "\(file): \(String(decoding: line, as: UTF8.self))")
-                case (.deviceLap(let t)?, .lap(let at)):
-                    #expect(t == at, "\(file): \(String(decoding: line, as: UTF8.self))")
+                case (.deviceLap(let t, let trigger)?, .lap(let at, let said)):
+                    #expect(t == at && trigger == said ?? .manual, "\(file): \(String(decoding: line, as: UTF8.self))")
                 default:
                     Issue.record("\(file): \(String(decoding: line, as: UTF8.self)) decodes as \(String(describing: decoded)), not \(want)")
                 }

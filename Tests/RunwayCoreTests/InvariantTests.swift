@@ -299,7 +299,7 @@ struct InvariantTests {
                         switch line {
                         case .input(let input): if let v = try? ValidatedInput(input) { c.push(v) }
                         case .command(let command, let t): if withTimer { c.command(command, at: t) }
-                        case .lap(let t): if withTimer { c.lap(at: t) }
+                        case .lap(let t, _): if withTimer { c.lap(at: t) }
                         }
                     }
                     #expect(c.refusedCommands == 0, "\(file) (\(label)): \(c.refusedCommands) timer lines refused")

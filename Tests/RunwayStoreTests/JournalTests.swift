@@ -129,7 +129,7 @@ import RunwaySim
         switch e {
         case .input(let i): try core.process(ValidatedInput(i), wallClock: .nan, events: &events)
         case .command(let c, let t): try core.command(c, at: t, wallClock: .nan, events: &events)
-        case .lap(let t): try core.lap(at: t, wallClock: .nan, events: &events)
+        case .lap(let t, _): try core.lap(at: t, wallClock: .nan, events: &events)
         case .tick(let t): try core.tick(at: t, wallClock: .nan, events: &events)
         }
     }

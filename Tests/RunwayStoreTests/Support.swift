@@ -63,7 +63,8 @@ func same(_ a: Double, _ b: Double) -> Bool { a.bitPattern == b.bitPattern || (a
 func same(_ a: JournalEntry, _ b: JournalEntry) -> Bool {
     switch (a, b) {
     case (.command(let c, let t), .command(let d, let u)): return c == d && same(t, u)
-    case (.lap(let t), .lap(let u)), (.tick(let t), .tick(let u)): return same(t, u)
+    case (.lap(let t, let a), .lap(let u, let b)): return same(t, u) && a == b
+    case (.tick(let t), .tick(let u)): return same(t, u)
     case (.input(.fix(let x)), .input(.fix(let y))):
         return [same(x.t, y.t), same(x.lat, y.lat), same(x.lon, y.lon), same(x.alt, y.alt),
                 same(x.speed, y.speed), same(x.course, y.course), same(x.hAcc, y.hAcc),

@@ -102,3 +102,50 @@ def test_a_gpx_file_keeps_the_sessions_auto_laps():
     assert flight.report["laps"] == 0 and flight.report["auto_lap_m"] is None
     assert "auto_lap_m" not in flight.config
     assert {lap["trigger"] for lap in flight.summary["laps"][:-1]} == {"auto"}
+
+
+# What ended each lap, as Garmin's FIT SDK names a lap_trigger and a TCX TriggerMethod says it,
+# in librunway's names (docs/formats.md "Laps"); None: the file does not say (replayed manual).
+TCX_TRIGGERS = {"Manual": "manual", "Distance": "distance", "Location": "position_lap",
+                "Time": "time", "HeartRate": "heart_rate"}
+
+
+def device_triggers(path):
+    if path.endswith(".fit"):
+        garmin = pytest.importorskip("garmin_fit_sdk")
+        messages, _ = garmin.Decoder(garmin.Stream.from_file(path)).read(convert_datetimes_to_dates=False)
+        return [lap.get("lap_trigger") for lap in messages.get("lap_mesgs", [])]
+    return [TCX_TRIGGERS.get((lap.findtext(TCX_NS + "TriggerMethod") or "").strip())
+            for lap in ET.parse(path).getroot().iter(TCX_NS + "Lap")]
+
+
+def lap_recordings():
+    return sorted(f for f in os.listdir(TRACKS) if f.endswith((".fit", ".tcx"))) if os.path.isdir(TRACKS) else []
+
+
+@pytest.mark.parametrize("name", lap_recordings())
+def test_a_device_laps_trigger_is_replayed_and_exported(name):
+    """Each device lap's trigger is the report's, and the replayed lap it ends has it (the last
+    is the flight's final lap); the FIT export writes them back as Garmin's SDK reads them. Before,
+    every device lap replayed as manual (the 2013 Forerunner run's 4 distance laps)."""
+    path = os.path.join(TRACKS, name)
+    triggers = device_triggers(path)
+    flight = librunway.analyse(path)
+    assert [lap.get("trigger") for lap in flight.report["device"]["laps"]] == triggers
+    laps = [lap["trigger"] for lap in flight.laps]
+    assert laps[-1] == "final"
+    if len(laps) == len(triggers):   # (no lap joined the one before it)
+        assert laps[:-1] == [t or "manual" for t in triggers[:-1]], name
+    garmin = pytest.importorskip("garmin_fit_sdk")
+    messages, errors = garmin.Decoder(garmin.Stream.from_byte_array(bytearray(flight.export("fit")))).read(
+        convert_datetimes_to_dates=False)
+    assert errors == []
+    written = [lap.get("lap_trigger") for lap in messages["lap_mesgs"]]
+    fit_name = {"heart_rate": "manual", "final": "session_end", "auto": "distance"}
+    assert written == [fit_name.get(t, t) for t in laps], name
+
+
+def test_the_2013_runs_distance_laps_come_back_as_distance():
+    path = os.path.join(TRACKS, "fitparse__2013-02-06-12-11-14.fit")
+    laps = [lap["trigger"] for lap in librunway.analyse(path).laps]
+    assert laps == ["distance"] * 4 + ["final"]

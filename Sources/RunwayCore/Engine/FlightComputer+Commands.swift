@@ -99,10 +99,11 @@ extension FlightComputer {
     /// takes the gap's line up to its time, not none of it and not all of it. A phase change
     /// or the stop cuts it with what is known then; a second lap meanwhile waits after it, and
     /// the step is shared among them in time order.
+    /// `trigger`: `manual`, or a recording's device's (`FlightDriver.Request.deviceLap`).
     @usableFromInline
-    mutating func lap(resolvedAt time: Double, events: inout [Event]) {
+    mutating func lap(resolvedAt time: Double, trigger: LapTrigger = .manual, events: inout [Event]) {
         if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(progress(at: .nan), waits: lapWaits(at: now), metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) else { return }
+        guard lapStage.manual(progress(at: .nan), trigger: trigger, waits: lapWaits(at: now), metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }
 

@@ -274,11 +274,5 @@ enum FITExporter {
         }
     }
 
-    static func lapTrigger(_ t: LapTrigger) -> Int64 {
-        switch t {
-        case .auto: 2      // distance
-        case .manual: 0    // manual
-        case .final: 7     // session_end
-        }
-    }
+    static func lapTrigger(_ t: LapTrigger) -> Int64 { t.fitValue }
 }

@@ -5,8 +5,9 @@
 /// one `<Lap StartTime>` per lap (see `FlightRecord.exportLaps`: the finished laps, the lap in
 /// progress of a flight still in the air, or one lap over the whole flight) with TotalTimeSeconds
 /// (timer time, pauses excluded), DistanceMeters, MaximumSpeed, Calories 0 (not estimated),
-/// Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod (Distance for an auto
-/// lap, Manual otherwise). A lap's points go in one `<Track>` per timer leg of the flight within
+/// Average/MaximumHeartRateBpm when known, Intensity Active and TriggerMethod (`LapTrigger.tcxName`:
+/// Distance for an auto or a device's distance lap, Time, Location, HeartRate for a device's, Manual
+/// otherwise). A lap's points go in one `<Track>` per timer leg of the flight within
 /// the lap (`FlightRecord.timerLegs`, as Garmin starts a new Track each time the timer stops and
 /// starts; `Route.legRanges`; the route's segments when the legs are unknown), so a GPS gap or jump
 /// inside a leg breaks no Track: an import reads a Track break inside a Lap as a pause, and finds
@@ -82,7 +83,7 @@ enum TCXExporter {
         heartRate("AverageHeartRateBpm", lap.avgHrBpm, &out)
         heartRate("MaximumHeartRateBpm", lap.maxHrBpm, &out)
         out.write("    <Intensity>Active</Intensity>\n    <TriggerMethod>")
-        out.write(lap.trigger == .auto ? "Distance" : "Manual")
+        out.write(lap.trigger.tcxName)
         out.write("</TriggerMethod>\n")
         // One Track per timer leg (`segments`: the legs' ranges of route points) the lap's points
         // touch; the sensor's points in time order among them, in the Track open at their time. A

@@ -18,13 +18,15 @@ public struct FlightDriver: Sendable {
         case input(ValidatedInput)
         /// A phase command at `t` (NaN: now).
         case command(PhaseCommand, t: Double)
-        /// A manual lap at `t` (NaN: now).
-        case lap(t: Double)
-        /// A lap a recording's device marked (an imported file's `device_lap` line): the lap at
-        /// `t` while the flight's auto laps are off (`auto_lap_m` 0, as the import report says to
+        /// A lap at `t` (NaN: now): a manual lap (`runway_lap`), or a device's lap ended by
+        /// `trigger` (`deviceLap`, and its journal entry).
+        case lap(t: Double, trigger: LapTrigger = .manual)
+        /// A lap a recording's device marked (an imported file's `device_lap` line, its `trigger`
+        /// what ended the device's lap: `manual` when the line says nothing): the lap at `t`
+        /// while the flight's auto laps are off (`auto_lap_m` 0, as the import report says to
         /// replay a file with laps); with auto laps on, the flight's laps are its auto laps and
         /// this changes nothing (the log says so once).
-        case deviceLap(t: Double)
+        case deviceLap(t: Double, trigger: LapTrigger = .manual)
         /// A clock tick at `t` (NaN: now): the live clock's, or the host's `runway_tick`.
         case tick(t: Double)
     }
@@ -63,16 +65,16 @@ public struct FlightDriver: Sendable {
             guard let resolved = try core.check(command, at: t, wallClock: wallClock) else { return }   // already true: not journaled
             try journal?(.command(command, t: resolved.t))
             core.command(command, resolved: resolved, events: &events)
-        case .deviceLap(let t):
+        case .deviceLap(let t, let trigger):
             guard core.config.autoLapM > 0 else {
-                try perform(.lap(t: t), wallClock: wallClock, journal: journal, events: &events)
+                try perform(.lap(t: t, trigger: trigger), wallClock: wallClock, journal: journal, events: &events)
                 return
             }
             core.passOverDeviceLap(&events)
-        case .lap(let t):
+        case .lap(let t, let trigger):
             let time = try core.checkLap(at: t, wallClock: wallClock)
-            try journal?(.lap(t: time))
-            core.lap(resolvedAt: time, events: &events)
+            try journal?(.lap(t: time, trigger: trigger))
+            core.lap(resolvedAt: time, trigger: trigger, events: &events)
         case .tick(let t):
             let tick = try core.checkTick(at: t, wallClock: wallClock)
             if tick.moves { try journal?(.tick(t: tick.t)) }
@@ -91,7 +93,7 @@ public struct FlightDriver: Sendable {
                 switch entry {
                 case .input(let input): try perform(.input(try ValidatedInput(input)), wallClock: input.t, events: &events)
                 case .command(let c, let t): try perform(.command(c, t: t), wallClock: t, events: &events)
-                case .lap(let t): try perform(.lap(t: t), wallClock: t, events: &events)
+                case .lap(let t, let trigger): try perform(.lap(t: t, trigger: trigger), wallClock: t, events: &events)
                 case .tick(let t): try perform(.tick(t: t), wallClock: t, events: &events)
                 }
             } catch {

@@ -12,8 +12,9 @@ public enum JournalEntry: Sendable, Equatable {
     case input(Input)
     /// A phase command. `t` is NaN only when the command's time was pending; NaN is kept.
     case command(PhaseCommand, t: Double)
-    /// A lap mark. NaN is kept as for commands.
-    case lap(t: Double)
+    /// A lap mark, and what ended the lap (`manual`, or a recording's device's trigger). NaN is
+    /// kept as for commands.
+    case lap(t: Double, trigger: LapTrigger = .manual)
     /// A clock tick that moved the clock (`FlightComputer.checkTick`): elapsed time and the
     /// time-weighted figures advance with it, so a replay without it would differ from the
     /// live flight.
@@ -23,7 +24,7 @@ public enum JournalEntry: Sendable, Equatable {
     public var t: Double {
         switch self {
         case .input(let i): return i.t
-        case .command(_, let t), .lap(let t), .tick(let t): return t
+        case .command(_, let t), .lap(let t, _), .tick(let t): return t
         }
     }
 }

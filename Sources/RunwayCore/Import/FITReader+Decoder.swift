@@ -324,7 +324,7 @@ extension FITReader {
                     d.normalizedPowerW = source[0][isLap ? 33 : 34] ?? .nan
                 }
                 // Lap fields: start_time 2, total_elapsed_time 7, total_timer_time 8, total_distance 9,
-                // avg_power 19, max_power 20, total_ascent 21, normalized_power 33.
+                // avg_power 19, max_power 20, total_ascent 21, lap_trigger 24, normalized_power 33.
                 d.laps = laps.map { l in
                     ImportReport.DeviceLap(startT: l[2].map { $0 + epoch } ?? .nan,
                                            distanceM: l[9].map { $0 / 100 } ?? .nan,
@@ -333,7 +333,8 @@ extension FITReader {
                                            ascentM: l[21] ?? .nan,
                                            avgPowerW: l[19] ?? .nan,
                                            maxPowerW: l[20] ?? .nan,
-                                           normalizedPowerW: l[33] ?? .nan)
+                                           normalizedPowerW: l[33] ?? .nan,
+                                           trigger: l[24].flatMap { LapTrigger(fit: $0) })
                 }
                 report.device = d
             }

@@ -88,6 +88,7 @@ extension ImportReport {
                 optional(&w, "avg_power_w", lap.avgPowerW)
                 optional(&w, "max_power_w", lap.maxPowerW)
                 optional(&w, "normalized_power_w", lap.normalizedPowerW)
+                if let trigger = lap.trigger { w.field("trigger", trigger.rawValue) }
                 w.endObject()
             }
             w.endArray()

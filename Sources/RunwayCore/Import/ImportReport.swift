@@ -30,6 +30,8 @@ public struct ImportReport: Sendable, Equatable {
         public var avgPowerW = Double.nan
         public var maxPowerW = Double.nan
         public var normalizedPowerW = Double.nan
+        /// What ended the lap (FIT `lap_trigger`, TCX `TriggerMethod`); nil: the file does not say.
+        public var trigger: LapTrigger? = nil
     }
 
     /// Totals the file itself stores (FIT session and lap messages, TCX `Lap` totals); NaN = absent.
@@ -184,18 +186,20 @@ public struct ImportedRecording: Sendable {
 
     /// A lap of the device starting at `t`: a device lap line (`{"type":"device_lap","t":…}`,
     /// the lap at `t` while auto laps are off: `FlightDriver.Request.deviceLap`) written just before
-    /// the input at index `beforeInput`, the first at or after `t`.
+    /// the input at index `beforeInput`, the first at or after `t`; `trigger` is what ended the
+    /// device's lap before it, the lap the mark ends (nil: the file does not say).
     public struct LapMark: Sendable, Equatable {
         public var t: Double
         public var beforeInput: Int
+        public var trigger: LapTrigger? = nil
     }
 
     /// One line of the recording as librunway input.
     public enum Line: Sendable, Equatable {
         case input(Input)
         case command(PhaseCommand, t: Double)
-        /// A lap at `t` (a device lap's start).
-        case lap(t: Double)
+        /// A lap at `t` (a device lap's start), ended by `trigger` (nil: the file does not say).
+        case lap(t: Double, trigger: LapTrigger?)
 
         /// What the line asks of a flight: the input validated, the command, or the device's lap at
         /// its time (taken while auto laps are off: `FlightDriver.Request.deviceLap`).
@@ -203,26 +207,27 @@ public struct ImportedRecording: Sendable {
             switch self {
             case .input(let input): return .input(try ValidatedInput(input))
             case .command(let command, let t): return .command(command, t: t)
-            case .lap(let t): return .deviceLap(t: t)
+            case .lap(let t, let trigger): return .deviceLap(t: t, trigger: trigger ?? .manual)
             }
         }
 
         /// Writes the line as one JSON object in the shape `InputDecoder.decodeLine` reads
         /// (`Input.write`, `{"type":"pause","t":…}` for a command: start, pause or resume, or
-        /// `{"type":"device_lap","t":…}`).
+        /// `{"type":"device_lap","t":…,"trigger":"distance"}`, the trigger when the file says it).
         public func write(to w: inout JSONWriter) {
             switch self {
             case .input(let input): input.write(to: &w)
             case .command(let command, let t): Self.write(type: command.rawValue, t: t, to: &w)
-            case .lap(let t): Self.write(type: "device_lap", t: t, to: &w)
+            case .lap(let t, let trigger): Self.write(type: "device_lap", t: t, trigger: trigger, to: &w)
             }
         }
 
-        /// `{"type":…,"t":…}`: a command's or a lap's line.
-        private static func write(type: String, t: Double, to w: inout JSONWriter) {
+        /// `{"type":…,"t":…}`: a command's or a lap's line (with its trigger, if any).
+        private static func write(type: String, t: Double, trigger: LapTrigger? = nil, to w: inout JSONWriter) {
             w.beginObject()
             w.field("type", type)
             w.field("t", t)
+            if let trigger { w.field("trigger", trigger.rawValue) }
             w.endObject()
         }
     }
@@ -297,7 +302,7 @@ public struct ImportedRecording: Sendable {
                 let lapDue = nextLap < laps.count && laps[nextLap].beforeInput <= k
                 if lapDue && (!timerDue || laps[nextLap].t < timer[next].t
                               || (laps[nextLap].t == timer[next].t && timer[next].command == .resume)) {
-                    try body(.lap(t: laps[nextLap].t))
+                    try body(.lap(t: laps[nextLap].t, trigger: laps[nextLap].trigger))
                     nextLap += 1
                 } else if timerDue {
                     try body(.command(timer[next].command, t: timer[next].t))

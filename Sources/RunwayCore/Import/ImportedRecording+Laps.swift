@@ -21,7 +21,9 @@ extension ImportedRecording {
         }
         let deviceLaps = report.device?.laps ?? []
         guard !deviceLaps.isEmpty, let first = inputs.first else { return }
+        // Each lap's start after the first, with the trigger of the lap before it: the lap it ends.
         let starts = deviceLaps.dropFirst().map(\.startT)
+        let ends = Array(zip(starts, deviceLaps.dropLast().map(\.trigger))).sorted { $0.0 < $1.0 }
         let unplaced = starts.filter { (try? ValidatedInput.time($0)) == nil }.count
         guard unplaced == 0 else {
             report.warnings.append("\(unplaced) of the file's \(deviceLaps.count) laps without a start time: the device's laps are not replayed (auto laps instead)")
@@ -37,13 +39,13 @@ extension ImportedRecording {
             stopped.append((change.t, resume?.t ?? .infinity))
         }
         var previous = flightStart
-        for t in starts.sorted() where t > previous && t < latest {
+        for (t, trigger) in ends where t > previous && t < latest {
             // A lap begun and ended within one stop of the timer has nothing a replay could lap
             // (runway_lap refuses it): it joins the lap after it.
             if stopped.contains(where: { previous >= $0.from && t <= $0.to }) { continue }
             // The first input at or after the lap's start (there is one: the latest is later).
             guard let k = inputs.firstIndex(where: { $0.t >= t }) else { break }
-            laps.append(LapMark(t: t, beforeInput: k))
+            laps.append(LapMark(t: t, beforeInput: k, trigger: trigger))
             previous = t
         }
     }

@@ -52,6 +52,7 @@ public enum InputDecoder {
     static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> FlightDriver.Request? {
         var fields = InputFields()
         var type: String? = nil
+        var trigger: UnsafeMutablePointer<cJSON>? = nil
         var child = root.pointee.child
         while let c = child {
             child = c.pointee.next
@@ -78,6 +79,9 @@ public enum InputDecoder {
                 }
                 type = String(cString: s)
                 continue
+            case (0x74, 0x72) where strcmp(key, "trigger") == 0:
+                trigger = c
+                continue
             default: continue  // unknown keys are ignored (forward compatibility)
             }
             let v: Double
@@ -91,7 +95,17 @@ public enum InputDecoder {
             }
             fields.set(slot, v)
         }
-        return try fields.finish(InputKind(type: type))
+        let request = try fields.finish(InputKind(type: type))
+        // A device lap's trigger (`LapTrigger.device`; absent or null: manual); on other lines
+        // the key is not read, as any unknown key.
+        if case .deviceLap(let t, _)? = request, let trigger, cJSON_IsNull(trigger) == 0 {
+            guard cJSON_IsString(trigger) != 0, let s = trigger.pointee.valuestring,
+                  let named = LapTrigger(rawValue: String(cString: s)), LapTrigger.device.contains(named) else {
+                throw .input("a device_lap's \"trigger\" must be one of \(LapTrigger.device.map(\.rawValue).joined(separator: ", ")), or null")
+            }
+            return .deviceLap(t: t, trigger: named)
+        }
+        return request
     }
 
     /// How the two paths differ on `bytes`, or nil when they agree: the same input bit for bit
@@ -124,9 +138,9 @@ extension FlightDriver.Request {
         switch self {
         case .input(let input): return input.input.bits
         case .command(let c, let t): return [5, UInt64(PhaseCommand.allCases.firstIndex(of: c) ?? 0), t.bitPattern]
-        case .lap(let t): return [6, t.bitPattern]
+        case .lap(let t, let trigger): return [6, t.bitPattern, UInt64(LapTrigger.allCases.firstIndex(of: trigger) ?? 0)]
         case .tick(let t): return [7, t.bitPattern]
-        case .deviceLap(let t): return [8, t.bitPattern]
+        case .deviceLap(let t, let trigger): return [8, t.bitPattern, UInt64(LapTrigger.allCases.firstIndex(of: trigger) ?? 0)]
         }
     }
 }

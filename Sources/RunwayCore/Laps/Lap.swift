@@ -1,11 +1,27 @@
-/// What ended a lap.
-public enum LapTrigger: String, Sendable {
+/// What ended a lap: the engine's own (`auto`, `manual`, `final`), or a recording's device's,
+/// carried by a `device_lap` line (`LapTrigger+Device.swift`; docs/formats.md "Laps").
+public enum LapTrigger: String, Sendable, CaseIterable {
     /// The distance reached the next multiple of the auto-lap distance.
     case auto
-    /// The runner asked for a lap (`runway_lap`).
+    /// The runner asked for a lap (`runway_lap`), or a device's lap says so (FIT `manual`, TCX
+    /// `Manual`) or says nothing.
     case manual
     /// The flight stopped: the partial lap at the end.
     case final
+    /// A device's lap ended by its lap time (FIT `time`, TCX `Time`).
+    case time
+    /// A device's lap ended by its lap distance (FIT `distance`, TCX `Distance`).
+    case distance
+    /// A device's lap ended at a position (FIT `position_start`, `position_lap`,
+    /// `position_waypoint`, `position_marked`; TCX `Location`: `position_lap`).
+    case positionStart = "position_start", positionLap = "position_lap"
+    case positionWaypoint = "position_waypoint", positionMarked = "position_marked"
+    /// A device's lap ended by the end of its session (FIT `session_end`).
+    case sessionEnd = "session_end"
+    /// A device's lap ended by fitness equipment (FIT `fitness_equipment`).
+    case fitnessEquipment = "fitness_equipment"
+    /// A device's lap ended by a heart-rate rule (TCX `HeartRate`).
+    case heartRate = "heart_rate"
 }
 
 /// One finished lap (a split).

@@ -131,10 +131,13 @@ public struct LapCounter: Sendable {
             // it takes the step's figures up to its time (`cutPoint`), so the laps keep the
             // step's pace (each in turn, when several fall in it).
             advance(to: cutPoint(pendingManual[cut], to: p), into: &done)
-            if hasContent && !isFull { done.append(close(at: last, .manual)) }
+            if hasContent && !isFull { done.append(close(at: last, pendingTriggers[cut])) }
             cut += 1
         }
-        if cut > 0 { pendingManual.removeFirst(cut) }
+        if cut > 0 {
+            pendingManual.removeFirst(cut)
+            pendingTriggers.removeFirst(cut)
+        }
         advance(to: p, into: &done)
     }
 
@@ -169,6 +172,8 @@ public struct LapCounter: Sendable {
     /// first update at or after its time (`update`, `finish`), when the distance of the step it
     /// falls in is known (empty while none waits).
     public private(set) var pendingManual: [LapProgress] = []
+    /// The trigger of each lap in `pendingManual` (`manual`, or a recording's device's).
+    private var pendingTriggers: [LapTrigger] = []
 
     /// The most manual laps that wait at once (`askManual` refuses more): a host lapping
     /// thousands of times between two fixes would otherwise make each lap's check (which cuts
@@ -188,10 +193,11 @@ public struct LapCounter: Sendable {
     /// - Returns: false, changing nothing, when the lap would be empty or the flight is full
     ///   (as `manualLap` returns nil, with the laps waiting cut at `p` as it is), or when `p` is
     ///   before the latest update or a lap waiting.
-    public mutating func askManual(_ p: LapProgress) -> Bool {
+    public mutating func askManual(_ p: LapProgress, trigger: LapTrigger = .manual) -> Bool {
         guard !finished, started, p.t.isFinite, p.t >= (pendingManual.last ?? last).t,
               pendingManual.count < Self.maxWaitingLaps, probe(p).allows else { return false }
         pendingManual.append(p)
+        pendingTriggers.append(trigger)
         return true
     }
 
@@ -212,11 +218,11 @@ public struct LapCounter: Sendable {
     ///
     /// - Returns: the manual lap, or nil when nothing happened since the last lap began (no
     ///   distance and no cruise time) or the flight has all its laps (`isFull`).
-    public mutating func manualLap(_ p: LapProgress) -> Lap? {
+    public mutating func manualLap(_ p: LapProgress, trigger: LapTrigger = .manual) -> Lap? {
         guard !finished else { return nil }
         update(p)   // (the laps waiting are cut first)
         guard hasContent, !isFull else { return nil }
-        return close(at: last, .manual)
+        return close(at: last, trigger)
     }
 
     /// Ends the flight's laps: the partial lap in progress at `p` becomes the final lap.

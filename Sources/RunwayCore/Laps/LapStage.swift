@@ -44,12 +44,12 @@ public struct LapStage: Sendable {
     /// while a gap waits), the lap is asked for (`LapCounter.askManual`): its `split` goes out
     /// with the next `cut` at or after its time, with the share of that step's distance its time
     /// makes, or with `settle`.
-    mutating func manual(_ p: LapProgress, waits: Bool = false, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) -> Bool {
-        if waits { return counter.askManual(p) }
+    mutating func manual(_ p: LapProgress, trigger: LapTrigger = .manual, waits: Bool = false, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) -> Bool {
+        if waits { return counter.askManual(p, trigger: trigger) }
         // (The laps `p` completes first, each in its own split: the laps that wait, the auto laps
         // a credit completed, and those whose boundary the distance crossed since the last cut.)
         cut(p, now: p.t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
-        guard let lap = counter.manualLap(p) else { return false }
+        guard let lap = counter.manualLap(p, trigger: trigger) else { return false }
         emit(lap, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
         return true
     }

@@ -133,7 +133,9 @@ pub struct Lap {
     /// 1 for the first lap.
     pub index: u64,
     /// `"auto"` (every `auto_lap_m`), `"manual"` ([`crate::Session::lap`]) or `"final"` (the
-    /// last lap, at stop).
+    /// last lap, at stop); for a recording's device lap (a `device_lap` line) what ended it on
+    /// the device: `"time"`, `"distance"`, `"position_lap"`, `"session_end"`, ... (docs/formats.md
+    /// "Laps").
     pub trigger: String,
     /// When the lap began, unix seconds.
     pub start_t: f64,
