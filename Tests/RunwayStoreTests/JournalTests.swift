@@ -1,6 +1,6 @@
 import Testing
 import RunwayCore
-import RunwayStore
+@testable import RunwayStore
 import RunwaySim
 
 @Suite("Journal") struct JournalTests {
@@ -23,6 +23,8 @@ import RunwaySim
         .input(.sample(.speed(mps: 0, t: 1_764_439_518))),
         .lap(t: 1_764_439_600.0625),
         .lap(t: .nan),
+        .lap(t: 1_764_439_601, trigger: .distance),             // a recording's device laps
+        .lap(t: 1_764_439_602, trigger: .positionMarked),
         .command(.pause, t: 1_764_439_700),
         .command(.resume, t: .nan),
         .tick(t: 1_764_439_900.5000001),
@@ -131,6 +133,28 @@ import RunwaySim
         case .command(let c, let t): try core.command(c, at: t, wallClock: .nan, events: &events)
         case .lap(let t, _): try core.lap(at: t, wallClock: .nan, events: &events)
         case .tick(let t): try core.tick(at: t, wallClock: .nan, events: &events)
+        }
+    }
+
+    /// A lap row's payload is its trigger's name (empty: manual, as every store before triggers);
+    /// a name no device lap has is a damaged entry, not a lap of another kind.
+    @Test func aLapRowNamesItsTriggerOrIsDamaged() throws {
+        func decoded(_ payload: String) -> Result<JournalEntry, RunwayError> {
+            Array(payload.utf8).withUnsafeBytes { b in
+                do throws(RunwayError) {
+                    return .success(try JournalCoding.decode(kind: "lap", t: 5, payload: b, entry: 3, flight: "f"))
+                } catch { return .failure(error) }
+            }
+        }
+        for (payload, trigger) in [("", LapTrigger.manual), ("distance", .distance), ("position_marked", .positionMarked)] {
+            guard case .success(.lap(let t, let got)) = decoded(payload) else { Issue.record("\(payload)"); continue }
+            #expect(t == 5 && got == trigger)
+            let row = try JournalCoding.encode(.lap(t: 5, trigger: trigger))
+            #expect(String(decoding: row.payload, as: UTF8.self) == payload)
+        }
+        for payload in ["final", "auto", "sprint"] {
+            guard case .failure(let e) = decoded(payload) else { Issue.record("\(payload) read"); continue }
+            #expect(e.status == .store && e.message == "journal entry 3 of flight \"f\" is damaged: unknown lap trigger \"\(payload)\"")
         }
     }
 }

@@ -21,15 +21,15 @@ extension ImportedRecording {
         }
         let deviceLaps = report.device?.laps ?? []
         guard !deviceLaps.isEmpty, let first = inputs.first else { return }
-        // Each lap's start after the first, with the trigger of the lap before it: the lap it ends.
         let starts = deviceLaps.dropFirst().map(\.startT)
-        let ends = Array(zip(starts, deviceLaps.dropLast().map(\.trigger))).sorted { $0.0 < $1.0 }
         let unplaced = starts.filter { (try? ValidatedInput.time($0)) == nil }.count
         guard unplaced == 0 else {
             report.warnings.append("\(unplaced) of the file's \(deviceLaps.count) laps without a start time: the device's laps are not replayed (auto laps instead)")
             return
         }
         report.autoLapM = 0
+        // Each lap's start after the first, with the trigger of the lap before it: the lap it ends.
+        let ends = zip(starts, deviceLaps.dropLast().map(\.trigger)).sorted { $0.0 < $1.0 }
         let flightStart = startsBeforeItsFirstInput ? timer[0].t : first.t
         let latest = inputs.lazy.map(\.t).reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
         // The timer's stopped stretches, from each pause to its resume (or to the end).
