@@ -156,7 +156,7 @@ def replay_config(report: Union[str, bytes, Mapping[str, Any]],
 
 
 def analyse_recording(data: RecordingData, format: str = "auto",
-                      config: Optional[Mapping[str, Any]] = None, *,
+                      config: Optional[Mapping[str, Any] | str | bytes] = None, *,
                       route: Union[bool, str] = True, salvage: bool = False) -> dict[str, Any]:
     """A recording's flight in one library call (``runway_analyse``): the file is read
     straight into the engine (no JSON Lines), replayed with the file's sport unless
@@ -164,6 +164,8 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     and stopped at the latest.
 
     Args:
+        config: a session config, as a mapping or a JSON object as text (``str`` or ``bytes``),
+            as :class:`librunway.Session` takes it; anything else is an ``ArgumentError``.
         route: ``True`` (the summary's ``"route"`` a list of ``[lat, lon, alt, t]`` lists, read
             from JSON), ``False`` (no route members in the summary) or ``"points"`` (the
             summary's ``"route"`` a :class:`librunway.RoutePoints`, handed over by
@@ -196,8 +198,14 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     raw = _as_bytes(data)
     options: dict[str, Any] = {"format": str(format).lower(), "route": bool(route),
                                "salvage": bool(salvage)}
+    if isinstance(config, (str, bytes, bytearray)):    # a JSON object as text, as Session takes
+        try:
+            config = json.loads(config)
+        except ValueError as e:
+            raise ArgumentError(f"config is not JSON: {e}") from e
     if config is not None:
-        options["config"] = dict(config)
+        # A mapping as a dict; anything else as it is, for the library to refuse.
+        options["config"] = dict(config) if isinstance(config, Mapping) else config
     try:
         text = json.dumps(options, allow_nan=False)
     except (TypeError, ValueError) as e:

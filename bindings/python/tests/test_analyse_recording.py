@@ -58,6 +58,19 @@ def test_the_config_is_applied_and_its_activity_wins():
     assert walk["summary"] == separate_calls(GPX, "gpx", {"activity": "walk"})[0]
 
 
+def test_a_config_as_text_is_taken_as_session_takes_it():
+    """A config as JSON text (str or bytes) is the dict's config, and what is not a JSON object
+    is an ArgumentError, as Session(config) gives (before: dict() raised ValueError)."""
+    want = librunway.analyse_recording(GPX, config={"hr_max": 180}, route=False)
+    assert librunway.analyse_recording(GPX, config='{"hr_max": 180}', route=False) == want
+    assert librunway.analyse_recording(GPX, config=b'{"hr_max": 180}', route=False) == want
+    for bad in ('not json', '[1]', '"ride"', 5, [("hr_max", 185)], '{"hr_max":185}\0'):
+        with pytest.raises(librunway.ArgumentError):
+            librunway.Session(bad)
+        with pytest.raises(librunway.ArgumentError):
+            librunway.analyse_recording(GPX, config=bad, route=False)
+
+
 def test_bad_options_and_files_are_refused():
     with pytest.raises(librunway.ArgumentError, match="unknown format"):
         librunway.analyse_recording(GPX, "kml")
