@@ -10,7 +10,8 @@ import RunwaySim
 /// laps add up to the flight's distance and time, each went out once as its `split` (end to
 /// end, in order) and every manual lap accepted is one, at its time, the max speed is at least the
 /// average and the average moving speed (distance over moving time) and, filters on with every
-/// fix's Doppler speed trusted, no faster than the fastest of them (issue #19).
+/// fix's Doppler speed trusted, no faster than the fastest of them (issue #19); each lap's and
+/// the flight's average and normalised power are no more than its maximum power.
 struct InvariantCheck {
     var core: FlightComputer
     var events: [Event] = []
@@ -121,6 +122,15 @@ struct InvariantCheck {
             if abs(lapDistance - distance) > 1e-6 * max(1, distance) { note("laps add up to \(lapDistance) m, the flight \(distance) m") }
             if abs(lapTime - elapsed) > 1e-6 * max(1, elapsed) { note("laps add up to \(lapTime) s, the flight \(elapsed) s") }
             for l in laps where l.paceMinPerKm < 1000 / (60 * cap) * (1 - 1e-9) { note("lap \(l.index) at \(l.paceMinPerKm) min/km") }
+        }
+        // Power: each lap's figures are its own, and the flight's its own: neither the average nor
+        // the normalised power above the maximum.
+        for (what, figures) in laps.map({ ("lap \($0.index)", $0.metrics) }) + [("flight", core.metrics.summary())] {
+            let max = figures.figure("max_power_w")
+            for key in ["avg_power_w", "normalized_power_w"] {
+                let w = figures.figure(key)
+                if !w.isNaN, !(w <= max * (1 + 1e-9)) { note("\(what) \(key) \(w) W above its max_power_w \(max) W") }
+            }
         }
         return problems
     }
@@ -290,7 +300,8 @@ struct InvariantTests {
             let own = recording.report.activity ?? .run
             for (label, config) in [("its sport", EngineConfig(activity: own)), ("run", EngineConfig()),
                                     ("auto-pause", { var c = EngineConfig(activity: own); c.autoPause.enabled = true; return c }()),
-                                    ("filters off", { var c = EngineConfig(activity: own); c.filters = false; return c }())] {
+                                    ("filters off", { var c = EngineConfig(activity: own); c.filters = false; return c }()),
+                                    ("200 m laps", { var c = EngineConfig(activity: own); c.autoLapM = 200; return c }())] {
                 // Replayed from its inputs alone, and with its device's timer (pause and resume
                 // lines) and laps (lap lines) when it has them.
                 for withTimer in recording.timer.isEmpty && recording.laps.isEmpty ? [false] : [false, true] {

@@ -95,4 +95,54 @@ struct LapPowerTests {
         #expect(abs(Self.value("avg_power_w", lap) - 175) < 1e-9)
         #expect(Self.value("max_power_w", lap) == 400, "\(lap)")
     }
+
+    /// 1 Hz samples from `watts(t)` for `seconds` from `t0`, the meter advanced to the end.
+    private static func ride(_ p: inout PowerMeter, from t0: Double, _ seconds: Int, _ watts: (Double) -> Double) {
+        for i in 0..<seconds {
+            let t = t0 + Double(i)
+            p.advance(to: t, cruising: true)
+            p.observe(.sample(.power(watts: watts(t), t: t)), at: t, cruising: true)
+        }
+        p.advance(to: t0 + Double(seconds), cruising: true)
+    }
+
+    /// A lap's normalised power is over its own samples: after 100 s at 400 W, a lap of 20 s at
+    /// 100 W, fewer than the window's 30, has none (before, its rolling means took the 400 W of
+    /// the lap before: 311 W, above its maximum), and the next, 60 s at 100 W, has 100 W (before:
+    /// 115 W). The flight's is over all its seconds, as before.
+    @Test func aLapsNormalisedPowerIsOverItsOwnSamples() {
+        var p = PowerMeter()
+        Self.ride(&p, from: 0, 100, { _ in 400 })
+        #expect(Self.value("normalized_power_w", p.endLap(at: 100)) == 400)
+        Self.ride(&p, from: 100, 20, { _ in 100 })
+        let short = p.endLap(at: 120)
+        #expect(Self.value("normalized_power_w", short).isNaN, "\(short)")
+        #expect(Self.value("max_power_w", short) == 100)
+        Self.ride(&p, from: 120, 60, { _ in 100 })
+        let next = p.endLap(at: 180)
+        #expect(Self.value("normalized_power_w", next) == 100, "\(next)")
+        let whole = Array(repeating: 400.0, count: 100) + Array(repeating: 100.0, count: 80)
+        var fourth = 0.0
+        for end in 29..<whole.count {
+            let mean = whole[(end - 29)...end].reduce(0, +) / 30
+            fourth += mean * mean * mean * mean
+        }
+        let np = Self.value("normalized_power_w", p.summary())
+        #expect(abs(np - (fourth / 151).squareRoot().squareRoot()) < 1e-6, "\(np)")
+    }
+
+    /// A lap cut after its end (integrated to 200 s, cut at 160 s: 100 W up to 120 s, where the
+    /// lap before ended, 300 W to 160 s, 200 W after) has the normalised power of its own seconds
+    /// up to its end, 300 W, and the next lap its own from there, 200 W: a window that starts
+    /// empty at 160 s (before: 251 W and 243 W, rolling means reaching into the lap before).
+    @Test func aLapCutAfterItsEndHasTheNormalisedPowerOfItsOwnSeconds() {
+        var p = PowerMeter()
+        Self.ride(&p, from: 0, 120, { _ in 100 })
+        _ = p.endLap(at: 120)
+        Self.ride(&p, from: 120, 80, { t in t < 160 ? 300 : 200 })
+        let lap = p.endLap(at: 160)
+        #expect(Self.value("normalized_power_w", lap) == 300, "\(lap)")
+        let next = p.endLap(at: 200)
+        #expect(Self.value("normalized_power_w", next) == 200, "\(next)")
+    }
 }

@@ -10,7 +10,10 @@ import Glibc
 /// distance filter and an 8 s gap) and 4 to 10 minutes of 1 Hz fixes: runs of moving and
 /// standing, a 1 % chance a second of a 20–60 s gap and 2 % of a 2–10 s one, 0.5 % junk fixes
 /// 600 m off, 10 % fixes without Doppler, 2 % speed-sensor samples, and pause, resume, manual lap
-/// and stop commands, at a rate and with a position noise (1–5 m) of the flight's own.
+/// and stop commands, at a rate and with a position noise (1–5 m) of the flight's own. Three
+/// flights in five have a power meter at 1, 2 or 4 Hz (samples in the second before each fix,
+/// a tenth of them 0 W, a few spikes), drawn from a generator of its own: the other draws, and
+/// the flights' motion and commands, are as without it.
 struct RandomFlight {
     /// A 64-bit LCG (Knuth's MMIX constants): the flights are the same on every platform.
     struct LCG {
@@ -83,6 +86,15 @@ struct RandomFlight {
         var walker = Walker(cruise: cruise, t: t0, heading: heading0, moving: moving0, runLeft: runLeft0,
                             speed: cruise * rng.between(0.7, 1.3))
         var paused = false
+        // The power meter: its own draws, so the flights move and command as before it came.
+        var meter = LCG(seed: seed ^ 0x5057_4552)
+        let powerHz = meter.chance(0.6) ? [1, 2, 4][Int(meter.next() % 3)] : 0
+        func power(_ times: [Double]) {
+            for at in times where c.core.phase != .preflight {
+                let w = meter.chance(0.1) ? 0 : meter.chance(0.03) ? meter.between(600, 1200) : meter.between(50, 450)
+                if let s = try? ValidatedInput(.sample(.power(watts: w.rounded(), t: at))) { c.push(s) }
+            }
+        }
         // Per flight: how often commands come, how noisy the positions are.
         let commands = rng.between(0.3, 4), noiseM = rng.between(1, 5)
         let seconds = Int(rng.between(240, 600))
@@ -90,6 +102,7 @@ struct RandomFlight {
             // The next second (or a gap's), the runner moving or standing along a wandering heading.
             let dt = walker.step(&rng, gapS: 20...60)
             let (t, north, east, heading, moving, v) = (walker.t, walker.north, walker.east, walker.heading, walker.moving, walker.v)
+            power(powerHz == 4 ? [t - 0.95, t - 0.7] : powerHz > 0 ? [t - 0.95] : [])
             // Commands between fixes.
             if rng.chance(0.005 * commands) { c.lap(at: t - 0.5); show("lap \(t - 0.5)") }
             if !paused, rng.chance(0.004 * commands) { c.command(.pause, at: t - 0.5); paused = true; show("pause \(t - 0.5)") }
@@ -98,6 +111,7 @@ struct RandomFlight {
             if rng.chance(0.02) {
                 if let s = try? ValidatedInput(.sample(.speed(mps: max(0, v + 0.1 * rng.noise()), t: t - 0.25))) { c.push(s); show("sensor \(s.input)") }
             }
+            power(powerHz == 4 ? [t - 0.2, t - 0.1] : powerHz == 2 ? [t - 0.2] : [])
             let junk = rng.chance(0.005)
             let off = junk ? (n: 600 * cos(heading + 1), e: 600 * sin(heading + 1)) : (n: 0.0, e: 0.0)
             let n = north + off.n + noiseM * rng.noise(), e = east + off.e + noiseM * rng.noise()

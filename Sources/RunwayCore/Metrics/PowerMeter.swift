@@ -8,12 +8,15 @@
 ///
 /// - Average: energy over the seconds covered by samples (time-weighted, so irregular samples
 ///   weigh by their duration).
-/// - Normalised power, as cyclists' tools compute it: the power of each covered second, its
-///   30 s rolling mean (once 30 s are in the window), the mean of the fourth powers of those, and
-///   its fourth root. The window runs over covered seconds only: across a pause or a dropout it
-///   joins the seconds before to those after (no zeros filled in), and it carries over from one
-///   lap to the next. It is given for any duration from the 30th covered second on (Coggan's
-///   definition assumes 20 minutes or more).
+/// - Normalised power, as cyclists' tools compute it (`NormalisedPower`): the power of each
+///   covered second, its 30 s rolling mean (once 30 s are in the window), the mean of the fourth
+///   powers of those, and its fourth root. The window runs over covered seconds only: across a
+///   pause or a dropout it joins the seconds before to those after (no zeros filled in). It is
+///   given for any duration from the 30th covered second on (Coggan's definition assumes 20
+///   minutes or more). A lap's is its own, as TrainingPeaks and Garmin compute it: a window that
+///   starts empty at the lap's start, over the lap's own covered seconds (none from the lap
+///   before), so a lap with fewer than 30 covered seconds has none (NaN), and a lap's is never
+///   above its maximum.
 /// - Current: the mean of the samples of the last 3 s.
 /// - Laps: a lap's figures are those of the time up to its end, also when it is cut later (a lap
 ///   that waited for the step it falls in, an auto lap whose boundary a gap crossed): the meter
@@ -33,13 +36,8 @@ public struct PowerMeter: Metric {
     /// How far the integrals have been taken.
     private var integratedTo = Double.nan
     private var energyJ = 0.0, coveredS = 0.0, maxW = Double.nan
-    /// Normalised power: each covered second's power, the 30 s rolling window and the sum of
-    /// the fourth powers of its means.
-    private var rolling = [Double](repeating: 0, count: PowerMeter.rollingS)
-    private var rollingCount = 0, rollingSum = 0.0, rollingHead = 0
-    private var fourthSum = 0.0, fourthCount = 0
-    /// Partial second carried to the next advance (seconds are whole seconds of covered time).
-    private var secondFraction = 0.0, secondEnergy = 0.0
+    /// Normalised power: the flight's, and the current lap's own.
+    private var normalised = NormalisedPower(), lapNormalised = NormalisedPower()
     /// The last few samples, for the current power.
     private var recent: [(t: Double, w: Double)] = []
     /// The totals when the current lap began.
@@ -66,7 +64,7 @@ public struct PowerMeter: Metric {
     }
 
     struct Totals: Sendable {
-        var energyJ = 0.0, coveredS = 0.0, fourthSum = 0.0, fourthCount = 0
+        var energyJ = 0.0, coveredS = 0.0
     }
 
     public init() {}
@@ -159,35 +157,8 @@ public struct PowerMeter: Metric {
         if !(lastW <= maxW) { maxW = lastW }
         energyJ += lastW * dt
         coveredS += dt
-        // Whole seconds of covered time for the rolling mean: each second's mean power.
-        var left = dt
-        while left > 0 {
-            let take = min(left, 1 - secondFraction)
-            secondEnergy += lastW * take
-            secondFraction += take
-            left -= take
-            if secondFraction >= 1 - 1e-9 {
-                pushSecond(secondEnergy / secondFraction)
-                secondFraction = 0
-                secondEnergy = 0
-            }
-        }
-    }
-
-    private mutating func pushSecond(_ w: Double) {
-        if rollingCount == Self.rollingS {
-            rollingSum -= rolling[rollingHead]
-        } else {
-            rollingCount += 1
-        }
-        rolling[rollingHead] = w
-        rollingSum += w
-        rollingHead = (rollingHead + 1) % Self.rollingS
-        guard rollingCount == Self.rollingS else { return }
-        let mean = rollingSum / Double(Self.rollingS)
-        let sq = mean * mean
-        fourthSum += sq * sq
-        fourthCount += 1
+        normalised.add(lastW, for: dt)
+        lapNormalised.add(lastW, for: dt)
     }
 
     /// The mean of the samples of the last 3 s before `t`; NaN when none.
@@ -195,11 +166,6 @@ public struct PowerMeter: Metric {
         var sum = 0.0, n = 0
         for s in recent where s.t > t - Self.currentWindowS && s.t <= t { sum += s.w; n += 1 }
         return n > 0 ? sum / Double(n) : .nan
-    }
-
-    static func normalised(fourthSum: Double, count: Int) -> Double {
-        guard count > 0 else { return .nan }
-        return (fourthSum / Double(count)).squareRoot().squareRoot()
     }
 
     public func snapshot(at t: Double) -> [MetricValue] {
@@ -213,7 +179,7 @@ public struct PowerMeter: Metric {
         values.append(MetricValue("power_w", current(at: t)))
         values.append(MetricValue("avg_power_w", coveredS > 0 ? energyJ / coveredS : .nan))
         values.append(MetricValue("max_power_w", maxW))
-        values.append(MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum, count: fourthCount)))
+        values.append(MetricValue("normalized_power_w", normalised.value))
     }
 
     public func summary() -> [MetricValue] { Array(snapshot(at: .nan).dropFirst()) }
@@ -247,10 +213,10 @@ public struct PowerMeter: Metric {
         let e = energyJ - lapStart.energyJ, s = coveredS - lapStart.coveredS
         let out = [MetricValue("avg_power_w", s > 0 ? e / s : .nan),
                    MetricValue("max_power_w", lapMaxW),
-                   MetricValue("normalized_power_w", Self.normalised(fourthSum: fourthSum - lapStart.fourthSum,
-                                                                     count: fourthCount - lapStart.fourthCount))]
-        lapStart = Totals(energyJ: energyJ, coveredS: coveredS, fourthSum: fourthSum, fourthCount: fourthCount)
+                   MetricValue("normalized_power_w", lapNormalised.value)]
+        lapStart = Totals(energyJ: energyJ, coveredS: coveredS)
         lapMaxW = .nan
+        lapNormalised.reset()
         if !lastW.isNaN { rebase() }
         return out
     }

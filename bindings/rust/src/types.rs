@@ -158,8 +158,8 @@ pub struct Lap {
     pub avg_power_w: Option<f64>,
     /// Watts: the lap's highest power sample.
     pub max_power_w: Option<f64>,
-    /// Watts: the lap's normalised power, from the 30 s rolling means that end in the lap
-    /// (reaching back before its start); `None` when none does.
+    /// Watts: the lap's normalised power, over its own covered seconds (the 30 s window starts
+    /// empty at its start); `None` when the lap has fewer than 30.
     pub normalized_power_w: Option<f64>,
 }
 
