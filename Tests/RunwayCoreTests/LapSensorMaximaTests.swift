@@ -47,6 +47,22 @@ struct LapSensorMaximaTests {
         #expect(kept.max() == 140, "no route point of the first lap carries its 176 or 181 bpm")
     }
 
+    /// The lap JSON (a `split` event's `lap`, the summary's `laps`) has them: `max_hr_bpm` and
+    /// `max_cadence_spm`, `null` when the lap had no sample (before, neither key was written).
+    @Test func theLapJSONHasTheMaxima() throws {
+        let (laps, _) = try Self.flight()
+        for lap in laps {
+            var w = JSONWriter()
+            lap.write(to: &w)
+            #expect(jsonNumber(w.text, "max_hr_bpm") == lap.maxHrBpm, "\(w.text)")
+            #expect(jsonNumber(w.text, "max_cadence_spm") == lap.maxCadenceSpm, "\(w.text)")
+        }
+        var none = JSONWriter()
+        Lap(index: 1, trigger: .auto, startT: 0, endT: 10, distanceM: 30, elapsedS: 10, paceMinPerKm: 5.5,
+            avgHrBpm: .nan, gainM: 0, lossM: 0).write(to: &none)
+        #expect(none.text.contains(#""max_hr_bpm":null,"max_cadence_spm":null"#), "\(none.text)")
+    }
+
     @Test func theTCXLapsHaveTheMaximumHeartRateOfEverySample() throws {
         let (laps, record) = try Self.flight()
         let xml = try parsedExport(record, .tcx)

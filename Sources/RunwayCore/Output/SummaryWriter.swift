@@ -113,6 +113,8 @@ extension Lap {
         w.field("elapsed_s", elapsedS)
         w.field("pace_min_per_km", paceMinPerKm)
         w.field("avg_hr_bpm", avgHrBpm)
+        w.field("max_hr_bpm", maxHrBpm)
+        w.field("max_cadence_spm", maxCadenceSpm)
         w.field("gain_m", gainM)
         w.field("loss_m", lossM)
         w.fields(metrics)

@@ -169,6 +169,9 @@ def test_laps_frame_has_named_columns_and_adds_up(sample):
     assert (df["end"] > df["start"]).all() and str(df["start"].dt.tz) == "UTC"
     # The sample has no power meter: its laps' power columns are there, unknown.
     assert df[["avg_power_w", "max_power_w", "normalized_power_w"]].isna().all().all()
+    # Its heart rate: each lap's maximum is the summary lap's, none below the lap's average.
+    assert df["max_hr_bpm"].tolist() == [lap["max_hr_bpm"] for lap in sample.summary["laps"]]
+    assert (df["max_hr_bpm"] >= df["avg_hr_bpm"]).all()
 
 
 @pytest.mark.skipif(not (TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit").exists(),

@@ -149,6 +149,11 @@ pub struct Lap {
     pub pace_min_per_km: Option<f64>,
     /// Time-weighted average heart rate; `None` without samples.
     pub avg_hr_bpm: Option<f64>,
+    /// The highest heart rate of the lap, over every sample the flight took in it; `None`
+    /// without samples.
+    pub max_hr_bpm: Option<f64>,
+    /// The highest cadence of the lap (steps/min), over every sample; `None` without samples.
+    pub max_cadence_spm: Option<f64>,
     /// Elevation gained in the lap, metres.
     pub gain_m: f64,
     /// Elevation lost, metres.
@@ -180,6 +185,8 @@ impl Lap {
             elapsed_s: o.f64("elapsed_s")?,
             pace_min_per_km: o.opt_f64("pace_min_per_km")?,
             avg_hr_bpm: o.opt_f64("avg_hr_bpm")?,
+            max_hr_bpm: o.opt_f64("max_hr_bpm")?,
+            max_cadence_spm: o.opt_f64("max_cadence_spm")?,
             gain_m: o.opt_f64("gain_m")?.unwrap_or(0.0),
             loss_m: o.opt_f64("loss_m")?.unwrap_or(0.0),
             avg_power_w: o.opt_f64("avg_power_w")?,

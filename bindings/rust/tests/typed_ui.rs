@@ -131,7 +131,11 @@ fn laps_and_the_record_hold_their_power() {
         assert_eq!(lap.avg_power_w, f(raw, "avg_power_w"));
         assert_eq!(lap.max_power_w, f(raw, "max_power_w"));
         assert_eq!(lap.normalized_power_w, f(raw, "normalized_power_w"));
+        assert_eq!(lap.max_hr_bpm, f(raw, "max_hr_bpm"));
+        assert_eq!(lap.max_cadence_spm, f(raw, "max_cadence_spm"));
     }
+    // Every lap had the strap's 160 bpm and no cadence sensor.
+    assert!(sum.laps.iter().all(|l| l.max_hr_bpm == Some(160.0) && l.max_cadence_spm.is_none()));
     // The first 200 m (36.4 s) had the 400 W second, the second only 250 W; the last, after
     // the samples ended, none.
     assert_eq!(sum.laps[0].max_power_w, Some(400.0));
