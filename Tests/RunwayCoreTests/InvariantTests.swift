@@ -10,8 +10,9 @@ import RunwaySim
 /// laps add up to the flight's distance and time, each went out once as its `split` (end to
 /// end, in order) and every manual lap accepted is one, at its time, the max speed is at least the
 /// average and the average moving speed (distance over moving time) and, filters on with every
-/// fix's Doppler speed trusted, no faster than the fastest of them (issue #19); each lap's and
-/// the flight's average and normalised power are no more than its maximum power.
+/// fix's Doppler speed trusted, no faster than the fastest of them (issue #19); the flight's max
+/// speed is the largest of its laps'; each lap's and the flight's average and normalised power
+/// are no more than its maximum power.
 struct InvariantCheck {
     var core: FlightComputer
     var events: [Event] = []
@@ -123,6 +124,11 @@ struct InvariantCheck {
             if abs(lapTime - elapsed) > 1e-6 * max(1, elapsed) { note("laps add up to \(lapTime) s, the flight \(elapsed) s") }
             for l in laps where l.paceMinPerKm < 1000 / (60 * cap) * (1 - 1e-9) { note("lap \(l.index) at \(l.paceMinPerKm) min/km") }
         }
+        // Max speed: each lap's is of the flight's speeds, so none is above the flight's, and the
+        // flight's is the largest of its laps'.
+        for l in laps where l.maxSpeedMps > core.maxSpeed { note("lap \(l.index) max speed \(l.maxSpeedMps) above the flight's \(core.maxSpeed)") }
+        let lapMax = laps.reduce(Double.nan) { $1.maxSpeedMps.isNaN || $1.maxSpeedMps <= $0 ? $0 : $1.maxSpeedMps }
+        if !laps.isEmpty, lapMax.bitPattern != core.maxSpeed.bitPattern { note("the laps' max speed \(lapMax) is not the flight's \(core.maxSpeed)") }
         // Power: each lap's figures are its own, and the flight's its own: neither the average nor
         // the normalised power above the maximum.
         for (what, figures) in laps.map({ ("lap \($0.index)", $0.metrics) }) + [("flight", core.metrics.summary())] {

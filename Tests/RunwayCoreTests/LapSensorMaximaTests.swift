@@ -56,11 +56,26 @@ struct LapSensorMaximaTests {
             lap.write(to: &w)
             #expect(jsonNumber(w.text, "max_hr_bpm") == lap.maxHrBpm, "\(w.text)")
             #expect(jsonNumber(w.text, "max_cadence_spm") == lap.maxCadenceSpm, "\(w.text)")
+            #expect(jsonNumber(w.text, "max_speed_mps") == lap.maxSpeedMps, "\(w.text)")
         }
         var none = JSONWriter()
         Lap(index: 1, trigger: .auto, startT: 0, endT: 10, distanceM: 30, elapsedS: 10, paceMinPerKm: 5.5,
             avgHrBpm: .nan, gainM: 0, lossM: 0).write(to: &none)
         #expect(none.text.contains(#""max_hr_bpm":null,"max_cadence_spm":null"#), "\(none.text)")
+    }
+
+    /// A lap's max speed is the engine's, of the speeds the flight's max is taken from (before,
+    /// the lap JSON had none and the exports read it from the route's kept points): the TCX
+    /// `MaximumSpeed` and FIT lap `max_speed` write it, and the flight's is the largest.
+    @Test func theLapsMaxSpeedIsTheEnginesInTheJSONAndTheExports() throws {
+        let (laps, record) = try Self.flight()
+        #expect(laps.allSatisfy { $0.maxSpeedMps > 2.5 && $0.maxSpeedMps <= record.maxSpeedMps }, "\(laps.map(\.maxSpeedMps))")
+        #expect(laps.map(\.maxSpeedMps).max() == record.maxSpeedMps)
+        let xml = try parsedExport(record, .tcx)
+        let tcx = xml.descendants("Lap").map { $0.first("MaximumSpeed")?.text }
+        #expect(tcx.count == laps.count && zip(tcx, laps).allSatisfy { abs((Double($0 ?? "") ?? .nan) - $1.maxSpeedMps) <= 0.0005 + 1e-9 }, "\(tcx)")
+        let fit = try ExportFITReader.read(Exporter.export(record, as: .fit)).all(19).map { $0[14] }
+        #expect(fit.count == laps.count && zip(fit, laps).allSatisfy { abs(Double($0 ?? -9) - $1.maxSpeedMps * 1000) <= 1 }, "max_speed \(fit)")
     }
 
     @Test func theTCXLapsHaveTheMaximumHeartRateOfEverySample() throws {

@@ -9,27 +9,27 @@ struct LapStageTests {
 
     @Test func eachAutoLapIsASplitEventWithTheNextSeq() {
         var laps = LapStage(autoLapM: 1000)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
         _ = log.next()                                              // an event before: seq 1
-        laps.cut(LapProgress(t: 500, distanceM: 2500, elapsedS: 500), now: 500, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: 500, distanceM: 2500, elapsedS: 500), now: 500, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         #expect(splits(events).map(\.index) == [1, 2])
         #expect(events.map(\.seq) == [2, 3])
         #expect(events.map(\.t) == [200, 400])                      // each at its lap's end
         #expect(log.seq == 3)
-        laps.cut(LapProgress(t: 520, distanceM: 2600, elapsedS: 520), now: 520, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: 520, distanceM: 2600, elapsedS: 520), now: 520, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         #expect(events.count == 2)                                  // no boundary crossed
     }
 
     @Test func aManualLapIsASplitAndNothingToLapIsRefused() throws {
         var laps = LapStage(autoLapM: 0)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
         let p = LapProgress(t: 100, distanceM: 300, elapsedS: 100)
         try laps.checkManual(p)
-        #expect(laps.manual(p, metrics: &metrics, sensors: &sensors, log: &log, into: &events))
+        #expect(laps.manual(p, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events))
         #expect(splits(events).map(\.trigger) == [.manual])
         do {
             try laps.checkManual(p)
@@ -37,7 +37,7 @@ struct LapStageTests {
         } catch {
             #expect(error.status == .state)
         }
-        #expect(!laps.manual(p, metrics: &metrics, sensors: &sensors, log: &log, into: &events))
+        #expect(!laps.manual(p, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events))
         #expect(events.count == 1)
     }
 
@@ -46,22 +46,22 @@ struct LapStageTests {
     /// before the manual one (the auto lap was counted without an event: random flight 6467).
     @Test func aManualLapEmitsTheAutoLapsItsProgressCompletesFirst() {
         var laps = LapStage(autoLapM: 200)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
-        laps.cut(LapProgress(t: 50, distanceM: 150, elapsedS: 50), now: 50, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: 50, distanceM: 150, elapsedS: 50), now: 50, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         #expect(events.isEmpty)
-        #expect(laps.manual(LapProgress(t: 100, distanceM: 450, elapsedS: 100), metrics: &metrics, sensors: &sensors, log: &log, into: &events))
+        #expect(laps.manual(LapProgress(t: 100, distanceM: 450, elapsedS: 100), metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events))
         #expect(splits(events).map(\.trigger) == [.auto, .auto, .manual])
         #expect(splits(events).map(\.index) == laps.counter.laps.map(\.index))
     }
 
     @Test func finishEmitsTheFinalLap() {
         var laps = LapStage(autoLapM: 1000)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         laps.begin(LapProgress(t: 0))
-        laps.finish(LapProgress(t: 100, distanceM: 400, elapsedS: 100), metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.finish(LapProgress(t: 100, distanceM: 400, elapsedS: 100), metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         #expect(splits(events).count == 1 && splits(events).first?.distanceM == 400)
         #expect(laps.counter.laps.count == 1)
     }
@@ -72,25 +72,25 @@ struct LapStageTests {
         laps.begin(LapProgress(t: 0))
         let max = LapCounter.maxLaps
         var t = 0.0, d = 0.0
-        var sensors = SensorStats()
+        var sensors = SensorStats(), odometer = Odometer()
         while laps.counter.laps.count < max - 1 {
             t += 100
             d += Double(min(100, max - 1 - laps.counter.laps.count)) * 10
-            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+            laps.cut(LapProgress(t: t, distanceM: d, elapsedS: t), now: t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         }
         return (t, d)
     }
 
     @Test func autoLapsStoppingAtTheLimitIsWarnedOnce() throws {
         var laps = LapStage(autoLapM: 10)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         let max = LapCounter.maxLaps
         let (t, d) = fillToTheLimit(&laps, &metrics, &log, &events)
         #expect(!events.contains { $0.kind == .log })
         #expect(splits(events).count == max - 1)
-        laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
-        laps.cut(LapProgress(t: t + 200, distanceM: d + 2000, elapsedS: t + 200), now: t + 200, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 100, distanceM: d + 1000, elapsedS: t + 100), now: t + 100, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 200, distanceM: d + 2000, elapsedS: t + 200), now: t + 200, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         let warnings = events.compactMap { if case .log(let line) = $0.body { return line } else { return nil } }
         #expect(warnings.count == 1)
         let warning = try #require(warnings.first)
@@ -104,15 +104,15 @@ struct LapStageTests {
     /// it was covered) are warned of too, with the next cut.
     @Test func autoLapsACreditStopsAtTheLimitAreWarned() {
         var laps = LapStage(autoLapM: 10)
-        var metrics = Metrics(), sensors = SensorStats()
+        var metrics = Metrics(), sensors = SensorStats(), odometer = Odometer()
         var log = EventLog(), events: [Event] = []
         let max = LapCounter.maxLaps
         let (t, d) = fillToTheLimit(&laps, &metrics, &log, &events)
-        laps.cut(LapProgress(t: t + 1, distanceM: d, elapsedS: t + 1), now: t + 1, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 1, distanceM: d, elapsedS: t + 1), now: t + 1, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         var steps = CreditedSteps()
         steps.append(t: t + 1, d: 25, from: t)   // (held, crossing two boundaries)
         laps.credited(25, steps: steps, elapsedAt: { $0 })
-        laps.cut(LapProgress(t: t + 2, distanceM: d + 25, elapsedS: t + 2), now: t + 2, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        laps.cut(LapProgress(t: t + 2, distanceM: d + 25, elapsedS: t + 2), now: t + 2, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         let warnings = events.compactMap { if case .log(let line) = $0.body { return line } else { return nil } }
         #expect(warnings.count == 1 && warnings.first?.message.hasPrefix("auto laps stopped") == true, "\(warnings.map(\.message))")
         #expect(laps.counter.autoLapsStopped && splits(events).count == max - 1)

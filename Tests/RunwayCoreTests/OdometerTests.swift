@@ -26,16 +26,16 @@ struct OdometerTests {
     /// its average. Distance or moving time alone has no speed.
     @Test func aStretchsAverageSpeedCountsTowardTheMax() {
         var odo = Odometer()
-        odo.noteStretch(distanceM: 300, movingS: 0, capMps: 12)
-        odo.noteStretch(distanceM: 0, movingS: 3, capMps: 12)
+        odo.noteStretch(distanceM: 300, movingS: 0, capMps: 12, at: 0)
+        odo.noteStretch(distanceM: 0, movingS: 3, capMps: 12, at: 0)
         #expect(odo.maxSpeedMps.isNaN)
-        odo.noteStretch(distanceM: 33, movingS: 10, capMps: 12)    // movement confirmed at the stop
+        odo.noteStretch(distanceM: 33, movingS: 10, capMps: 12, at: 0)    // movement confirmed at the stop
         #expect(odo.maxSpeedMps == 3.3)
-        odo.noteSpeed(3.1)
+        odo.noteSpeed(3.1, at: 0)
         #expect(odo.maxSpeedMps == 3.3)
-        odo.noteStretch(distanceM: 150, movingS: 10, capMps: 12)   // faster than the cap: the cap
+        odo.noteStretch(distanceM: 150, movingS: 10, capMps: 12, at: 0)   // faster than the cap: the cap
         #expect(odo.maxSpeedMps == 12)
-        odo.noteStretch(distanceM: 150, movingS: 10, capMps: .infinity)   // filters off: nothing capped
+        odo.noteStretch(distanceM: 150, movingS: 10, capMps: .infinity, at: 0)   // filters off: nothing capped
         #expect(odo.maxSpeedMps == 15)
     }
 
@@ -45,12 +45,12 @@ struct OdometerTests {
         odo.beginLeg()
         odo.add(Step(distanceM: 20, moving: true), over: 10)
         odo.credit(distanceM: 13)                                   // start lag paid out: no time of its own
-        odo.endLeg(capMps: 12)
+        odo.endLeg(capMps: 12, at: 0)
         #expect(odo.maxSpeedMps == 3.3)
         odo.add(Step(distanceM: 5, moving: true), over: 10)         // while paused: no leg
         odo.beginLeg()
         odo.add(Step(distanceM: 25, moving: true), over: 10)
-        odo.endLeg(capMps: 12)
+        odo.endLeg(capMps: 12, at: 0)
         #expect(odo.maxSpeedMps == 3.3)
     }
 
@@ -73,14 +73,28 @@ struct OdometerTests {
     @Test func maxSpeedKeepsTheFastestAndIgnoresNaN() {
         var odo = Odometer()
         #expect(odo.maxSpeedMps.isNaN)
-        odo.noteSpeed(.nan)
+        odo.noteSpeed(.nan, at: 0)
         #expect(odo.maxSpeedMps.isNaN)
-        odo.noteSpeed(3.1)
-        odo.noteSpeed(.nan)                                         // NaN never replaces a speed
+        odo.noteSpeed(3.1, at: 0)
+        odo.noteSpeed(.nan, at: 0)                                         // NaN never replaces a speed
         #expect(odo.maxSpeedMps == 3.1)
-        odo.noteSpeed(2)
+        odo.noteSpeed(2, at: 0)
         #expect(odo.maxSpeedMps == 3.1)
-        odo.noteSpeed(4.5)
+        odo.noteSpeed(4.5, at: 0)
         #expect(odo.maxSpeedMps == 4.5)
+    }
+
+    /// Each speed counts toward the lap it was noted in; a lap cut after its end (at 15 s, cut
+    /// after the speed noted at 20 s) leaves the later speeds to the next lap.
+    @Test func aLapsMaxIsOfTheSpeedsNotedInIt() {
+        var odo = Odometer()
+        odo.noteSpeed(3, at: 10)
+        odo.noteSpeed(4, at: 12)
+        odo.noteSpeed(5, at: 20)
+        #expect(odo.endLap(at: 15) == 4)
+        odo.noteSpeed(2, at: 25)
+        #expect(odo.endLap(at: 30) == 5)
+        #expect(odo.endLap(at: 40).isNaN)
+        #expect(odo.maxSpeedMps == 5)
     }
 }

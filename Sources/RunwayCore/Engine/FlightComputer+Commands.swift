@@ -26,7 +26,7 @@ extension FlightComputer {
             if command == .pause { keepLegEnd(pausedAt: now) }
             creditLagAtLegEnd(&events)
             keepLatestPosition()   // (with the lag credited: the leg's, up to that fix)
-            odometer.endLeg(capMps: stretchCapMps)
+            odometer.endLeg(capMps: stretchCapMps, at: clock.measuredNow)
         }
         // (A pause that takes an auto-pause over with a resume under way: the next fix judges it.)
         if command == .pause && phases.isAutoHeld { keepSetOffLegEnd(pausedAt: now) }
@@ -52,9 +52,9 @@ extension FlightComputer {
             // before the leg's first fix shares that fix's step from here, not from the fix before
             // the pause, whose wall time would count the pause as the step's.
             // (While a pause's leg end waits, its step makes the cut: `takeLegEnd`.)
-            if command == .resume && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+            if command == .resume && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
         }
-        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+        if next == .touchdown { lapStage.finish(lapProgress, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
         emitFlight(&events)
     }
 
@@ -103,7 +103,7 @@ extension FlightComputer {
     @usableFromInline
     mutating func lap(resolvedAt time: Double, trigger: LapTrigger = .manual, events: inout [Event]) {
         if !time.isNaN { advance(to: time) }
-        guard lapStage.manual(progress(at: .nan), trigger: trigger, waits: lapWaits(at: now), metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) else { return }
+        guard lapStage.manual(progress(at: .nan), trigger: trigger, waits: lapWaits(at: now), metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) else { return }
         emitFlight(&events)
     }
 
@@ -187,7 +187,7 @@ extension FlightComputer {
         // counts it: a resume's credited hold is cruise), its split before the phase event; not
         // while the step it falls in is still to come: a gap that waits (an auto-pause decided
         // meanwhile: its credit cuts it), a pause's leg end (`takeLegEnd` cuts it).
-        if legEnd == nil && !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+        if legEnd == nil && !gaps.isWaiting { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
         pace.left(for: next)
         events.append(Event(seq: eventLog.next(), t: time, body: .phase(from: change.from, to: next, by: change.by)))
         eventLog.append(.info, change.logText, at: now, into: &events)

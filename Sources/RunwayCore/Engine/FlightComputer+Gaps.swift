@@ -54,13 +54,13 @@ extension FlightComputer {
                 // the line over a few seconds carries its ends' position error (a walker's 10 s
                 // dropout measured 5 m long reads 2.1 m/s between speeds of 1.6); their speeds do not.
                 let trusted = c.endsDopplerMps.isFinite && config.filters && !dopplerCheck.prefersPositions
-                odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: trusted ? min(stretchCapMps, c.endsDopplerMps) : stretchCapMps)
+                odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: trusted ? min(stretchCapMps, c.endsDopplerMps) : stretchCapMps, at: clock.measuredNow)
                 recorder.credit(distanceM, toPointAt: c.at)
                 creditedM = distanceM
             }
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
-        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
     }
 
     /// The cruise seconds from `a` to `b` that speed samples did not measure: less the cruise in

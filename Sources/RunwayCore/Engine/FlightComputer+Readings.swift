@@ -11,7 +11,10 @@ extension FlightComputer {
     public var now: Double { clock.now }
     public var route: Route { recorder.route }
     public var log: LogRing { eventLog.ring }
-    public var distance: Double { odometer.distanceM }
+    /// (Inlined: out of line, a caller in the middle of a step copied the computer to read it.)
+    public var distance: Double {
+        @inline(__always) get { odometer.distanceM }
+    }
     public var movingS: Double { odometer.movingS }
     /// Metres the speed samples measured (where positions were silent: `SpeedSensorStage`); 0 when none.
     public var sensorDistance: Double { sensorM }

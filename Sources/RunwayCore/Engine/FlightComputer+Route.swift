@@ -12,7 +12,7 @@ extension FlightComputer {
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
         // (A stretch: its speed over the time its steps took (`creditedStretchS`), not only their
         // moving time; not over a slow gap's line, whose time is the pace's, not measured.)
-        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: stillness.creditedStretchS, capMps: stretchCapMps)
+        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: stillness.creditedStretchS, capMps: stretchCapMps, at: clock.measuredNow)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
         // Cruise time as any step's: an auto-pause backdated over them takes it back.
@@ -66,7 +66,7 @@ extension FlightComputer {
         guard m > 0 else { return }
         odometer.credit(distanceM: m)
         pace.shift(by: m)
-        if legEnd == nil && !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+        if legEnd == nil && !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
     }
 
     /// Where a leg begins when the last fix came before its start or resume: that position and

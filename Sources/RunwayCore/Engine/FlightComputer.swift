@@ -206,7 +206,7 @@ public struct FlightComputer: Sendable {
                 // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
                 // toward the max at its own average speed, as the window's would.
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
-                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps)
+                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps, at: clock.measuredNow)
                 }
                 if let c = judged.credit {   // (none: no call)
                     creditMovement(judged, before: t)
@@ -240,7 +240,7 @@ public struct FlightComputer: Sendable {
             distanceAtPosition = distance
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps) }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
@@ -311,10 +311,10 @@ public struct FlightComputer: Sendable {
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else {
             // (A lap that waited for a gap ending while held: nothing more comes before it.)
-            if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+            if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
             return
         }
-        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, log: &eventLog, into: &events) }
+        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
         guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {

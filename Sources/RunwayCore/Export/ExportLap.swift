@@ -1,6 +1,6 @@
 /// A lap as the lap-based exports (TCX, FIT) write it: the engine's figures for the lap (its
-/// power, heart-rate and cadence maxima too: over every sample of the lap), the route points
-/// that belong to it, and the maximum speed read from those points.
+/// power, its max speed, heart-rate and cadence maxima too: over every sample of the lap) and
+/// the route points that belong to it.
 struct ExportLap: Sendable {
     /// 1-based.
     var index: Int
@@ -19,7 +19,9 @@ struct ExportLap: Sendable {
     var points: Range<Int> = 0..<0
     /// The speed sensor's points in the lap (`FlightRecord.sensed`), by the same rule.
     var sensed: Range<Int> = 0..<0
-    /// The largest speed of the lap's points (the route's and the sensor's); NaN when no point has one.
+    /// The engine's max speed for the lap (`Lap.maxSpeedMps`: of the speeds the flight's max is
+    /// taken from); unknown (NaN: the lap in progress of a flight in the air, a lap the engine
+    /// noted no speed in), the largest speed of its points (the route's and the sensor's).
     var maxSpeedMps: Double = .nan
     /// The engine's maxima for the lap (`Lap.maxHrBpm`, `Lap.maxCadenceSpm`: over every sample the
     /// flight took in it, as the flight's are), not only those the route's kept points carry.
@@ -55,6 +57,7 @@ struct ExportLap: Sendable {
         lossM = lap.lossM
         maxHrBpm = lap.maxHrBpm
         maxCadenceSpm = lap.maxCadenceSpm
+        maxSpeedMps = lap.maxSpeedMps
         setPower(avg: lap.metrics.figure("avg_power_w"), max: lap.metrics.figure("max_power_w"),
                  normalized: lap.metrics.figure("normalized_power_w"))
     }

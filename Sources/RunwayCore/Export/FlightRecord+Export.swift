@@ -24,9 +24,10 @@ extension FlightRecord {
     ///   or 1 ms left over: a final lap missing from a stored record).
     /// - No laps at all: one lap over the whole flight with the flight's totals (its power too).
     ///
-    /// A lap's power, maximum heart rate and maximum cadence are the engine's (`Lap.metrics`,
-    /// `Lap.maxHrBpm`, `Lap.maxCadenceSpm`: over every sample of the lap); only the lap in
-    /// progress takes its maxima from its points (and has no average or normalized power).
+    /// A lap's power, max speed, maximum heart rate and maximum cadence are the engine's
+    /// (`Lap.metrics`, `Lap.maxSpeedMps`, `Lap.maxHrBpm`, `Lap.maxCadenceSpm`: over every sample
+    /// of the lap); only the lap in progress takes its maxima from its points (and has no
+    /// average or normalized power).
     var exportLaps: [ExportLap] {
         var laps = self.laps.map(ExportLap.init)
         let start = exportStartT, end = exportEndT
@@ -36,6 +37,7 @@ extension FlightRecord {
             whole.setPower(avg: avgPowerW, max: maxPowerW, normalized: normalizedPowerW)   // the flight's
             whole.maxHrBpm = maxHrBpm
             whole.maxCadenceSpm = maxCadenceSpm
+            whole.maxSpeedMps = maxSpeedMps
             laps.append(whole)
         } else if let last = laps.last {
             let distance = distanceM - laps.reduce(0) { $0 + $1.distanceM }
@@ -60,8 +62,8 @@ extension FlightRecord {
     }
 
     /// Gives each lap its points, the route's and the sensor's (their times never decrease), and
-    /// the maxima over them: the speed's, and the heart rate's, cadence's and power's where the
-    /// engine has not given the lap's.
+    /// the maxima over them (speed, heart rate, cadence, power) where the engine has not given
+    /// the lap's.
     private func assignPoints(to laps: inout [ExportLap]) {
         var i = 0, j = 0
         for k in laps.indices {
@@ -69,9 +71,10 @@ extension FlightRecord {
             laps[k].points = Self.take(route, from: &i, before: last ? .infinity : laps[k].endT)
             laps[k].sensed = Self.take(sensed, from: &j, before: last ? .infinity : laps[k].endT)
             let hrKnown = !laps[k].maxHrBpm.isNaN, cadenceKnown = !laps[k].maxCadenceSpm.isNaN
+            let speedKnown = !laps[k].maxSpeedMps.isNaN
             for (points, range) in [(route, laps[k].points), (sensed, laps[k].sensed)] {
                 for p in range {
-                    laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, points.speedMps(p))
+                    if !speedKnown { laps[k].maxSpeedMps = Self.larger(laps[k].maxSpeedMps, points.speedMps(p)) }
                     if !hrKnown { laps[k].maxHrBpm = Self.larger(laps[k].maxHrBpm, points.heartRate(p)) }
                     if !cadenceKnown { laps[k].maxCadenceSpm = Self.larger(laps[k].maxCadenceSpm, points.cadence(p)) }
                     if !laps[k].enginePower { laps[k].maxPowerW = Self.larger(laps[k].maxPowerW, points.power(p)) }

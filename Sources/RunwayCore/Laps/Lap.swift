@@ -50,6 +50,11 @@ public struct Lap: Sendable, Equatable {
     /// unknown: a lap not made by the engine).
     public var maxHrBpm = Double.nan
     public var maxCadenceSpm = Double.nan
+    /// The fastest speed of the lap, m/s: the largest of the speeds the flight's max is taken
+    /// from (`Odometer`) that were noted in the lap, so no lap's is above the flight's and the
+    /// flight's is the largest of its laps'; NaN when none (or unknown: a lap not made by the
+    /// engine).
+    public var maxSpeedMps = Double.nan
 
     public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,
                 elapsedS: Double, paceMinPerKm: Double, avgHrBpm: Double, gainM: Double, lossM: Double) {
@@ -72,5 +77,6 @@ public struct Lap: Sendable, Equatable {
             && a.distanceM == b.distanceM && a.elapsedS == b.elapsedS && a.paceMinPerKm == b.paceMinPerKm
             && a.avgHrBpm == b.avgHrBpm && a.gainM == b.gainM && a.lossM == b.lossM && a.metrics == b.metrics
             && a.maxHrBpm.bitPattern == b.maxHrBpm.bitPattern && a.maxCadenceSpm.bitPattern == b.maxCadenceSpm.bitPattern
+            && a.maxSpeedMps.bitPattern == b.maxSpeedMps.bitPattern
     }
 }

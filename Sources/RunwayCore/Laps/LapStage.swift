@@ -6,7 +6,7 @@
 /// lap asked for after the latest progress waits in the same way for the step it falls in.
 ///
 ///     var laps = LapStage(autoLapM: 1000)
-///     laps.cut(progress, now: t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)   // a split event per lap completed
+///     laps.cut(progress, now: t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)   // a split event per lap completed
 public struct LapStage: Sendable {
     public private(set) var counter: LapCounter
     /// The laps one `cut` completes (kept empty between calls, its storage reused).
@@ -28,9 +28,9 @@ public struct LapStage: Sendable {
 
     /// Cuts the auto laps `p` completes.
     @inline(__always)
-    mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) {
+    mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         counter.update(p, into: &completed)
-        if !completed.isEmpty { emitCompleted(metrics: &metrics, sensors: &sensors, log: &log, into: &events) }   // (no call on a fix that cuts none)
+        if !completed.isEmpty { emitCompleted(metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }   // (no call on a fix that cuts none)
         if counter.autoLapsStopped && !warnedStopped {
             warnedStopped = true
             log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
@@ -44,13 +44,13 @@ public struct LapStage: Sendable {
     /// while a gap waits), the lap is asked for (`LapCounter.askManual`): its `split` goes out
     /// with the next `cut` at or after its time, with the share of that step's distance its time
     /// makes, or with `settle`.
-    mutating func manual(_ p: LapProgress, trigger: LapTrigger = .manual, waits: Bool = false, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) -> Bool {
+    mutating func manual(_ p: LapProgress, trigger: LapTrigger = .manual, waits: Bool = false, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) -> Bool {
         if waits { return counter.askManual(p, trigger: trigger) }
         // (The laps `p` completes first, each in its own split: the laps that wait, the auto laps
         // a credit completed, and those whose boundary the distance crossed since the last cut.)
-        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         guard let lap = counter.manualLap(p, trigger: trigger) else { return false }
-        emit(lap, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
         return true
     }
 
@@ -71,15 +71,15 @@ public struct LapStage: Sendable {
     /// Cuts the manual laps that wait, if any, with the progress `p` as it is (the flight leaves
     /// cruise, or it stops: nothing more will be credited to the time before now), and emits the
     /// auto laps a credit completed (`credited`).
-    mutating func settle(_ p: LapProgress, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) {
+    mutating func settle(_ p: LapProgress, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         guard hasWaitingLap || !completed.isEmpty else { return }
-        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
+        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
     }
 
     /// Emits the laps `completed` holds and empties it.
-    private mutating func emitCompleted(metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) {
+    private mutating func emitCompleted(metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         guard !completed.isEmpty else { return }
-        for lap in completed { emit(lap, metrics: &metrics, sensors: &sensors, log: &log, into: &events) }
+        for lap in completed { emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }
         completed.removeAll(keepingCapacity: true)
     }
 
@@ -89,9 +89,9 @@ public struct LapStage: Sendable {
 
     /// The final lap at touchdown, after the laps `p` completes (an auto lap whose boundary a
     /// credit at the stop crossed goes out in its own `split`, as any other).
-    mutating func finish(_ p: LapProgress, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) {
-        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, log: &log, into: &events)
-        if let lap = counter.finish(p) { emit(lap, metrics: &metrics, sensors: &sensors, log: &log, into: &events) }
+    mutating func finish(_ p: LapProgress, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
+        cut(p, now: p.t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
+        if let lap = counter.finish(p) { emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }
     }
 
     /// Whether a manual lap at `p` is allowed (after the laps that wait, when any do); `waits`:
@@ -110,12 +110,13 @@ public struct LapStage: Sendable {
         throw .state("nothing to lap: no time or distance since the last lap")
     }
 
-    /// A lap's split event, with the metrics' figures for it and its sensor maxima (both up to
-    /// its end, also when it is cut later).
-    mutating func emit(_ lap: Lap, metrics: inout Metrics, sensors: inout SensorStats, log: inout EventLog, into events: inout [Event]) {
+    /// A lap's split event, with the metrics' figures for it, its sensor maxima and its max
+    /// speed (all up to its end, also when it is cut later).
+    mutating func emit(_ lap: Lap, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         var lap = lap
         lap.metrics = metrics.endLap(at: lap.endT)
         (lap.maxHrBpm, lap.maxCadenceSpm) = sensors.endLap(at: lap.endT)
+        lap.maxSpeedMps = odometer.endLap(at: lap.endT)
         counter.setFigures(of: lap)
         events.append(Event(seq: log.next(), t: lap.endT, body: .split(lap)))
     }

@@ -8,11 +8,17 @@
 /// measured no speed has one, and each leg's average counts at its end: the max is never below
 /// the flight's average moving speed.
 ///
+/// Each speed is noted at a time (the flight's measured time, as the laps' progress is taken:
+/// the input, command or lap that measured or credited it) and
+/// counts toward the max of the lap it falls in too (`endLap(at:)`, also for a lap cut after
+/// its end): a lap's max is the largest of the flight's speeds noted in it, so the flight's max
+/// is the largest of its laps'.
+///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
-///     odo.noteSpeed(3.1)
+///     odo.noteSpeed(3.1, at: 1)
 ///     (odo.distanceM, odo.movingS, odo.maxSpeedMps)   // (3, 1, 3.1)
-public struct Odometer: Sendable, Equatable {
+public struct Odometer: Sendable {
     public private(set) var distanceM = 0.0
     public private(set) var movingS = 0.0
     /// The fastest speed in cruise, m/s: of the ground speeds measured across the pace window and
@@ -22,6 +28,8 @@ public struct Odometer: Sendable, Equatable {
     private var legFromM = 0.0, legFromS = 0.0
     /// The distance and moving time of the leg that ended last (`endLeg`).
     private var lastLegM = 0.0, lastLegS = 0.0
+    /// The speeds noted since the last lap's end, for the lap's max.
+    private var lapPeak = LapPeak()
 
     public init() {}
 
@@ -44,8 +52,8 @@ public struct Odometer: Sendable, Equatable {
     /// speed sensor's; a step longer than the pace window; a leg): its average speed counts toward
     /// the max as a measured ground speed does, no faster than `capMps`. Without both distance and
     /// moving time it has no speed.
-    mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double) {
-        if d > 0, m > 0 { noteSpeed(min(d / m, capMps)) }
+    mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double, at t: Double) {
+        if d > 0, m > 0 { noteSpeed(min(d / m, capMps), at: t) }
     }
 
     /// Takes back moving time that turned out to be a hold's (an auto-pause backdated to the
@@ -64,36 +72,44 @@ public struct Odometer: Sendable, Equatable {
     /// the runner went, which counts toward the max (no faster than `capMps`). It covers what no
     /// pace window measured: a leg too short or its fixes too sparse for one, the distance a
     /// credit at its end adds.
-    mutating func endLeg(capMps: Double) {
+    mutating func endLeg(capMps: Double, at t: Double) {
         lastLegM = distanceM - legFromM
         lastLegS = movingS - legFromS
-        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps)
+        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps, at: t)
         beginLeg()
     }
 
     /// The leg that ended last gets its end after all (the share of a step across a user's pause
     /// before the pause, measured by the fix after it: `FlightComputer.takeLegEnd`): credited, and
     /// that leg's average with it counts toward the max; a leg begun since does not count it.
-    mutating func creditLegEnd(distanceM d: Double, movingS m: Double, capMps: Double) {
+    mutating func creditLegEnd(distanceM d: Double, movingS m: Double, capMps: Double, at t: Double) {
         credit(distanceM: d, movingS: m)
         legFromM += d
         legFromS += m
         lastLegM += d
         lastLegS += m
-        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps)
+        noteStretch(distanceM: lastLegM, movingS: lastLegS, capMps: capMps, at: t)
     }
 
     /// A leg of its own credited after it ended (a set-off while auto-paused that a user's pause
     /// took over, measured by the fix after it: `FlightComputer.takeLegEnd`): its average counts
     /// toward the max; a leg begun since does not count it.
-    mutating func creditLeg(distanceM d: Double, movingS m: Double, capMps: Double) {
+    mutating func creditLeg(distanceM d: Double, movingS m: Double, capMps: Double, at t: Double) {
         credit(distanceM: d, movingS: m)
         legFromM += d
         legFromS += m
-        noteStretch(distanceM: d, movingS: m, capMps: capMps)
+        noteStretch(distanceM: d, movingS: m, capMps: capMps, at: t)
     }
 
-    mutating func noteSpeed(_ v: Double) {
-        if !v.isNaN, !(v <= maxSpeedMps) { maxSpeedMps = v }
+    /// A speed the runner went, noted at `t`: it counts toward the flight's max and the lap's.
+    @inline(__always)
+    mutating func noteSpeed(_ v: Double, at t: Double) {
+        guard !v.isNaN else { return }
+        if !(v <= maxSpeedMps) { maxSpeedMps = v }
+        lapPeak.count(v, from: t, to: t)
     }
+
+    /// Ends the lap at `t` (now, or before now: a lap cut after its end): the largest speed noted
+    /// in it (NaN when none); those noted after `t` are the next lap's.
+    mutating func endLap(at t: Double) -> Double { lapPeak.endLap(at: t) }
 }

@@ -112,6 +112,7 @@ extension Lap {
         w.field("distance_m", distanceM)
         w.field("elapsed_s", elapsedS)
         w.field("pace_min_per_km", paceMinPerKm)
+        w.field("max_speed_mps", maxSpeedMps)
         w.field("avg_hr_bpm", avgHrBpm)
         w.field("max_hr_bpm", maxHrBpm)
         w.field("max_cadence_spm", maxCadenceSpm)

@@ -25,7 +25,7 @@ ROUTE_COLUMNS = ("time", "t", "lat", "lon", "alt_m", "distance_m", "elapsed_s", 
                  "segment")
 #: Columns of :meth:`Flight.laps_frame`, in order.
 LAP_COLUMNS = ("lap", "trigger", "start", "end", "start_t", "end_t", "distance_m", "elapsed_s",
-               "pace_min_per_km", "avg_hr_bpm", "max_hr_bpm", "max_cadence_spm", "gain_m", "loss_m",
+               "pace_min_per_km", "max_speed_mps", "avg_hr_bpm", "max_hr_bpm", "max_cadence_spm", "gain_m", "loss_m",
                "start_distance_m",
                "avg_power_w", "max_power_w", "normalized_power_w")
 
@@ -250,8 +250,9 @@ class Flight:
     def lap_rows(self) -> list[dict]:
         """One dict per lap (:data:`LAP_COLUMNS`): its number, trigger (``auto``, ``manual``,
         ``final``), start and end (ISO 8601 UTC and unix seconds), distance, elapsed time,
-        pace, average and maximum heart rate, maximum cadence (over every sample the flight took
-        in the lap; ``None`` without the sensor), gain and loss, the flight distance at its
+        pace, maximum speed (of the speeds the flight's ``max_speed_mps`` is taken from), average
+        and maximum heart rate, maximum cadence (over every sample the flight took in the lap;
+        ``None`` without the sensor), gain and loss, the flight distance at its
         start, and its average, maximum and normalized power (the summary's lap figures; ``None``
         without a power meter)."""
         rows = []
@@ -261,7 +262,7 @@ class Flight:
                 "start": _iso(lap.get("start_t")), "end": _iso(lap.get("end_t")),
                 "start_t": lap.get("start_t"), "end_t": lap.get("end_t"),
                 "distance_m": lap.get("distance_m"), "elapsed_s": lap.get("elapsed_s"),
-                "pace_min_per_km": lap.get("pace_min_per_km"),
+                "pace_min_per_km": lap.get("pace_min_per_km"), "max_speed_mps": lap.get("max_speed_mps"),
                 "avg_hr_bpm": lap.get("avg_hr_bpm"), "max_hr_bpm": lap.get("max_hr_bpm"),
                 "max_cadence_spm": lap.get("max_cadence_spm"), "gain_m": lap.get("gain_m"),
                 "loss_m": lap.get("loss_m"), "start_distance_m": start,

@@ -172,6 +172,8 @@ def test_laps_frame_has_named_columns_and_adds_up(sample):
     # Its heart rate: each lap's maximum is the summary lap's, none below the lap's average.
     assert df["max_hr_bpm"].tolist() == [lap["max_hr_bpm"] for lap in sample.summary["laps"]]
     assert (df["max_hr_bpm"] >= df["avg_hr_bpm"]).all()
+    # Each lap's max speed is of the flight's speeds: the flight's is the largest of them.
+    assert df["max_speed_mps"].max() == sample.summary["max_speed_mps"]
 
 
 @pytest.mark.skipif(not (TRACKS / "fitdecode__2019-02-17-062644-ELEMNT-297E-195-0.fit").exists(),

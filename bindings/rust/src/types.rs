@@ -147,6 +147,9 @@ pub struct Lap {
     pub elapsed_s: f64,
     /// Minutes per km; `None` without distance.
     pub pace_min_per_km: Option<f64>,
+    /// m/s: the fastest of the speeds the flight's `max_speed_mps` is taken from that came in
+    /// the lap (so the flight's is the largest of its laps'); `None` when none did.
+    pub max_speed_mps: Option<f64>,
     /// Time-weighted average heart rate; `None` without samples.
     pub avg_hr_bpm: Option<f64>,
     /// The highest heart rate of the lap, over every sample the flight took in it; `None`
@@ -184,6 +187,7 @@ impl Lap {
             distance_m: o.f64("distance_m")?,
             elapsed_s: o.f64("elapsed_s")?,
             pace_min_per_km: o.opt_f64("pace_min_per_km")?,
+            max_speed_mps: o.opt_f64("max_speed_mps")?,
             avg_hr_bpm: o.opt_f64("avg_hr_bpm")?,
             max_hr_bpm: o.opt_f64("max_hr_bpm")?,
             max_cadence_spm: o.opt_f64("max_cadence_spm")?,

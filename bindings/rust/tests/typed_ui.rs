@@ -134,6 +134,12 @@ fn laps_and_the_record_hold_their_power() {
         assert_eq!(lap.max_hr_bpm, f(raw, "max_hr_bpm"));
         assert_eq!(lap.max_cadence_spm, f(raw, "max_cadence_spm"));
     }
+    // Each lap's max speed is the JSON's, of the flight's speeds: the flight's is the largest.
+    for (lap, raw) in sum.laps.iter().zip(laps) {
+        assert_eq!(lap.max_speed_mps, f(raw, "max_speed_mps"));
+    }
+    let fastest = sum.laps.iter().filter_map(|l| l.max_speed_mps).fold(f64::NAN, f64::max);
+    assert_eq!(Some(fastest), sum.max_speed_mps);
     // Every lap had the strap's 160 bpm and no cadence sensor.
     assert!(sum.laps.iter().all(|l| l.max_hr_bpm == Some(160.0) && l.max_cadence_spm.is_none()));
     // The first 200 m (36.4 s) had the 400 W second, the second only 250 W; the last, after
