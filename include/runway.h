@@ -214,8 +214,10 @@ void runway_session_close(runway_session *s);
  *               {"type":"speed","speed":3.1,"t":..} (a speed sensor's: a wheel,
  *               a foot pod, a treadmill; 0..100 m/s. It measures distance and
  *               moving time where positions are silent: before the first fix
- *               in cruise, and after gap_s without one (a tunnel); while
- *               fixes come, nothing: docs/inputs.md; sensor_distance_m)
+ *               in cruise, and once no fix came for three of the receiver's
+ *               intervals, at most gap_s (a tunnel: 3 s at 1 Hz), when the
+ *               snapshot's speed_mps is its speed; while fixes come, nothing:
+ *               docs/inputs.md; sensor_distance_m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W: the snapshot's
  *               power_w, the flight's and each lap's avg_power_w, max_power_w and
  *               normalized_power_w, the exports' per-point power)
@@ -327,9 +329,10 @@ runway_status runway_lap(runway_session *s, double t);
 /** The latest FlightData snapshot as JSON (the same object a "flight" event
  *  carries, with the seq of the latest flight event; a rejected input does not change it, a tick
  *  moves its clock: t and, in cruise, elapsed_s, keeping the seq). "last_fix_t" is the time of
- *  the fix lat/lon/speed_mps come from (null before any); once the clock is past it by more than
- *  pace_window_s (or the last step, when longer), speed_mps is null and "accuracy" "unknown", and
- *  so are ground_speed_mps and the pace when no fix or speed sample measured them since (docs/events.md).
+ *  the fix lat/lon/speed_mps come from (null before any; speed_mps is a speed sample's where one
+ *  measures the flight after it); once the clock is past it by more than pace_window_s (or the
+ *  last step, when longer), speed_mps is null and "accuracy" "unknown", and so are
+ *  ground_speed_mps and the pace when no fix or speed sample measured them since (docs/events.md).
  *  Free *out with runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 

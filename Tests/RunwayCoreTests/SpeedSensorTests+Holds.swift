@@ -110,10 +110,10 @@ extension SpeedSensorTests {
     @Test func theSensorMeasuredUpToItsLastIntervalNotAcrossASilence() {
         var s = SpeedSensorStage(movingMps: 0.8, maxIntervalS: 30)
         s.positioned(at: 0)
-        #expect(s.step(mps: 3, at: 1, since: 0) == nil, "waits while positions may measure")
-        let m = s.step(mps: 3, at: 40, since: 0)
+        #expect(s.step(mps: 3, at: 1, since: 0, silentAfterS: 30) == nil, "waits while positions may measure")
+        let m = s.step(mps: 3, at: 40, since: 0, silentAfterS: 30)
         #expect(m == SpeedSensorStage.Measured(movingM: 3, movingS: 1, standingS: 0) && s.measuredUntil == 1)
-        #expect(s.step(mps: 3, at: 41, since: 0) == SpeedSensorStage.Measured(movingM: 3, movingS: 1, standingS: 0) && s.measuredUntil == 41)
+        #expect(s.step(mps: 3, at: 41, since: 0, silentAfterS: 30) == SpeedSensorStage.Measured(movingM: 3, movingS: 1, standingS: 0) && s.measuredUntil == 41)
     }
 
     /// A ride that stops for two minutes in a tunnel: the sensor's standing samples auto-pause it

@@ -2,10 +2,10 @@
 /// measure the flight where positions are silent (`SpeedSensorStage`).
 extension FlightComputer {
     /// A speed sensor's sample: where positions are silent (`SpeedSensorStage`: before the first
-    /// fix, or none for `gap_s`) it measures the flight as a fix's step would: distance and moving
-    /// time in cruise, a held step while auto-paused, the pace, auto-pause, laps and alerts. While
-    /// fixes come it waits. A sample faster than the profile's cap (filters on) measures nothing,
-    /// with a warning the first time.
+    /// fix, or none for `positionsSilentAfterS`) it measures the flight as a fix's step would:
+    /// distance and moving time in cruise, a held step while auto-paused, the pace, auto-pause,
+    /// laps and alerts, and the snapshot shows its speed. While fixes come it waits. A sample
+    /// faster than the profile's cap (filters on) measures nothing, with a warning the first time.
     mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
         let autoHeld = phases.isAutoHeld
         guard phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
@@ -16,8 +16,9 @@ extension FlightComputer {
             }
             return
         }
-        let since = autoHeld ? -Double.infinity : clock.cruiseSince
-        let measured = speedSensor.step(mps: mps, at: t, since: since, point: autoHeld ? nil : sensedPoint(mps, at: t))
+        let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = positionsSilentAfterS
+        let measured = speedSensor.step(mps: mps, at: t, since: since, silentAfterS: silentAfterS,
+                                        point: autoHeld ? nil : sensedPoint(mps, at: t))
         if let m = measured {
             if autoHeld {   // (a held step: no route point)
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
@@ -26,7 +27,8 @@ extension FlightComputer {
                 pace.push(t: t, distanceM: distance)
             }
         }
-        guard speedSensor.measures(at: t) else { return }   // positions measure the flight
+        guard speedSensor.measures(at: t, silentAfterS: silentAfterS) else { return }   // positions measure the flight
+        shown.sense(mps, at: t)
         if config.filters {
             pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
         } else {
@@ -37,6 +39,15 @@ extension FlightComputer {
         // (A sample that measured nothing, the first after a silence, is no progress of the
         // laps: a gap credited next may cover that silence, and its line is the laps' to share.)
         if measured != nil { lapsAndAlerts(at: t, &events) }
+    }
+
+    /// How long after the latest fix that measured the flight positions are silent, and speed
+    /// samples take it up: three of the receiver's intervals between fixes (one or two missed
+    /// fixes are its rhythm, not a silence: `FixCadence.gapIntervals`), 3 s at 1 Hz; at most
+    /// `gap_s`, after which the next fix is a gap, and `gap_s` before an interval is known.
+    var positionsSilentAfterS: Double {
+        let interval = gate.cadence.intervalS
+        return interval.isNaN ? config.gapS : min(config.gapS, FixCadence.gapIntervals * interval)
     }
 
     /// What speed samples measured in cruise: distance and moving time, auto-pause's count of

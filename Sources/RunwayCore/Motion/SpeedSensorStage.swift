@@ -1,11 +1,13 @@
 /// Speed samples (a wheel sensor, a foot pod, a treadmill) measure the flight where positions are
 /// silent: before the first fix, indoors, where none comes, and wherever no fix has measured the
-/// flight for longer than `maxIntervalS` (the config's `gap_s`, after which the next fix is a gap):
-/// a tunnel, a GPS that lost its lock, an indoor leg after an outdoor one. While fixes come, the
-/// samples wait: those since the latest fix are kept as a backlog, and when positions fall silent
-/// the sensor takes the flight up from that fix, the backlog first. When fixes come again,
-/// positions take the leg up from where the sensor left off (`measuredUntil`: of a gap's line, or
-/// of a line from a fix before a start or a resume, only the share after it counts).
+/// flight for longer than the composer's `silentAfterS` (three of the receiver's intervals, at
+/// most the config's `gap_s`: `FlightComputer.positionsSilentAfterS`): a tunnel, a GPS that lost
+/// its lock, an indoor leg after an outdoor one. While fixes come, the samples wait: those since
+/// the latest fix are kept as a backlog, and when positions fall silent the sensor takes the
+/// flight up from that fix, the backlog first, then measures it live, sample by sample. When
+/// fixes come again, positions take the leg up from where the sensor left off (`measuredUntil`:
+/// of the step across the silence, a gap's line, or a line from a fix before a start or a resume,
+/// only the share after it counts).
 ///
 /// The backlog is the one list of those samples: their sums, and each sample's route point (the
 /// flight's figures at it) with its own metres. It leaves the stage one way only: measured (in
@@ -19,10 +21,11 @@
 /// moving time, as a standing runner's steps. A silence longer than `maxIntervalS` measures nothing.
 ///
 ///     var s = SpeedSensorStage(movingMps: 0.8, maxIntervalS: 30)
-///     s.step(mps: 3, at: 1, since: 0)   // Measured(movingM: 3, movingS: 1, standingS: 0)
-///     s.positioned(at: 2)               // a fix measured the flight at 2
-///     s.step(mps: 3, at: 3, since: 0)   // nil: kept in the backlog while positions measure
-///     s.step(mps: 3, at: 40, since: 0)  // Measured(movingM: 3, movingS: 1, ...): the backlog, up to 3; 37 s of silence measure nothing
+///     s.step(mps: 3, at: 1, since: 0, silentAfterS: 3)   // Measured(movingM: 3, movingS: 1, standingS: 0)
+///     s.positioned(at: 2)                                // a fix measured the flight at 2
+///     s.step(mps: 3, at: 3, since: 0, silentAfterS: 3)   // nil: kept in the backlog while positions measure
+///     s.step(mps: 3, at: 6, since: 0, silentAfterS: 3)   // Measured(movingM: 12, movingS: 4, ...): silent since 2, the backlog first
+///     s.step(mps: 3, at: 40, since: 0, silentAfterS: 3)  // nil: 34 s of the sensor's own silence measure nothing
 struct SpeedSensorStage: Sendable, Equatable {
     /// What samples measured: the moving samples' distance and time, and the standing samples' time.
     struct Measured: Sendable, Equatable {
@@ -72,16 +75,17 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// Whether any sample has come (before the first, the sensor measures nothing).
     var hasSamples: Bool { !lastT.isNaN }
 
-    /// Whether samples at `t` measure the flight: no fix has for longer than `maxIntervalS`.
-    func measures(at t: Double) -> Bool { t - positionedAt > maxIntervalS }
+    /// Whether samples at `t` measure the flight: no fix has for longer than `silentAfterS`.
+    func measures(at t: Double, silentAfterS: Double) -> Bool { t - positionedAt > silentAfterS }
 
     /// A sample of `mps` at `t`, over the time since the previous sample and not before `since`
     /// (the leg's start; -infinity while auto-paused, where the hold keeps it) nor the latest fix.
-    /// Returns what the samples measured when they measure the flight (the backlog with this
-    /// sample's interval); nil while positions do (the interval joins the backlog), or when
-    /// nothing was measured (no time in the leg, or a silence longer than `maxIntervalS`).
+    /// Returns what the samples measured when they measure the flight, positions silent for
+    /// longer than `silentAfterS` (the backlog with this sample's interval); nil while positions
+    /// do (the interval joins the backlog), or when nothing was measured (no time in the leg, or
+    /// a silence of the sensor's own longer than `maxIntervalS`).
     /// `point`: the sample's route point, kept with its interval (none when nil).
-    mutating func step(mps: Double, at t: Double, since: Double, point: RoutePoint? = nil) -> Measured? {
+    mutating func step(mps: Double, at t: Double, since: Double, silentAfterS: Double, point: RoutePoint? = nil) -> Measured? {
         defer { lastT = t }
         let from = max(lastT.isNaN ? since : max(lastT, since), positionedAt)
         let dt = t - from
@@ -98,7 +102,7 @@ struct SpeedSensorStage: Sendable, Equatable {
             backlogSpans.add(from: from, to: t)
             if let point, backlog.samples.count < maxSamples { backlog.samples.append(Sample(point: point, ownM: sampleM)) }
         }
-        guard measures(at: t) else { return nil }
+        guard measures(at: t, silentAfterS: silentAfterS) else { return nil }
         return takeBacklog()
     }
 

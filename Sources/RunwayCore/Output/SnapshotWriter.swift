@@ -46,7 +46,10 @@ extension FlightComputer {
         d.filteredBy = filtered
         d.filtered = filtered.total
         let ground = phase == .cruise && !pace.speaks(at: now) ? .nan : pace.groundSpeedMps
-        d.speedMps = config.filters ? (fixSpeaks ? shown.speed : .nan) : ground
+        // (Where a speed sensor measures the flight, positions silent, its sample's speed.)
+        let deviceMps = shown.speedSensed ? (pace.holds(from: shown.sensedT, at: now) ? shown.sensedMps : .nan)
+                                          : (fixSpeaks ? shown.speed : .nan)
+        d.speedMps = config.filters ? deviceMps : ground
         d.groundSpeedMps = ground
         d.altitudeM = config.filters && !elevationStage.tracker.altitudeM.isNaN ? elevationStage.tracker.altitudeM : shown.alt
         d.headingDeg = shown.course.isNaN ? recorder.segmentBearing : shown.course

@@ -320,7 +320,8 @@ class Session(_SessionHandle, _SessionSubscriptions):
 
         Keys include ``phase``, ``t``, ``lat``, ``lon``, ``distance_m``,
         ``elapsed_s`` (cruise time only), ``speed_mps`` (the device's raw
-        speed), ``ground_speed_mps`` (distance over time across the pace
+        speed: the fix's, or a speed sample's where one measures the flight,
+        positions silent), ``ground_speed_mps`` (distance over time across the pace
         window), ``pace_min_per_km`` (from ``ground_speed_mps``),
         ``avg_pace_min_per_km``, ``altitude_m``, ``heading_deg``, ``hr_bpm``,
         ``cadence_spm``, ``points`` (kept fixes), ``fixes`` (all fixes),

@@ -99,7 +99,8 @@ pub struct Snapshot {
     pub filtered: u64,
     /// Fixes refused, by reason.
     pub filtered_by: Filtered,
-    /// The device's Doppler speed, m/s.
+    /// The device's speed, m/s: the latest fix's Doppler speed, or a speed sample's where one
+    /// measures the flight (positions silent, a tunnel) after that fix.
     pub speed_mps: Option<f64>,
     /// The engine's speed over the pace window, m/s.
     pub ground_speed_mps: Option<f64>,
