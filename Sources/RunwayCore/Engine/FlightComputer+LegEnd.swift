@@ -204,6 +204,8 @@ extension FlightComputer {
                 }
             }
         }
+        // (Speed samples since a resume are in the pace window, after the stretch credited.)
+        if credited.m > 0 { pace.shift(by: credited.m, after: e.pausedAt) }
         var p = lapProgress
         p.elapsedS = clock.elapsed(in: .holding)   // (the cruise time before the current leg)
         p.t = e.pausedAt

@@ -95,6 +95,13 @@ public struct PaceEstimator: Sendable {
         for i in head..<window.count { window[i].d += d }
     }
 
+    /// Metres credited to a stretch that ended at `t`, before the window's points after it (a
+    /// leg's end before a pause, counted at the fix after a resume that speed samples measured
+    /// from): those points carry it, so the window measures their own progress only.
+    mutating func shift(by d: Double, after t: Double) {
+        for i in head..<window.count where window[i].t > t { window[i].d += d }
+    }
+
     /// The fix after a gap joins the window when the gap is credited (`d`, the flight's distance
     /// with the gap's `creditM`): until then its distance is not known. After a break the window
     /// begins with it (it emptied at the gap); across a gap in the recorder's rhythm (a fix every
