@@ -16,7 +16,10 @@ extension FlightComputer {
             }
             return
         }
-        let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = positionsSilentAfterS
+        // (While auto-paused the samples wait `gap_s`: the hold is judged on the positions' steps,
+        // and a resume credits those from its fast hold on, which a sample inside a dropout would
+        // begin before the step that measured the set-off.)
+        let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = autoHeld ? config.gapS : positionsSilentAfterS
         let measured = speedSensor.step(mps: mps, at: t, since: since, silentAfterS: silentAfterS,
                                         point: autoHeld ? nil : sensedPoint(mps, at: t))
         if let m = measured {
@@ -44,7 +47,8 @@ extension FlightComputer {
     /// How long after the latest fix that measured the flight positions are silent, and speed
     /// samples take it up: three of the receiver's intervals between fixes (one or two missed
     /// fixes are its rhythm, not a silence: `FixCadence.gapIntervals`), 3 s at 1 Hz; at most
-    /// `gap_s`, after which the next fix is a gap, and `gap_s` before an interval is known.
+    /// `gap_s`, after which the next fix is a gap, and `gap_s` before an interval is known (and
+    /// while auto-paused: `sensorSpeed`).
     var positionsSilentAfterS: Double {
         let interval = gate.cadence.intervalS
         return interval.isNaN ? config.gapS : min(config.gapS, FixCadence.gapIntervals * interval)
