@@ -12,7 +12,7 @@ extension FlightComputer {
         case .none: return
         case .pause(let from, let withdrawn):
             odometer.withdraw(movingS: withdrawn)
-            odometer.endLeg(capMps: stretchCapMps, at: clock.now)
+            odometer.endLeg(capMps: stretchCapMps, at: clock.measuredNow)
             gaps.paused(from: from, cruising: !clock.cruiseSince.isNaN)
             clock.autoPause(from: from)
             lapStage.cruiseWithdrawn(to: clock.elapsed(in: .holding))   // the hold's part the laps saw
@@ -55,7 +55,7 @@ extension FlightComputer {
         for s in held { odometer.credit(distanceM: s.distanceM, movingS: s.movingS) }
         let (heldM, heldS) = heldTotals(held)
         // The held steps are one stretch, moved since `since`: its speed is their average.
-        odometer.noteStretch(distanceM: heldM, movingS: heldS, capMps: stretchCapMps, at: clock.now)
+        odometer.noteStretch(distanceM: heldM, movingS: heldS, capMps: stretchCapMps, at: clock.measuredNow)
         gaps.resumed(fastHoldSince: since)
         clock.autoResume(since: min(since, t))
         stillness.reset(still: false)

@@ -26,7 +26,7 @@ extension FlightComputer {
             if command == .pause { keepLegEnd(pausedAt: now) }
             creditLagAtLegEnd(&events)
             keepLatestPosition()   // (with the lag credited: the leg's, up to that fix)
-            odometer.endLeg(capMps: stretchCapMps, at: clock.now)
+            odometer.endLeg(capMps: stretchCapMps, at: clock.measuredNow)
         }
         // (A pause that takes an auto-pause over with a resume under way: the next fix judges it.)
         if command == .pause && phases.isAutoHeld { keepSetOffLegEnd(pausedAt: now) }

@@ -12,7 +12,7 @@ extension FlightComputer {
         odometer.credit(distanceM: c.distanceM, movingS: c.movingS)
         // (A stretch: its speed over the time its steps took (`creditedStretchS`), not only their
         // moving time; not over a slow gap's line, whose time is the pace's, not measured.)
-        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: stillness.creditedStretchS, capMps: stretchCapMps, at: clock.now)
+        odometer.noteStretch(distanceM: c.distanceM - c.lineM, movingS: stillness.creditedStretchS, capMps: stretchCapMps, at: clock.measuredNow)
         recorder.credit(stillness.creditedSteps, before: t)
         pace.credit(stillness.creditedSteps)
         // Cruise time as any step's: an auto-pause backdated over them takes it back.

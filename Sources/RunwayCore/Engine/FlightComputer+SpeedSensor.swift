@@ -37,7 +37,7 @@ extension FlightComputer {
         } else {
             pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise, at: t)
         }
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.now) }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
         if config.filters { autoPause(mps, at: t, &events) }
         // (A sample that measured nothing, the first after a silence, is no progress of the
         // laps: a gap credited next may cover that silence, and its line is the laps' to share.)
@@ -59,7 +59,7 @@ extension FlightComputer {
     mutating func sensorMeasured(_ m: SpeedSensorStage.Measured, at t: Double) {
         let from = distance   // where the samples' distances start (the backlog's first samples', when it kept fewer)
         odometer.credit(distanceM: m.movingM, movingS: m.movingS)
-        odometer.noteStretch(distanceM: m.movingM, movingS: m.movingS, capMps: stretchCapMps, at: clock.now)
+        odometer.noteStretch(distanceM: m.movingM, movingS: m.movingS, capMps: stretchCapMps, at: clock.measuredNow)
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
         recorder.sense(m.samples, from: from)

@@ -206,7 +206,7 @@ public struct FlightComputer: Sendable {
                 // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
                 // toward the max at its own average speed, as the window's would.
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
-                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps, at: clock.now)
+                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps, at: clock.measuredNow)
                 }
                 if let c = judged.credit {   // (none: no call)
                     creditMovement(judged, before: t)
@@ -240,7 +240,7 @@ public struct FlightComputer: Sendable {
             distanceAtPosition = distance
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.now) }
+        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),

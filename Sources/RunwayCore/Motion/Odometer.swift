@@ -8,7 +8,8 @@
 /// measured no speed has one, and each leg's average counts at its end: the max is never below
 /// the flight's average moving speed.
 ///
-/// Each speed is noted at a time (the flight's latest: when it was measured or credited) and
+/// Each speed is noted at a time (the flight's measured time, as the laps' progress is taken:
+/// the input, command or lap that measured or credited it) and
 /// counts toward the max of the lap it falls in too (`endLap(at:)`, also for a lap cut after
 /// its end): a lap's max is the largest of the flight's speeds noted in it, so the flight's max
 /// is the largest of its laps'.
