@@ -35,7 +35,11 @@ public struct GateStage: Sendable {
     var cadence: FixCadence { gate.cadence }
 
     /// The step the gate last measured (`FixGate.measured`).
-    var measured: Geodesy.Measured { gate.measured }
+    /// (Inlined: out of line, the fix's step in `FlightComputer.apply` copied the whole stage,
+    /// 432 bytes, to read it.)
+    var measured: Geodesy.Measured {
+        @inline(__always) get { gate.measured }
+    }
 
     /// Whether the last gap or jump came in the recorder's rhythm (`FixGate.gapInRhythm`).
     var gapInRhythm: Bool { gate.gapInRhythm }
