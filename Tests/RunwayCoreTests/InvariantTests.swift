@@ -129,6 +129,11 @@ struct InvariantCheck {
         for l in laps where l.maxSpeedMps > core.maxSpeed { note("lap \(l.index) max speed \(l.maxSpeedMps) above the flight's \(core.maxSpeed)") }
         let lapMax = laps.reduce(Double.nan) { $1.maxSpeedMps.isNaN || $1.maxSpeedMps <= $0 ? $0 : $1.maxSpeedMps }
         if !laps.isEmpty, lapMax.bitPattern != core.maxSpeed.bitPattern { note("the laps' max speed \(lapMax) is not the flight's \(core.maxSpeed)") }
+        // Heart rate and cadence likewise: each lap's maximum is of the samples the flight counted.
+        for (what, ofLap, flight) in [("heart rate", \Lap.maxHrBpm, core.sensors.maxHrBpm), ("cadence", \Lap.maxCadenceSpm, core.sensors.maxCadenceSpm)] {
+            let most = laps.reduce(Double.nan) { $1[keyPath: ofLap].isNaN || $1[keyPath: ofLap] <= $0 ? $0 : $1[keyPath: ofLap] }
+            if !laps.isEmpty, most.bitPattern != flight.bitPattern { note("the laps' max \(what) \(most) is not the flight's \(flight)") }
+        }
         // Power: each lap's figures are its own, and the flight's its own: neither the average nor
         // the normalised power above the maximum.
         for (what, figures) in laps.map({ ("lap \($0.index)", $0.metrics) }) + [("flight", core.metrics.summary())] {

@@ -12,8 +12,9 @@ import Glibc
 /// 600 m off, 10 % fixes without Doppler, 2 % speed-sensor samples, and pause, resume, manual lap
 /// and stop commands, at a rate and with a position noise (1–5 m) of the flight's own. Three
 /// flights in five have a power meter at 1, 2 or 4 Hz (samples in the second before each fix,
-/// a tenth of them 0 W, a few spikes), drawn from a generator of its own: the other draws, and
-/// the flights' motion and commands, are as without it.
+/// a tenth of them 0 W, a few spikes), and four in five a heart-rate strap and a footpod (a sample
+/// of each a second), each drawn from a generator of its own: the other draws, and the flights'
+/// motion and commands, are as without them.
 struct RandomFlight {
     /// A 64-bit LCG (Knuth's MMIX constants): the flights are the same on every platform.
     struct LCG {
@@ -95,6 +96,16 @@ struct RandomFlight {
                 if let s = try? ValidatedInput(.sample(.power(watts: w.rounded(), t: at))) { c.push(s) }
             }
         }
+        // A heart-rate strap and a footpod (cadence) in four flights of five, a sample of each in
+        // the second before each fix: their own draws too.
+        var strap = LCG(seed: seed ^ 0x4852_4341)
+        let strapOn = strap.chance(0.8)
+        func straps(at t: Double) {
+            guard strapOn, c.core.phase != .preflight else { return }
+            let bpm = strap.between(100, 190).rounded(), spm = strap.chance(0.1) ? 0 : strap.between(140, 190).rounded()
+            if let s = try? ValidatedInput(.sample(.heartRate(bpm: bpm, t: t))) { c.push(s) }
+            if let s = try? ValidatedInput(.sample(.cadence(spm: spm, t: t))) { c.push(s) }
+        }
         // Per flight: how often commands come, how noisy the positions are.
         let commands = rng.between(0.3, 4), noiseM = rng.between(1, 5)
         let seconds = Int(rng.between(240, 600))
@@ -103,6 +114,7 @@ struct RandomFlight {
             let dt = walker.step(&rng, gapS: 20...60)
             let (t, north, east, heading, moving, v) = (walker.t, walker.north, walker.east, walker.heading, walker.moving, walker.v)
             power(powerHz == 4 ? [t - 0.95, t - 0.7] : powerHz > 0 ? [t - 0.95] : [])
+            straps(at: t - 0.6)
             // Commands between fixes.
             if rng.chance(0.005 * commands) { c.lap(at: t - 0.5); show("lap \(t - 0.5)") }
             if !paused, rng.chance(0.004 * commands) { c.command(.pause, at: t - 0.5); paused = true; show("pause \(t - 0.5)") }
@@ -126,6 +138,18 @@ struct RandomFlight {
         let p = c.finish()
         show("finish")
         return p
+    }
+}
+
+/// A flight that stops with nothing left to lap: flight 6797 of the random flights, where an
+/// auto-pause backdated to a manual lap's end ended the leg at the next fix, whose average
+/// (8.05 m/s) and the heart rate and cadence counted before the backdating came after the last
+/// lap's end. The last lap takes them (`LapStage.lastLapTakesTheRest`): before, no lap did, and
+/// the laps' max speed was below the flight's. (Outside the default 500 flights, so here.)
+@Suite("The last lap takes the maxima noted after its end when no final lap is cut")
+struct LastLapTakesTheRestTests {
+    @Test func aFlightThatStopsWithNothingLeftToLapKeepsItsMaximaInItsLaps() {
+        #expect(RandomFlight.problems(seed: 6797) == [])
     }
 }
 
@@ -156,12 +180,8 @@ struct RandomFlightInvariantTests {
     ///   time as moving time (crossed standing, it counts nothing), and a junk fix after a gap within reach
     ///   of where the runner was (the hairpin ambiguity) leaves both chords, to it and from it,
     ///   counted.
-    /// - the laps' max speed below the flight's: a speed credited after the last lap's end when
-    ///   the flight stops with nothing left to lap (flight 6797 of 7000: an auto-pause, backdated
-    ///   to a manual lap's end, ends the leg at the next fix; its average, 8.05 m/s, counts toward
-    ///   the flight's max but falls in no lap, as no final lap is cut).
     static let knownOpen = ["lap # at # min/km", "max speed # below the average #", "max speed # below the average moving speed #",
-                            "average moving speed # above the cap #", "the laps' max speed # is not the flight's #"]
+                            "average moving speed # above the cap #"]
 
     /// Of the default 500 flights, how many show a `knownOpen` kind (none since a manual lap
     /// between fixes takes its share of the step it falls in, a junk fix out of reach after a

@@ -88,10 +88,29 @@ public struct LapStage: Sendable {
     mutating func cruiseWithdrawn(to elapsedS: Double) { counter.cruiseWithdrawn(to: elapsedS) }
 
     /// The final lap at touchdown, after the laps `p` completes (an auto lap whose boundary a
-    /// credit at the stop crossed goes out in its own `split`, as any other).
+    /// credit at the stop crossed goes out in its own `split`, as any other). With nothing left
+    /// to lap, the last lap takes the maxima noted after its end (`lastLapTakesTheRest`).
     mutating func finish(_ p: LapProgress, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         cut(p, now: p.t, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
-        if let lap = counter.finish(p) { emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }
+        if let lap = counter.finish(p) {
+            emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events)
+        } else {
+            lastLapTakesTheRest(sensors: &sensors, odometer: &odometer)
+        }
+    }
+
+    /// The flight stops with no final lap (nothing since the last lap's end), yet speeds, heart
+    /// rates or cadences were noted after that end (a leg's average noted at the fix after an
+    /// auto-pause backdated to a manual lap's end; a sample in the cruise such a pause took
+    /// back): the last lap takes them, so the flight's maxima stay the largest of its laps'. Its
+    /// `split` went out before: the record's lap (the summary's) has them.
+    private mutating func lastLapTakesTheRest(sensors: inout SensorStats, odometer: inout Odometer) {
+        guard var lap = counter.laps.last else { return }
+        let speed = odometer.endLap(at: .nan), (hr, cadence) = sensors.endLap(at: .nan)   // (NaN: all noted)
+        lap.maxSpeedMps = FlightRecord.larger(lap.maxSpeedMps, speed)
+        lap.maxHrBpm = FlightRecord.larger(lap.maxHrBpm, hr)
+        lap.maxCadenceSpm = FlightRecord.larger(lap.maxCadenceSpm, cadence)
+        counter.setFigures(of: lap)
     }
 
     /// Whether a manual lap at `p` is allowed (after the laps that wait, when any do); `waits`:
