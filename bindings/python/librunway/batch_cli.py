@@ -98,12 +98,9 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
     done: dict[int, dict] = {}
     if args.out:
         journal = Journal(args.out, config, args.salvage, library_identity())
-        if args.resume:
-            done, note = journal.resume(items)
-            if note:
-                print(f"{prog}: {note}", file=sys.stderr)
-        else:
-            journal.resume([])
+        done, note = journal.resume(items, reuse=args.resume)
+        if note:
+            print(f"{prog}: {note}", file=sys.stderr)
     todo = [j for j in range(len(items)) if j not in done]
 
     def keep(indices: list[int], rows: list[dict]) -> None:

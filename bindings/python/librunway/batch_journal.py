@@ -9,7 +9,9 @@ The table itself is written once, at the end, to a temporary file renamed over `
 
 A row is taken from the journal only when everything that made it is the same: the recording's
 absolute path, size and modification time, and the batch's config, salvage flag and library
-(its version, and the loaded file's size and modification time). Otherwise the journal is set
+(its version, and the loaded file's size and modification time). A recording's size and time
+are those it had as the batch began, before any worker read it: a recording changed while it
+was being analysed is analysed again by the next run. Otherwise the journal is set
 aside and the batch starts over, and a line on stderr says why. A journal line that cannot be
 read is damage: the journal is not trusted, the batch starts over; only a last line cut off
 without its newline (the write a crash interrupted) is dropped quietly.
@@ -44,13 +46,21 @@ class Journal:
         self.header = {"journal": _MAGIC, "version": 1, "library": library,
                        "config": config, "salvage": bool(salvage)}
         self._file: Any = None
+        self._stamps: dict[str, Optional[list[int]]] = {}
 
-    def resume(self, items: list[tuple[str, str]]) -> tuple[dict[int, dict], str]:
+    def resume(self, items: list[tuple[str, str]],
+               reuse: bool = True) -> tuple[dict[int, dict], str]:
         """Rows of `items` (by index) that the journal holds, and a line saying what was
         done with it ("" when there was none). The journal is rewritten to hold those
-        rows only, ready for more."""
+        rows only (none when not `reuse`: the batch starts over), ready for more. Each
+        recording's stamp is taken now, before any of them is analysed, and is the one
+        its row is journaled with."""
+        self._stamps = {path: _stamp(path) for path, _ in items}
         done: dict[int, dict] = {}
         note = ""
+        if not reuse:
+            self._rewrite([])
+            return done, note
         try:
             with open(self.path, "rb") as f:
                 text = f.read()
@@ -64,11 +74,11 @@ class Journal:
             if why:
                 note = f"{self.path} {why}: starting over"
             else:
-                where = {path: j for j, (path, _) in enumerate(items)}
+                where = {path: j for j, (path, _) in enumerate(items)}   # paths listed once
                 for entry in entries:
                     j = where.get(entry["path"])
-                    if j is not None and entry["stamp"] is not None and \
-                            entry["stamp"] == _stamp(entry["path"]):
+                    stamp = self._stamps.get(entry["path"])
+                    if j is not None and stamp is not None and entry["stamp"] == stamp:
                         row = dict(entry["row"])
                         row["file"] = items[j][1]           # the name as found this time
                         done[j] = row
@@ -120,9 +130,9 @@ class Journal:
         os.replace(tmp, self.path)
         self._file = open(self.path, "a", encoding="utf-8", errors="surrogateescape")
 
-    @staticmethod
-    def _line(path: str, row: dict) -> str:
-        return json.dumps({"path": path, "stamp": _stamp(path), "row": row}) + "\n"
+    def _line(self, path: str, row: dict) -> str:
+        # The stamp the batch began with (a path it was not given: none, never reused).
+        return json.dumps({"path": path, "stamp": self._stamps.get(path), "row": row}) + "\n"
 
     def add(self, pairs: list[tuple[str, dict]]) -> None:
         """Appends (absolute path, row) pairs and syncs them to disk."""

@@ -164,3 +164,29 @@ def test_a_journal_that_does_not_fit_is_not_used(archive, client, tmp_path, monk
     config = json.loads(extra[1]) if extra[:1] == ["--config"] else None
     assert _read_csv(out) == _cells(batch.analyse(folder, config=config))
     assert not Path(f"{out}.partial").exists()
+
+
+def test_a_recording_changed_while_it_is_analysed_is_analysed_again(archive, client, tmp_path,
+                                                                     monkeypatch, capsys):
+    # Its row was made from what the worker read; the journal must not vouch for what the file
+    # became meanwhile, so the row carries the stamp the file had as the batch began.
+    folder = _folder(archive, tmp_path)
+    out = tmp_path / "figures.csv"
+    expected = batch.analyse(folder)
+    victim = next(os.path.abspath(r["file"]) for r in expected
+                  if r["distance_m"] and not r["error"])
+    real = batch._run_on
+
+    def touched_meanwhile(client, items, config, progress, salvage=False, on_rows=None):
+        t = os.stat(victim).st_mtime_ns + 10**9           # saved again while the batch runs
+        os.utime(victim, ns=(t, t))
+        return real(client, items, config, progress, salvage, on_rows=on_rows)
+
+    monkeypatch.setattr(batch, "_run_on", touched_meanwhile)
+    _cut_short(folder, client, out, monkeypatch)
+    capsys.readouterr()
+    assert _run(folder, client, out) == 0
+    n = len(expected)
+    assert f"{n - 1} of {n} recordings already done" in capsys.readouterr().err
+    assert _read_csv(out) == _cells(expected)
+
