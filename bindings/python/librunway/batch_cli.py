@@ -12,7 +12,7 @@ import time
 from typing import Optional
 
 from .batch_find import find_recordings
-from .batch_journal import Journal, library_identity
+from .batch_journal import Journal, workers_library
 from .batch_table import _pyarrow, write_csv, write_parquet
 from .errors import LibraryError, RunwayError, _install_hint
 
@@ -94,14 +94,9 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
         print(f"{prog}: no .gpx, .tcx or .fit files in {' '.join(args.paths)}", file=sys.stderr)
         return 1
 
-    journal = None
+    journal: Optional[Journal] = None
     done: dict[int, dict] = {}
-    if args.out:
-        journal = Journal(args.out, config, args.salvage, library_identity())
-        done, note = journal.resume(items, reuse=args.resume)
-        if note:
-            print(f"{prog}: {note}", file=sys.stderr)
-    todo = [j for j in range(len(items)) if j not in done]
+    todo: list[int] = []
 
     def keep(indices: list[int], rows: list[dict]) -> None:
         if journal is not None:
@@ -116,6 +111,12 @@ def main(argv: Optional[list[str]] = None, prog: str = "librunway batch") -> int
         client = distributed.Client(cluster, set_as_default=False)
     try:
         t0 = time.perf_counter()
+        if args.out:   # the journal's rows are the workers': their library, not this machine's
+            journal = Journal(args.out, config, args.salvage, workers_library(client))
+            done, note = journal.resume(items, reuse=args.resume)
+            if note:
+                print(f"{prog}: {note}", file=sys.stderr)
+        todo = [j for j in range(len(items)) if j not in done]
         workers = len(client.nthreads())
         show = sys.stderr.isatty() if args.progress is None else args.progress
         computed = _run_on(client, [items[j] for j in todo], config, progress=show and bool(todo),

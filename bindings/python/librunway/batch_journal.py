@@ -9,7 +9,8 @@ The table itself is written once, at the end, to a temporary file renamed over `
 
 A row is taken from the journal only when everything that made it is the same: the recording's
 absolute path, size and modification time, and the batch's config, salvage flag and library
-(its version, and the loaded file's size and modification time). A recording's size and time
+(its version, and the loaded file's size and modification time, as the cluster's workers
+load it). A recording's size and time
 are those it had as the batch began, before any worker read it: a recording changed while it
 was being analysed is analysed again by the next run. Otherwise the journal is set
 aside and the batch starts over, and a line on stderr says why. A journal line that cannot be
@@ -153,8 +154,20 @@ class Journal:
 
 
 def library_identity() -> dict:
-    """What identifies the library this process loaded, for :class:`Journal`."""
+    """What identifies the library this process loaded (run on each worker by
+    :func:`workers_library`)."""
     from . import _lib, version
 
     path = _lib.path()
     return {"version": version(), "file": _stamp(path) if path else None}
+
+
+def workers_library(client: Any) -> Any:
+    """What identifies the library that `client`'s workers load, for :class:`Journal`: the rows
+    are theirs, and the machine that gives the command may have no library at all (a remote
+    cluster). One identity when every worker loads the same file, else the list of them.
+    Raises the workers' LibraryError when one has none."""
+    seen = client.run(library_identity)            # {worker address: identity}
+    distinct = sorted({json.dumps(v, sort_keys=True) for v in seen.values()})
+    ids = [json.loads(s) for s in distinct]
+    return ids[0] if len(ids) == 1 else ids

@@ -190,3 +190,24 @@ def test_a_recording_changed_while_it_is_analysed_is_analysed_again(archive, cli
     assert f"{n - 1} of {n} recordings already done" in capsys.readouterr().err
     assert _read_csv(out) == _cells(expected)
 
+
+def test_a_client_without_the_library_journals_the_cluster_s_rows(archive, client, tmp_path):
+    """``--scheduler`` runs the files on the cluster's workers: the machine that gives the
+    command needs no librunway of its own (``_check_config`` passes over its absence: "a remote
+    cluster's workers have it"), with or without ``--out``: the journal's header names the
+    library the workers load (``workers_library``), whose rows it keeps."""
+    import subprocess
+    import sys
+
+    from conftest import PYTHON_DIR
+
+    folder = _folder(archive, tmp_path)
+    out = tmp_path / "figures.csv"
+    env = {**os.environ, "RUNWAY_LIBRARY": str(tmp_path / "no-such" / "librunway.so"),
+           "PYTHONPATH": str(PYTHON_DIR)}
+    p = subprocess.run([sys.executable, "-m", "librunway.batch", str(folder), "--scheduler",
+                        client.scheduler.address, "--out", str(out)],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in p.stderr, p.stderr[-800:]
+    assert p.returncode == 0, p.stderr[-800:]
+    assert _read_csv(out) == _cells(batch.analyse(folder))
