@@ -13,7 +13,7 @@ from . import _lib
 from .errors import ArgumentError, InputError, JSONError, LibraryError
 from .route import RoutePoints
 from .session import Session, _c_string
-from .session_encoding import _encode
+from .session_encoding import _config_object, _encode
 
 __all__ = ["import_recording", "import_available", "split_report", "IMPORT_FORMATS",
            "analyse_recording", "analyse_available", "analyse_route_available",
@@ -132,8 +132,8 @@ def replay_config(report: Union[str, bytes, Mapping[str, Any]],
         JSONError: ``report`` is text that is not a JSON object (or a dict that cannot be
             JSON: a NaN).
         ArgumentError: ``config`` is not a JSON object (a list, a number, text that is not
-            one), or names ``activity``, ``fix_altitude`` or ``auto_lap_m`` as ``None``
-            (null), which no session takes.
+            one), names a key twice, or names ``activity``, ``fix_altitude`` or
+            ``auto_lap_m`` as ``None`` (null), which no session takes.
         LimitError: the report line or the config is over ``RUNWAY_MAX_INPUT_BYTES``.
         LibraryError: the loaded librunway has no ``runway_replay_config``.
     """
@@ -152,7 +152,9 @@ def replay_config(report: Union[str, bytes, Mapping[str, Any]],
                                                  ArgumentError)
     out = c_void_p()
     _lib.lib().runway_replay_config(_c_string(line, "report"), text, byref(out))
-    return json.loads(_lib.take_string(out))
+    # The config as given when nothing was added (a byte order mark too), judged as the
+    # session that opens with it would judge it: a key named twice is refused there.
+    return _config_object(_lib.take_string(out))
 
 
 def analyse_recording(data: RecordingData, format: str = "auto",
@@ -165,7 +167,9 @@ def analyse_recording(data: RecordingData, format: str = "auto",
 
     Args:
         config: a session config, as a mapping or a JSON object as text (``str`` or ``bytes``),
-            as :class:`librunway.Session` takes it; anything else is an ``ArgumentError``.
+            as :class:`librunway.Session` takes it (a byte order mark before the text is
+            skipped; a key named twice, ``null`` and anything but an object are an
+            ``ArgumentError``).
         route: ``True`` (the summary's ``"route"`` a list of ``[lat, lon, alt, t]`` lists, read
             from JSON), ``False`` (no route members in the summary) or ``"points"`` (the
             summary's ``"route"`` a :class:`librunway.RoutePoints`, handed over by
@@ -199,10 +203,7 @@ def analyse_recording(data: RecordingData, format: str = "auto",
     options: dict[str, Any] = {"format": str(format).lower(), "route": bool(route),
                                "salvage": bool(salvage)}
     if isinstance(config, (str, bytes, bytearray)):    # a JSON object as text, as Session takes
-        try:
-            config = json.loads(config)
-        except ValueError as e:
-            raise ArgumentError(f"config is not JSON: {e}") from e
+        config = _config_object(config)
     if config is not None:
         # A mapping as a dict; anything else as it is, for the library to refuse.
         options["config"] = dict(config) if isinstance(config, Mapping) else config

@@ -128,3 +128,58 @@ def _time(t: float | datetime.datetime | None) -> float:
         seconds = _unix_seconds(t, "the time")
         return math.nan if seconds is None else seconds
     return math.nan if t is None else float(t)
+
+
+class _DuplicateKey(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _DuplicateKey(key)
+        out[key] = value
+    return out
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _json_type(value: Any) -> str:
+    """The library's name for a JSON value's type (``JSONInput.typeName``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def _config_object(text: str | bytes | bytearray, what: str = "config") -> dict[str, Any]:
+    """A config given as JSON text, judged as ``runway_session_open`` judges it, for the calls
+    that hand the library a dict: a byte order mark before it is skipped, a key named twice
+    (at any depth), ``NaN`` or ``Infinity`` and anything but an object (``null`` too: no
+    config is ``None``, not the text ``null``) are an ArgumentError with the library's words."""
+    if isinstance(text, (bytes, bytearray)):
+        try:
+            text = bytes(text).decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise ArgumentError(f"{what}: not valid UTF-8 (byte {e.start})") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    try:
+        value = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_not_json)
+    except _DuplicateKey as e:
+        raise ArgumentError(f'{what}: duplicate key "{e.key}"') from None
+    except ValueError as e:
+        raise ArgumentError(f"{what}: not valid JSON ({e})") from None
+    if not isinstance(value, dict):
+        raise ArgumentError(f"{what}: expected a JSON object, got {_json_type(value)}")
+    return value

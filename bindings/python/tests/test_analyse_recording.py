@@ -232,3 +232,30 @@ def test_the_fallback_for_an_older_library_adds_what_the_library_adds(monkeypatc
             assert list(library.items()) == list(fallback.items()), path.name
         checked += 1
     assert checked >= 10
+
+
+def test_a_config_as_text_is_judged_as_session_judges_it():
+    """A text config is taken as Session takes it: a byte order mark before it is skipped;
+    ``"null"`` (no config is None) and a key named twice are refused, as Session refuses them
+    (Python's json alone read "null" as no config and kept the last of two keys)."""
+    want = librunway.analyse_recording(GPX, config={"hr_max": 180}, route=False)
+    for good in ('\ufeff{"hr_max": 180}', b'\xef\xbb\xbf{"hr_max": 180}'):
+        librunway.Session(good).close()
+        assert librunway.analyse_recording(GPX, config=good, route=False) == want, good
+    for bad in ('null', b'null', '{"hr_max": 185, "hr_max": 180}'):
+        with pytest.raises(librunway.ArgumentError):
+            librunway.Session(bad)
+        with pytest.raises(librunway.ArgumentError):
+            librunway.analyse_recording(GPX, config=bad, route=False)
+
+
+def test_replay_config_judges_the_config_it_gives_back_as_session_would():
+    """With nothing added, runway_replay_config gives the config back as written: a byte order
+    mark before it came back too (json.loads raised JSONDecodeError), and a key named twice,
+    which the session opened with it refuses, became a dict with the last value."""
+    report = '{"type":"import_report"}'
+    for good in ('\ufeff{"hr_max": 180}', b'\xef\xbb\xbf{"hr_max": 180}'):
+        assert librunway.replay_config(report, good) == {"hr_max": 180}, good
+    for bad in ('{"hr_max": 185, "hr_max": 180}', '{"zones": {"a": 1, "a": 2}}'):
+        with pytest.raises(librunway.ArgumentError, match="duplicate key"):
+            librunway.replay_config(report, bad)
