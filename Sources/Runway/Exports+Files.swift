@@ -73,8 +73,16 @@ public func runway_replay_config_impl(_ report: UnsafePointer<CChar>?, _ config:
             throw JSONInput.tooLarge(n, "config", atLeast: true)
         }
         // (Every line runway_import writes is within the limit that runway_push_jsonl keeps.)
-        let n = strnlen(report, JSONInput.maxInputBytes + 1)
-        if n > JSONInput.maxInputBytes { throw JSONInput.tooLarge(n, "report_line", atLeast: true) }
+        // The "\n" (or "\r\n") that may follow is not the line's: the push counts a line
+        // without it, so the limit does too.
+        let cap = JSONInput.maxInputBytes + 3
+        var n = strnlen(report, cap)
+        if n < cap, n > 0, report[n - 1] == 0x0A {
+            n -= 1
+            if n > 0, report[n - 1] == 0x0D { n -= 1 }
+        }
+        if n >= cap { throw JSONInput.tooLarge(JSONInput.maxInputBytes + 1, "report_line", atLeast: true) }
+        if n > JSONInput.maxInputBytes { throw JSONInput.tooLarge(n, "report_line") }
         let line = UnsafeRawBufferPointer(start: report, count: n)
         let text = try ReplayConfig.text(reportLine: line, config: try string(config, "config"))
         out.pointee = try mallocString(Array(text.utf8))
