@@ -11,7 +11,8 @@ import RunwaySim
 /// end, in order) and every manual lap accepted is one, at its time, the max speed is at least the
 /// average and the average moving speed (distance over moving time) and, filters on with every
 /// fix's Doppler speed trusted, no faster than the fastest of them (issue #19); the flight's max
-/// speed is the largest of its laps'; each lap's and the flight's average and normalised power
+/// speed is the largest of its laps', and no lap's is below its own average; each lap's and the
+/// flight's average and normalised power
 /// are no more than its maximum power.
 struct InvariantCheck {
     var core: FlightComputer
@@ -125,8 +126,13 @@ struct InvariantCheck {
             for l in laps where l.paceMinPerKm < 1000 / (60 * cap) * (1 - 1e-9) { note("lap \(l.index) at \(l.paceMinPerKm) min/km") }
         }
         // Max speed: each lap's is of the flight's speeds, so none is above the flight's, and the
-        // flight's is the largest of its laps'.
+        // flight's is the largest of its laps'; none is below its lap's own average speed (no
+        // faster than the cap), nor missing when the lap has one.
         for l in laps where l.maxSpeedMps > core.maxSpeed { note("lap \(l.index) max speed \(l.maxSpeedMps) above the flight's \(core.maxSpeed)") }
+        for l in laps where l.distanceM > 0 && l.elapsedS > 0 {
+            let average = min(l.distanceM / l.elapsedS, cap)
+            if !(l.maxSpeedMps >= average * (1 - 1e-9)) { note("lap \(l.index) max speed \(l.maxSpeedMps) below its average \(average) (\(l.distanceM) m in \(l.elapsedS) s)") }
+        }
         let lapMax = laps.reduce(Double.nan) { $1.maxSpeedMps.isNaN || $1.maxSpeedMps <= $0 ? $0 : $1.maxSpeedMps }
         if !laps.isEmpty, lapMax.bitPattern != core.maxSpeed.bitPattern { note("the laps' max speed \(lapMax) is not the flight's \(core.maxSpeed)") }
         // Heart rate and cadence likewise: each lap's maximum is of the samples the flight counted.

@@ -54,7 +54,7 @@ extension FlightComputer {
                 // the line over a few seconds carries its ends' position error (a walker's 10 s
                 // dropout measured 5 m long reads 2.1 m/s between speeds of 1.6); their speeds do not.
                 let trusted = c.endsDopplerMps.isFinite && config.filters && !dopplerCheck.prefersPositions
-                odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: trusted ? min(stretchCapMps, c.endsDopplerMps) : stretchCapMps, at: clock.measuredNow)
+                odometer.noteStretch(distanceM: distanceM, movingS: moving, capMps: trusted ? min(stretchCapMps, c.endsDopplerMps) : stretchCapMps, at: clock.measuredNow, from: c.lastT)
                 recorder.credit(distanceM, toPointAt: c.at)
                 creditedM = distanceM
             }

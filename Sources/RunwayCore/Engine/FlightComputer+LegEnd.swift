@@ -76,7 +76,7 @@ extension FlightComputer {
         let share = s > 0 ? noFixLegShare(leg, lineM: lineM, toward: fix, at: t, cruiseS: s).share : 0
         let m = share > 0 ? lineM * share : 0, lineS = share > 0 ? min(s, max(0, legS - heldS) + cruiseAfterS) : 0
         // One leg: its held steps and the line's share, its average toward the max.
-        odometer.creditLeg(distanceM: heldM + m, movingS: min(heldS, legS) + lineS, capMps: stretchCapMps, at: clock.measuredNow)
+        odometer.creditLeg(distanceM: heldM + m, movingS: min(heldS, legS) + lineS, capMps: stretchCapMps, at: o.pausedAt)
         if !e.resumed && e.pausedAt < t {
             startSegment()
             recorder.keep(point(e.lat, e.lon, e.alt, at: e.t))
@@ -197,7 +197,7 @@ extension FlightComputer {
                     recorder.keep(point(a.lat, a.lon, e.alt, at: e.from))
                 }
                 credited = (lineM * share, s)
-                odometer.creditLegEnd(distanceM: credited.m, movingS: movingS, capMps: stretchCapMps, at: clock.measuredNow)
+                odometer.creditLegEnd(distanceM: credited.m, movingS: movingS, capMps: stretchCapMps, at: e.pausedAt)
                 if route {
                     let b = FlightComputer.along(e.lat, e.lon, fix.lat, fix.lon, min(1, (begins.isNaN ? 0 : begins) + share))
                     recorder.keepLast(point(b.lat, b.lon, e.alt, at: e.pausedAt))

@@ -75,7 +75,7 @@ public struct FlightComputer: Sendable {
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
         recorder.altitudes = PointAltitudes(fixAltitude: config.fixAltitude, windowS: elevationStage.tracker.baroPreferenceS,
                                            keptS: config.gapS)
-        lapStage = LapStage(autoLapM: config.autoLapM)
+        lapStage = LapStage(autoLapM: config.autoLapM, speedCapMps: config.filters ? config.speedCapMps : .infinity)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
         speedSensor = SpeedSensorStage(movingMps: config.stillness.movingDopplerMps, maxIntervalS: config.gapS,
@@ -206,7 +206,7 @@ public struct FlightComputer: Sendable {
                 // (it keeps the fixes of its last `paceWindowS` seconds: this one alone): it counts
                 // toward the max at its own average speed, as the window's would.
                 if judged.step.moving, cruiseDt >= config.paceWindowS {
-                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps, at: clock.measuredNow)
+                    odometer.noteStretch(distanceM: judged.step.distanceM, movingS: cruiseDt, capMps: stretchCapMps, at: clock.measuredNow, from: t - cruiseDt)
                 }
                 if let c = judged.credit {   // (none: no call)
                     creditMovement(judged, before: t)

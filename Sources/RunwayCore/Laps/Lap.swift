@@ -51,9 +51,10 @@ public struct Lap: Sendable, Equatable {
     public var maxHrBpm = Double.nan
     public var maxCadenceSpm = Double.nan
     /// The fastest speed of the lap, m/s: the largest of the speeds the flight's max is taken
-    /// from (`Odometer`) that were noted in the lap, so no lap's is above the flight's and the
-    /// flight's is the largest of its laps'; NaN when none (or unknown: a lap not made by the
-    /// engine).
+    /// from (`Odometer`) that were noted in the lap, and at least the lap's own average speed
+    /// (distance over cruise time, no faster than the profile's cap), which counts toward the
+    /// flight's max too: no lap's is above the flight's and the flight's is the largest of its
+    /// laps'; NaN when none (or unknown: a lap not made by the engine).
     public var maxSpeedMps = Double.nan
 
     public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,

@@ -9,10 +9,12 @@
 /// the flight's average moving speed.
 ///
 /// Each speed is noted at a time (the flight's measured time, as the laps' progress is taken:
-/// the input, command or lap that measured or credited it) and
-/// counts toward the max of the lap it falls in too (`endLap(at:)`, also for a lap cut after
-/// its end): a lap's max is the largest of the flight's speeds noted in it, so the flight's max
-/// is the largest of its laps'.
+/// the input, command or lap that measured or credited it; a leg's average at the leg's end),
+/// or over the span a stretch of track covered (a step longer than the pace window, a gap's
+/// line: from its first fix to its last), and counts toward the max of each lap it falls in too
+/// (`endLap(at:)`, also for a lap cut after its end). A lap's max is the largest of the flight's
+/// speeds noted in it and at least the lap's own average speed, which then counts toward the
+/// flight's max too: the flight's max is the largest of its laps'.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
@@ -52,8 +54,10 @@ public struct Odometer: Sendable {
     /// speed sensor's; a step longer than the pace window; a leg): its average speed counts toward
     /// the max as a measured ground speed does, no faster than `capMps`. Without both distance and
     /// moving time it has no speed.
-    mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double, at t: Double) {
-        if d > 0, m > 0 { noteSpeed(min(d / m, capMps), at: t) }
+    /// `from`: where the stretch began, when it is one of track (its speed counts in every lap
+    /// from there to `t`); NaN: noted at `t` alone.
+    mutating func noteStretch(distanceM d: Double, movingS m: Double, capMps: Double, at t: Double, from: Double = .nan) {
+        if d > 0, m > 0 { noteSpeed(min(d / m, capMps), at: t, from: from) }
     }
 
     /// Takes back moving time that turned out to be a hold's (an auto-pause backdated to the
@@ -101,15 +105,24 @@ public struct Odometer: Sendable {
         noteStretch(distanceM: d, movingS: m, capMps: capMps, at: t)
     }
 
-    /// A speed the runner went, noted at `t`: it counts toward the flight's max and the lap's.
+    /// A speed the runner went, noted at `t` (over `from`…`t` when `from` is earlier): it counts
+    /// toward the flight's max and the lap's (each lap's the span reaches).
     @inline(__always)
-    mutating func noteSpeed(_ v: Double, at t: Double) {
+    mutating func noteSpeed(_ v: Double, at t: Double, from: Double = .nan) {
         guard !v.isNaN else { return }
         if !(v <= maxSpeedMps) { maxSpeedMps = v }
-        lapPeak.count(v, from: t, to: t)
+        lapPeak.count(v, from: from < t ? from : t, to: t)   // (NaN `from`: at `t`)
     }
 
     /// Ends the lap at `t` (now, or before now: a lap cut after its end): the largest speed noted
-    /// in it (NaN when none); those noted after `t` are the next lap's.
-    mutating func endLap(at t: Double) -> Double { lapPeak.endLap(at: t) }
+    /// in it, and at least `average` (the lap's distance over its time, no faster than the cap:
+    /// a lap whose speeds lagged its pace, or were noted in the next lap, still went that fast),
+    /// which then counts toward the flight's max too; NaN when neither. Speeds noted after `t`
+    /// are the next lap's.
+    mutating func endLap(at t: Double, average: Double = .nan) -> Double {
+        let peak = lapPeak.endLap(at: t)
+        guard average > 0 else { return peak }   // (NaN: none)
+        if !(average <= maxSpeedMps) { maxSpeedMps = average }
+        return peak >= average ? peak : average
+    }
 }
