@@ -18,8 +18,11 @@ extension FlightComputer {
         }
         // (While auto-paused the samples wait `gap_s`: the hold is judged on the positions' steps,
         // and a resume credits those from its fast hold on, which a sample inside a dropout would
-        // begin before the step that measured the set-off.)
-        let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = autoHeld ? config.gapS : positionsSilentAfterS
+        // begin before the step that measured the set-off. Not once the sensor has taken up the
+        // silence since the latest fix: it measures on through the hold, its standing samples
+        // too, so the fix that ends the silence holds only what they left.)
+        let waits = autoHeld && !speedSensor.tookUpSilence
+        let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = waits ? config.gapS : positionsSilentAfterS
         let measured = speedSensor.step(mps: mps, at: t, since: since, silentAfterS: silentAfterS,
                                         point: autoHeld ? nil : sensedPoint(mps, at: t))
         if let m = measured {
@@ -63,5 +66,18 @@ extension FlightComputer {
         sensorM += m.movingM
         pause.cruised(movingS: m.movingS, at: t)
         recorder.sense(m.samples, from: from)
+    }
+
+    /// A fix's step while auto-paused across a silence the speed sensor measured (in cruise
+    /// before the hold, or in it) since the fix before: it holds only its share of the time after
+    /// the sensor's last sample (`legShare`, at the fix's trusted speed), and that time, so a
+    /// resume that credits it from its start neither counts the sensor's stretch again nor
+    /// counts its time twice.
+    @inline(never)   // (rare: kept out of the fix path)
+    func unsensedShare(of step: Step, fix: Fix, dt: Double, at t: Double) -> (Step, Double) {
+        let legS = max(0, t - speedSensor.measuredUntil)
+        var share = step
+        share.distanceM *= FlightComputer.legShare(of: step.distanceM, speed: dopplerCheck.trusted(fix).speed, legS: legS, stepS: dt)
+        return (share, legS)
     }
 }

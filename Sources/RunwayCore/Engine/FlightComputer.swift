@@ -222,7 +222,9 @@ public struct FlightComputer: Sendable {
                 if gaps.waitingAt != t { pace.push(t: t, distanceM: distance) }   // (the fix after a gap: when it is credited)
                 elevationStage.gps(alt: fix.alt, at: t, distanceM: distance, vAcc: fix.vAcc)
             } else if phases.isAutoHeld {
-                pause.hold(step, at: t, dt: dt, from: lastAccepted.map { Coordinate(lat: $0.lat, lon: $0.lon) }, to: Coordinate(lat: fix.lat, lon: fix.lon),
+                // (A step across a silence the sensor measured holds only its share after it.)
+                let (held, heldS) = speedSensor.measuredUntil > t - dt ? unsensedShare(of: step, fix: fix, dt: dt, at: t) : (step, dt)
+                pause.hold(held, at: t, dt: heldS, from: lastAccepted.map { Coordinate(lat: $0.lat, lon: $0.lon) }, to: Coordinate(lat: fix.lat, lon: fix.lon),
                            dopplerMps: track.doubtsSpeed ? .nan : fix.speed)   // (the sample auto-pause judges below)
                 stillness.observe(step, fix: fix, at: t)   // (whether the positions move: `movementUnshown`)
                 if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }

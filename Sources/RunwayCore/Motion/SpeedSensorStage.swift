@@ -75,6 +75,9 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// Whether any sample has come (before the first, the sensor measures nothing).
     var hasSamples: Bool { !lastT.isNaN }
 
+    /// Whether the samples have taken up the silence since the latest fix (they measured after it).
+    var tookUpSilence: Bool { measuredUntil > positionedAt }
+
     /// Whether samples at `t` measure the flight: no fix has for longer than `silentAfterS`.
     func measures(at t: Double, silentAfterS: Double) -> Bool { t - positionedAt > silentAfterS }
 
