@@ -16,21 +16,10 @@ extension SpeedSensorTests {
     /// 200 s: 1926 m of 1866 m, +60 m, and 331 s elapsed of a 320 s flight.)
     @Test(arguments: [(220, 6.0), (220, Double.nan), (225, 6.0), (225, Double.nan)])
     func aFixAfterTheSensorsStretchWhileHeldDoesNotCountItAgain(_ setsOff: Int, _ doppler: Double) throws {
-        var d = Driver(Self.rideWithoutLaps)
         let v = 6.0
-        try d.phase(.start, Self.t0)
-        var north = 0.0
-        for k in 0...320 {
-            let t = Self.t0 + Double(k), moving = k <= 210 || k >= setsOff
-            if k > 0 && moving { north += v }
-            if k > 0 { try speed(&d, t, moving ? v : 0) }
+        let (r, north) = try silentRide(v, stopAt: 210, back: 220, setsOff: setsOff, doppler: doppler) { d, k in
             if k == 215 { #expect(d.core.phases.isAutoHeld, "auto-paused on the sensor's standing samples") }
-            if !(201..<220).contains(k) {
-                try d.fix(t, 52 + degreesNorth(north), 4, speed: k == 220 ? (moving ? doppler : 0) : moving ? v : 0, hAcc: 4)
-            }
         }
-        try d.phase(.stop)
-        let r = d.core.record
         // Less at most the set-off's interval and, judged by positions, the one more a filtered
         // speed takes to rise (`aSensorsStandstillAutoPausesARide`); never the sensor's 60 m again.
         #expect(r.distanceM <= north * 1.002, "\(r.distanceM) m of \(north) m")
@@ -55,19 +44,8 @@ extension SpeedSensorTests {
             for back in [212, 216, 220, 226, 235] {
                 for setsOff in [back - 6, back - 3, back - 1, back, back + 5] where setsOff > stopAt + 1 {
                     for doppler in [v, Double.nan] {
-                        var d = Driver(Self.rideWithoutLaps)
-                        try d.phase(.start, Self.t0)
-                        var north = 0.0
-                        for k in 0...320 {
-                            let t = Self.t0 + Double(k), moving = k <= stopAt || k >= setsOff
-                            if k > 0 && moving { north += v }
-                            if k > 0 { try speed(&d, t, moving ? v : 0) }
-                            if !(201..<back).contains(k) {
-                                try d.fix(t, 52 + degreesNorth(north), 4, speed: k == back ? (moving ? doppler : 0) : moving ? v : 0, hAcc: 4)
-                            }
-                        }
-                        try d.phase(.stop)
-                        let r = d.core.record, flight = "stop \(stopAt) s, fixes back \(back) s, set off \(setsOff) s, Doppler \(doppler)"
+                        let (r, north) = try silentRide(v, stopAt: stopAt, back: back, setsOff: setsOff, doppler: doppler)
+                        let flight = "stop \(stopAt) s, fixes back \(back) s, set off \(setsOff) s, Doppler \(doppler)"
                         #expect(r.distanceM <= north * 1.002, "\(flight): \(r.distanceM) m of \(north) m")
                         #expect(r.distanceM >= north - 3 * v - 0.002 * north, "\(flight): \(r.distanceM) m of \(north) m")
                         #expect(r.elapsedS <= 320 && r.movingS <= r.elapsedS, "\(flight): \(r.movingS) s moving, \(r.elapsedS) s elapsed of 320 s")
@@ -79,10 +57,28 @@ extension SpeedSensorTests {
         #expect(flights == 138)
     }
 
-    /// A ride with auto-pause (the profile's default) and no auto laps.
-    static var rideWithoutLaps: EngineConfig {
+    /// A ride at `v` with auto-pause (the profile's default), no auto laps and a speed sample each
+    /// second, for 320 s: its rider stands after `stopAt` s and rides again from `setsOff` s, its
+    /// fixes (1 Hz, their Doppler speed the rider's) are silent from 201 s until `back` s, whose fix
+    /// says `doppler` when the rider moves. `each` looks at the flight after each second's speed sample.
+    /// Returns the record and the distance ridden.
+    func silentRide(_ v: Double, stopAt: Int, back: Int, setsOff: Int, doppler: Double,
+                    each: (Driver, Int) -> Void = { _, _ in }) throws -> (FlightRecord, Double) {
         var config = EngineConfig(activity: .ride)
         config.autoLapM = 0
-        return config
+        var d = Driver(config)
+        try d.phase(.start, Self.t0)
+        var north = 0.0
+        for k in 0...320 {
+            let t = Self.t0 + Double(k), moving = k <= stopAt || k >= setsOff
+            if k > 0 && moving { north += v }
+            if k > 0 { try speed(&d, t, moving ? v : 0) }
+            each(d, k)
+            if !(201..<back).contains(k) {
+                try d.fix(t, 52 + degreesNorth(north), 4, speed: k == back ? (moving ? doppler : 0) : moving ? v : 0, hAcc: 4)
+            }
+        }
+        try d.phase(.stop)
+        return (d.core.record, north)
     }
 }
