@@ -252,7 +252,7 @@ void test_replay_config(void) {
     expect_config(long_report, NULL, "{\"activity\":\"walk\"}");
     memmove(long_report + n + 1, long_report + n, fill + 4);   /* one byte more */
     expect_refused(long_report, NULL, RUNWAY_ERR_LIMIT,
-                   "report_line of more than 1048576 bytes exceeds the limit of 1048576 bytes");
+                   "report_line of 1048577 bytes exceeds the limit of 1048576 bytes");
     free(long_report);
   }
   /* A config naming a setting null, which no session takes: refused with the session's message. */
