@@ -510,8 +510,8 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  the last record are left out; events stamped in system time are placed as
  *  the records would be, else left out with a warning (docs/formats.md).
  *  A FIT or TCX file's laps become lines too: a {"type":"lap","t":T} at the
- *  start of each lap after the first (FIT lap start_time, TCX Lap StartTime),
- *  just before the first input at or after T, and while the timer is stopped
+ *  start of each lap after the earliest (FIT lap start_time, TCX Lap
+ *  StartTime; the laps in time order of their starts), just before the first input at or after T, and while the timer is stopped
  *  at a timer change of the same time: after a pause, before a resume (the
  *  stopped lap ends at the restart); a start at or before
  *  the flight's start, at or after the last input, or not after the lap before

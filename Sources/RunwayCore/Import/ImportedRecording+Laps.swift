@@ -1,16 +1,19 @@
 /// A recording's own laps as lap marks among its lines (`setLaps`).
 extension ImportedRecording {
-    /// Sets `laps` from the device's laps (`report.device.laps`, in the file's order), after
-    /// `timer` (see `forEachLine` for a lap at a timer change's time): a lap mark at the start time of each lap after the first, so that the replay
+    /// Sets `laps` from the device's laps (`report.device.laps`, in the file's order, put in
+    /// time order by their starts), after `timer` (see `forEachLine` for a lap at a timer
+    /// change's time): a lap mark at the start time of each lap after the earliest, carrying the
+    /// trigger of the lap before it in time (the lap it ends), so that the replay
     /// ends each of the device's laps where the device began the next one, and the report's
     /// `auto_lap_m` (0) so that it cuts no laps of its own. A lap start at or before the flight's
     /// start (the start line's time, else the first input's), at or after the latest input's time
     /// (a lap the device began as the recording ended: it would be empty), or not after the one
     /// before, marks nothing: the lap joins the one before it; a lap that began and ended within
     /// one stop of the timer (nothing to lap) joins the one after it. A file with one lap replays as one
-    /// lap, the whole flight. When a lap after the first has no start time a replay can place (a
-    /// FIT lap without `start_time`, or stamped in system time with nothing to place it by), the
-    /// laps are not replayed (the session's auto laps then), with a warning.
+    /// lap, the whole flight. When a lap after the file's first has no start time a replay can place
+    /// (a FIT lap without `start_time`, or stamped in system time with nothing to place it by), the
+    /// laps are not replayed (the session's auto laps then), with a warning; the file's first lap
+    /// without one counts as the earliest.
     /// The report's `laps` counts the marks, its `inputs` the lines with them.
     public mutating func setLaps() {
         laps = []
@@ -28,8 +31,13 @@ extension ImportedRecording {
             return
         }
         report.autoLapM = 0
-        // Each lap's start after the first, with the trigger of the lap before it: the lap it ends.
-        let ends = zip(starts, deviceLaps.dropLast().map(\.trigger)).sorted { $0.0 < $1.0 }
+        // The laps in time order (the file may store them out of it: a malformed file, a chain),
+        // the file's first without a start time first, ties in file order; then each lap's start
+        // after the earliest, with the trigger of the lap before it in time: the lap it ends.
+        let ordered = deviceLaps.enumerated().map { k, lap in
+            (t: k == 0 && (try? ValidatedInput.time(lap.startT)) == nil ? -Double.infinity : lap.startT, k: k, trigger: lap.trigger)
+        }.sorted { $0.t < $1.t || ($0.t == $1.t && $0.k < $1.k) }
+        let ends = zip(ordered.dropFirst().map(\.t), ordered.dropLast().map(\.trigger))
         let flightStart = startsBeforeItsFirstInput ? timer[0].t : first.t
         let latest = inputs.lazy.map(\.t).reduce(-Double.infinity) { $1 > $0 ? $1 : $0 }
         // The timer's stopped stretches, from each pause to its resume (or to the end).
