@@ -26,8 +26,8 @@ extension FlightRecord {
     ///
     /// A lap's power, max speed, maximum heart rate and maximum cadence are the engine's
     /// (`Lap.metrics`, `Lap.maxSpeedMps`, `Lap.maxHrBpm`, `Lap.maxCadenceSpm`: over every sample
-    /// of the lap); only the lap in progress takes its maxima from its points (and has no
-    /// average or normalized power).
+    /// of the lap); a maximum the engine has not given (any of the lap in progress, which has no
+    /// average or normalized power either; one the engine noted nothing for) is its points'.
     var exportLaps: [ExportLap] {
         var laps = self.laps.map(ExportLap.init)
         let start = exportStartT, end = exportEndT
