@@ -40,3 +40,24 @@ def test_the_page_says_leaving_a_subscribe_block_may_drop_the_last_events():
     section = page[page.index("## Callbacks and threads"):]
     assert "`cancel()` drops what is still queued" in section
     assert "delivers every event\nalready queued" in section
+
+
+def test_the_lap_rows_docstring_names_every_trigger_events_md_names():
+    """Flight.lap_rows lists the triggers a split can carry as docs/events.md does (it named only
+    auto, manual and final, not a recording's device triggers)."""
+    import ast
+
+    page = (REPO / "docs" / "events.md").read_text()
+    split = page[page.index("- `split`: a lap ended. `trigger` is"):]
+    split = split[:split.index("([formats.md]")]
+    # the session's triggers ("`auto`, `manual` or `final` (the rest ..."), then the device's
+    # ("... what ended it on the device: `manual`, `time`, ...")
+    session = split.split("`trigger` is", 1)[1].split("(", 1)[0]
+    device = split.split("on the device:", 1)[1]
+    names = re.findall(r"`([a-z_]+)`", session + device)
+    assert {"auto", "final", "position_lap", "heart_rate"} <= set(names), names
+    source = (REPO / "bindings" / "python" / "librunway" / "analysis_flight.py").read_text()
+    flight = next(n for n in ast.walk(ast.parse(source)) if isinstance(n, ast.ClassDef) and n.name == "Flight")
+    lap_rows = next(n for n in flight.body if isinstance(n, ast.FunctionDef) and n.name == "lap_rows")
+    doc = ast.get_docstring(lap_rows) or ""
+    assert [n for n in names if f"``{n}``" not in doc] == []

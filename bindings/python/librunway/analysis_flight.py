@@ -248,8 +248,11 @@ class Flight:
         return frame
 
     def lap_rows(self) -> list[dict]:
-        """One dict per lap (:data:`LAP_COLUMNS`): its number, trigger (``auto``, ``manual``,
-        ``final``), start and end (ISO 8601 UTC and unix seconds), distance, elapsed time,
+        """One dict per lap (:data:`LAP_COLUMNS`): its number, trigger (``auto``, ``manual`` or
+        ``final``, the rest of the flight at stop; for a recording's device lap, what ended it on
+        the device: ``manual``, ``time``, ``distance``, ``position_start``, ``position_lap``,
+        ``position_waypoint``, ``position_marked``, ``session_end``, ``fitness_equipment`` or
+        ``heart_rate``: docs/formats.md "Laps"), start and end (ISO 8601 UTC and unix seconds), distance, elapsed time,
         pace, maximum speed (of the speeds the flight's ``max_speed_mps`` is taken from), average
         and maximum heart rate, maximum cadence (over every sample the flight took in the lap;
         ``None`` without the sensor), gain and loss, the flight distance at its
