@@ -30,7 +30,9 @@ The command line does the same and writes a table::
 progress bar on stderr shows the files done while the cluster works (on a terminal, or with
 ``--progress``). With ``--out FILE`` the rows are journaled to ``FILE.partial`` as tasks
 finish, and a batch cut short goes on from there when the same command runs again
-(:mod:`librunway.batch_journal`; ``--no-resume`` starts over).
+(:mod:`librunway.batch_journal`; ``--no-resume`` starts over). A row whose ``error`` begins
+``worker failed on this file:`` (the worker died, or the task raised something that is not the
+file's fault) is not journaled: the next run tries that file again.
 
 Rows (:data:`COLUMNS`, in that order): ``file`` (the path as found), ``format``,
 ``sport`` (as the file names it, lower case, or ``None``), ``activity`` (the
@@ -81,8 +83,8 @@ from . import _lib
 # split into, so that every name importable from librunway.batch still is.
 from .batch_cli import _parser, main
 from .batch_find import EXTENSIONS, PathLike, _is_recording_name, _scan, find_recordings
-from .batch_rows import (COLUMNS, DECIMALS, RecordingError, _analyse_by_lines, _analyse_one,
-                         _iso_utc, _rounded, analyse_file)
+from .batch_rows import (COLUMNS, DECIMALS, WORKER_FAILED, RecordingError, _analyse_by_lines,
+                         _analyse_one, _iso_utc, _rounded, analyse_file)
 from .batch_table import _INT_COLUMNS, _STR_COLUMNS, _pyarrow, write_csv, write_parquet
 from .errors import InputError, LibraryError, RunwayError
 from .recording import (_read_recording_file, _start_replay, analyse_available, analyse_recording,
@@ -267,7 +269,7 @@ def _failed_row(item: tuple[str, str], exc: BaseException) -> dict:
     row = dict.fromkeys(COLUMNS)
     row["file"] = item[1]
     row["format"] = EXTENSIONS.get(os.path.splitext(item[0])[1].lower())
-    row["error"] = f"worker failed on this file: {type(exc).__name__}: {exc}"
+    row["error"] = f"{WORKER_FAILED}{type(exc).__name__}: {exc}"
     return row
 
 

@@ -16,6 +16,12 @@ was being analysed is analysed again by the next run. Otherwise the journal is s
 aside and the batch starts over, and a line on stderr says why. A journal line that cannot be
 read is damage: the journal is not trusted, the batch starts over; only a last line cut off
 without its newline (the write a crash interrupted) is dropped quietly.
+
+Only a file's own answer is journaled: its figures, or the error the file itself caused (not a
+recording, damaged, no timed point: the same file gives it again). A row whose file got no
+answer (:func:`librunway.batch_rows.worker_failed`: the worker running it died, or the task
+raised something that is not the file's fault) is left out, and not reused from a journal
+that holds one (an older librunway's): the next run tries that file again.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ import json
 import os
 from typing import Any, Optional
 
-from .batch_rows import COLUMNS
+from .batch_rows import COLUMNS, worker_failed
 
 SUFFIX = ".partial"
 _MAGIC = "librunway.batch journal"
@@ -79,7 +85,8 @@ class Journal:
                 for entry in entries:
                     j = where.get(entry["path"])
                     stamp = self._stamps.get(entry["path"])
-                    if j is not None and stamp is not None and entry["stamp"] == stamp:
+                    if (j is not None and stamp is not None and entry["stamp"] == stamp
+                            and not worker_failed(entry["row"])):
                         row = dict(entry["row"])
                         row["file"] = items[j][1]           # the name as found this time
                         done[j] = row
@@ -136,9 +143,11 @@ class Journal:
         return json.dumps({"path": path, "stamp": self._stamps.get(path), "row": row}) + "\n"
 
     def add(self, pairs: list[tuple[str, dict]]) -> None:
-        """Appends (absolute path, row) pairs and syncs them to disk."""
+        """Appends (absolute path, row) pairs and syncs them to disk; a worker's failure (not
+        the file's answer) is left out, so that the next run tries the file again."""
         for path, row in pairs:
-            self._file.write(self._line(path, row))
+            if not worker_failed(row):
+                self._file.write(self._line(path, row))
         self._file.flush()
         os.fsync(self._file.fileno())
 

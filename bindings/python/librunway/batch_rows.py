@@ -36,6 +36,19 @@ DECIMALS = {"distance_m": 1, "elapsed_s": 1, "moving_s": 1, "avg_pace_min_per_km
             "device_distance_m": 1, "device_ascent_m": 0}
 
 
+#: How the ``error`` of a row begins when its file got no answer: the worker running it died, or
+#: its task raised something that is not the file's fault (:mod:`librunway.batch`). Every other
+#: error is the file's own (``"InputError: ..."``: a class name, which has no space).
+WORKER_FAILED = "worker failed on this file: "
+
+
+def worker_failed(row: Mapping[str, Any]) -> bool:
+    """Whether `row` is a worker's failure, not the file's answer (the journal never keeps one:
+    :mod:`librunway.batch_journal`)."""
+    error = row.get("error")
+    return isinstance(error, str) and error.startswith(WORKER_FAILED)
+
+
 def _iso_utc(t: Optional[float]) -> Optional[str]:
     if t is None:
         return None

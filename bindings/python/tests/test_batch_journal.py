@@ -211,3 +211,37 @@ def test_a_client_without_the_library_journals_the_cluster_s_rows(archive, clien
     assert "Traceback" not in p.stderr, p.stderr[-800:]
     assert p.returncode == 0, p.stderr[-800:]
     assert _read_csv(out) == _cells(batch.analyse(folder))
+
+
+def test_a_worker_s_failure_is_not_journaled_and_the_next_run_tries_the_file_again(
+        archive, client, tmp_path, monkeypatch, capsys):
+    # A task that raises (a worker that died, a bug) is not the file's answer, unlike an error the
+    # file itself causes (the broken recordings' rows, which are journaled and reused).
+    folder = _folder(archive, tmp_path)
+    out = tmp_path / "figures.csv"
+    expected = batch.analyse(folder)
+    victim = next(os.path.abspath(r["file"]) for r in expected
+                  if r["distance_m"] and not r["error"])
+    real = batch._analyse_chunk
+
+    def dies_on_the_victim(items, config, salvage=False):
+        if any(path == victim for path, _ in items):
+            raise RuntimeError("worker lost")
+        return real(items, config, salvage)
+
+    monkeypatch.setattr(batch, "_analyse_chunk", dies_on_the_victim)
+    entries = _cut_short(folder, client, out, monkeypatch)        # (undoes the patch too)
+    paths = [e["path"] for e in entries]
+    assert victim not in paths and len(paths) == len(expected) - 1
+    assert any(e["row"]["error"] for e in entries)              # the files' own errors are kept
+    # A journal that holds a worker's failure (an older librunway's) does not pass it on either.
+    header, _ = _journal(out)
+    failed = dict.fromkeys(batch.COLUMNS)
+    failed.update(file=victim, error="worker failed on this file: RuntimeError: worker lost")
+    _write_journal(out, header, entries + [{"path": victim, "stamp": [os.stat(victim).st_size,
+                                            os.stat(victim).st_mtime_ns], "row": failed}])
+    capsys.readouterr()
+    assert _run(folder, client, out) == 0
+    n = len(expected)
+    assert f"{n - 1} of {n} recordings already done" in capsys.readouterr().err
+    assert _read_csv(out) == _cells(expected)                   # the victim's real row
