@@ -49,6 +49,16 @@ def _write_journal(out: Path, header: str, entries: list[dict], tail: str = "") 
         encoding="utf-8")
 
 
+def _with_a_victim(archive: Path, tmp_path: Path) -> tuple[Path, Path, list[dict], str]:
+    """A folder to change, the table's path, the rows of its recordings, and the absolute path
+    of one analysed without an error."""
+    folder = _folder(archive, tmp_path)
+    expected = batch.analyse(folder)
+    victim = next(os.path.abspath(r["file"]) for r in expected
+                  if r["distance_m"] and not r["error"])
+    return folder, tmp_path / "figures.csv", expected, victim
+
+
 def _cut_short(folder: Path, client, out: Path, monkeypatch) -> list[dict]:
     """Runs the batch until its last step, the table's write, fails (a full disk): the
     journal holds every row. Returns the journal's entries."""
@@ -170,11 +180,7 @@ def test_a_recording_changed_while_it_is_analysed_is_analysed_again(archive, cli
                                                                      monkeypatch, capsys):
     # Its row was made from what the worker read; the journal must not vouch for what the file
     # became meanwhile, so the row carries the stamp the file had as the batch began.
-    folder = _folder(archive, tmp_path)
-    out = tmp_path / "figures.csv"
-    expected = batch.analyse(folder)
-    victim = next(os.path.abspath(r["file"]) for r in expected
-                  if r["distance_m"] and not r["error"])
+    folder, out, expected, victim = _with_a_victim(archive, tmp_path)
     real = batch._run_on
 
     def touched_meanwhile(client, items, config, progress, salvage=False, on_rows=None):
@@ -217,11 +223,7 @@ def test_a_worker_s_failure_is_not_journaled_and_the_next_run_tries_the_file_aga
         archive, client, tmp_path, monkeypatch, capsys):
     # A task that raises (a worker that died, a bug) is not the file's answer, unlike an error the
     # file itself causes (the broken recordings' rows, which are journaled and reused).
-    folder = _folder(archive, tmp_path)
-    out = tmp_path / "figures.csv"
-    expected = batch.analyse(folder)
-    victim = next(os.path.abspath(r["file"]) for r in expected
-                  if r["distance_m"] and not r["error"])
+    folder, out, expected, victim = _with_a_victim(archive, tmp_path)
     real = batch._analyse_chunk
 
     def dies_on_the_victim(items, config, salvage=False):
