@@ -188,6 +188,16 @@ public struct EngineConfig: Sendable, Equatable {
                 }
                 config.alerts.targetPaceMin = lo
                 config.alerts.targetPaceMax = hi
+            case "target_power":
+                if case .object(let o) = value, let unknown = o.keys.filter({ $0 != "min" && $0 != "max" }).min() {
+                    throw .argument("config: unknown key \"\(unknown.prefix(60))\" in \"target_power\" (expected min and max)")
+                }
+                guard case .object(let o) = value, let lo = o["min"]?.finiteNumber, let hi = o["max"]?.finiteNumber,
+                      lo >= 0, hi >= lo, hi > 0, hi <= 5000 else {
+                    throw .argument("config: \"target_power\" must be {\"min\":W,\"max\":W} in watts with 0 <= min <= max <= 5000, max > 0")
+                }
+                config.alerts.targetPowerMin = lo
+                config.alerts.targetPowerMax = hi
             case "hr_ceiling": config.alerts.hrCeiling = try number(value, key, 1...300)
             case "goal_m": config.alerts.goalM = try number(value, key, 1...10_000_000)
             case "minimums_m":

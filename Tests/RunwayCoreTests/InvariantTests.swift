@@ -12,8 +12,10 @@ import RunwaySim
 /// average and the average moving speed (distance over moving time) and, filters on with every
 /// fix's Doppler speed trusted, no faster than the fastest of them (issue #19); the flight's max
 /// speed is the largest of its laps', and no lap's is below its own average; each lap's and the
-/// flight's average and normalised power
-/// are no more than its maximum power.
+/// flight's average and normalised power are no more than its maximum power; a lap's power
+/// figures in its split are those the last snapshot at its end time showed for it
+/// (`lap_avg_power_w`, `lap_max_power_w`, `lap_normalized_power_w`), also when the lap was cut
+/// later.
 struct InvariantCheck {
     var core: FlightComputer
     var events: [Event] = []
@@ -55,6 +57,10 @@ struct InvariantCheck {
 
     /// The times of the manual laps accepted, and the `split` events, in order.
     var acceptedLaps: [Double] = [], splits: [Lap] = []
+    /// The lap in progress's power figures of the snapshots since the last split (lap, time,
+    /// figures), and how many splits were compared with one (how many of them with power).
+    var lapPowerShown: [(lap: Int, t: Double, figures: SIMD3<Double>)] = []
+    var lapPowerCompared = 0, lapPowerComparedWithPower = 0
 
     mutating func lap(at t: Double) {
         do { try core.lap(at: t, wallClock: .nan, events: &events); acceptedLaps.append(t) } catch {}
@@ -63,8 +69,10 @@ struct InvariantCheck {
 
     mutating func afterEach() {
         for e in events {
-            if case .split(let l) = e.body { splits.append(l) }
+            if case .split(let l) = e.body { splits.append(l); compareLapPower(l) }
             guard case .flight(let s) = e.body else { continue }
+            lapPowerShown.append((s.lap, s.t, SIMD3(s.metrics.figure("lap_avg_power_w"), s.metrics.figure("lap_max_power_w"),
+                                                    s.metrics.figure("lap_normalized_power_w"))))
             if s.distanceM < lastDistance { note("distance fell from \(lastDistance) to \(s.distanceM) m") }
             lastDistance = s.distanceM
             if s.groundSpeedMps > cap * (1 + 1e-9) { note("ground speed \(s.groundSpeedMps) m/s above the cap \(cap)") }
@@ -72,6 +80,18 @@ struct InvariantCheck {
             if s.movingS > s.elapsedS + 1e-6 { note("snapshot moving \(s.movingS) s > elapsed \(s.elapsedS) s") }
         }
         events.removeAll(keepingCapacity: true)
+    }
+
+    /// A split's power figures against the last snapshot at its end time that showed its lap.
+    mutating func compareLapPower(_ l: Lap) {
+        defer { lapPowerShown.removeAll { $0.lap <= l.index } }
+        guard let shown = lapPowerShown.last(where: { $0.lap == l.index && $0.t == l.endT }) else { return }
+        lapPowerCompared += 1
+        if !shown.figures[0].isNaN { lapPowerComparedWithPower += 1 }
+        let split = SIMD3(l.metrics.figure("avg_power_w"), l.metrics.figure("max_power_w"), l.metrics.figure("normalized_power_w"))
+        if (0..<3).contains(where: { shown.figures[$0].bitPattern != split[$0].bitPattern }) {
+            note("lap \(l.index) to \(l.endT): the split's power \(split) is not the snapshot's at its end \(shown.figures)")
+        }
     }
 
     /// Stops the flight and checks the record.

@@ -6,7 +6,10 @@
 /// **GPWS** warns when the runner leaves the target:
 /// - `GPWS_PACE_SLOW` ("SINK RATE") when the pace is slower than `targetPaceMax` (pace > max),
 /// - `GPWS_PACE_FAST` ("OVERSPEED") when it is faster than `targetPaceMin` (pace < min),
-/// - `GPWS_HR_HIGH` ("PULL UP") when the heart rate is above `hrCeiling`.
+/// - `GPWS_HR_HIGH` ("PULL UP") when the heart rate is above `hrCeiling`,
+/// - `GPWS_POWER_LOW` ("TOO LOW") and `GPWS_POWER_HIGH` ("OVERTORQUE") when the power is below
+///   `targetPowerMin` or above `targetPowerMax`: judged at power samples (`updatePower`,
+///   `AlertMonitor+Power.swift`), not at fixes.
 ///
 /// Each fires only once its condition has held continuously for `holdS` seconds (measured by
 /// time, not by sample count), and then not again until it is re-armed by a known value back on
@@ -42,6 +45,10 @@ public struct AlertMonitor: Sendable {
         public var targetPaceMax: Double
         /// Heart-rate ceiling, bpm: above fires `GPWS_HR_HIGH`. NaN = off.
         public var hrCeiling: Double
+        /// Lowest target power, W: below fires `GPWS_POWER_LOW`. NaN = off.
+        public var targetPowerMin: Double
+        /// Highest target power, W: above fires `GPWS_POWER_HIGH`. NaN = off.
+        public var targetPowerMax: Double
         /// Goal distance, m, for MINIMUMS. NaN (or ≤ 0) = off.
         public var goalM: Double
         /// Remaining distances (m) to call out; any order, non-finite and ≤ 0 ignored.
@@ -50,10 +57,13 @@ public struct AlertMonitor: Sendable {
         public var holdS: Double
 
         public init(targetPaceMin: Double = .nan, targetPaceMax: Double = .nan, hrCeiling: Double = .nan,
+                    targetPowerMin: Double = .nan, targetPowerMax: Double = .nan,
                     goalM: Double = .nan, marksM: [Double] = [1000, 400], holdS: Double = 5) {
             self.targetPaceMin = targetPaceMin
             self.targetPaceMax = targetPaceMax
             self.hrCeiling = hrCeiling
+            self.targetPowerMin = targetPowerMin
+            self.targetPowerMax = targetPowerMax
             self.goalM = goalM
             self.marksM = marksM
             self.holdS = holdS
@@ -63,6 +73,7 @@ public struct AlertMonitor: Sendable {
         public static func == (a: Settings, b: Settings) -> Bool {
             same(a.targetPaceMin, b.targetPaceMin) && same(a.targetPaceMax, b.targetPaceMax)
                 && same(a.hrCeiling, b.hrCeiling) && same(a.goalM, b.goalM) && same(a.holdS, b.holdS)
+                && same(a.targetPowerMin, b.targetPowerMin) && same(a.targetPowerMax, b.targetPowerMax)
                 && a.marksM.count == b.marksM.count && zip(a.marksM, b.marksM).allSatisfy { same($0, $1) }
         }
 
@@ -71,7 +82,8 @@ public struct AlertMonitor: Sendable {
 
     /// One call-out, for an `alert` event.
     public struct Alert: Sendable, Equatable {
-        /// `GPWS_PACE_SLOW`, `GPWS_PACE_FAST`, `GPWS_HR_HIGH`, `MINIMUMS` or `MINIMUMS_GOAL`.
+        /// `GPWS_PACE_SLOW`, `GPWS_PACE_FAST`, `GPWS_HR_HIGH`, `GPWS_POWER_LOW`, `GPWS_POWER_HIGH`,
+        /// `MINIMUMS` or `MINIMUMS_GOAL`.
         public var code: String
         /// Human-readable, in the app's aviation tone ("MINIMUMS — 400 m to go").
         public var message: String
@@ -80,6 +92,7 @@ public struct AlertMonitor: Sendable {
         /// The values that triggered it (all finite), by JSON key:
         /// - pace: `pace_min_per_km`, `target_min_min_per_km` or `target_max_min_per_km`, `held_s`
         /// - heart rate: `hr_bpm`, `ceiling_bpm`, `held_s`
+        /// - power: `power_w`, `target_min_w` or `target_max_w`, `held_s`
         /// - MINIMUMS: `remaining_m`, `mark_m`, `distance_m`, `goal_m`
         /// - MINIMUMS_GOAL: `distance_m`, `goal_m`
         public var values: [String: Double]
@@ -92,14 +105,22 @@ public struct AlertMonitor: Sendable {
         }
     }
 
-    public var settings: Settings { didSet { isWatching = Self.watches(settings) } }
-    /// Whether any call-out is on (a GPWS limit or a goal). With none, `update` returns no alert
-    /// and changes nothing, so the composer skips it and the values it would judge.
+    public var settings: Settings {
+        didSet { isWatching = Self.watches(settings); watchesPower = Self.watchesPower(settings) }
+    }
+    /// Whether any call-out judged at fixes is on (a pace or heart-rate limit, or a goal). With
+    /// none, `update` returns no alert and changes nothing, so the composer skips it and the
+    /// values it would judge.
     public private(set) var isWatching: Bool
+    /// Whether a power limit is on: with none, the composer skips `updatePower`.
+    public private(set) var watchesPower: Bool
 
     private var paceSlow = Excursion()
     private var paceFast = Excursion()
     private var hrHigh = Excursion()
+    var powerLow = Excursion(), powerHigh = Excursion()
+    /// The time of the latest power judgement (a gap longer than a sample holds ends the holds).
+    var lastPowerT = -Double.infinity
     /// Marks not yet called out or passed, descending; nil until the first known distance.
     private var pendingMarks: [Double]?
     private var goalDone = false
@@ -107,6 +128,7 @@ public struct AlertMonitor: Sendable {
     public init(settings: Settings) {
         self.settings = settings
         isWatching = Self.watches(settings)
+        watchesPower = Self.watchesPower(settings)
     }
 
     static func watches(_ s: Settings) -> Bool {
@@ -165,6 +187,8 @@ public struct AlertMonitor: Sendable {
         paceSlow.since = nil
         paceFast.since = nil
         hrHigh.since = nil
+        powerLow.since = nil
+        powerHigh.since = nil
     }
 
     /// Starts over, as for a new run: every alert armed, no mark passed.
@@ -172,6 +196,9 @@ public struct AlertMonitor: Sendable {
         paceSlow = Excursion()
         paceFast = Excursion()
         hrHigh = Excursion()
+        powerLow = Excursion()
+        powerHigh = Excursion()
+        lastPowerT = -.infinity
         pendingMarks = nil
         goalDone = false
     }
@@ -230,7 +257,7 @@ public struct AlertMonitor: Sendable {
 }
 
 /// One GPWS condition: a hold that must last, and an arm that firing clears.
-private struct Excursion: Sendable {
+struct Excursion: Sendable {
     /// Time of the first sample of the current excursion; nil when none is in progress.
     var since: Double?
     /// Whether the alert may fire; cleared when it fires, set by a known value back inside.

@@ -145,7 +145,23 @@ public struct FlightComputer: Sendable {
         case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }
         metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise)
+        if alerts.watchesPower { judgePower(input, at: t, &events) }   // (no power band: one test)
         emitFlight(&events)
+    }
+
+    /// A power sample (or a fix carrying power) in cruise: the power alerts judge the current
+    /// power (`AlertMonitor.updatePower`); any other input judges nothing.
+    @inline(never)
+    mutating func judgePower(_ input: Input, at t: Double, _ events: inout [Event]) {
+        guard phase == .cruise else { return }
+        switch input {
+        case .sample(.power): break
+        case .fix(let f) where !f.power.isNaN: break
+        default: return
+        }
+        if let alert = alerts.updatePower(t: t, powerW: metrics.power.current(at: t)) {
+            events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
+        }
     }
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {

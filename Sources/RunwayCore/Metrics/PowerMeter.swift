@@ -1,5 +1,5 @@
-/// Power from a power meter: current (3 s), average, maximum and normalised power, for the
-/// flight and each lap.
+/// Power from a power meter: current (3 s), 10 s, average, maximum and normalised power, for the
+/// flight and each lap (the lap in progress in the snapshot, a lap that ended in its split).
 ///
 /// Samples come as `{"type":"power","watts":245,"t":…}` or as `power` on a fix (FIT records carry
 /// it). Each sample holds until the next one, for at most `staleAfterS` (5 s): zero watts while
@@ -18,6 +18,11 @@
 ///   before), so a lap with fewer than 30 covered seconds has none (NaN), and a lap's is never
 ///   above its maximum.
 /// - Current: the mean of the samples of the last 3 s.
+/// - 10 s: the mean of the covered power of the last 10 s (time-weighted, each sample held until
+///   the next for at most `staleAfterS`, a dropout's seconds left out, whatever the phase, as the
+///   current power); a sample that has just come, with nothing covered yet, is its own mean.
+/// - The lap in progress: the snapshot's `lap_*` figures are those its split would give if the
+///   lap ended now, by the same code (`lapFigures`).
 /// - Laps: a lap's figures are those of the time up to its end, also when it is cut later (a lap
 ///   that waited for the step it falls in, an auto lap whose boundary a gap crossed): the meter
 ///   goes back to the lap's end (it keeps what it took since the last lap, up to `maxSteps`) and
@@ -29,6 +34,10 @@
 public struct PowerMeter: Metric {
     static let staleAfterS = 5.0
     static let currentWindowS = 3.0
+    static let tenSecondWindowS = 10.0
+    /// The samples `recent` keeps at most: those that may still cover a second of the 10 s window
+    /// (the last 15 s) at 16 Hz and below; a faster meter's 10 s power is of its last 256 samples.
+    static let maxRecent = 256
     static let rollingS = 30
 
     /// The latest sample.
@@ -38,7 +47,7 @@ public struct PowerMeter: Metric {
     private var energyJ = 0.0, coveredS = 0.0, maxW = Double.nan
     /// Normalised power: the flight's, and the current lap's own.
     private var normalised = NormalisedPower(), lapNormalised = NormalisedPower()
-    /// The last few samples, for the current power.
+    /// The last samples (of the last 15 s, at most `maxRecent`), for the 3 s and 10 s power.
     private var recent: [(t: Double, w: Double)] = []
     /// The totals when the current lap began.
     private var lapStart = Totals()
@@ -84,8 +93,7 @@ public struct PowerMeter: Metric {
         keep(.sample(w: w, t: t, cruising: cruising))
         lastW = w
         lastT = t
-        recent.append((t, w))
-        if recent.count > 16 { recent.removeFirst(recent.count - 16) }
+        remember(w, at: t)
         if cruising {
             if !(w <= maxW) { maxW = w }
             if !(w <= lapMaxW) { lapMaxW = w }
@@ -99,6 +107,17 @@ public struct PowerMeter: Metric {
             if cruising, !integratedTo.isNaN, t > integratedTo { integrate(to: t) }
         }
         integratedTo = t
+    }
+
+    /// Keeps a sample for the 3 s and 10 s power; forgets those that cover nothing of the 10 s
+    /// window any more (from the front, once the oldest is stale: at 1 Hz one at a time).
+    private mutating func remember(_ w: Double, at t: Double) {
+        recent.append((t, w))
+        let horizon = t - (Self.tenSecondWindowS + Self.staleAfterS)
+        guard recent[0].t <= horizon || recent.count > Self.maxRecent else { return }
+        var drop = 0
+        while drop < recent.count - 1, recent[drop].t <= horizon || recent.count - drop > Self.maxRecent { drop += 1 }
+        recent.removeFirst(drop)
     }
 
     /// Keeps what the meter takes, to replay it from `base`.
@@ -163,26 +182,62 @@ public struct PowerMeter: Metric {
 
     /// The mean of the samples of the last 3 s before `t`; NaN when none.
     func current(at t: Double) -> Double {
+        var first = recent.count   // (the window's first sample, found from the end; summed in time order)
+        while first > 0, recent[first - 1].t > t - Self.currentWindowS { first -= 1 }
         var sum = 0.0, n = 0
-        for s in recent where s.t > t - Self.currentWindowS && s.t <= t { sum += s.w; n += 1 }
+        for s in recent[first...] where s.t <= t { sum += s.w; n += 1 }
         return n > 0 ? sum / Double(n) : .nan
+    }
+
+    /// The mean covered power of the 10 s up to `t`: each sample held until the next one, for at
+    /// most `staleAfterS`, over the part of (t − 10, t] it covers; NaN when none covers any of it
+    /// (but a sample at `t` with nothing covered yet: its own watts).
+    func tenSecond(at t: Double) -> Double {
+        let from = t - Self.tenSecondWindowS
+        var energy = 0.0, covered = 0.0, end = t, justCame = Double.nan
+        for s in recent.reversed() {
+            if s.t > t { continue }
+            if s.t == t && justCame.isNaN { justCame = s.w }
+            let dt = min(end, s.t + Self.staleAfterS) - max(s.t, from)
+            if dt > 0 { energy += s.w * dt; covered += dt }
+            if s.t <= from { break }
+            end = s.t
+        }
+        return covered > 0 ? energy / covered : justCame
+    }
+
+    /// The lap in progress so far: its average, maximum and normalised power, as its split
+    /// would give them if it ended now (`cut` gives these).
+    var lapFigures: (avg: Double, max: Double, normalised: Double) {
+        let e = energyJ - lapStart.energyJ, s = coveredS - lapStart.coveredS
+        return (s > 0 ? e / s : .nan, lapMaxW, lapNormalised.value)
     }
 
     public func snapshot(at t: Double) -> [MetricValue] {
         var values: [MetricValue] = []
-        values.reserveCapacity(4)
+        values.reserveCapacity(8)
         appendSnapshot(at: t, to: &values)
         return values
     }
 
     public func appendSnapshot(at t: Double, to values: inout [MetricValue]) {
         values.append(MetricValue("power_w", current(at: t)))
-        values.append(MetricValue("avg_power_w", coveredS > 0 ? energyJ / coveredS : .nan))
+        values.append(MetricValue("power_10s_w", tenSecond(at: t)))
+        values.append(MetricValue("avg_power_w", average))
         values.append(MetricValue("max_power_w", maxW))
         values.append(MetricValue("normalized_power_w", normalised.value))
+        let lap = lapFigures
+        values.append(MetricValue("lap_avg_power_w", lap.avg))
+        values.append(MetricValue("lap_max_power_w", lap.max))
+        values.append(MetricValue("lap_normalized_power_w", lap.normalised))
     }
 
-    public func summary() -> [MetricValue] { Array(snapshot(at: .nan).dropFirst()) }
+    /// The flight's average power so far (NaN before a covered second).
+    private var average: Double { coveredS > 0 ? energyJ / coveredS : .nan }
+
+    public func summary() -> [MetricValue] {
+        [MetricValue("avg_power_w", average), MetricValue("max_power_w", maxW), MetricValue("normalized_power_w", normalised.value)]
+    }
 
     /// Ends the lap at `t`. A lap the meter has integrated past (cut after its end) is cut at its
     /// end: the meter goes back to its `base`, replays what it took up to `t`, is cut there, and
@@ -210,10 +265,9 @@ public struct PowerMeter: Metric {
     }
 
     private mutating func cut() -> [MetricValue] {
-        let e = energyJ - lapStart.energyJ, s = coveredS - lapStart.coveredS
-        let out = [MetricValue("avg_power_w", s > 0 ? e / s : .nan),
-                   MetricValue("max_power_w", lapMaxW),
-                   MetricValue("normalized_power_w", lapNormalised.value)]
+        let lap = lapFigures
+        let out = [MetricValue("avg_power_w", lap.avg), MetricValue("max_power_w", lap.max),
+                   MetricValue("normalized_power_w", lap.normalised)]
         lapStart = Totals(energyJ: energyJ, coveredS: coveredS)
         lapMaxW = .nan
         lapNormalised.reset()
