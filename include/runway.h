@@ -176,7 +176,9 @@ const char *runway_status_string(runway_status status);
  *             filter assumes; lower only for positions known to be clean),
  *    "fix_altitude": "gps" (default) | "barometric" (fixes' alt is the
  *             device's barometric altitude, as in a watch's recording),
- *    "target_pace": {"min":M,"max":N}, "hr_ceiling": N, "goal_m": N,
+ *    "target_pace": {"min":M,"max":N} (min/km), "target_power":
+ *             {"min":W,"max":W} (watts: GPWS_POWER_LOW/HIGH on the 3 s power),
+ *    "hr_ceiling": N, "goal_m": N,
  *    "minimums_m": [1000, 400], "simplify_m": 2 (the simplified route's
  *             tolerance in the record),
  *    "max_route_points": 1..RUNWAY_MAX_ROUTE_POINTS (default
@@ -219,7 +221,8 @@ void runway_session_close(runway_session *s);
  *               snapshot's speed_mps is its speed; while fixes come, nothing:
  *               docs/inputs.md; sensor_distance_m)
  *               {"type":"power","watts":245,"t":..} (0..5000 W: the snapshot's
- *               power_w, the flight's and each lap's avg_power_w, max_power_w and
+ *               power_w (3 s) and power_10s_w, the flight's, the lap in
+ *               progress's (lap_*) and each lap's avg_power_w, max_power_w and
  *               normalized_power_w, the exports' per-point power)
  *    a start, pause or resume: {"type":"start","t":..}  {"type":"pause","t":..}
  *               {"type":"resume","t":..} (as runway_import writes a recording's
@@ -333,6 +336,9 @@ runway_status runway_lap(runway_session *s, double t);
  *  measures the flight after it); once the clock is past it by more than pace_window_s (or the
  *  last step, when longer), speed_mps is null and "accuracy" "unknown", and so are
  *  ground_speed_mps and the pace when no fix or speed sample measured them since (docs/events.md).
+ *  Power: power_w (the last 3 s of samples), power_10s_w (the covered power of the last 10 s),
+ *  the flight's avg/max/normalized_power_w, and lap_avg_power_w, lap_max_power_w and
+ *  lap_normalized_power_w, the lap in progress's: what its "split" gives if it ends now.
  *  Free *out with runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 

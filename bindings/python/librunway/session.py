@@ -94,8 +94,10 @@ class Session(_SessionHandle, _SessionSubscriptions):
     Also ``activity`` (``"run"``/``"walk"``/``"ride"``), ``gap_s``,
     ``jump_m``, ``count_gaps``, ``speed_cap_mps``, ``auto_pause``,
     ``hr_max``, ``elevation_hysteresis_m``, ``position_sigma_m``,
-    ``target_pace``, ``hr_ceiling``, ``goal_m``, ``minimums_m``: see
-    docs/inputs.md in the repository.
+    ``target_pace``, ``target_power`` (``{"min": W, "max": W}``: alerts
+    ``GPWS_POWER_LOW``/``GPWS_POWER_HIGH`` with values ``power_w``,
+    ``target_min_w``/``target_max_w``, ``held_s``), ``hr_ceiling``,
+    ``goal_m``, ``minimums_m``: see docs/inputs.md in the repository.
 
     Threads: every method may be called from any thread, concurrently.
     Subscription callbacks run on library threads; they may call any method
@@ -324,7 +326,12 @@ class Session(_SessionHandle, _SessionSubscriptions):
         positions silent), ``ground_speed_mps`` (distance over time across the pace
         window), ``pace_min_per_km`` (from ``ground_speed_mps``),
         ``avg_pace_min_per_km``, ``altitude_m``, ``heading_deg``, ``hr_bpm``,
-        ``cadence_spm``, ``points`` (kept fixes), ``fixes`` (all fixes),
+        ``cadence_spm``, ``power_w`` (the mean of the last 3 s of power samples),
+        ``power_10s_w`` (the covered power of the last 10 s), ``avg_power_w``,
+        ``max_power_w``, ``normalized_power_w`` (the flight's so far),
+        ``lap_avg_power_w``, ``lap_max_power_w``, ``lap_normalized_power_w``
+        (the current lap's so far: what its ``"split"`` gives if it ends now),
+        ``points`` (kept fixes), ``fixes`` (all fixes),
         ``accuracy``, ``last_fix_t`` (the time of the fix ``lat``/``lon``/
         ``speed_mps`` come from: once the clock is past it by more than the
         pace window, ``speed_mps`` is ``None`` and ``accuracy``

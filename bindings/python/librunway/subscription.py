@@ -48,7 +48,9 @@ class _SessionSubscriptions:
         as a dict with at least ``"kind"`` and ``"seq"`` (a per-session
         increasing number). Kinds: ``"flight"`` (a snapshot, as
         :meth:`snapshot`), ``"phase"`` (``from``, ``to``, ``t``), ``"tick"``,
-        ``"log"`` (``level``, ``message``), ``"split"``, ``"alert"``, and
+        ``"log"`` (``level``, ``message``), ``"split"``, ``"alert"`` (``code``,
+        ``message``, ``values``: e.g. ``GPWS_POWER_LOW`` with ``power_w``,
+        ``target_min_w``, ``held_s``; docs/events.md lists the codes), and
         ``"overflow"`` (``dropped``: events lost to a full queue; sent to
         every subscription whatever its kinds).
 

@@ -130,7 +130,7 @@ impl Session {
     /// (`"on"` | `"off"`: raw accumulation, distance the geodesic sum between kept fixes),
     /// `"distance_filter_m"`, `"required_accuracy_m"`, `"pace_window_s"`, `"gap_s"`, `"jump_m"`,
     /// `"count_gaps"`, `"speed_cap_mps"`, `"auto_pause"`, `"auto_lap_m"`, `"hr_max"`,
-    /// `"elevation_hysteresis_m"`, `"position_sigma_m"`, `"target_pace"`, `"hr_ceiling"`,
+    /// `"elevation_hysteresis_m"`, `"position_sigma_m"`, `"target_pace"`, `"target_power"`, `"hr_ceiling"`,
     /// `"goal_m"`, `"minimums_m"`, `"fix_altitude"`, `"simplify_m"`, `"max_route_points"`,
     /// `"store"`, `"durability"`, `"flight_id"` (see `docs/inputs.md` in the repository). Unknown
     /// keys are [`Status::Argument`].

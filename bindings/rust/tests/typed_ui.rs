@@ -56,6 +56,10 @@ fn same_as_json(snap: &Snapshot, text: &str) {
     assert_eq!(snap.avg_power_w, f(&j, "avg_power_w"));
     assert_eq!(snap.max_power_w, f(&j, "max_power_w"));
     assert_eq!(snap.normalized_power_w, f(&j, "normalized_power_w"));
+    assert_eq!(snap.power_10s_w, f(&j, "power_10s_w"));
+    assert_eq!(snap.lap_avg_power_w, f(&j, "lap_avg_power_w"));
+    assert_eq!(snap.lap_max_power_w, f(&j, "lap_max_power_w"));
+    assert_eq!(snap.lap_normalized_power_w, f(&j, "lap_normalized_power_w"));
 }
 
 #[test]
@@ -287,6 +291,43 @@ fn an_alert_holds_the_figures_behind_it() {
     let err = damaged.body().unwrap_err();
     assert_eq!(err.status, Status::Internal);
     assert!(err.message.contains("\"goal_m\" is missing"), "{err}");
+}
+
+/// `target_power`: the run's 250 W is below a 300–350 W band and above a 100–200 W one; each
+/// alert's typed figures are its JSON's (and the JSON has no other).
+#[test]
+fn a_power_alert_holds_the_figures_behind_it() {
+    for (config, low) in [
+        (r#"{"target_power":{"min":300,"max":350}}"#, true),
+        (r#"{"target_power":{"min":100,"max":200}}"#, false),
+    ] {
+        let got = alerts(config);
+        assert!(!got.is_empty(), "{config}");
+        for (e, code, values, raw) in &got {
+            let typed: Vec<(&str, f64)> = match *values {
+                AlertValues::PowerLow { power_w, target_min_w, held_s } if low => {
+                    assert_eq!(code, "GPWS_POWER_LOW");
+                    assert!(power_w < target_min_w && target_min_w == 300.0 && held_s >= 5.0, "{}", e.json);
+                    vec![("power_w", power_w), ("target_min_w", target_min_w), ("held_s", held_s)]
+                }
+                AlertValues::PowerHigh { power_w, target_max_w, held_s } if !low => {
+                    assert_eq!(code, "GPWS_POWER_HIGH");
+                    assert!(power_w > target_max_w && target_max_w == 200.0 && held_s >= 5.0, "{}", e.json);
+                    vec![("power_w", power_w), ("target_max_w", target_max_w), ("held_s", held_s)]
+                }
+                ref other => panic!("{config}: {code}: {other:?}"),
+            };
+            assert_eq!(typed.len(), raw.len(), "{}", e.json);
+            for (key, v) in typed {
+                assert_eq!(
+                    Some(v),
+                    raw.iter().find(|(k, _)| k == key).map(|(_, v)| *v),
+                    "{key} of {}",
+                    e.json
+                );
+            }
+        }
+    }
 }
 
 #[test]

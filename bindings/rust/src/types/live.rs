@@ -136,12 +136,22 @@ pub struct Snapshot {
     pub cadence_spm: Option<f64>,
     /// Watts: the mean of the power samples of the last 3 s; `None` when none came in them.
     pub power_w: Option<f64>,
+    /// Watts: the mean covered power of the last 10 s (time-weighted, each sample held until
+    /// the next for at most 5 s); `None` when no sample covers any of them.
+    pub power_10s_w: Option<f64>,
     /// Watts: the flight's average power so far (cruise seconds the samples cover).
     pub avg_power_w: Option<f64>,
     /// Watts: the highest power sample in cruise so far.
     pub max_power_w: Option<f64>,
     /// Watts: the flight's normalised power so far (from its 30th covered second).
     pub normalized_power_w: Option<f64>,
+    /// Watts: the current lap's average power so far (the lap's `split` gives the same figure
+    /// if the lap ends now); `None` where the split would give none.
+    pub lap_avg_power_w: Option<f64>,
+    /// Watts: the current lap's highest power in cruise so far.
+    pub lap_max_power_w: Option<f64>,
+    /// Watts: the current lap's normalised power so far (from its 30th covered second).
+    pub lap_normalized_power_w: Option<f64>,
     /// The display strings.
     pub pfd: Pfd,
 }
@@ -192,9 +202,13 @@ impl Snapshot {
             hr_bpm: o.opt_f64("hr_bpm")?,
             cadence_spm: o.opt_f64("cadence_spm")?,
             power_w: o.opt_f64("power_w")?,
+            power_10s_w: o.opt_f64("power_10s_w")?,
             avg_power_w: o.opt_f64("avg_power_w")?,
             max_power_w: o.opt_f64("max_power_w")?,
             normalized_power_w: o.opt_f64("normalized_power_w")?,
+            lap_avg_power_w: o.opt_f64("lap_avg_power_w")?,
+            lap_max_power_w: o.opt_f64("lap_max_power_w")?,
+            lap_normalized_power_w: o.opt_f64("lap_normalized_power_w")?,
             pfd: Pfd::from_value(o.get("pfd"))?,
         })
     }
@@ -316,6 +330,24 @@ pub enum AlertValues {
         /// How long it had been above, seconds.
         held_s: f64,
     },
+    /// `GPWS_POWER_LOW`: the current (3 s) power has been below `target_power`'s `min`.
+    PowerLow {
+        /// The current power, watts.
+        power_w: f64,
+        /// The band's low end (`target_power`'s `min`), watts.
+        target_min_w: f64,
+        /// How long the power had been below, seconds.
+        held_s: f64,
+    },
+    /// `GPWS_POWER_HIGH`: the current (3 s) power has been above `target_power`'s `max`.
+    PowerHigh {
+        /// The current power, watts.
+        power_w: f64,
+        /// The band's high end (`target_power`'s `max`), watts.
+        target_max_w: f64,
+        /// How long the power had been above, seconds.
+        held_s: f64,
+    },
     /// `MINIMUMS`: the distance left to the goal came down to a mark of `minimums_m`.
     Minimums {
         /// Metres left to the goal (at most `mark_m`).
@@ -358,6 +390,16 @@ impl AlertValues {
             "GPWS_HR_HIGH" => AlertValues::HrHigh {
                 hr_bpm: o.f64("hr_bpm")?,
                 ceiling_bpm: o.f64("ceiling_bpm")?,
+                held_s: o.f64("held_s")?,
+            },
+            "GPWS_POWER_LOW" => AlertValues::PowerLow {
+                power_w: o.f64("power_w")?,
+                target_min_w: o.f64("target_min_w")?,
+                held_s: o.f64("held_s")?,
+            },
+            "GPWS_POWER_HIGH" => AlertValues::PowerHigh {
+                power_w: o.f64("power_w")?,
+                target_max_w: o.f64("target_max_w")?,
                 held_s: o.f64("held_s")?,
             },
             "MINIMUMS" => AlertValues::Minimums {
