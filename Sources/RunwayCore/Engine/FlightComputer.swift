@@ -144,28 +144,25 @@ public struct FlightComputer: Sendable {
         case .sample(.power): break   // a metric's (below)
         case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }
-        metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise)
-        if alerts.watchesPower { judgePower(input, at: t, &events) }   // (no power band: one test)
+        // (The power alerts on the branch of an input with power only: no test for any other.)
+        if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise), alerts.watchesPower {
+            judgePower(at: t, &events)
+        }
         emitFlight(&events)
     }
 
-    /// A power sample (or a fix carrying power) in cruise: the power alerts judge the current
-    /// power (`AlertMonitor.updatePower`); any other input judges nothing.
+    /// After an input with power (a power sample, or a fix carrying power) in cruise: the power
+    /// alerts judge the current power (`AlertMonitor.updatePower`).
     @inline(never)
-    mutating func judgePower(_ input: Input, at t: Double, _ events: inout [Event]) {
+    mutating func judgePower(at t: Double, _ events: inout [Event]) {
         guard phase == .cruise else { return }
-        switch input {
-        case .sample(.power): break
-        case .fix(let f) where !f.power.isNaN: break
-        default: return
-        }
         if let alert = alerts.updatePower(t: t, powerW: metrics.power.current(at: t)) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
         }
     }
 
     mutating func apply(_ fix: Fix, at t: Double, _ events: inout [Event]) {
-        fixes += 1
+        fixes &+= 1   // (a count: wrapping, no overflow check on every fix, 4 instructions)
         // The gate hears the fix's time last, on either way out (judged against the rhythm
         // before it): at both exits, not in a `defer` (outlined into a call on every fix).
         if !fix.hr.isNaN { sensors.heartRate(fix.hr, at: t) }

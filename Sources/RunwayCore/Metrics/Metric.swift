@@ -79,10 +79,13 @@ public struct Metrics: Sendable {
         for i in added.indices { added[i].advance(to: t, cruising: cruising) }
     }
 
-    @inline(__always)
-    mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool) {
-        power.take(input, at: t, cruisingBefore: cruisingBefore, cruisingAfter: cruisingAfter)
+    /// Every metric takes the input; whether it carried power (`PowerMeter.observed`).
+    @inline(__always) @discardableResult
+    mutating func take(_ input: Input, at t: Double, cruisingBefore: Bool, cruisingAfter: Bool) -> Bool {
+        power.advance(to: t, cruising: cruisingBefore)
+        let sampled = power.observed(input, at: t, cruising: cruisingAfter)
         for i in added.indices { added[i].take(input, at: t, cruisingBefore: cruisingBefore, cruisingAfter: cruisingAfter) }
+        return sampled
     }
 
     /// Every metric's snapshot fields; with power alone (as now) its own array, without a

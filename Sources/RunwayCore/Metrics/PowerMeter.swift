@@ -80,15 +80,23 @@ public struct PowerMeter: Metric {
 
     @inline(__always)   // every input: nearly always one without power
     public mutating func observe(_ input: Input, at t: Double, cruising: Bool) {
-        let w: Double
-        switch input {
-        case .fix(let f) where !f.power.isNaN: w = f.power
-        case .sample(.power(let watts, _)): w = watts
-        default: return
-        }
-        record(w, at: t, cruising: cruising)
+        observed(input, at: t, cruising: cruising)
     }
 
+    /// `observe`, saying whether the input carried power (a sample was recorded): the composer
+    /// judges the power alerts on that branch alone (`FlightComputer.judgePower`), so an input
+    /// without power pays no test for them.
+    @inline(__always) @discardableResult
+    mutating func observed(_ input: Input, at t: Double, cruising: Bool) -> Bool {
+        switch input {
+        case .fix(let f) where !f.power.isNaN: record(f.power, at: t, cruising: cruising)
+        case .sample(.power(let watts, _)): record(watts, at: t, cruising: cruising)
+        default: return false
+        }
+        return true
+    }
+
+    @inline(never)   // (a sample's path, kept out of every input's: inlined, it made each fix pay ~10 instructions of spills)
     private mutating func record(_ w: Double, at t: Double, cruising: Bool) {
         keep(.sample(w: w, t: t, cruising: cruising))
         lastW = w
