@@ -147,10 +147,14 @@ struct InvariantCheck {
         }
         // Max speed: each lap's is of the flight's speeds, so none is above the flight's, and the
         // flight's is the largest of its laps'; none is below its lap's own average speed (no
-        // faster than the cap), nor missing when the lap has one.
+        // faster than the cap), nor missing when the lap has one, unless that average is above
+        // every lap's max so far (the flight's max by then: distance credited after it was covered).
         for l in laps where l.maxSpeedMps > core.maxSpeed { note("lap \(l.index) max speed \(l.maxSpeedMps) above the flight's \(core.maxSpeed)") }
-        for l in laps where l.distanceM > 0 && l.elapsedS > 0 {
-            let average = min(l.distanceM / l.elapsedS, cap)
+        var fastestSoFar = -Double.infinity
+        for l in laps {
+            if l.maxSpeedMps > fastestSoFar { fastestSoFar = l.maxSpeedMps }
+            guard l.distanceM > 0 && l.elapsedS > 0 && fastestSoFar.isFinite else { continue }   // (no speed yet: none)
+            let average = min(l.distanceM / l.elapsedS, cap, fastestSoFar)
             if !(l.maxSpeedMps >= average * (1 - 1e-9)) { note("lap \(l.index) max speed \(l.maxSpeedMps) below its average \(average) (\(l.distanceM) m in \(l.elapsedS) s)") }
         }
         let lapMax = laps.reduce(Double.nan) { $1.maxSpeedMps.isNaN || $1.maxSpeedMps <= $0 ? $0 : $1.maxSpeedMps }

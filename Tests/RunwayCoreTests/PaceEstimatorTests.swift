@@ -158,15 +158,11 @@ struct SparsePaceTests {
 struct RawGapPaceTests {
     /// Filters off, a runner at 3 m/s whose fixes stop for 120 s while they ride 3 km in a car:
     /// the first fix after the gap shows no ground speed (the window empties at a gap, as with
-    /// the filters), so the gap's 25 m/s line is neither the shown speed nor a speed the window
-    /// gives the max. The window that always keeps the point before the newest held the fix
-    /// before the gap: 25 m/s shown and taken as the max speed. (Auto laps off: a 1 km lap
-    /// inside the car ride averages 25 m/s, and a lap's average counts toward the max,
-    /// `LapMaxSpeedAttributionTests`.)
+    /// the filters), so the gap's 25 m/s line is neither the shown speed nor the max. The window
+    /// that always keeps the point before the newest held the fix before the gap: 25 m/s shown
+    /// and taken as the max speed.
     @Test func theFirstFixAfterAGapShowsNoPaceAndSetsNoMax() throws {
-        var config = Driver.config(filters: false)
-        config.autoLapM = 0
-        var d = Driver(config)
+        var d = Driver(Driver.config(filters: false))
         try d.phase(.start, 0)
         var x = 0.0
         for i in 0...60 { x = 3 * Double(i); try d.fix(Double(i), 52 + degreesNorth(x), 4, hAcc: 5) }

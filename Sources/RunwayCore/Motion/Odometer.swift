@@ -13,8 +13,8 @@
 /// or over the span a stretch of track covered (a step longer than the pace window, a gap's
 /// line: from its first fix to its last), and counts toward the max of each lap it falls in too
 /// (`endLap(at:)`, also for a lap cut after its end). A lap's max is the largest of the flight's
-/// speeds noted in it and at least the lap's own average speed, which then counts toward the
-/// flight's max too: the flight's max is the largest of its laps'.
+/// speeds noted in it and at least the lap's own average speed, no faster than the flight's max
+/// by then: the flight's max is the largest of its laps'.
 ///
 ///     var odo = Odometer()
 ///     odo.add(Step(distanceM: 3, moving: true), over: 1)
@@ -115,14 +115,15 @@ public struct Odometer: Sendable {
     }
 
     /// Ends the lap at `t` (now, or before now: a lap cut after its end): the largest speed noted
-    /// in it, and at least `average` (the lap's distance over its time, no faster than the cap:
-    /// a lap whose speeds lagged its pace, or were noted in the next lap, still went that fast),
-    /// which then counts toward the flight's max too; NaN when neither. Speeds noted after `t`
-    /// are the next lap's.
+    /// in it, and at least `average` (the lap's distance over its time: a lap whose speeds lagged
+    /// its pace still went that fast) but no faster than the flight's max so far: an average
+    /// above every speed the flight measured is the sign of distance counted in the lap after it
+    /// was covered (a credit paid out after a lap's end), not of a speed. NaN when neither.
+    /// Speeds noted after `t` are the next lap's.
     mutating func endLap(at t: Double, average: Double = .nan) -> Double {
         let peak = lapPeak.endLap(at: t)
-        guard average > 0 else { return peak }   // (NaN: none)
-        if !(average <= maxSpeedMps) { maxSpeedMps = average }
-        return peak >= average ? peak : average
+        let floor = average <= maxSpeedMps ? average : maxSpeedMps   // (NaN average: the max, below)
+        guard average > 0, floor > peak || peak.isNaN else { return peak }
+        return floor
     }
 }
