@@ -75,7 +75,7 @@ public struct FlightComputer: Sendable {
         elevationStage = ElevationStage(hysteresisM: config.elevationHysteresisM, fixAltitude: config.fixAltitude)
         recorder.altitudes = PointAltitudes(fixAltitude: config.fixAltitude, windowS: elevationStage.tracker.baroPreferenceS,
                                            keptS: config.gapS)
-        lapStage = LapStage(autoLapM: config.autoLapM, speedCapMps: config.filters ? config.speedCapMps : .infinity)
+        lapStage = LapStage(autoLapM: config.autoLapM)
         sensors = SensorStats(hrMax: config.hrMax)
         alerts = AlertMonitor(settings: config.alerts)
         speedSensor = SpeedSensorStage(movingMps: config.stillness.movingDopplerMps, maxIntervalS: config.gapS,

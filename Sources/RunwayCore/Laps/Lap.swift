@@ -52,9 +52,8 @@ public struct Lap: Sendable, Equatable {
     public var maxCadenceSpm = Double.nan
     /// The fastest speed of the lap, m/s: the largest of the speeds the flight's max is taken
     /// from (`Odometer`) that were noted in the lap, and at least the lap's own average speed
-    /// (distance over cruise time) unless that is above the flight's max by the lap's end (no
-    /// faster than the profile's cap): no lap's is above the flight's and the flight's is the
-    /// largest of its laps'; NaN when none (or unknown: a lap not made by the engine).
+    /// (distance over cruise time) unless that is above the flight's max by the lap's end: no
+    /// lap's is above the flight's and the flight's is the largest of its laps'; NaN when none (or unknown: a lap not made by the engine).
     public var maxSpeedMps = Double.nan
 
     public init(index: Int, trigger: LapTrigger, startT: Double, endT: Double, distanceM: Double,

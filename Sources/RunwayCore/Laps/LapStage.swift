@@ -15,14 +15,7 @@ public struct LapStage: Sendable {
     /// between two cuts: `credited`).
     private var warnedStopped = false
 
-    /// The fastest a lap's average speed counts toward its max speed (the profile's cap; no cap
-    /// with the filters off).
-    let speedCapMps: Double
-
-    public init(autoLapM: Double, speedCapMps: Double = .infinity) {
-        counter = LapCounter(autoLapM: autoLapM)
-        self.speedCapMps = speedCapMps
-    }
+    public init(autoLapM: Double) { counter = LapCounter(autoLapM: autoLapM) }
 
     /// When the lap in progress began (the start, the end of the last lap, or the time of the
     /// latest manual lap that waits; NaN before the start): the laps before it went out in `split`
@@ -142,7 +135,8 @@ public struct LapStage: Sendable {
         var lap = lap
         lap.metrics = metrics.endLap(at: lap.endT)
         (lap.maxHrBpm, lap.maxCadenceSpm) = sensors.endLap(at: lap.endT)
-        let average = lap.elapsedS > 0 ? min(lap.distanceM / lap.elapsedS, speedCapMps) : .nan
+        // (Capped by the flight's max by then, itself no faster than the profile's cap.)
+        let average = lap.elapsedS > 0 ? lap.distanceM / lap.elapsedS : .nan
         lap.maxSpeedMps = odometer.endLap(at: lap.endT, average: average)
         counter.setFigures(of: lap)
         events.append(Event(seq: log.next(), t: lap.endT, body: .split(lap)))
