@@ -274,25 +274,28 @@ struct TwoWaitingLapsTests {
     /// ones waiting on a copy, so the 8000th cost as much as all before it (8000 laps took 23 s
     /// in a debug build). At most `LapCounter.maxWaitingLaps` wait; the next is refused with
     /// `.limit`, changing nothing, and the next fix cuts them all and lets laps be asked again.
+    /// (The runner's movement is confirmed first: laps asked while the first steps are held wait
+    /// for them too, `HeldStepLapTests`.)
     @Test func atMostAHundredLapsWaitForOneStep() throws {
         var c = EngineConfig()
         c.autoLapM = 0
         var d = Driver(c)
         try d.phase(.start, 0)
-        try d.fix(0, 52, 4, speed: 3, hAcc: 5)
-        for i in 1...LapCounter.maxWaitingLaps { try d.core.lap(at: Double(i) * 0.005, wallClock: .nan, events: &d.events) }
+        for i in 0...10 { try d.fix(Double(i), 52 + degreesNorth(3 * Double(i)), 4, speed: 3, hAcc: 5) }
+        #expect(!d.core.stillness.isStill)
+        for i in 1...LapCounter.maxWaitingLaps { try d.core.lap(at: 10 + Double(i) * 0.005, wallClock: .nan, events: &d.events) }
         let before = d.core.laps
         do throws(RunwayError) {
-            try d.core.lap(at: 0.9, wallClock: .nan, events: &d.events)
+            try d.core.lap(at: 10.9, wallClock: .nan, events: &d.events)
             Issue.record("a lap beyond the waiting limit was accepted")
         } catch {
             #expect(error.status == .limit)
         }
         #expect(d.core.laps.pendingManual.count == before.pendingManual.count)
-        try d.fix(1, 52 + degreesNorth(3), 4, speed: 3, hAcc: 5)
+        try d.fix(11, 52 + degreesNorth(33), 4, speed: 3, hAcc: 5)
         #expect(d.core.laps.laps.count == LapCounter.maxWaitingLaps)
         #expect(d.core.laps.pendingManual.isEmpty)
-        try d.core.lap(at: 1.5, wallClock: .nan, events: &d.events)
+        try d.core.lap(at: 11.5, wallClock: .nan, events: &d.events)
         #expect(d.core.laps.pendingManual.count == 1)
     }
 }

@@ -127,12 +127,31 @@ extension FlightComputer {
 
     /// Whether a manual lap at `t` waits for the step it falls in: a gap's distance waits, a
     /// pause's leg end waits for its step (`legEnd`: the next fix measures the stretch before
-    /// the pause), or in cruise the lap is later than the laps' latest progress. (With no fix accepted and no
+    /// the pause), in cruise the lap is later than the laps' latest progress, or steps before it
+    /// may still be credited (`lapsWaitForHeld`). (With no fix accepted and no
     /// speed sample yet, nothing will measure the step: an indoor session with a heart-rate
     /// strap alone laps when asked, not at the next command.)
     func lapWaits(at t: Double) -> Bool {
         let measured = lastAccepted != nil || speedSensor.hasSamples
         return gaps.isWaiting || legEnd != nil || (phase == .cruise && measured && t > lapStage.counter.latestT)
+            || (phase == .cruise && stillness.creditableSince < t)
+    }
+
+    /// Whether the laps that wait wait also for steps the stillness stage holds from before the
+    /// first of them (`StillnessDetector.creditableSince`: movement not yet confirmed, which may
+    /// still be credited): a lap cut meanwhile would leave their metres, once credited, to the
+    /// lap after it, covered in none of its time. They are cut once the steps are credited
+    /// (shared by time with the step the lap falls in) or can no longer be (a quiet stretch, a
+    /// phase change).
+    @inline(__always)
+    var lapsWaitForHeld: Bool { mutating get { lapStage.hasWaitingLap && heldBeforeWaitingLap() } }
+
+    /// `lapsWaitForHeld` once a lap waits (out of line: the fix path only asks whether one does;
+    /// `mutating`, though it changes nothing, so the call takes the computer by address: a
+    /// non-mutating call from the fix path copied it, 580 instructions a fix).
+    @inline(never)
+    mutating func heldBeforeWaitingLap() -> Bool {
+        phase == .cruise && stillness.creditableSince < lapStage.lapSinceFirstWaiting
     }
 
     /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it

@@ -60,7 +60,7 @@ extension FlightComputer {
             }
         }
         if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
-        if phase == .cruise { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
+        if phase == .cruise && !lapsWaitForHeld { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
     }
 
     /// The cruise seconds from `a` to `b` that speed samples did not measure: less the cruise in

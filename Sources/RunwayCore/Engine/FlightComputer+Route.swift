@@ -66,7 +66,7 @@ extension FlightComputer {
         guard m > 0 else { return }
         odometer.credit(distanceM: m)
         pace.shift(by: m)
-        if legEnd == nil && !gaps.isWaiting { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
+        if legEnd == nil && !gaps.isWaiting && !lapsWaitForHeld { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
     }
 
     /// Where a leg begins when the last fix came before its start or resume: that position and

@@ -320,7 +320,8 @@ public struct FlightComputer: Sendable {
     }
 
     /// After a fix in cruise: auto laps (not while a gap waits, nor a pause's leg end: filters off,
-    /// a fix too inaccurate to count leaves it waiting), then the alerts (when any is on); outside
+    /// a fix too inaccurate to count leaves it waiting; nor while a manual lap waits for held
+    /// steps from before it, `lapsWaitForHeld`), then the alerts (when any is on); outside
     /// cruise, a manual lap that waited for a gap once none waits (nor a leg end).
     @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
@@ -329,7 +330,7 @@ public struct FlightComputer: Sendable {
             if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
             return
         }
-        if !gaps.isWaiting && legEnd == nil { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
+        if !gaps.isWaiting && legEnd == nil && !lapsWaitForHeld { lapStage.cut(lapProgress, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
         guard alerts.isWatching else { return }
         let judged = pace.settled(at: t, dopplerMps: shown.speed) ? FlightData.pace(speedMps: pace.groundSpeedMps) : .nan
         for alert in alerts.update(t: t, paceMinPerKm: judged, hrBpm: sensors.heartRate(at: t), distanceM: distance) {

@@ -65,6 +65,9 @@ public struct LapStage: Sendable {
         if hasWaitingLap { counter.retimeWaiting(elapsedAt) }
     }
 
+    /// The time of the first manual lap that waits (+∞ when none does).
+    var lapSinceFirstWaiting: Double { counter.pendingManual.first?.t ?? .infinity }
+
     /// Whether a manual lap waits for the step it falls in (`manual` with `waits`).
     var hasWaitingLap: Bool { !counter.pendingManual.isEmpty }
 

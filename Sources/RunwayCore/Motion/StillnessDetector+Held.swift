@@ -108,6 +108,19 @@ extension StillnessDetector {
         return credit
     }
 
+    /// Since when steps the detector holds may still be credited (`+∞` when none may): while
+    /// still, from where the first held step after the last quiet stretch began (`onsetIndex`);
+    /// while moving, the first slow step waiting. A manual lap later than this waits until they
+    /// are credited or dropped (`FlightComputer.lapsWaitForHeld`), so their metres go to the lap
+    /// they were covered in.
+    public var creditableSince: Double {
+        guard settings.enabled else { return .infinity }
+        guard isStill else { return slow.first.map { $0.from.isFinite ? $0.from : $0.t } ?? .infinity }
+        let from = onsetIndex()
+        guard from < held.count else { return .infinity }
+        return held[from].from.isFinite ? held[from].from : held[max(from - 1, 0)].t
+    }
+
     /// The first held step after the last `quietS` seconds without a moving step (0 when there
     /// is none; `held.count` when no step has moved since).
     func onsetIndex() -> Int {
