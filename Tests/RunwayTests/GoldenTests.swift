@@ -231,6 +231,20 @@ struct GoldenTests {
             }
         }
         list.append(("sparse-ticks", "{}", ticked + [.stop(.nan)]))
+        // A ride with a power meter: a sample a second at levels that change every 30 s (above,
+        // inside and below the target), coasting at 0 W for 8 s every 2 min, a 20 s dropout;
+        // power targets and 2 km auto laps.
+        let levels = [220, 300, 235, 150, 250, 210]
+        var powered: [Op] = [.start(t0)]
+        for op in pushes(sim(22, km: 6, pace: 2.2)) {
+            powered.append(op)
+            guard case .push(let line) = op, !line.contains("\"type\""), let t = field("t", in: line) else { continue }
+            let s = Int(t - t0)
+            if (400..<420).contains(s) { continue }   // the meter drops out
+            let w = (100..<108).contains(s % 120) ? 0 : levels[(s / 30) % levels.count] + (s * 37) % 21 - 10
+            powered.append(.push("{\"type\":\"power\",\"watts\":\(w),\"t\":\(t)}"))
+        }
+        list.append(("ride-power", #"{"activity":"ride","auto_lap_m":2000,"target_power":{"min":180,"max":280}}"#, powered + [.stop(.nan)]))
         // Refused inputs among good ones: bad JSON, out of range, time going backwards.
         var bad = [Op.start(t0)] + pushes(sim(21, km: 0.5), hr: false)
         bad.insert(.push("{\"lat\":95,\"lon\":4,\"t\":\(t0 + 10)}"), at: 20)
