@@ -152,10 +152,14 @@ public struct FlightComputer: Sendable {
     }
 
     /// After an input with power (a power sample, or a fix carrying power) in cruise: the power
-    /// alerts judge the current power (`AlertMonitor.updatePower`).
+    /// alerts judge the current power (`AlertMonitor.updatePower`). Not while auto-pause judges a
+    /// stand (`AutoPause.slowSince`: the fixes read slower than its pause speed): those seconds may
+    /// become the hold's, backdated, and a sample judged in them before the fix that decides it
+    /// called TOO LOW at a traffic light, or did not, as the meter's sample came before or after
+    /// the second's fix. A stand that turns out not to be one leaves the power's hold as it was.
     @inline(never)
     mutating func judgePower(at t: Double, _ events: inout [Event]) {
-        guard phase == .cruise else { return }
+        guard phase == .cruise, pause.machine.slowSince == nil else { return }
         if let alert = alerts.updatePower(t: t, powerW: metrics.power.current(at: t)) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
         }
