@@ -341,7 +341,8 @@ runway_status runway_lap(runway_session *s, double t);
  *  ground_speed_mps and the pace when no fix or speed sample measured them since (docs/events.md).
  *  Power: power_w (the last 3 s of samples), power_10s_w (the covered power of the last 10 s),
  *  the flight's avg/max/normalized_power_w, and lap_avg_power_w, lap_max_power_w and
- *  lap_normalized_power_w, the lap in progress's: what its "split" gives if it ends now.
+ *  lap_normalized_power_w, the lap in progress's: what its "split" gives if it ends at the
+ *  latest input (a tick moves the clock, not the power figures: they are taken up to each input).
  *  Free *out with runway_string_free(). */
 runway_status runway_snapshot_json(runway_session *s, char **out);
 

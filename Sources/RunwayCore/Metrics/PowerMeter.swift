@@ -22,7 +22,8 @@
 ///   the next for at most `staleAfterS`, a dropout's seconds left out, whatever the phase, as the
 ///   current power); a sample that has just come, with nothing covered yet, is its own mean.
 /// - The lap in progress: the snapshot's `lap_*` figures are those its split would give if the
-///   lap ended now, by the same code (`lapFigures`).
+///   lap ended at the latest input, by the same code (`lapFigures`); a tick moves the clock, not
+///   the meter.
 /// - Laps: a lap's figures are those of the time up to its end, also when it is cut later (a lap
 ///   that waited for the step it falls in, an auto lap whose boundary a gap crossed): the meter
 ///   goes back to the lap's end (it keeps what it took since the last lap, up to `maxSteps`) and
@@ -36,7 +37,8 @@ public struct PowerMeter: Metric {
     static let currentWindowS = 3.0
     static let tenSecondWindowS = 10.0
     /// The samples `recent` keeps at most: those that may still cover a second of the 10 s window
-    /// (the last 15 s) at 16 Hz and below; a faster meter's 10 s power is of its last 256 samples.
+    /// (the last 15 s) at 16 Hz and below; the 10 s window alone up to 25 Hz; a faster meter's
+    /// 10 s power is of its last 256 samples.
     static let maxRecent = 256
     static let rollingS = 30
 

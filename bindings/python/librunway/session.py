@@ -332,7 +332,8 @@ class Session(_SessionHandle, _SessionSubscriptions):
         ``power_10s_w`` (the covered power of the last 10 s), ``avg_power_w``,
         ``max_power_w``, ``normalized_power_w`` (the flight's so far),
         ``lap_avg_power_w``, ``lap_max_power_w``, ``lap_normalized_power_w``
-        (the current lap's so far: what its ``"split"`` gives if it ends now),
+        (the current lap's so far: what its ``"split"`` gives if it ends at the
+        latest input; a tick moves the clock, not the power figures),
         ``points`` (kept fixes), ``fixes`` (all fixes),
         ``accuracy``, ``last_fix_t`` (the time of the fix ``lat``/``lon``/
         ``speed_mps`` come from: once the clock is past it by more than the

@@ -137,7 +137,8 @@ pub struct Snapshot {
     /// Watts: the mean of the power samples of the last 3 s; `None` when none came in them.
     pub power_w: Option<f64>,
     /// Watts: the mean covered power of the last 10 s (time-weighted, each sample held until
-    /// the next for at most 5 s); `None` when no sample covers any of them.
+    /// the next for at most 5 s; a sample that has just come is its own mean); `None` once no
+    /// sample covers any of the 10 s.
     pub power_10s_w: Option<f64>,
     /// Watts: the flight's average power so far (cruise seconds the samples cover).
     pub avg_power_w: Option<f64>,
@@ -146,7 +147,8 @@ pub struct Snapshot {
     /// Watts: the flight's normalised power so far (from its 30th covered second).
     pub normalized_power_w: Option<f64>,
     /// Watts: the current lap's average power so far (the lap's `split` gives the same figure
-    /// if the lap ends now); `None` where the split would give none.
+    /// if the lap ends at the latest input: a tick moves the clock, not the power figures);
+    /// `None` where the split would give none.
     pub lap_avg_power_w: Option<f64>,
     /// Watts: the current lap's highest power in cruise so far.
     pub lap_max_power_w: Option<f64>,
