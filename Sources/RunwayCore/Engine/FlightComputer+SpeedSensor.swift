@@ -33,7 +33,13 @@ extension FlightComputer {
                 pace.push(t: t, distanceM: distance)
             }
         }
-        guard speedSensor.measures(at: t, silentAfterS: silentAfterS) else { return }   // positions measure the flight
+        guard speedSensor.measures(at: t, silentAfterS: silentAfterS) else {   // positions measure the flight
+            // (Of the very time of the fix that ended a silence the samples took up: auto-pause
+            // judges it as it would have had it come before that fix. A resume its samples began
+            // in the silence is not lost to the order of one second's inputs.)
+            if config.filters && speedSensor.endsTakenSilence(at: t) { autoPause(mps, at: t, &events) }
+            return
+        }
         shown.sense(mps, at: t)
         if config.filters {
             pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)

@@ -263,10 +263,13 @@ public struct FlightComputer: Sendable {
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
-            // the filtered speed; a filter that starts over at this fix has measured none yet.
+            // the filtered speed; a filter that starts over at this fix has measured none yet,
+            // nor has one whose fixes were silent while speed samples measured the flight (this
+            // fix ends that silence: the samples judged it, and the one of this very second
+            // judges it still, `sensorSpeed`, in whichever order the two come).
             if pause.isEnabled {   // (off: no call to decide nothing)
                 let byPositions = fix.speed.isNaN || track.doubtsSpeed
-                let speed = !byPositions ? fix.speed : (step.newSegment ? .nan : track.speedMps)
+                let speed = !byPositions ? fix.speed : (step.newSegment || speedSensor.endsTakenSilence(at: t) ? .nan : track.speedMps)
                 autoPause(speed, at: t, standingInDoubt: track.standingInDoubt,
                           movementUnshown: byPositions && movementUnshown(speed, at: t), &events)
             }

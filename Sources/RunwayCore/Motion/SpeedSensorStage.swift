@@ -59,6 +59,8 @@ struct SpeedSensorStage: Sendable, Equatable {
     private var backlogSpans = TimeSpans()
     /// When a fix last measured the flight (-infinity: none has).
     private var positionedAt = -Double.infinity
+    /// The time of the latest fix that ended a silence the samples had taken up (NaN: none).
+    private var endedTakenSilenceAt = Double.nan
     /// What the samples since that fix measured, waiting for positions to fall silent, and the
     /// end of its last interval.
     private var backlog = Measured()
@@ -80,6 +82,11 @@ struct SpeedSensorStage: Sendable, Equatable {
 
     /// Whether samples at `t` measure the flight: no fix has for longer than `silentAfterS`.
     func measures(at t: Double, silentAfterS: Double) -> Bool { t - positionedAt > silentAfterS }
+
+    /// Whether a sample at `t` comes at the very time of the fix that ended a silence the samples
+    /// had taken up: the last of that silence's samples, had it come first (one second's inputs
+    /// may come in either order).
+    func endsTakenSilence(at t: Double) -> Bool { t == endedTakenSilenceAt }
 
     /// A sample of `mps` at `t`, over the time since the previous sample and not before `since`
     /// (the leg's start; -infinity while auto-paused, where the hold keeps it) nor the latest fix.
@@ -122,6 +129,7 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// A fix measured the flight at `t`: the samples' backlog is the positions' stretch.
     @inline(__always)
     mutating func positioned(at t: Double) {
+        if tookUpSilence { endedTakenSilenceAt = t }
         positionedAt = t
         measuredSincePositioned.clear()
         if !backlog.isEmpty { dropBacklog() }   // (inlined: no call on a fix with no samples)
