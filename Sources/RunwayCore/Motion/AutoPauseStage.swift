@@ -165,7 +165,9 @@ public struct AutoPauseStage: Sendable {
     /// The speed after a fix at `t`: what auto-pause decides. A pause is backdated to the start of
     /// its slow hold, but not before `cruiseSince` (the leg's start) nor `lapSince` (the start of
     /// the lap in progress, NaN: none): the laps before it went out with their cruise time, and a
-    /// pause backdated into them would leave them adding up to more than the flight.
+    /// pause backdated into them would leave them adding up to more than the flight. Nor, when
+    /// that lap began in the hold, before the hold's last moving step since it (its metres count:
+    /// without that step's time the lap would read them in no time).
     mutating func update(speedMps: Double, at t: Double, phases: PhaseMachine, cruiseSince: Double, lapSince: Double = .nan,
                          waiting: WaitingGap?, standingInDoubt: Bool = false, movementUnshown: Bool = false) -> PauseDecision {
         guard machine.settings.enabled, phases.phase == .cruise || phases.isAutoHeld else { return .none }
@@ -183,7 +185,12 @@ public struct AutoPauseStage: Sendable {
         case .pause(let at):
             var when = max(at, cruiseSince.isNaN ? at : cruiseSince)
             if when < lastMovingGapEnd { when = lastMovingGapEnd }   // not across a gap crossed moving (NaN: none)
-            if when < lapSince { when = lapSince }   // not into a lap already cut (NaN: none)
+            if when < lapSince {   // not into a lap already cut (NaN: none),
+                when = lapSince
+                // nor leave a lap cut in the hold its moving steps' metres in none of its time:
+                // the pause then takes effect after the last of them.
+                if let last = slowSteps.last, last.t > when { when = last.t }
+            }
             pausedSince = when
             held.removeAll(keepingCapacity: true)
             var withdrawn = 0.0
