@@ -122,7 +122,7 @@ public struct Odometer: Sendable {
     /// Speeds noted after `t` are the next lap's.
     mutating func endLap(at t: Double, average: Double = .nan) -> Double {
         let peak = lapPeak.endLap(at: t)
-        let floor = average <= maxSpeedMps ? average : maxSpeedMps   // (NaN average: the max, below)
+        let floor = average <= maxSpeedMps ? average : maxSpeedMps   // (the lesser; NaN with no max yet)
         guard average > 0, floor > peak || peak.isNaN else { return peak }
         return floor
     }
