@@ -199,7 +199,7 @@ class Flight:
 
         Unless :attr:`snapshots` were read before, the recording is replayed again for the
         figures it needs, which are not kept: a snapshot is some 7 KB of Python objects, and a
-        10-hour ride's 36 000 of them held 270 MB in the Flight after its frame was dropped."""
+        10-hour ride's 36 000 of them would hold 270 MB in the Flight after its frame was dropped."""
         full = self._snapshots
         if full is None:
             _, events, full, _ = _replay(self._inputs(), self.config, keep=_ROUTE_SNAPSHOT_KEYS)
