@@ -37,6 +37,7 @@ from .recording import (IMPORT_FORMATS, _read_recording_file, _start_replay, ana
                         replay_config_available, split_report)
 from .route import RoutePoints
 from .session import Session
+from .session_encoding import _config_dict
 from .sport import activity_for, sniff_sport
 
 __all__ = ["analyse", "Flight", "detect_format", "file_activity", "ROUTE_COLUMNS",
@@ -98,13 +99,14 @@ def _read(source: Source, format: Optional[str]) -> tuple[bytes, str, Optional[s
     return data, fmt, name
 
 
-def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
+def analyse(source: Source, config: Union[Mapping[str, Any], str, bytes, None] = None, *,
             format: Optional[str] = None, salvage: bool = False) -> Flight:
     """Import a GPX, TCX or FIT recording, replay it through a session, and give its figures.
 
     Args:
         source: a path (``str`` or ``pathlib.Path``) or the file's bytes.
-        config: a session config (the README's keys, e.g. ``{"hr_max": 185}``); its
+        config: a session config (the README's keys, e.g. ``{"hr_max": 185}``), a dict or a
+            JSON object as text, as :class:`Session` takes it; its
             ``activity``, when given, overrides the file's. ``clock`` must be ``"replay"`` (the
             default) and ``store`` is refused: a recording is replayed, not journaled.
         format: ``"gpx"``, ``"tcx"`` or ``"fit"``; default: by its first bytes
@@ -119,11 +121,11 @@ def analyse(source: Source, config: Optional[Mapping[str, Any]] = None, *,
     Raises:
         InputError: not a readable recording, or one without a timed point (a truncated FIT
             file's message adds that ``salvage`` exists).
-        ArgumentError: an invalid config.
+        ArgumentError: an invalid config (one that is not a dict or a JSON object as text too).
         LibraryError: no usable librunway.
     """
     data, fmt, name = _read(source, format)
-    cfg = dict(config or {})
+    cfg = _config_dict(config)
     if cfg.get("clock", "replay") != "replay":
         raise ArgumentError("analyse() replays a recording: config 'clock' must be 'replay'")
     if "store" in cfg:

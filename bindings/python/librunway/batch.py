@@ -71,7 +71,6 @@ loaded; workers of a remote cluster need the package installed and
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -90,6 +89,7 @@ from .errors import InputError, LibraryError, RunwayError
 from .recording import (_read_recording_file, _start_replay, analyse_available, analyse_recording,
                         import_recording, split_report)
 from .session import Session
+from .session_encoding import _config_dict
 from .sport import (_FIT_SPORT_FIELDS, _FIT_SPORTS, _RIDE_WORDS, _WALK_WORDS, _Found, _fit_sport,
                     _fit_sport_name, _xml_sport, activity_for, sniff_sport)
 
@@ -119,11 +119,7 @@ def _analyse_chunk(items: list[tuple[str, str]], config: Optional[dict],
 def _check_config(config: Optional[Mapping[str, Any] | str]) -> Optional[dict]:
     if config is None:
         return None
-    if isinstance(config, (str, bytes)):
-        config = json.loads(config)
-    if not isinstance(config, Mapping):
-        raise TypeError(f"config must be a mapping (a session config), not {type(config).__name__}")
-    config = dict(config)
+    config = _config_dict(config)   # a dict or a JSON object as text, as Session takes it
     for key, why in _REFUSED_CONFIG.items():
         if key in config and not (key == "clock" and config[key] == "replay"):
             raise ValueError(f"config {key!r}: {why}")
@@ -274,7 +270,7 @@ def _failed_row(item: tuple[str, str], exc: BaseException) -> dict:
 
 
 def analyse(paths_or_glob: PathLike | Iterable[PathLike],
-            config: Optional[Mapping[str, Any]] = None, client: Any = None, *,
+            config: Optional[Mapping[str, Any] | str] = None, client: Any = None, *,
             progress: bool = False, salvage: bool = False) -> list[dict]:
     """Figures for every recording found, one row each (see the module's doc).
 
@@ -282,8 +278,9 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
         paths_or_glob: a directory (searched recursively), a file, a glob
             (``"runs/**/*.fit"``), or a list of them (:func:`find_recordings`).
         config: a session config for every recording (keys in
-            docs/inputs.md), e.g. ``{"hr_max": 185}``; its ``activity``, if any,
-            overrides the files' sports. ``clock`` and ``store`` are refused.
+            docs/inputs.md), e.g. ``{"hr_max": 185}``, or a JSON object as text; its
+            ``activity``, if any, overrides the files' sports. ``clock`` and ``store`` are
+            refused.
         client: a ``distributed.Client``: tasks of files run on its workers
             (``client.map`` + ``client.gather``). ``None``: the Dask client
             this process made current, if any; else every file is analysed

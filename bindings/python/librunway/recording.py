@@ -74,12 +74,23 @@ def _read_recording_file(path: Union[str, "os.PathLike[str]"], fmt: str) -> byte
     return data
 
 
+_CONTENTS_NOT_PATH = ("data is the recording's contents, not its path: pass Path({!r}).read_bytes() "
+                      "(librunway.analyse takes a path)")
+
+
 def _as_bytes(data: Any) -> bytes:
-    """A recording's bytes: bytes-like as they are, text as UTF-8."""
+    """A recording's bytes: bytes-like as they are, text as UTF-8. A path (a ``Path``, or a
+    one-line ``str`` with no ``<`` that names a file or a recording's name), the mistake
+    ``analyse(path)`` invites, is refused saying so, not read as a malformed file."""
     if isinstance(data, str):
+        if (len(data) <= 4096 and "<" not in data and "\n" not in data
+                and (data.lower().endswith((".gpx", ".tcx", ".fit")) or os.path.isfile(data))):
+            raise InputError(_CONTENTS_NOT_PATH.format(data))
         return data.encode("utf-8", "surrogatepass")
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
+    if isinstance(data, os.PathLike):
+        raise TypeError(_CONTENTS_NOT_PATH.format(os.fspath(data)))
     raise TypeError(f"data must be bytes or str, not {type(data).__name__}")
 
 def import_available() -> bool:
@@ -189,7 +200,8 @@ def analyse_recording(data: RecordingData, format: str = "auto",
 
     Raises:
         InputError: not a readable recording, no timed point, or a first time that cannot
-            start a flight (a truncated FIT file's message adds that ``salvage`` exists).
+            start a flight (a truncated FIT file's message adds that ``salvage`` exists);
+            a ``str`` that is a file's path, not its contents (a ``Path``: TypeError).
         ArgumentError: an unknown format, a bad config (a ``store`` or a live clock too) or
             ``route`` not one of the above.
         LibraryError: the loaded librunway has no ``runway_analyse``.
@@ -260,12 +272,15 @@ def import_recording(data: RecordingData, format: str, *, salvage: bool = False)
         :meth:`Session.push_many` (values are as recorded: pushing validates
         them), and last the import report (:func:`split_report`; alone when
         the file has no timed points). Replayed as :func:`analyse_recording`
-        does, the flight starts at the first line's time (a start line's, else
-        the first input's) and takes every line (a start line at the flight's
-        own start time is already true)::
+        does, the session opens with the report's profile (:func:`replay_config`:
+        a ride is measured with the ride's limits, not the run's), the flight
+        starts at the first line's time (a start line's, else the first
+        input's) and takes every line (a start line at the flight's own start
+        time is already true)::
 
-            lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
-            with librunway.Session() as s:
+            lines, report = librunway.split_report(
+                librunway.import_recording(Path("ride.fit").read_bytes(), "fit"))
+            with librunway.Session(librunway.replay_config(report)) as s:
                 s.start(json.loads(lines[0])["t"])
                 s.push_many(lines)
                 s.stop()
@@ -275,7 +290,8 @@ def import_recording(data: RecordingData, format: str, *, salvage: bool = False)
     Raises:
         ArgumentError: an unknown format.
         InputError: the data is not a valid recording of that format (or
-            larger than 64 MiB; a truncated FIT file's message adds that salvage exists).
+            larger than 64 MiB; a truncated FIT file's message adds that salvage exists);
+            a ``str`` that is a file's path, not its contents (a ``Path``: TypeError).
         LibraryError: the loaded librunway has no ``runway_import`` (see
             :func:`import_available`).
     """

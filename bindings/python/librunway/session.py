@@ -11,7 +11,7 @@ from .errors import (ArgumentError, CallbackError, InputError, JSONError, NotFou
                      RunwayError, StateError)
 # The session's parts, each in a module of its own; every name this module had is re-exported.
 from .session_callbacks import _CallbackState, _callback_stack, _in_any_callback, _tls
-from .session_encoding import Event, JSONInput, _c_string, _encode, _time
+from .session_encoding import Event, JSONInput, _c_string, _encode, _many_inputs, _time
 from .session_handle import (_close_all_at_exit, _open_sessions, _reap, _reapers, _reapers_lock,
                              _SessionHandle)
 from .subscription import PollSubscription, Subscription, _options, _SessionSubscriptions
@@ -127,7 +127,8 @@ class Session(_SessionHandle, _SessionSubscriptions):
 
         Args:
             config: ``None`` for the defaults, a dict, or a JSON object as
-                ``str``/``bytes`` (keys: see the class docstring).
+                ``str``/``bytes`` (keys: see the class docstring). A ``pathlib.Path``
+                value (``{"store": Path("runs.db")}``) is its text.
 
         Raises:
             ArgumentError: an unknown key, a bad value, or a ``config`` that
@@ -185,7 +186,8 @@ class Session(_SessionHandle, _SessionSubscriptions):
         and counted in neither total.
 
         Args:
-            inputs: dicts, JSON ``str`` or ``bytes`` (one object each).
+            inputs: an iterable of dicts, JSON ``str`` or ``bytes`` (one object each); one
+                dict, ``str`` or ``bytes`` alone is a TypeError (:meth:`push` takes one).
             batch: inputs per library call (>= 1).
             strict: if true, raise after everything was pushed when any input
                 was rejected.
@@ -200,7 +202,9 @@ class Session(_SessionHandle, _SessionSubscriptions):
                 ``index`` (position of that input in ``inputs``, or None if
                 unknown). Errors that are not about an input (a closed
                 session) are raised whatever ``strict`` says.
+            TypeError: ``inputs`` is one dict, ``str`` or ``bytes``, not an iterable of them.
         """
+        _many_inputs(inputs)
         if batch < 1:
             raise ValueError("batch must be >= 1")
         accepted = rejected = 0

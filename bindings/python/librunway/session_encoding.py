@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 import json
 import math
+import os
 from typing import Any, Mapping, Union
 
 from .errors import ArgumentError, InputError, JSONError, RunwayError
@@ -29,6 +30,21 @@ JSONInput = Union[Mapping[str, Any], str, bytes]
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def _path_text(value: Any) -> str:
+    """A ``pathlib.Path`` (any ``os.PathLike`` naming a ``str``) in a config or options object
+    as its text, so that ``{"store": Path("runs.db")}`` works as the store functions take a
+    ``Path``; anything else JSON cannot write stays the TypeError json.dumps gives."""
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+_ARGUMENT_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False,
+                                     allow_nan=False, default=_path_text)
+
+
 def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
     """An input as UTF-8 JSON bytes; the library judges what it means.
 
@@ -42,7 +58,7 @@ def _encode(value: JSONInput | Any, argument: str | None = None) -> bytes:
         # library reports as a JSONError, like any other invalid UTF-8.
         return value.encode("utf-8", "surrogatepass")
     try:
-        text = _ENCODER.encode(value)
+        text = (_ENCODER if argument is None else _ARGUMENT_ENCODER).encode(value)
     except (TypeError, ValueError) as e:
         if argument is not None:
             raise ArgumentError(f"{argument} is not JSON: {e}") from e
@@ -160,6 +176,30 @@ def _json_type(value: Any) -> str:
     if isinstance(value, str):
         return "a string"
     return "an array" if isinstance(value, list) else "an object"
+
+
+def _config_dict(config: Any, what: str = "config") -> dict[str, Any]:
+    """A config argument as a dict, taken as :class:`Session` takes one: ``None`` (the
+    defaults), a mapping, or a JSON object as text; anything else is an ArgumentError
+    that says what a config is (not the ValueError ``dict()`` gives)."""
+    if config is None:
+        return {}
+    if isinstance(config, (str, bytes, bytearray)):
+        return _config_object(config, what)
+    if isinstance(config, Mapping):
+        return dict(config)
+    raise ArgumentError(f"{what}: expected a dict or a JSON object as text "
+                        f"(e.g. {{\"activity\": \"ride\"}}), not {type(config).__name__}")
+
+
+def _many_inputs(inputs: Any) -> None:
+    """Refuses, for ``push_many``, what iterates but is one input: a dict (its keys) or a
+    JSON text (its characters) would each be pushed as inputs and all rejected."""
+    if isinstance(inputs, (str, bytes, bytearray, Mapping)):
+        what = "dict" if isinstance(inputs, Mapping) else type(inputs).__name__
+        raise TypeError(f"push_many() takes an iterable of inputs (dicts, or JSON objects as "
+                        f"str or bytes), not one {what}: push() takes one input; JSON Lines "
+                        f"text goes as push_many(text.splitlines())")
 
 
 def _config_object(text: str | bytes | bytearray, what: str = "config") -> dict[str, Any]:
