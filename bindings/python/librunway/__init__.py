@@ -45,10 +45,15 @@ recover, export and delete them with the functions of :mod:`librunway.store`::
     librunway.delete_flight("runs.db", flight_id)
 
 Exports of a live session: ``s.export("fit")`` (bytes). Recordings from
-elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`::
+elsewhere (GPX, TCX, FIT) become inputs with :func:`import_recording`, replayed
+with the profile their import report names (:func:`replay_config`)::
 
-    lines = librunway.import_recording(Path("run.fit").read_bytes(), "fit")
-    s.push_many(lines)                                # JSON Lines: fixes in recorded order
+    lines, report = librunway.split_report(
+        librunway.import_recording(Path("ride.fit").read_bytes(), "fit"))
+    with librunway.Session(librunway.replay_config(report)) as s:  # {"activity": "ride", ...}
+        s.start(json.loads(lines[0])["t"])
+        s.push_many(lines)                    # fixes in recorded order, the device's timer
+        s.stop()
 
 Errors are :class:`RunwayError` subclasses, one per library status
 (:class:`ArgumentError`, :class:`JSONError`, :class:`InputError`,
