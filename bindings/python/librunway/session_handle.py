@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from .session import Session
     from .subscription import Subscription
 
+#: The StateError of a call on a closed session: most often summary() or export() after the
+#: ``with`` block, whose end closed it.
+SESSION_CLOSED = ("session is closed: read its summary, snapshot or export before close() "
+                  "(inside its with block); a new flight needs a new Session")
+
 # ---------------------------------------------------------------------------
 # Finalization: sessions the host forgot to close
 
@@ -96,7 +101,7 @@ class _SessionHandle:
         take the session. Raises StateError once closed."""
         h = self._handle
         if h is None:
-            raise StateError("session is closed")
+            raise StateError(SESSION_CLOSED)
         return c_void_p(h)
 
     def _acquire(self, raise_pending: bool = True) -> int:
@@ -104,7 +109,7 @@ class _SessionHandle:
         err = None
         with self._cond:
             if self._handle is None or self._closing:
-                raise StateError("session is closed")
+                raise StateError(SESSION_CLOSED)
             if raise_pending and self._pending is not None and not _in_any_callback():
                 err = self._take_pending_locked()
             else:

@@ -17,6 +17,7 @@ from . import _lib
 from .errors import NotFoundError, StateError
 from .session_callbacks import _CallbackState, _in_any_callback
 from .session_encoding import Event, _encode
+from .session_handle import SESSION_CLOSED
 
 if TYPE_CHECKING:
     from .session import Session
@@ -228,7 +229,7 @@ class PollSubscription(Subscription):
         """
         session = self._session_ref()
         if session is None:
-            raise StateError("session is closed")
+            raise StateError(SESSION_CLOSED)
         out = c_void_p()
         session._call("runway_poll", c_uint64(self._id), byref(out))
         if not out.value:

@@ -89,3 +89,16 @@ def test_a_path_in_a_config_is_its_text(tmp_path):
     assert [f["flight_id"] for f in librunway.flights(store)] == [flight_id]
     with pytest.raises(librunway.ArgumentError, match="not JSON"):
         librunway.Session({"store": object()})        # what is no path stays refused
+
+
+def test_a_call_after_the_with_block_says_when_to_read_the_flight():
+    """The end of ``with Session() as s:`` closes it: s.summary() after the block was "session
+    is closed", with no word of where the summary could have been read."""
+    with librunway.Session() as s:
+        sub = s.events(kinds=["phase"])
+        s.start(T0)
+        s.push(fix(0))
+        s.stop()
+    for call in (s.summary, lambda: s.export("gpx"), lambda: s.push(fix(1)), sub.poll):
+        with pytest.raises(librunway.StateError, match=r"closed: read its summary.*before close"):
+            call()
