@@ -143,7 +143,13 @@ def _time(t: float | datetime.datetime | None) -> float:
     if isinstance(t, datetime.datetime):
         seconds = _unix_seconds(t, "the time")
         return math.nan if seconds is None else seconds
-    return math.nan if t is None else float(t)
+    if t is None:
+        return math.nan
+    try:
+        return float(t)
+    except (TypeError, ValueError):     # "could not convert string to float" says not what to give
+        raise InputError(f"the time {t!r} is not unix seconds (a number) or a timezone-aware "
+                         "datetime") from None
 
 
 class _DuplicateKey(ValueError):

@@ -102,3 +102,19 @@ def test_a_call_after_the_with_block_says_when_to_read_the_flight():
     for call in (s.summary, lambda: s.export("gpx"), lambda: s.push(fix(1)), sub.poll):
         with pytest.raises(librunway.StateError, match=r"closed: read its summary.*before close"):
             call()
+
+
+def test_a_time_that_is_no_number_is_an_input_error_saying_what_a_time_is(session):
+    """start("2023-11-14T22:13:20Z") or lap(date(...)) raised float()'s ValueError or TypeError
+    ("could not convert string to float"), not the InputError a naive datetime gets."""
+    import datetime
+
+    for bad in ("2023-11-14T22:13:20Z", datetime.date(2023, 11, 14), [T0]):
+        with pytest.raises(librunway.InputError, match="not unix seconds"):
+            session.start(bad)
+    assert session.snapshot()["phase"] == "preflight"
+    session.start(T0)
+    session.push(fix(0))
+    session.push(fix(20))
+    with pytest.raises(librunway.InputError, match="not unix seconds"):
+        session.lap("now")
