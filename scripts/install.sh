@@ -50,6 +50,16 @@ if [[ "${1:-}" == --uninstalled-pc ]]; then
   pc runway "$root" "$root/build" "$root/include" yes
   exit 0
 fi
+# It takes its settings from the environment, no arguments: an argument it does not know
+# (--help, --prefix=DIR) must not install to the default /usr/local.
+case "${1:-}" in
+  "") ;;
+  -h | --help) sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  *) echo "install.sh: unknown argument '$1': nothing installed (settings come from the" \
+       "environment: PREFIX=/opt/runway [DESTDIR=stage] [RPATH=auto|yes|no] scripts/install.sh;" \
+       "or make install PREFIX=...; --help)" >&2
+     exit 2 ;;
+esac
 
 prefix="${PREFIX:-/usr/local}"
 prefix="${prefix%/}"

@@ -9,6 +9,7 @@
 #   4. a CMake consumer (find_package(runway), runway::runway) of the README example, when cmake
 #      is installed (scripts/install-deps.sh installs it)
 #   5. DESTDIR staging puts the same tree under DESTDIR, naming PREFIX inside
+#   6. an argument scripts/install.sh does not take (--help, --prefix=DIR) installs nothing
 set -euo pipefail
 # (A pipe into `grep -q` would end early and, under pipefail, fail the writer with SIGPIPE: the
 # checks below pipe into grep with its output discarded instead, so grep reads everything.)
@@ -134,6 +135,19 @@ echo "== DESTDIR staging"
 make -s -C "$root" install PREFIX=/opt/runway DESTDIR="$work/stage" >/dev/null
 [[ -f "$work/stage/opt/runway/lib/$real" && -f "$work/stage/opt/runway/include/runway.h" ]] || fail "DESTDIR tree"
 grep -qx 'prefix=/opt/runway' "$work/stage/opt/runway/lib/pkgconfig/runway.pc" || fail "runway.pc under DESTDIR does not name PREFIX"
+ok
+
+echo "== an argument install.sh does not take installs nothing (it would go to the default prefix)"
+for arg in --help --prefix="$work/args"; do
+  status=0
+  PREFIX="$work/args" "$root/scripts/install.sh" "$arg" >"$work/args.out" 2>&1 || status=$?
+  [[ ! -e "$work/args" ]] || fail "install.sh $arg installed to PREFIX"
+  if [[ "$arg" == --help ]]; then
+    [[ $status == 0 ]] && grep 'PREFIX=/usr/local' "$work/args.out" >/dev/null || fail "install.sh --help: no usage"
+  else
+    [[ $status == 2 ]] && grep "unknown argument '$arg'" "$work/args.out" >/dev/null || fail "install.sh $arg: status $status"
+  fi
+done
 ok
 
 echo "$passed passed, 0 failed"
