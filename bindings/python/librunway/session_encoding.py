@@ -138,18 +138,20 @@ def _c_string(data: bytes, what: str, error: type[RunwayError] = JSONError) -> b
     return data
 
 
-def _time(t: float | datetime.datetime | None) -> float:
-    """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now")."""
+def _time(t: float | datetime.datetime | None, what: str = "the time") -> float:
+    """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now"); or,
+    named by ``what`` (``push_fix``'s ``"alt"``...), a number or None (NaN: unknown)."""
     if isinstance(t, datetime.datetime):
-        seconds = _unix_seconds(t, "the time")
+        seconds = _unix_seconds(t, what)
         return math.nan if seconds is None else seconds
     if t is None:
         return math.nan
     try:
         return float(t)
     except (TypeError, ValueError):     # "could not convert string to float" says not what to give
-        raise InputError(f"the time {t!r} is not unix seconds (a number) or a timezone-aware "
-                         "datetime") from None
+        want = ("unix seconds (a number) or a timezone-aware datetime" if what == "the time"
+                else "a number (None: unknown)")
+        raise InputError(f"{what} {t!r} is not {want}") from None
 
 
 class _DuplicateKey(ValueError):

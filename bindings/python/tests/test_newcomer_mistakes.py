@@ -118,3 +118,22 @@ def test_a_time_that_is_no_number_is_an_input_error_saying_what_a_time_is(sessio
     session.push(fix(20))
     with pytest.raises(librunway.InputError, match="not unix seconds"):
         session.lap("now")
+
+
+def test_push_fix_names_the_value_that_is_no_number(session):
+    """push_fix took its numbers with float(): "could not convert string to float: 'x'", a
+    ValueError naming no field (and TypeError for lat=None, which a dict's push refuses as
+    missing)."""
+    session.start(T0)
+    for field in ("lat", "lon", "alt", "speed", "h_acc"):
+        args = {"lat": 52.0, "lon": 4.0, "t": T0, field: "x"}
+        lat, lon = args.pop("lat"), args.pop("lon")
+        with pytest.raises(librunway.InputError, match=rf"^{field} 'x' is not a number"):
+            session.push_fix(lat, lon, **args)
+    with pytest.raises(librunway.InputError, match="not unix seconds"):
+        session.push_fix(52.0, 4.0, t="x")
+    with pytest.raises(librunway.InputError, match="lat and lon"):
+        session.push_fix(None, 4.0, t=T0)
+    assert session.snapshot()["fixes"] == 0
+    session.push_fix(52.0, 4.0, t=T0, alt=None)
+    assert session.snapshot()["fixes"] == 1
