@@ -32,6 +32,9 @@ public struct FlightComputer: Sendable {
     var odometer = Odometer(), stillness: StillnessDetector, pause: AutoPauseStage, pace: PaceEstimator, recorder: RouteRecorder
     var elevationStage: ElevationStage, lapStage: LapStage, sensors: SensorStats, alerts: AlertMonitor
     var metrics = Metrics(), lag = StartLag(), dopplerCheck = DopplerCheck(), owed = 0.0
+    /// The time of the latest input with power that the power alerts have yet to judge (`+∞`:
+    /// none): they judge it once every input of its second is in (`judgePower`).
+    var powerToJudgeAt = Double.infinity
     var shown = ShownFix()
     /// Whether the log said that a recording's laps are not taken (`passOverDeviceLap`).
     var saidDeviceLapsPassed = false
@@ -130,6 +133,7 @@ public struct FlightComputer: Sendable {
 
     @inline(__always)
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
+        if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
         let wasCruising = phase == .cruise
         advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
         switch input {
@@ -146,19 +150,24 @@ public struct FlightComputer: Sendable {
         }
         // (The power alerts on the branch of an input with power only: no test for any other.)
         if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise), alerts.watchesPower {
-            judgePower(at: t, &events)
+            powerToJudgeAt = t
         }
         emitFlight(&events)
     }
 
-    /// After an input with power (a power sample, or a fix carrying power) in cruise: the power
-    /// alerts judge the current power (`AlertMonitor.updatePower`). Not while auto-pause judges a
-    /// stand (`AutoPause.slowSince`: the fixes read slower than its pause speed): those seconds may
-    /// become the hold's, backdated, and a sample judged in them before the fix that decides it
-    /// called TOO LOW at a traffic light, or did not, as the meter's sample came before or after
-    /// the second's fix. A stand that turns out not to be one leaves the power's hold as it was.
+    /// The power alerts judge the current power at the time of the latest input with power (a
+    /// power sample, or a fix carrying power; `powerToJudgeAt`) once its second is over: at the
+    /// first input, tick or command after it (`AlertMonitor.updatePower`), stamped with its time.
+    /// So they judge it as the flight was when that second ended, whatever the order of its
+    /// inputs: in cruise, and not while auto-pause judges a stand (`AutoPause.slowSince`: the
+    /// fixes read slower than its pause speed), since those seconds may become the hold's,
+    /// backdated. Judged at the sample itself, a rider stopping at a light was called TOO LOW,
+    /// or not, as the meter's sample of the first slow second came before or after its fix. A
+    /// stand that turns out not to be one leaves the power's hold as it was.
     @inline(never)
-    mutating func judgePower(at t: Double, _ events: inout [Event]) {
+    mutating func judgePower(_ events: inout [Event]) {
+        let t = powerToJudgeAt
+        powerToJudgeAt = .infinity
         guard phase == .cruise, pause.machine.slowSince == nil else { return }
         if let alert = alerts.updatePower(t: t, powerW: metrics.power.current(at: t)) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))

@@ -333,7 +333,8 @@ public struct LapCounter: Sendable {
             current = LapProgress(t: p.t.isFinite ? p.t - before : 0)
             last = current
         }
-        func keep(_ v: Double, _ previous: Double) -> Double { v.isFinite ? max(v, previous) : previous }
+        // (The greater of the two, `previous` when `v` is not finite: NaN and ±∞ compare false.)
+        func keep(_ v: Double, _ previous: Double) -> Double { v > previous && v < .infinity ? v : previous }
         return LapProgress(t: keep(p.t, last.t), distanceM: keep(p.distanceM, last.distanceM),
                            elapsedS: keep(p.elapsedS, last.elapsedS), gainM: keep(p.gainM, last.gainM),
                            lossM: keep(p.lossM, last.lossM),

@@ -86,8 +86,8 @@ public struct PowerMeter: Metric {
     }
 
     /// `observe`, saying whether the input carried power (a sample was recorded): the composer
-    /// judges the power alerts on that branch alone (`FlightComputer.judgePower`), so an input
-    /// without power pays no test for them.
+    /// notes the sample's time for the power alerts on that branch alone (`FlightComputer.judgePower`
+    /// judges it once its second is over).
     @inline(__always) @discardableResult
     mutating func observed(_ input: Input, at t: Double, cruising: Bool) -> Bool {
         switch input {
