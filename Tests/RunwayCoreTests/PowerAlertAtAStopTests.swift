@@ -13,6 +13,15 @@ struct PowerAlertAtAStopTests {
     /// GPWS_POWER_LOW at 103 s (held 5 s, from 98 s, though the hold, backdated, takes 101–103 s:
     /// 3 s of it in cruise); with the fix first, none.
     static func alerts(powerFirst: Bool) throws -> [String] {
+        let d = try ride(powerFirst: powerFirst, speed: { $0 < 100 || $0 >= 130 ? 8 : 0 }, watts: { $0 < 98 || $0 >= 130 ? 250 : 0 })
+        #expect(d.core.elapsed < 135, "auto-paused at the stop: \(d.core.elapsed) s elapsed")
+        return alerts(of: d)
+    }
+
+    /// A ride of 160 s (auto-pause on, the ride profile, `target_power` 200–400 W): a fix a second
+    /// north at `speed(i)` m/s (its Doppler speed the same) and a power sample of `watts(i)` W of
+    /// the same time, before the fix (`powerFirst`) or after it.
+    static func ride(powerFirst: Bool, speed: (Int) -> Double, watts: (Int) -> Int) throws -> Driver {
         var c = EngineConfig(activity: .ride)
         c.autoLapM = 0
         c.alerts.targetPowerMin = 200
@@ -21,16 +30,19 @@ struct PowerAlertAtAStopTests {
         try d.phase(.start, 0)
         var north = 0.0
         for i in 0...160 {
-            let t = Double(i)
-            let v = i < 100 || i >= 130 ? 8.0 : 0
+            let t = Double(i), v = speed(i)
             north += v
-            let power = "{\"type\":\"power\",\"watts\":\(i < 98 || i >= 130 ? 250 : 0),\"t\":\(t)}"
+            let power = "{\"type\":\"power\",\"watts\":\(watts(i)),\"t\":\(t)}"
             if powerFirst { try d.json(power) }
             try d.fix(t, 31.2 + degreesNorth(north), 121.5, speed: v, hAcc: 4)
             if !powerFirst { try d.json(power) }
         }
-        #expect(d.core.elapsed < 135, "auto-paused at the stop: \(d.core.elapsed) s elapsed")
-        return d.events.compactMap { e -> String? in
+        return d
+    }
+
+    /// The flight's alerts: code, time and hold.
+    static func alerts(of d: Driver) -> [String] {
+        d.events.compactMap { e -> String? in
             if case .alert(let a) = e.body { return "\(a.code) at \(e.t) held \(a.values["held_s"] ?? .nan)" } else { return nil }
         }
     }
