@@ -323,9 +323,11 @@ runway_status runway_stop(runway_session *s, double t);
  *  confirms it, the lap waits for that fix too, and so does one asked for
  *  between a pause and the fix after it when the pause came after the leg's
  *  last fix (that fix measures the stretch before the pause), and one asked for while steps
- *  before it are held (the runner seemed to stand, movement not yet confirmed): until they are
- *  credited (the lap takes those before t) or can no longer be (a quiet stretch, a pause, the
- *  stop). A lap at the latest fix's time (the replay clock's "now") with nothing held is cut at
+ *  before it are held (the runner seemed to stand, movement not yet confirmed; or, moving, steps
+ *  with a Doppler speed under a walker's, for up to 20 s): until they are credited (the lap
+ *  takes those before t) or can no longer be (a quiet stretch, a pause or auto-pause, the stop,
+ *  positions falling silent while speed samples measure on: the held steps are then judged as
+ *  at a pause). A lap at the latest fix's time (the replay clock's "now") with nothing held is cut at
  *  once, as is one before any fix was
  *  accepted or speed sample came (nothing would measure its step). */
 runway_status runway_lap(runway_session *s, double t);

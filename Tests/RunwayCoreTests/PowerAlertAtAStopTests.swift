@@ -53,3 +53,38 @@ struct PowerAlertAtAStopTests {
         #expect(after.isEmpty, "in the band until the rider stopped: \(after)")
     }
 }
+
+/// The edges of auto-pause's slow hold: the fix that begins it and the one that ends it.
+extension PowerAlertAtAStopTests {
+    /// `ride`'s alerts, each second's power sample before its fix (`powerFirst`) or after it:
+    /// the ride is the same either way, and its alerts should be too.
+    static func alerts(powerFirst: Bool, speed: (Int) -> Double, watts: (Int) -> Int) throws -> [String] {
+        alerts(of: try ride(powerFirst: powerFirst, speed: speed, watts: watts))
+    }
+
+    /// The stop ride (8 m/s, standing 100–130 s: auto-pause from the first slow fix, 100 s), but
+    /// the rider stops pedalling at `dropAt` (0 W), some seconds before it: the alerts' 5 s hold
+    /// may complete at any second, that fix's too. A sample judged as it came (review h98) gave
+    /// GPWS_POWER_LOW at 100 s for a drop at 95 s with the power first, none with the fix first
+    /// (it began the slow hold); judged as its second ended, neither.
+    @Test(arguments: Array(90...99))
+    func powerAlertsAtTheFirstSlowFixDoNotHangOnTheInputOrder(dropAt: Int) throws {
+        let speed = { (i: Int) in i < 100 || i >= 130 ? 8.0 : 0 }, watts = { (i: Int) in i < dropAt || i >= 130 ? 250 : 0 }
+        let first = try Self.alerts(powerFirst: true, speed: speed, watts: watts)
+        let after = try Self.alerts(powerFirst: false, speed: speed, watts: watts)
+        #expect(first == after, "drop at \(dropAt) s: power before the fix: \(first); after it: \(after)")
+    }
+
+    /// A ride at 8 m/s that slows to 0.5 m/s for two fixes (100 and 101 s: a track stand at a
+    /// light that turns green, shorter than auto-pause's 3 s hold) and rides on; 0 W from
+    /// `dropAt` to 110 s. No pause comes. The fix of 102 s ends the slow hold: a sample judged as
+    /// it came was not judged with the power first (the hold still ran), and was with the fix
+    /// first: the alert at 100 or 103 s against 102 s.
+    @Test(arguments: Array(93...99))
+    func powerAlertsAtTheEndOfABriefSlowingDoNotHangOnTheInputOrder(dropAt: Int) throws {
+        let speed = { (i: Int) in i == 100 || i == 101 ? 0.5 : 8.0 }, watts = { (i: Int) in i < dropAt || i >= 110 ? 250 : 0 }
+        let first = try Self.alerts(powerFirst: true, speed: speed, watts: watts)
+        let after = try Self.alerts(powerFirst: false, speed: speed, watts: watts)
+        #expect(first == after, "drop at \(dropAt) s: power before the fix: \(first); after it: \(after)")
+    }
+}

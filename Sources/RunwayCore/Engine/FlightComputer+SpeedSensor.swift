@@ -29,6 +29,7 @@ extension FlightComputer {
             if autoHeld {   // (a held step: no route point)
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
+                if stillness.creditableSince.isFinite { positionsFellSilent(sensorMps: mps, at: t) }
                 sensorMeasured(m, at: t)
                 pace.push(t: t, distanceM: distance)
             }
@@ -51,6 +52,20 @@ extension FlightComputer {
         // (A sample that measured nothing, the first after a silence, is no progress of the
         // laps: a gap credited next may cover that silence, and its line is the laps' to share.)
         if measured != nil { lapsAndAlerts(at: t, &events) }
+    }
+
+    /// The speed samples take the flight up from the positions (they fell silent) while the
+    /// stillness stage holds steps it may still credit (movement unconfirmed, or slow steps
+    /// waiting): no fix is coming to judge them, so they are judged as at the end of a leg (a
+    /// pause, the stop): credited, at their own times, when they moved at a walker's speed or
+    /// more, else dropped; and the stage starts over, moving when the sample is at a walker's
+    /// speed (`SpeedSensorStage.movingMps`), else still. Left held, they kept every lap asked
+    /// after them waiting (`lapsWaitForHeld`), and the auto laps behind it, until a fix came back
+    /// or the flight stopped (review h98: a foot pod's five auto laps all went out at the stop).
+    @inline(never)
+    mutating func positionsFellSilent(sensorMps: Double, at t: Double) {
+        if let moved = stillness.endLeg() { creditMovement(moved, before: t) }
+        stillness.reset(still: sensorMps < speedSensor.movingMps)
     }
 
     /// How long after the latest fix that measured the flight positions are silent, and speed

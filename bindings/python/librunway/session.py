@@ -311,8 +311,10 @@ class Session(_SessionHandle, _SessionSubscriptions):
         the live clock) waits for the next fix, as one does while a gap waits
         for its confirming fix, or while paused when the pause came after the
         leg's last fix (the next fix measures the stretch before the pause),
-        or while steps before it are held (movement not yet confirmed: until
-        they are credited, or can no longer be): the split comes then (or
+        or while steps before it are held (movement not yet confirmed, or
+        slow steps while moving: until they are credited, or can no longer
+        be: a quiet stretch, a pause or auto-pause, the stop, positions
+        falling silent while speed samples measure on): the split comes then (or
         with the next command), timed ``t``, with its share of the step it
         falls in and of the held metres. Before
         any fix or speed sample (a heart-rate strap alone) it is cut at once.
