@@ -78,6 +78,9 @@ typedef struct options {
 
 static int parse_args(int argc, char **argv, options *o) {
   int c;
+  /* "--help" (what a newcomer tries first) is -h: getopt takes no long options. */
+  for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+    if (strcmp(argv[i], "--help") == 0) { usage(stdout); exit(0); }
   while ((c = getopt(argc, argv, "e:ro:c:h")) != -1) {
     switch (c) {
     case 'e': {

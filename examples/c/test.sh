@@ -110,6 +110,8 @@ echo "== exit codes"
 run usage_e 1 -e 0 "$work/run.jsonl"
 run usage_opt 1 -x "$work/run.jsonl"
 run usage_two 1 "$work/run.jsonl" "$work/run.jsonl"
+run help 0 --help
+if grep -q '^usage:' "$work/help.out" && [[ ! -s "$work/help.err" ]]; then ok; else fail "--help: no usage on stdout, or an error"; fi
 run missing 2 "$work/does-not-exist.jsonl"
 : >"$work/empty.jsonl"
 run empty 2 "$work/empty.jsonl"
