@@ -36,7 +36,7 @@ from ctypes import byref, c_size_t, c_void_p
 from typing import Any, Mapping, Union
 
 from . import _lib
-from .errors import ArgumentError
+from .errors import ArgumentError, StateError
 from .session import Session, _c_string, _encode
 
 __all__ = ["StorePath", "recover", "finish_flight", "flights", "flight", "delete_flight",
@@ -85,7 +85,12 @@ def recover(store_path: StorePath, flight_id: str,
     """
     raw = None if config is None else _c_string(_encode(config, "config"), "config", ArgumentError)
     out = c_void_p()
-    _lib.lib().runway_session_recover(_path(store_path), _id(flight_id), raw, byref(out))
+    try:
+        _lib.lib().runway_session_recover(_path(store_path), _id(flight_id), raw, byref(out))
+    except StateError as e:
+        # The library names its C reader; a Python caller reads the flight with flight().
+        raise StateError(e.message.replace("runway_flight_json", "librunway.flight(store_path, flight_id)"),
+                         e.status) from None
     return Session._from_handle(out, "runway_session_recover")
 
 

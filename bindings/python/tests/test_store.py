@@ -165,8 +165,8 @@ def test_a_flight_closed_without_stop_is_unfinished_and_recovers_where_it_was(st
     [listed] = librunway.flights(store)
     assert listed["finished"] is True
     assert listed["distance_m"] == pytest.approx(expected["distance_m"], abs=1e-9)
-    with pytest.raises(librunway.StateError):
-        librunway.recover(store, flight_id)       # finished now
+    with pytest.raises(librunway.StateError, match=r"finished; read it with librunway\.flight\("):
+        librunway.recover(store, flight_id)       # finished now: the message names the Python reader
 
 
 def test_a_recovered_flight_keeps_its_phase_and_laps(store):
