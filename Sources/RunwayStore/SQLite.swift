@@ -147,7 +147,11 @@ final class SQLiteConnection {
         case SQLITE_FULL:
             message = "store \(path): the disk is full (\(doing): \(detail))"
         case SQLITE_CANTOPEN:
-            message = "cannot open store \(path) (\(doing): \(detail))"
+            // (SQLite says "unable to open database file" whatever the cause: the system's reason,
+            // a folder given as the store or one missing on its path, says what to change.)
+            let os = handle.map { sqlite3_system_errno($0) } ?? 0
+            let why = os != 0 ? strerror(os).map { ": " + String(cString: $0) } ?? "" : ""
+            message = "cannot open store \(path) (\(doing): \(detail)\(why))"
         case SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH:
             message = "store \(path) is not writable (\(doing): \(detail))"
         case SQLITE_IOERR:

@@ -120,6 +120,9 @@ import RunwaySim
         let e = thrown { try FlightStore(path: dir.file("missing-folder/runway.db")) }
         #expect(e?.status == .store)
         #expect(e?.message.contains("cannot open store") == true)
-        #expect(thrown { try FlightStore(path: dir.path) }?.status == .store)  // a directory
+        #expect(e?.message.contains("No such file or directory") == true, "\(e?.message ?? "")")   // the system's reason
+        let folder = thrown { try FlightStore(path: dir.path) }   // a directory
+        #expect(folder?.status == .store)
+        #expect(folder?.message.contains("Is a directory") == true, "\(folder?.message ?? "")")
     }
 }
