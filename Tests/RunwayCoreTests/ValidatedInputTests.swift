@@ -51,7 +51,14 @@ struct ValidatedInputTests {
         #expect([0, -0.0, 1, 1_700_000_000, 1e11.nextDown].allSatisfy(accepted))
         #expect(![-1, (0.0).nextDown, 1e11, .nan, .infinity, -.infinity].contains(where: accepted))
         do throws(RunwayError) { try ValidatedInput.time(-1); Issue.record("accepted") } catch {
-            #expect(error.status == .input && error.message == "t -1.0 out of range (unix seconds, 0 <= t < 1e11)")
+            #expect(error.status == .input && error.message == "t -1.0 (1969-12-31T23:59:59Z) out of range (unix seconds, 0 <= t < 1e11: 1970-01-01 to 5138-11-16)")
+        }
+        // A recording's placeholder time (gpxpy's Mojstrovka.gpx: 1901-12-13) is named as the date it is.
+        do throws(RunwayError) { try ValidatedInput.time(-2_147_483_647.793); Issue.record("accepted") } catch {
+            #expect(error.message.hasPrefix("t -2147483647.793 (1901-12-13T20:45:52.207Z) out of range"), "\(error.message)")
+        }
+        do throws(RunwayError) { try ValidatedInput.time(.nan); Issue.record("accepted") } catch {
+            #expect(error.message == "t nan out of range (unix seconds, 0 <= t < 1e11: 1970-01-01 to 5138-11-16)")
         }
     }
 }

@@ -171,9 +171,12 @@ public struct ValidatedInput: Sendable, Equatable {
         try timeOutOfRange(t)
     }
 
+    /// The error names the time as a date too (a recording's placeholder date, 1901-12-13, is
+    /// recognisable where its unix seconds are not), when it has one in years 0…9999.
     @inline(never)
     static func timeOutOfRange(_ t: Double) throws(RunwayError) {
-        throw .input("t \(t) out of range (unix seconds, 0 <= t < 1e11)")
+        let date = ISOTime.string(t).map { " (\($0))" } ?? ""
+        throw .input("t \(t)\(date) out of range (unix seconds, 0 <= t < 1e11: 1970-01-01 to 5138-11-16)")
     }
 }
 
