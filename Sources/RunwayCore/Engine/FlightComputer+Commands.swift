@@ -15,7 +15,8 @@ extension FlightComputer {
     @usableFromInline
     mutating func command(_ command: PhaseCommand, resolved: ResolvedCommand, events: inout [Event]) {
         let time = resolved.t, next = resolved.next
-        if powerToJudgeAt < time { judgePower(&events) }   // (as the flight was when its second ended)
+        // (As the flight was when its second ended; the stop's own second too: nothing comes after it.)
+        if powerToJudgeAt < time || (command == .stop && powerToJudgeAt <= time) { judgePower(&events) }
         if gapSetOff != nil { takeGapSetOff() }   // (on the fix after the gap, as the flush credits it)
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
@@ -177,7 +178,6 @@ extension FlightComputer {
     /// Applies a tick at its resolved time (`checkTick`).
     public mutating func tick(resolvedAt time: Double, events: inout [Event]) {
         guard !time.isNaN, phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
-        if powerToJudgeAt < time { judgePower(&events) }
         advance(to: time, measured: false)
         guard phase == .cruise else { return }
         events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))

@@ -157,7 +157,9 @@ public struct FlightComputer: Sendable {
 
     /// The power alerts judge the current power at the time of the latest input with power (a
     /// power sample, or a fix carrying power; `powerToJudgeAt`) once its second is over: at the
-    /// first input, tick or command after it (`AlertMonitor.updatePower`), stamped with its time.
+    /// first input or command after it, or at a stop at its time, since nothing comes after the
+    /// stop (`AlertMonitor.updatePower`), stamped with its time. Not at a tick: a tick does not
+    /// bound the inputs' times (`FlightClock.inputFloor`), so the second's fix may still come.
     /// So they judge it as the flight was when that second ended, whatever the order of its
     /// inputs: in cruise, and not while auto-pause judges a stand (`AutoPause.slowSince`: the
     /// fixes read slower than its pause speed), since those seconds may become the hold's,
