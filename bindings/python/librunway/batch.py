@@ -298,6 +298,7 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
     Raises:
         FileNotFoundError: a path (not a glob) does not exist.
         librunway.ArgumentError: ``config`` is not a valid session config.
+        ValueError: ``config`` names ``clock`` (other than ``"replay"``) or ``store``.
         librunway.LibraryError: no usable librunway (here or on a worker).
     """
     config = _check_config(config)

@@ -172,7 +172,7 @@ class Session(_SessionHandle, _SessionSubscriptions):
         """Push one GPS fix without JSON (the fast path); same rules as
         :meth:`push`. ``None`` means unknown (``t=None``: "now", allowed only
         with the live clock). Units: degrees, unix seconds, metres, m/s."""
-        fix = _lib.runway_fix(_time(t), _time(lat, "lat"), _time(lon, "lon"), _time(alt, "alt"),
+        fix = _lib.runway_fix(_time(t), _time(lat, "lat", required=True), _time(lon, "lon", required=True), _time(alt, "alt"),
                               _time(speed, "speed"), _time(course, "course"),
                               _time(h_acc, "h_acc"), _time(v_acc, "v_acc"))
         self._call("runway_push_fix", byref(fix))

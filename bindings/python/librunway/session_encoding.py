@@ -138,9 +138,10 @@ def _c_string(data: bytes, what: str, error: type[RunwayError] = JSONError) -> b
     return data
 
 
-def _time(t: float | datetime.datetime | None, what: str = "the time") -> float:
+def _time(t: float | datetime.datetime | None, what: str = "the time", *, required: bool = False) -> float:
     """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now"); or,
-    named by ``what`` (``push_fix``'s ``"alt"``...), a number or None (NaN: unknown)."""
+    named by ``what`` (``push_fix``'s ``"alt"``...), a number or None (NaN: unknown; a
+    ``required`` one, ``lat`` or ``lon``, the library then refuses as missing)."""
     if isinstance(t, datetime.datetime):
         seconds = _unix_seconds(t, what)
         return math.nan if seconds is None else seconds
@@ -148,10 +149,11 @@ def _time(t: float | datetime.datetime | None, what: str = "the time") -> float:
         return math.nan
     try:
         return float(t)
-    except (TypeError, ValueError):     # "could not convert string to float" says not what to give
+    except (TypeError, ValueError, OverflowError):   # float()'s messages say not what to give
         want = ("unix seconds (a number) or a timezone-aware datetime" if what == "the time"
-                else "a number (None: unknown)")
-        raise InputError(f"{what} {t!r} is not {want}") from None
+                else "a number" if required else "a number (None: unknown)")
+        shown = repr(t) if len(repr(t)) <= 40 else repr(t)[:39] + "…"
+        raise InputError(f"{what} {shown} is not {want}") from None
 
 
 class _DuplicateKey(ValueError):

@@ -132,6 +132,10 @@ def test_push_fix_names_the_value_that_is_no_number(session):
             session.push_fix(lat, lon, **args)
     with pytest.raises(librunway.InputError, match="not unix seconds"):
         session.push_fix(52.0, 4.0, t="x")
+    with pytest.raises(librunway.InputError, match=r"^lat 'x' is not a number$"):   # required: no "None: unknown"
+        session.push_fix("x", 4.0, t=T0)
+    with pytest.raises(librunway.InputError, match=r"^alt 1000.*… is not a number"):   # too large for a float
+        session.push_fix(52.0, 4.0, t=T0, alt=10 ** 400)
     with pytest.raises(librunway.InputError, match="lat and lon"):
         session.push_fix(None, 4.0, t=T0)
     assert session.snapshot()["fixes"] == 0
