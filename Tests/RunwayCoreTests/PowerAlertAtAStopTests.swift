@@ -22,12 +22,7 @@ struct PowerAlertAtAStopTests {
     /// north at `speed(i)` m/s (its Doppler speed the same) and a power sample of `watts(i)` W of
     /// the same time, before the fix (`powerFirst`) or after it.
     static func ride(powerFirst: Bool, speed: (Int) -> Double, watts: (Int) -> Int) throws -> Driver {
-        var c = EngineConfig(activity: .ride)
-        c.autoLapM = 0
-        c.alerts.targetPowerMin = 200
-        c.alerts.targetPowerMax = 400
-        var d = Driver(c)
-        try d.phase(.start, 0)
+        var d = try startedRide()
         var north = 0.0
         for i in 0...160 {
             let t = Double(i), v = speed(i)
@@ -37,6 +32,17 @@ struct PowerAlertAtAStopTests {
             try d.fix(t, 31.2 + degreesNorth(north), 121.5, speed: v, hAcc: 4)
             if !powerFirst { try d.json(power) }
         }
+        return d
+    }
+
+    /// The ride profile's flight (auto-pause on, no auto laps), `target_power` 200–400 W, started at 0 s.
+    static func startedRide() throws -> Driver {
+        var c = EngineConfig(activity: .ride)
+        c.autoLapM = 0
+        c.alerts.targetPowerMin = 200
+        c.alerts.targetPowerMax = 400
+        var d = Driver(c)
+        try d.phase(.start, 0)
         return d
     }
 

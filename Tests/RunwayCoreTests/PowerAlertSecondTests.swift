@@ -11,27 +11,19 @@ struct PowerAlertSecondTests {
     /// (`FlightClock.inputFloor`), so the second's other input may still come after it. The same
     /// inputs and ticks, two orders: the power sample, the tick, then the fix of the same second
     /// (a phone whose location batch comes after the host's tick); or the fix, the sample, the tick.
+    /// (The ride's north: 8 m a second ridden, none while standing.)
     static func alerts(powerBeforeTick: Bool, dropAt: Int) throws -> [String] {
-        var c = EngineConfig(activity: .ride)
-        c.autoLapM = 0
-        c.alerts.targetPowerMin = 200
-        c.alerts.targetPowerMax = 400
-        var d = Driver(c)
-        try d.phase(.start, 0)
-        var north = 0.0
+        var d = try PowerAlertAtAStopTests.startedRide()
         for i in 0...160 {
-            let t = Double(i), v = i < 100 || i >= 130 ? 8.0 : 0
-            north += v
-            let w = i < dropAt || i >= 130 ? 250 : 0
-            let power = "{\"type\":\"power\",\"watts\":\(w),\"t\":\(t)}"
-            if powerBeforeTick {
-                try d.json(power)
-                try d.core.tick(at: t + 0.5, wallClock: .nan, events: &d.events)
-                try d.fix(t, 31.2 + degreesNorth(north), 121.5, speed: v, hAcc: 4)
-            } else {
-                try d.fix(t, 31.2 + degreesNorth(north), 121.5, speed: v, hAcc: 4)
-                try d.json(power)
-                try d.core.tick(at: t + 0.5, wallClock: .nan, events: &d.events)
+            let v = i < 100 || i >= 130 ? 8.0 : 0, at = Double(i)
+            let north = 8 * Double(min(i, 99) + 1 + max(0, i - 129)), w = i < dropAt || i >= 130 ? 250 : 0
+            // (0: the power sample, 1: the tick half a second later, 2: the fix of the same second.)
+            for input in powerBeforeTick ? [0, 1, 2] : [2, 0, 1] {
+                switch input {
+                case 0: try d.json("{\"type\":\"power\",\"watts\":\(w),\"t\":\(at)}")
+                case 1: try d.core.tick(at: at + 0.5, wallClock: .nan, events: &d.events)
+                default: try d.fix(at, 31.2 + degreesNorth(north), 121.5, speed: v, hAcc: 4)
+                }
             }
         }
         return PowerAlertAtAStopTests.alerts(of: d)
@@ -51,12 +43,7 @@ struct PowerAlertSecondTests {
     /// fix and a power sample each second from 0 s to `lastS`, then the stop at `stopAt` (NaN:
     /// now, the last input's time, as `RecordingAnalysis` and a recovered flight's finish stop).
     static func lowPowerRide(lastS: Int, stopAt: Double) throws -> [String] {
-        var c = EngineConfig(activity: .ride)
-        c.autoLapM = 0
-        c.alerts.targetPowerMin = 200
-        c.alerts.targetPowerMax = 400
-        var d = Driver(c)
-        try d.phase(.start, 0)
+        var d = try PowerAlertAtAStopTests.startedRide()
         for i in 0...lastS {
             try d.fix(Double(i), 31.2 + degreesNorth(8 * Double(i)), 121.5, speed: 8, hAcc: 4)
             try d.json("{\"type\":\"power\",\"watts\":150,\"t\":\(i)}")
