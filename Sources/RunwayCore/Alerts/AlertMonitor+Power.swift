@@ -3,8 +3,9 @@
 ///
 /// Judged on the current power (the 3 s mean, the snapshot's `power_w`) at each power sample's
 /// time in cruise, once that second is over (`FlightComputer.judgePower`): the figure the rider
-/// sees move, and with the 5 s hold on top of it an alert comes 5 to 7 s into an excursion. (The 10 s mean would add up to 10 s of lag and keep an alert's
-/// excursion going that long after the rider is back in the band.) Zero watts (coasting) is a
+/// sees move, and with the 5 s hold on top of it an alert comes 5 to 7 s into an excursion. (The
+/// 10 s mean would add up to 10 s of lag and keep an alert's excursion going that long after the
+/// rider is back in the band.) Zero watts (coasting) is a
 /// power like any other; no sample is no judgement: a dropout is not low power. The hold and
 /// re-arm rules are the pace alert's (`Excursion`), and one more: a gap between two judgements
 /// longer than a sample holds (`PowerMeter.staleAfterS`, a dropout) ends the hold in progress,
