@@ -11,7 +11,7 @@ from .errors import (ArgumentError, CallbackError, InputError, JSONError, NotFou
                      RunwayError, StateError)
 # The session's parts, each in a module of its own; every name this module had is re-exported.
 from .session_callbacks import _CallbackState, _callback_stack, _in_any_callback, _tls
-from .session_encoding import Event, JSONInput, _c_string, _encode, _many_inputs, _time
+from .session_encoding import Event, JSONInput, _c_string, _encode, _many_inputs, _number, _time
 from .session_handle import (_close_all_at_exit, _open_sessions, _reap, _reapers, _reapers_lock,
                              _SessionHandle)
 from .subscription import PollSubscription, Subscription, _options, _SessionSubscriptions
@@ -172,9 +172,9 @@ class Session(_SessionHandle, _SessionSubscriptions):
         """Push one GPS fix without JSON (the fast path); same rules as
         :meth:`push`. ``None`` means unknown (``t=None``: "now", allowed only
         with the live clock). Units: degrees, unix seconds, metres, m/s."""
-        fix = _lib.runway_fix(_time(t), _time(lat, "lat", required=True), _time(lon, "lon", required=True), _time(alt, "alt"),
-                              _time(speed, "speed"), _time(course, "course"),
-                              _time(h_acc, "h_acc"), _time(v_acc, "v_acc"))
+        fix = _lib.runway_fix(_time(t), _number(lat, "lat", required=True), _number(lon, "lon", required=True),
+                              _number(alt, "alt"), _number(speed, "speed"), _number(course, "course"),
+                              _number(h_acc, "h_acc"), _number(v_acc, "v_acc"))
         self._call("runway_push_fix", byref(fix))
 
     def push_many(self, inputs: Iterable[JSONInput], *, batch: int = 1000,

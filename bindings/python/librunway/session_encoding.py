@@ -138,21 +138,33 @@ def _c_string(data: bytes, what: str, error: type[RunwayError] = JSONError) -> b
     return data
 
 
-def _time(t: float | datetime.datetime | None, what: str = "the time", *, required: bool = False) -> float:
-    """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now"); or,
-    named by ``what`` (``push_fix``'s ``"alt"``...), a number or None (NaN: unknown; a
-    ``required`` one, ``lat`` or ``lon``, the library then refuses as missing)."""
+def _time(t: float | datetime.datetime | None) -> float:
+    """A time argument: unix seconds, a timezone-aware datetime, or None (NaN: "now")."""
     if isinstance(t, datetime.datetime):
-        seconds = _unix_seconds(t, what)
+        seconds = _unix_seconds(t, "the time")
         return math.nan if seconds is None else seconds
     if t is None:
         return math.nan
+    return _float(t, "the time", "unix seconds (a number) or a timezone-aware datetime")
+
+
+def _number(value: float | None, what: str, *, required: bool = False) -> float:
+    """``push_fix``'s ``what`` (``"alt"``...): a number, or None (NaN: unknown; a ``required``
+    one, ``lat`` or ``lon``, the library then refuses as missing). A datetime is no number."""
+    if value is None:
+        return math.nan
+    if isinstance(value, datetime.datetime):
+        raise InputError(f"{what} {value!r} is not a number")
+    return _float(value, what, "a number" if required else "a number (None: unknown)")
+
+
+def _float(value: Any, what: str, want: str) -> float:
+    """``float(value)``, or an InputError naming ``what`` and saying it is not ``want``: float()'s
+    own messages ("could not convert string to float", OverflowError) name no field."""
     try:
-        return float(t)
-    except (TypeError, ValueError, OverflowError):   # float()'s messages say not what to give
-        want = ("unix seconds (a number) or a timezone-aware datetime" if what == "the time"
-                else "a number" if required else "a number (None: unknown)")
-        shown = repr(t) if len(repr(t)) <= 40 else repr(t)[:39] + "…"
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
         raise InputError(f"{what} {shown} is not {want}") from None
 
 

@@ -2,6 +2,8 @@
 what to do (or, for a ``Path`` where the store functions already take one, simply taken)."""
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 import librunway
@@ -136,6 +138,8 @@ def test_push_fix_names_the_value_that_is_no_number(session):
         session.push_fix("x", 4.0, t=T0)
     with pytest.raises(librunway.InputError, match=r"^alt 1000.*… is not a number"):   # too large for a float
         session.push_fix(52.0, 4.0, t=T0, alt=10 ** 400)
+    with pytest.raises(librunway.InputError, match=r"^alt datetime.* is not a number"):   # not read as unix seconds
+        session.push_fix(52.0, 4.0, t=T0, alt=datetime.datetime.now(datetime.timezone.utc))
     with pytest.raises(librunway.InputError, match="lat and lon"):
         session.push_fix(None, 4.0, t=T0)
     assert session.snapshot()["fixes"] == 0
