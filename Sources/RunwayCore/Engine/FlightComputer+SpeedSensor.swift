@@ -23,13 +23,14 @@ extension FlightComputer {
         // too, so the fix that ends the silence holds only what they left.)
         let waits = autoHeld && !speedSensor.tookUpSilence
         let since = autoHeld ? -Double.infinity : clock.cruiseSince, silentAfterS = waits ? config.gapS : positionsSilentAfterS
+        let takesUp = !speedSensor.tookUpSilence   // (whether a measure now takes the flight up from the positions)
         let measured = speedSensor.step(mps: mps, at: t, since: since, silentAfterS: silentAfterS,
                                         point: autoHeld ? nil : sensedPoint(mps, at: t))
         if let m = measured {
             if autoHeld {   // (a held step: no route point)
                 if m.movingS > 0 { pause.hold(Step(distanceM: m.movingM, moving: true), at: t, dt: m.movingS, bySensor: true) }
             } else {
-                if stillness.creditableSince.isFinite { positionsFellSilent(sensorMps: mps, at: t) }
+                if takesUp { positionsFellSilent(sensorMps: mps, at: t) }
                 sensorMeasured(m, at: t)
                 pace.push(t: t, distanceM: distance)
             }
@@ -54,14 +55,17 @@ extension FlightComputer {
         if measured != nil { lapsAndAlerts(at: t, &events) }
     }
 
-    /// The speed samples take the flight up from the positions (they fell silent) while the
-    /// stillness stage holds steps it may still credit (movement unconfirmed, or slow steps
-    /// waiting): no fix is coming to judge them, so they are judged as at the end of a leg (a
-    /// pause, the stop): credited, at their own times, when they moved at a walker's speed or
-    /// more, else dropped; and the stage starts over, moving when the sample is at a walker's
-    /// speed (`SpeedSensorStage.movingMps`), else still. Left held, they kept every lap asked
-    /// after them waiting (`lapsWaitForHeld`), and the auto laps behind it, until a fix came back
-    /// or the flight stopped (review h98: a foot pod's five auto laps all went out at the stop).
+    /// The speed samples take the flight up from the positions (they fell silent): the stillness
+    /// stage, which judges the positions, starts over, moving when the sample is at a walker's
+    /// speed (`SpeedSensorStage.movingMps`), else still: the sensor says which the runner is now,
+    /// and the fix that ends the silence is judged from there (judged still, a runner the pod
+    /// measured setting off in the silence lost the steps after it until the fixes confirmed
+    /// the movement). Steps it still holds (movement unconfirmed, or slow steps waiting) are
+    /// judged first, as at the end of a leg (a pause, the stop): no fix is coming to judge them:
+    /// credited, at their own times, when they moved at a walker's speed or more, else dropped.
+    /// Left held, they kept every lap asked after them waiting (`lapsWaitForHeld`), and the auto
+    /// laps behind it, until a fix came back or the flight stopped (review h98: a foot pod's
+    /// five auto laps all went out at the stop).
     @inline(never)
     mutating func positionsFellSilent(sensorMps: Double, at t: Double) {
         if let moved = stillness.endLeg() { creditMovement(moved, before: t) }

@@ -324,7 +324,10 @@ public struct FlightComputer: Sendable {
             step = start.step
         } else {
             if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
-            step = track.update(dopplerCheck.trusted(fix), t: t)
+            // (A speed sensor measured the flight after the filter's last fix: the filter starts
+            // over at this one, `TrackFilter.restart`.)
+            step = speedSensor.measuredUntil > track.lastT ? track.restart(at: dopplerCheck.trusted(fix), t: t)
+                                                           : track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
     }

@@ -58,8 +58,9 @@ public struct StartLag: Sendable {
     /// Whether the segment stood when its origin settled: the origin then follows the filter
     /// where it stands until it sets off.
     var waitsForSetOff = false
-    /// The filtered speed at the previous step.
+    /// The filtered speed at the previous step, and its time.
     var lastSpeedMps = Double.nan
+    var lastT = Double.nan
     /// Whether the origin is where the filter stood (a set-off, not a start), and the length of
     /// the filter's track since it (its positions at each step, joined), with the last of them.
     var fromStand = false
@@ -80,6 +81,10 @@ public struct StartLag: Sendable {
         // speeds up from where it stood, on clean fixes from the first step.)
         let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !(v > lastSpeedMps)
         lastSpeedMps = v
+        defer { lastT = t }
+        if filter.startedAt == t && !step.newSegment && origin != nil {
+            return restarted(step, fix: fix, at: t, filter: filter, positionsOnly: positionsOnly, standing: standing)
+        }
         guard let o = origin, !step.newSegment, !follows else {
             let starts = step.newSegment || origin == nil
             if starts { waitsForSetOff = false }
@@ -109,16 +114,42 @@ public struct StartLag: Sendable {
         guard !standing else { return 0 }
         open = false
         waitsForSetOff = false
-        return missed(since: o, filter: filter)
+        return missed(since: o, filter: filter, speedMps: v)
     }
 
     /// What the integration missed since the origin `o`, as the filter is now: the distance it
     /// moved (from a stand along its track; from a start, the chord from its first fix) less
-    /// the steps', at most `maxS` seconds at its speed.
-    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter.Estimate) -> Double {
+    /// the steps', at most `maxS` seconds at `speedMps` (its speed).
+    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter.Estimate, speedMps: Double) -> Double {
         let moved = fromStand ? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
         let missed = moved - integratedM
-        return missed > 0 ? min(missed, filter.speedMps * maxS) : 0
+        return missed > 0 ? min(missed, speedMps * maxS) : 0
+    }
+
+    /// The filter started over at `fix` without a new segment (after a silence a speed sensor
+    /// measured, `TrackFilter.restart`; `step` is the line from the fix before): a start. A
+    /// credit still open is measured now, as at a leg's end, with the filter at the fix: the lag
+    /// of the stretch before the silence, which no later convergence measures (at most `maxS`
+    /// seconds at the line's speed: the filter has none yet). Not while the flight judges the
+    /// runner `standing`. The lag of the start is credited once the filter has converged, as at
+    /// any start; a segment that waited for its set-off waits on (the set-off may come later).
+    /// Returns the credit.
+    @inline(never)   // (rare: kept out of the fix path)
+    private mutating func restarted(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate,
+                                    positionsOnly: Bool, standing: Bool) -> Double {
+        var credit = 0.0
+        if open, positionsOnly, !standing, let o = origin, t > lastT {
+            integratedM += step.distanceM
+            if fromStand { pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon) }
+            credit = missed(since: o, filter: filter, speedMps: step.distanceM / (t - lastT))
+        }
+        // (A segment that waits for its set-off waits on, from the fix where the filter stands.)
+        origin = (fix.lat, fix.lon, t)
+        fromStand = true
+        pathM = 0; last = (filter.lat, filter.lon)
+        integratedM = 0; steps = 0
+        open = positionsOnly
+        return credit
     }
 
     /// The leg ends in cruise (a user's pause or a stop, after the step of its last fix) while
@@ -133,6 +164,6 @@ public struct StartLag: Sendable {
         open = false
         guard filter.speedMps >= movingSpeedMps else { return 0 }
         waitsForSetOff = false
-        return standing ? 0 : missed(since: o, filter: filter)
+        return standing ? 0 : missed(since: o, filter: filter, speedMps: filter.speedMps)
     }
 }

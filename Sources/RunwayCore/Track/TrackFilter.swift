@@ -57,6 +57,8 @@ public struct TrackFilter: Sendable {
     var ve = 0.0, vn = 0.0
     var east = Axis(), north = Axis()
     var lastT = Double.nan
+    /// When it last started (`reset`, `restart`).
+    var startedAt = Double.nan
     var lastDoppler = Double.nan
     /// Whether a fix's Doppler speed has shown movement (the moving speed or more, which a
     /// standing receiver's noise rarely reaches) since the filter started.
@@ -109,10 +111,12 @@ public struct TrackFilter: Sendable {
     /// handing it the whole filter copied the filter on every fix).
     public struct Estimate: Sendable {
         public var lat: Double, lon: Double, speedMps: Double
+        /// When the filter last started (`reset`, `restart`).
+        public var startedAt: Double
     }
     /// The filter's position and speed now.
     @inline(__always)
-    public var estimate: Estimate { Estimate(lat: lat, lon: lon, speedMps: speedMps) }
+    public var estimate: Estimate { Estimate(lat: lat, lon: lon, speedMps: speedMps, startedAt: startedAt) }
 
     /// Whether the filter has a position.
     public var isStarted: Bool { !lat.isNaN }
@@ -131,7 +135,7 @@ public struct TrackFilter: Sendable {
         ve = v0; vn = vn0
         east = Axis(pp: sigma * sigma, vv: velocityVar)
         north = Axis(pp: sigma * sigma, vv: velocityVar)
-        lastT = t
+        lastT = t; startedAt = t
         lastDoppler = fix.speed
         dopplerHasMoved = false
         lastFixLat = fix.lat; lastFixLon = fix.lon
@@ -140,6 +144,26 @@ public struct TrackFilter: Sendable {
         standingStillS = 0; lastStillS = 0
         lastStepMeasuredBySpeed = true
         doubtedFixes.removeAll(keepingCapacity: true)
+    }
+
+    /// Starts over at `fix` after a silence of the fixes that the flight measured by other means
+    /// (a speed sensor's samples, up to after the filter's last fix): the estimate stayed where
+    /// that fix left it, and catching up with the runner from there would count the silence again
+    /// in the steps after it. It starts as at a first fix (`reset`: without Doppler, no velocity;
+    /// `StartLag` credits the lag of this start, `startedAt`). Returns the step: the line from the
+    /// last fix, moving when it moved at the moving speed or more (the flight counts only its
+    /// share after the silence). The bound on what the steps count (`counted`, `fixesMoved`) goes
+    /// on from before, the line counted and moved (a lag before the silence that `StartLag`
+    /// credits later is within it); what ran `ahead` of the fixes before the silence does not.
+    public mutating func restart(at fix: Fix, t: Double) -> Step {
+        let dt = t - lastT
+        let lineM = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+        let bound = (counted: counted, moved: fixesMoved)
+        reset(at: fix, t: t)
+        lastStepMeasuredBySpeed = false   // (a line, not speeds: the Doppler check leaves it out)
+        let stepM = dt > 0 ? min(lineM, settings.speedCapMps * dt) : 0
+        counted = bound.counted + stepM; fixesMoved = bound.moved + lineM
+        return Step(distanceM: stepM, moving: dt > 0 && lineM >= settings.movingSpeedMps * dt)
     }
 
     /// A stretch of standing speeds just doubted (`judgeStanding`). Whatever the flight decided
