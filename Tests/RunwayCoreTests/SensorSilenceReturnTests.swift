@@ -1,5 +1,8 @@
 import Testing
 @testable import RunwayCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A silence of the positions that a foot pod measured, and the fixes that come back 10 s later
 /// (not a gap): the pod's metres count once (review h101).
@@ -37,6 +40,44 @@ struct SensorSilenceReturnTests {
         for doppler in [true, false] {
             let r = try Self.podThroughASilence(setOff: setOff, doppler: doppler)
             #expect(abs(r.distance - r.truth) <= 1.5, "doppler \(doppler), set off at \(setOff) s: \(r.distance) m of \(r.truth) m")
+        }
+    }
+
+    /// A runner standing, then running at 3 m/s from `setOff` s, straight north or round a circle
+    /// of 40 m radius; clean fixes a second without Doppler speed up to 30 s and after `silence`
+    /// seconds without; the pod's sample each second; stopped at 150 s. The distance less the truth.
+    static func errorThroughASilence(setOff: Int, silence: Int, circle: Bool) throws -> Double {
+        var c = EngineConfig()
+        c.autoLapM = 0
+        c.autoPause.enabled = false
+        var d = Driver(c)
+        try d.phase(.start, 0)
+        for i in 0...150 {
+            let t = Double(i), v: Double = i > setOff ? 3 : 0
+            let s = 3 * max(0, t - Double(setOff)), a = s / 40
+            let (east, north) = circle ? (40 * (1 - cos(a)), 40 * sin(a)) : (0, s)
+            if i <= 30 || i > 30 + silence { try d.fix(t, 52 + degreesNorth(north), 4 + degreesEast(east), hAcc: 5) }
+            if i >= 1 { try d.json("{\"type\":\"speed\",\"speed\":\(v),\"t\":\(t)}") }
+        }
+        try d.phase(.stop, 150)
+        return d.core.distance - 3 * (150 - Double(setOff))
+    }
+
+    /// Held back (not looked at while the restart was built, which used set-offs 5, 9 ... 53 s and
+    /// silences of 5, 10 and 20 s): the runner setting off anywhere from long before the silence
+    /// to long after it, straight or round a tight circle (40 m radius): the silence counts once,
+    /// not again (before: up to +30 m). Measured: straight −3.1 to +0.1 m, circle −7.1 to +0.3 m.
+    /// What reads short is a start's lag, not the silence: a start's lag is credited by the chord
+    /// from its first fix, which cuts the circle's bend, and a set-off 15–20 s after the first
+    /// fix is credited too little (`docs/accuracy.md`, start lag), so the count-once side is the
+    /// one asserted.
+    @Test(arguments: [false, true])
+    func whereverTheRunnerSetsOffTheSilenceCountsOnce(circle: Bool) throws {
+        for setOff in stride(from: 3, through: 57, by: 6) {
+            for silence in [7, 13] {
+                let e = try Self.errorThroughASilence(setOff: setOff, silence: silence, circle: circle)
+                #expect(e <= 3, "set off at \(setOff) s, a \(silence) s silence: \(e) m")
+            }
         }
     }
 }

@@ -324,9 +324,9 @@ public struct FlightComputer: Sendable {
             step = start.step
         } else {
             if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
-            // (A speed sensor measured the flight after the filter's last fix: the filter starts
-            // over at this one, `TrackFilter.restart`.)
-            step = speedSensor.measuredUntil > track.lastT ? track.restart(at: dopplerCheck.trusted(fix), t: t)
+            // (A speed sensor measured a silence of the fixes after the filter's last fix: the
+            // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
+            step = speedSensor.silenceMeasuredUntil > track.lastT ? track.restart(at: dopplerCheck.trusted(fix), t: t, mps: speedSensor.lastMps)
                                                            : track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step

@@ -49,8 +49,12 @@ struct SpeedSensorStage: Sendable, Equatable {
     let maxSamples: Int
     /// The previous sample's time (NaN: none yet).
     private var lastT = Double.nan
+    private(set) var lastMps = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
     private(set) var measuredUntil = -Double.infinity
+    /// The same, where they measured it because positions were silent (not a backlog a pause or
+    /// the stop took: `legEnds`).
+    private(set) var silenceMeasuredUntil = -Double.infinity
     /// The stretches the samples measured since the latest fix: of a gap's line, the share of the
     /// cruise time they left unmeasured counts (they may have measured only part of the gap,
     /// after a resume in it, or a stand in a hold).
@@ -96,7 +100,7 @@ struct SpeedSensorStage: Sendable, Equatable {
     /// a silence of the sensor's own longer than `maxIntervalS`).
     /// `point`: the sample's route point, kept with its interval (none when nil).
     mutating func step(mps: Double, at t: Double, since: Double, silentAfterS: Double, point: RoutePoint? = nil) -> Measured? {
-        defer { lastT = t }
+        defer { lastT = t; lastMps = mps }
         let from = max(lastT.isNaN ? since : max(lastT, since), positionedAt)
         let dt = t - from
         if dt > 0, dt <= maxIntervalS {
@@ -113,6 +117,7 @@ struct SpeedSensorStage: Sendable, Equatable {
             if let point, backlog.samples.count < maxSamples { backlog.samples.append(Sample(point: point, ownM: sampleM)) }
         }
         guard measures(at: t, silentAfterS: silentAfterS) else { return nil }
+        defer { silenceMeasuredUntil = measuredUntil }
         return takeBacklog()
     }
 

@@ -61,6 +61,8 @@ public struct StartLag: Sendable {
     /// The filtered speed at the previous step, and its time.
     var lastSpeedMps = Double.nan
     var lastT = Double.nan
+    /// The previous fix (where a silence began, at a restart: `restarted`).
+    var lastFix = (lat: Double.nan, lon: Double.nan)
     /// Whether the origin is where the filter stood (a set-off, not a start), and the length of
     /// the filter's track since it (its positions at each step, joined), with the last of them.
     var fromStand = false
@@ -81,7 +83,7 @@ public struct StartLag: Sendable {
         // speeds up from where it stood, on clean fixes from the first step.)
         let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !(v > lastSpeedMps)
         lastSpeedMps = v
-        defer { lastT = t }
+        defer { lastT = t; lastFix = (fix.lat, fix.lon) }
         if filter.startedAt == t && !step.newSegment && origin != nil {
             return restarted(step, fix: fix, at: t, filter: filter, positionsOnly: positionsOnly, standing: standing)
         }
@@ -128,24 +130,30 @@ public struct StartLag: Sendable {
 
     /// The filter started over at `fix` without a new segment (after a silence a speed sensor
     /// measured, `TrackFilter.restart`; `step` is the line from the fix before): a start. A
-    /// credit still open is measured now, as at a leg's end, with the filter at the fix: the lag
-    /// of the stretch before the silence, which no later convergence measures (at most `maxS`
-    /// seconds at the line's speed: the filter has none yet). Not while the flight judges the
+    /// credit still open is measured now, as at a leg's end, at the fix before the silence: the
+    /// lag of the stretch before it, which no later convergence measures (at most `maxS` seconds
+    /// at the line's speed: the filter has none yet). Not while the flight judges the
     /// runner `standing`. The lag of the start is credited once the filter has converged, as at
-    /// any start; a segment that waited for its set-off waits on (the set-off may come later).
+    /// any start, by the chord from the fix; a segment that waited for its set-off waits on (the
+    /// set-off may come later).
     /// Returns the credit.
     @inline(never)   // (rare: kept out of the fix path)
     private mutating func restarted(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate,
                                     positionsOnly: Bool, standing: Bool) -> Double {
         var credit = 0.0
         if open, positionsOnly, !standing, let o = origin, t > lastT {
-            integratedM += step.distanceM
-            if fromStand { pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon) }
-            credit = missed(since: o, filter: filter, speedMps: step.distanceM / (t - lastT))
+            // (At the fix before the silence: from the origin along the filter's track to it, or by
+            // the chord from a start's first fix; the line across the silence is the sensor's.)
+            let moved = fromStand ? pathM + Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: lastFix.lat, lon2: lastFix.lon)
+                                  : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: lastFix.lat, lon2: lastFix.lon)
+            let missed = moved - integratedM
+            credit = missed > 0 ? min(missed, step.distanceM / (t - lastT) * maxS) : 0
         }
-        // (A segment that waits for its set-off waits on, from the fix where the filter stands.)
+        // (By the chord from the fix, as a start's: the filter's first positions are the fixes',
+        // noise and all, whose zig-zag along its track would be credited as lag, 7 m a silence
+        // on fixes of 3 m noise. A segment that waits for its set-off waits on, from where it stands.)
         origin = (fix.lat, fix.lon, t)
-        fromStand = true
+        fromStand = waitsForSetOff
         pathM = 0; last = (filter.lat, filter.lon)
         integratedM = 0; steps = 0
         open = positionsOnly

@@ -148,18 +148,26 @@ public struct TrackFilter: Sendable {
 
     /// Starts over at `fix` after a silence of the fixes that the flight measured by other means
     /// (a speed sensor's samples, up to after the filter's last fix): the estimate stayed where
-    /// that fix left it, and catching up with the runner from there would count the silence again
-    /// in the steps after it. It starts as at a first fix (`reset`: without Doppler, no velocity;
-    /// `StartLag` credits the lag of this start, `startedAt`). Returns the step: the line from the
-    /// last fix, moving when it moved at the moving speed or more (the flight counts only its
-    /// share after the silence). The bound on what the steps count (`counted`, `fixesMoved`) goes
-    /// on from before, the line counted and moved (a lag before the silence that `StartLag`
-    /// credits later is within it); what ran `ahead` of the fixes before the silence does not.
-    public mutating func restart(at fix: Fix, t: Double) -> Step {
+    /// that fix left it, and catching up with the runner from there would count the silence
+    /// again in the steps after it. It starts as at a first fix (`reset`), and without a Doppler
+    /// speed and course, at `mps` (the sensor's latest speed; NaN: none) along the line from the
+    /// last fix, known to 1 m/s on each axis (the line's direction is the silence's, not the
+    /// runner's at the fix); `StartLag` credits what this start lags (`startedAt`). Returns the
+    /// step: the line from the last fix, moving when it moved at the moving speed or more (the
+    /// flight counts only its share after the silence). The bound on what the steps count
+    /// (`counted`, `fixesMoved`) goes on from before, the line counted and moved (a lag before
+    /// the silence that `StartLag` credits later is within it); what ran `ahead` of the fixes
+    /// before the silence does not.
+    public mutating func restart(at fix: Fix, t: Double, mps: Double = .nan) -> Step {
         let dt = t - lastT
-        let lineM = Geodesy.distance(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+        let o = Geodesy.offset(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
+        let lineM = Geodesy.length(o)
         let bound = (counted: counted, moved: fixesMoved)
         reset(at: fix, t: t)
+        if fix.speed.isNaN || fix.course.isNaN, mps >= 0, lineM > 0 {
+            ve = mps * o.dx / lineM; vn = mps * o.dy / lineM
+            east.vv = 1; north.vv = 1
+        }
         lastStepMeasuredBySpeed = false   // (a line, not speeds: the Doppler check leaves it out)
         let stepM = dt > 0 ? min(lineM, settings.speedCapMps * dt) : 0
         counted = bound.counted + stepM; fixesMoved = bound.moved + lineM
