@@ -47,7 +47,8 @@ struct SpeedSensorStage: Sendable, Equatable {
     let maxIntervalS: Double
     /// The most points the backlog keeps (the route's own cap): its sums count every sample.
     let maxSamples: Int
-    /// The previous sample's time (NaN: none yet).
+    /// The previous sample's time (NaN: none yet), and its speed (the filter's, when it starts
+    /// over after a silence: `TrackFilter.restart`).
     private var lastT = Double.nan
     private(set) var lastMps = Double.nan
     /// The time up to which the samples measured the flight (-infinity: never).
