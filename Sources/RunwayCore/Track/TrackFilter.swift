@@ -158,7 +158,7 @@ public struct TrackFilter: Sendable {
     /// (`counted`, `fixesMoved`) goes on from before, the line counted and moved (a lag before
     /// the silence that `StartLag` credits later is within it); what ran `ahead` of the fixes
     /// before the silence does not.
-    public mutating func restart(at fix: Fix, t: Double, mps: Double = .nan) -> Step {
+    public mutating func restart(at fix: Fix, t: Double, mps: Double) -> Step {
         let dt = t - lastT
         let o = Geodesy.offset(lat1: lastFixLat, lon1: lastFixLon, lat2: fix.lat, lon2: fix.lon)
         let lineM = Geodesy.length(o)
