@@ -55,6 +55,15 @@ extension FlightComputer {
         if measured != nil { lapsAndAlerts(at: t, &events) }
     }
 
+    /// The fix that ends a silence the speed sensor measured: the track filter starts over at it
+    /// (`TrackFilter.restart`), and the start lag learns where the silence began (the filter's
+    /// last fix before it), which it measures a credit still open at (`StartLag.restarted`).
+    @inline(never)   // (rare: kept out of the fix path)
+    mutating func restartTrack(at fix: Fix, t: Double) -> Step {
+        lag.silenceBegan(at: (track.lastFixLat, track.lastFixLon), t: track.lastT)
+        return track.restart(at: dopplerCheck.trusted(fix), t: t, mps: speedSensor.lastMps)
+    }
+
     /// The speed samples take the flight up from the positions (they fell silent): the stillness
     /// stage, which judges the positions, starts over, moving when the sample is at a walker's
     /// speed (`SpeedSensorStage.movingMps`), else still: the sensor says which the runner is now,

@@ -326,8 +326,7 @@ public struct FlightComputer: Sendable {
             if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
             // (A speed sensor measured a silence of the fixes after the filter's last fix: the
             // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
-            step = speedSensor.silenceMeasuredUntil > track.lastT ? track.restart(at: dopplerCheck.trusted(fix), t: t, mps: speedSensor.lastMps)
-                                                           : track.update(dopplerCheck.trusted(fix), t: t)
+            step = speedSensor.silenceMeasuredUntil > track.lastT ? restartTrack(at: fix, t: t) : track.update(dopplerCheck.trusted(fix), t: t)
         }
         return step
     }

@@ -65,13 +65,13 @@ public struct StartLag: Sendable {
     /// Whether the segment stood when its origin settled: the origin then follows the filter
     /// where it stands until it sets off.
     var waitsForSetOff = false
-    /// The filtered speed at the previous step, and its time.
+    /// The filtered speed at the previous step.
     var lastSpeedMps = Double.nan
-    var lastT = Double.nan
     /// The latest step since the origin at which the filter was slower than the moving speed.
     var slowT = -Double.infinity
-    /// The previous fix (where a silence began, at a restart: `restarted`).
-    var lastFix = (lat: Double.nan, lon: Double.nan)
+    /// Where the silence before the latest restart began (the filter's last fix), and when
+    /// (`silenceBegan`, read by `restarted`).
+    var silenceStart = (lat: Double.nan, lon: Double.nan, t: Double.nan)
     /// Whether the origin is where the filter stood (a set-off, not a start), and the length of
     /// the filter's track since it (its positions at each step, joined), with the last of them.
     var fromStand = false
@@ -93,7 +93,6 @@ public struct StartLag: Sendable {
         let speedsUp = v > lastSpeedMps
         let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !speedsUp
         lastSpeedMps = v
-        defer { lastT = t; lastFix = (fix.lat, fix.lon) }
         if filter.startedAt == t && !step.newSegment && origin != nil {
             return restarted(step, fix: fix, at: t, filter: filter, positionsOnly: positionsOnly, standing: standing)
         }
@@ -167,19 +166,26 @@ public struct StartLag: Sendable {
     private mutating func restarted(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate,
                                     positionsOnly: Bool, standing: Bool) -> Double {
         var credit = 0.0
-        if open, positionsOnly, !standing, let o = origin, t > lastT {
+        let lastFix = silenceStart
+        if open, positionsOnly, !standing, let o = origin, t > lastFix.t {
             // (At the fix before the silence: from the origin along the filter's track to it, or by
             // the chord from a start's first fix; the line across the silence is the sensor's.)
             let moved = fromStand ? pathM + Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: lastFix.lat, lon2: lastFix.lon)
                                   : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: lastFix.lat, lon2: lastFix.lon)
             let missed = moved - integratedM
-            credit = missed > 0 ? min(missed, step.distanceM / (t - lastT) * maxS) : 0
+            credit = missed > 0 ? min(missed, step.distanceM / (t - lastFix.t) * maxS) : 0
         }
         // (By the chord from the fix, as a start's: the filter's first positions are the fixes',
         // noise and all, whose zig-zag along its track would be credited as lag, 7 m a silence
         // on fixes of 3 m noise. A segment that waits for its set-off waits on, from where it stands.)
         begin(at: (fix.lat, fix.lon), t: t, filter: filter, fromStand: waitsForSetOff, open: positionsOnly)
         return credit
+    }
+
+    /// The filter is about to start over after a silence that began at its last fix `fix`, at
+    /// `t` (`TrackFilter.restart`): `restarted` measures a credit still open there.
+    mutating func silenceBegan(at fix: (lat: Double, lon: Double), t: Double) {
+        silenceStart = (fix.lat, fix.lon, t)
     }
 
     /// The leg ends in cruise (a user's pause or a stop, after the step of its last fix) while
