@@ -248,7 +248,9 @@ void runway_session_close(runway_session *s);
  *    runway_import's report line {"type":"import_report",...}: accepted and
  *               ignored (RUNWAY_OK, no state change, no event, not journaled)
  *  t is unix seconds, 0 <= t < 1e11 (1970 to year 5138): earlier placeholder times
- *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored. Returns when the input is processed: a snapshot
+ *  are RUNWAY_ERR_INPUT. A null value means unknown; unknown keys are ignored (a
+ *  session logs a warning the first time it takes each, at most 8 of them:
+ *  docs/inputs.md). Returns when the input is processed: a snapshot
  *  read afterwards reflects it. Fixes before start update the live position
  *  but add no distance; fixes while holding (paused) add none either (but the
  *  first after a pause that came after the leg's last fix counts the share of

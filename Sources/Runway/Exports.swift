@@ -161,9 +161,10 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
         // Reads at most one byte past the limit: a longer text is refused without measuring it.
         let n = strnlen(json, JSONInput.maxInputBytes + 1)
         let request: FlightDriver.Request?
+        var unknownKeys: Unmanaged<UnknownInputKeys>? = nil   // (ours when set)
         do throws(RunwayError) {
             guard n <= JSONInput.maxInputBytes else { throw JSONInput.tooLarge(n, atLeast: true) }
-            request = try InputDecoder.decodeLine(UnsafeRawBufferPointer(start: json, count: n))
+            request = try InputDecoder.decodeLine(UnsafeRawBufferPointer(start: json, count: n), unknownKeys: &unknownKeys)
         } catch {
             s.reject(error)
             throw error
@@ -171,7 +172,7 @@ public func runway_push_json_impl(_ handle: SessionHandle?, _ json: UnsafePointe
         // An import report (runway_import's last line) is accepted and ignored: no state, no event.
         // A start, pause or resume line is the command, refused and logged as an input is.
         guard let request else { return }
-        try s.process(request)
+        try s.process(request, unknownKeys: unknownKeys)
     }
 }
 
@@ -192,6 +193,8 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
         var firstError: (line: Int, error: RunwayError)? = nil
         var batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)] = []
         batch.reserveCapacity(256)
+        // The batch's lines with keys no line reads (rare), warned of once taken.
+        var unknownKeys: [(line: Int, keys: UnknownInputKeys)] = []
         var lineNo = 0
         var start = 0
         while start < len {
@@ -209,9 +212,11 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
                     batch.append((lineNo, .failure(JSONInput.tooLarge(stop - start, "line"))))
                 } else {
                     let line = UnsafeRawBufferPointer(rebasing: all[first..<stop])
+                    var unknown: Unmanaged<UnknownInputKeys>? = nil
                     do throws(RunwayError) {
-                        if let request = try InputDecoder.decodeLine(line) {
+                        if let request = try InputDecoder.decodeLine(line, unknownKeys: &unknown) {
                             batch.append((lineNo, .success(request)))
+                            if let unknown { unknownKeys.append((lineNo, unknown.takeRetainedValue())) }
                         } else {
                             acceptedCount += 1  // an import report: accepted and ignored
                         }
@@ -220,13 +225,16 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
                     }
                 }
                 if batch.count == 256 {
-                    s.process(batch: batch, accepted: &acceptedCount, firstError: &firstError)
+                    s.process(batch: batch, unknownKeys: unknownKeys, accepted: &acceptedCount, firstError: &firstError)
                     batch.removeAll(keepingCapacity: true)
+                    if !unknownKeys.isEmpty { unknownKeys.removeAll() }
                 }
             }
             start = end + 1
         }
-        if !batch.isEmpty { s.process(batch: batch, accepted: &acceptedCount, firstError: &firstError) }
+        if !batch.isEmpty {
+            s.process(batch: batch, unknownKeys: unknownKeys, accepted: &acceptedCount, firstError: &firstError)
+        }
         accepted?.pointee = acceptedCount
         rejected?.pointee = total - acceptedCount
         if let firstError {

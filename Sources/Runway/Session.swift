@@ -33,6 +33,8 @@ final class Session: @unchecked Sendable {
     /// it: close must wait for them too.
     var retiring: [Subscription] = []
     @exclusivity(unchecked) private var scratch: [Event] = []
+    /// The unknown input keys warned of (under `lock`).
+    private var unknownKeyWarnings = UnknownKeyWarnings()
     /// Waiting delivery threads that have events queued: `locked` wakes one once the lock is
     /// released, and each woken thread wakes the next (`deliver`).
     @exclusivity(unchecked) var pendingWakes: [Subscription] = []
@@ -102,34 +104,57 @@ final class Session: @unchecked Sendable {
     // MARK: - Inputs
 
     /// Processes one decoded input (or a start, pause or resume line); a rejected one is logged and rethrown.
+    /// `unknownKeys` (consumed): the line's keys that no line reads (`InputDecoder.decodeLine`),
+    /// warned of once the line is taken.
     @inline(__always)   // (into each entry: a fix goes from the C call straight to the driver)
-    func process(_ request: FlightDriver.Request) throws(RunwayError) {
+    func process(_ request: FlightDriver.Request, unknownKeys: Unmanaged<UnknownInputKeys>? = nil) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
             do throws(RunwayError) {
                 try perform(request, wallClock: now)
             } catch {
+                unknownKeys?.release()
                 driver.core.logRejection(error, events: &scratch)
                 dispatch()
                 throw error
             }
+            if let unknownKeys { warn(of: unknownKeys.takeRetainedValue()) }
             dispatch()
+        }
+    }
+
+    /// Logs a `warning` for each key of `keys` not warned of yet, as `unknownKeyWarnings` allows:
+    /// the keys that no line reads of a line just taken. Under the lock, its events dispatched
+    /// by the caller. Out of line: rare.
+    @inline(never)
+    private func warn(of keys: UnknownInputKeys) {
+        for message in unknownKeyWarnings.messages(for: keys) {
+            driver.core.logWarning(message, events: &scratch)
         }
     }
 
     /// Processes a batch in order under one lock; returns the first failure with its index.
     /// (A start, pause or resume line is the command; a stop is never one, so no flight ends here.)
+    /// `unknownKeys`: the lines (by number, in order) with keys that no line reads, warned of
+    /// once taken.
     func process(batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)],
+                 unknownKeys: [(line: Int, keys: UnknownInputKeys)],
                  accepted: inout Int, firstError: inout (line: Int, error: RunwayError)?) {
         let now = liveClock ? WallClock.now() : .nan
         locked {
+            var nextUnknown = 0
             for item in batch {
                 do throws(RunwayError) {
                     try perform(item.request.get(), wallClock: now)
                     accepted += 1
+                    if nextUnknown < unknownKeys.count, unknownKeys[nextUnknown].line == item.line {
+                        warn(of: unknownKeys[nextUnknown].keys)
+                        nextUnknown += 1
+                    }
                 } catch {
                     driver.core.logRejection(error, events: &scratch)
                     if firstError == nil { firstError = (item.line, error) }
+                    if nextUnknown < unknownKeys.count, unknownKeys[nextUnknown].line == item.line { nextUnknown += 1 }
                 }
             }
             dispatch()

@@ -67,6 +67,9 @@ final class CSession: @unchecked Sendable {
         handle = h
     }
 
+    /// A session opened otherwise (`runway_session_recover`), closed on deinit.
+    init(handle: OpaquePointer?) { self.handle = handle }
+
     deinit { runway_session_close_impl(handle) }
 
     @discardableResult

@@ -66,6 +66,12 @@ extension FlightComputer {
         eventLog.append(.error, "rejected input: " + Self.clipped(error.message, 200), at: now, into: &events)
     }
 
+    /// Records a warning about an input in the log (run state is unchanged): a key no line
+    /// reads (`UnknownKeyWarnings`).
+    public mutating func logWarning(_ message: String, events: inout [Event]) {
+        eventLog.append(.warning, message, at: now, into: &events)
+    }
+
     /// `message`, cut to `limit` characters with an ellipsis when longer (a log line stays short).
     static func clipped(_ message: String, _ limit: Int) -> String {
         message.count > limit ? String(message.prefix(limit)) + "…" : message

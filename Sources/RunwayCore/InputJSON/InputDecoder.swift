@@ -37,22 +37,46 @@ public enum InputDecoder {
     /// the import report (`"type":"import_report"`, the line `runway_import` ends with), which the
     /// push paths accept and ignore.
     public static func decodeLine(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
+        var unknownKeys: Unmanaged<UnknownInputKeys>? = nil
+        defer { unknownKeys?.release() }
+        return try decodeLine(bytes, unknownKeys: &unknownKeys)
+    }
+
+    /// `decodeLine`, setting `unknownKeys` (nil before: it is left as it is otherwise) when the
+    /// line is decoded, is no import report, and has keys that no line of the schema reads
+    /// (`UnknownInputKeys`): what a session warns of once it has taken the request. The caller
+    /// owns that reference (`takeRetainedValue`, or `release`): an unmanaged one is no more than
+    /// a word to test on every other line, with nothing to release. Only cJSON's path looks: the
+    /// single pass takes known keys alone.
+    public static func decodeLine(_ bytes: UnsafeRawBufferPointer,
+                                  unknownKeys: inout Unmanaged<UnknownInputKeys>?) throws(RunwayError) -> FlightDriver.Request? {
         var fields = InputFields()
         if bytes.count <= JSONInput.maxInputBytes, let kind = FlatInputParser.parse(bytes, into: &fields) {
             return try fields.finish(kind)
         }
-        return try decodeLineWithCJSON(bytes)
+        return try decodeLineWithCJSON(bytes, unknownKeys: &unknownKeys)
     }
 
     /// `decodeLine` through cJSON alone: the reference the single pass must agree with.
     public static func decodeLineWithCJSON(_ bytes: UnsafeRawBufferPointer) throws(RunwayError) -> FlightDriver.Request? {
-        try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root) }
+        var unknownKeys: Unmanaged<UnknownInputKeys>? = nil
+        defer { unknownKeys?.release() }
+        return try decodeLineWithCJSON(bytes, unknownKeys: &unknownKeys)
     }
 
-    static func decode(object root: UnsafeMutablePointer<cJSON>) throws(RunwayError) -> FlightDriver.Request? {
+    /// `decodeLineWithCJSON`, with `decodeLine(_:unknownKeys:)`'s `unknownKeys`.
+    @inline(never)
+    public static func decodeLineWithCJSON(_ bytes: UnsafeRawBufferPointer,
+                                           unknownKeys: inout Unmanaged<UnknownInputKeys>?) throws(RunwayError) -> FlightDriver.Request? {
+        try JSONInput.withObject(bytes) { (root) throws(RunwayError) in try decode(object: root, unknownKeys: &unknownKeys) }
+    }
+
+    static func decode(object root: UnsafeMutablePointer<cJSON>,
+                       unknownKeys: inout Unmanaged<UnknownInputKeys>?) throws(RunwayError) -> FlightDriver.Request? {
         var fields = InputFields()
         var type: String? = nil
         var trigger: UnsafeMutablePointer<cJSON>? = nil
+        var unknown: [String] = []
         var child = root.pointee.child
         while let c = child {
             child = c.pointee.next
@@ -82,7 +106,10 @@ public enum InputDecoder {
             case (0x74, 0x72) where strcmp(key, "trigger") == 0:
                 trigger = c
                 continue
-            default: continue  // unknown keys are ignored (forward compatibility)
+            default:
+                // Ignored (forward compatibility), and noted for the session's warning.
+                UnknownInputKeys.add(key, to: &unknown)
+                continue
             }
             let v: Double
             if cJSON_IsNumber(c) != 0 {
@@ -95,16 +122,20 @@ public enum InputDecoder {
             }
             fields.set(slot, v)
         }
-        let request = try fields.finish(InputKind(type: type))
+        let kind = try InputKind(type: type)
+        let request = try fields.finish(kind)
         // A device lap's trigger (`LapTrigger.device`; absent or null: manual); on other lines
-        // the key is not read, as any unknown key.
+        // the key is not read (it is the schema's, so not reported as unknown either).
         if case .deviceLap(let t, _)? = request, let trigger, cJSON_IsNull(trigger) == 0 {
             guard cJSON_IsString(trigger) != 0, let s = trigger.pointee.valuestring,
                   let named = LapTrigger(rawValue: String(cString: s)), LapTrigger.device.contains(named) else {
                 throw .input("a device_lap's \"trigger\" must be one of \(LapTrigger.device.map(\.rawValue).joined(separator: ", ")), or null")
             }
+            if !unknown.isEmpty { unknownKeys = .passRetained(UnknownInputKeys(type: kind.name, keys: unknown)) }
             return .deviceLap(t: t, trigger: named)
         }
+        // An import report (nil) carries keys of its own: accepted and ignored, never reported.
+        if request != nil, !unknown.isEmpty { unknownKeys = .passRetained(UnknownInputKeys(type: kind.name, keys: unknown)) }
         return request
     }
 

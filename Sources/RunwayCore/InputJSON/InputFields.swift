@@ -75,6 +75,24 @@ enum InputKind {
     /// them): the lap at the line's `t` while auto laps are off (`FlightDriver.Request.deviceLap`).
     case deviceLap
 
+    /// The kind's `"type"` name (a fix's: `fix`), as an unknown key's warning names it.
+    var name: String {
+        switch self {
+        case .fix: return "fix"
+        case .hr: return "hr"
+        case .cadence: return "cadence"
+        case .altimeter: return "altimeter"
+        case .power: return "power"
+        case .speed: return "speed"
+        case .importReport: return "import_report"
+        case .start: return "start"
+        case .pause: return "pause"
+        case .resume: return "resume"
+        case .lap: return "lap"
+        case .deviceLap: return "device_lap"
+        }
+    }
+
     /// The kind a `"type"` string names (nil: no type), or `.input` for an unknown one.
     init(type: String?) throws(RunwayError) {
         switch type {

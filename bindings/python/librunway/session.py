@@ -41,7 +41,9 @@ class Session(_SessionHandle, _SessionSubscriptions):
     clockwise from north; a negative speed/course/accuracy or a ``null``
     means unknown; ``"hr"``/``"cadence"`` on a fix count as samples at its
     time) or sensor samples ``{"type": "hr", "bpm": 148, "t": ...}`` /
-    ``{"type": "cadence", "spm": 172, "t": ...}``. Unknown keys are ignored;
+    ``{"type": "cadence", "spm": 172, "t": ...}``. Unknown keys are ignored
+    (the first time a session takes each, at most 8 of them, :meth:`log`
+    gets a warning naming it: a misspelt ``"heartrate"`` is not lost silently);
     a non-finite number is invalid. Time may not go backwards (equal times
     are fine). Fixes before ``start()`` move the position but add no
     distance; fixes while holding add none either.

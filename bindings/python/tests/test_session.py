@@ -218,6 +218,26 @@ def test_log_is_a_list_of_log_events():
     assert warnings[0]["t"] == T0 + 11  # 10 s after the first bad fix
 
 
+def test_a_misspelt_input_key_is_taken_and_warned_of_once():
+    # "heartrate" is no key of librunway's (a fix's heart rate is "hr"): the fix is taken as
+    # without it, and the log says so once, however often the key comes.
+    with librunway.Session() as plain, librunway.Session() as typo:
+        for s in (plain, typo):
+            s.start(T0)
+        for k in range(5):
+            plain.push(fix(k, T0 + k))
+            typo.push(fix(k, T0 + k, heartrate=150))
+        typo.push_many([fix(k, T0 + k, heartrate=150, lng=LON0) for k in range(5, 10)])
+        plain.push_many([fix(k, T0 + k) for k in range(5, 10)])
+        for s in (plain, typo):
+            s.stop()
+        assert typo.summary() == plain.summary()
+        warnings = [e["message"] for e in typo.log() if e["level"] == "warning"]
+        assert warnings == ['input key "heartrate" is not one the library reads (type fix): ignored',
+                            'input key "lng" is not one the library reads (type fix): ignored']
+        assert not [e for e in plain.log() if e["level"] == "warning"]
+
+
 def test_closed_session_refuses_calls_and_closes_twice():
     s = librunway.Session()
     s.close()
