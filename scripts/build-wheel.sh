@@ -2,11 +2,14 @@
 # Builds the Python wheel of librunway with the library inside: OUT_DIR/librunway-<version>-py3-none-
 # manylinux_<glibc>_<arch>.whl (default OUT_DIR: dist/). `make wheel` runs it after `make lib`.
 #   1. pip wheel ./bindings/python: setup.py copies build/librunway.so (or $RUNWAY_LIBRARY) into
-#      the package and tags the wheel py3-none-linux_<arch> (ctypes: any Python 3).
+#      the package, as librunway/_native/librunway.so (a folder with no __init__.py, so no tool
+#      that lists the package's modules takes it for one), and tags the wheel
+#      py3-none-linux_<arch> (ctypes: any Python 3).
 #   2. auditwheel repair (--plat auto: the most compatible manylinux policy the library's glibc
 #      symbol versions allow, manylinux_2_35 with this toolchain): the libraries outside that policy
 #      (libcjson, libsqlite3) are copied into librunway.libs/ under hashed names, and librunway.so's
-#      RPATH points there; glibc, libstdc++ and libgcc_s stay the system's.
+#      RPATH points there ($ORIGIN/../../librunway.libs); glibc, libstdc++ and libgcc_s stay the
+#      system's.
 #   3. libexpat: the manylinux policy lists it as always present, so auditwheel leaves it; it is
 #      grafted the same way (a hashed file name and SONAME in librunway.libs/, librunway.so's
 #      DT_NEEDED rewritten), so the installed library loads nothing but glibc, libstdc++ and
@@ -31,7 +34,7 @@ whl=$(ls "$out"/librunway-*manylinux*.whl)
 unpacked="$tmp/unpacked"
 "$PY" -m wheel unpack -d "$unpacked" "$whl" >/dev/null
 pkgdir=$(ls -d "$unpacked"/librunway-*/)
-so="$pkgdir/librunway/librunway.so"
+so="$pkgdir/librunway/_native/librunway.so"
 if patchelf --print-needed "$so" | grep -x 'libexpat.so.1' >/dev/null; then
   src=$(ldd "$so" | awk '$1 == "libexpat.so.1" { print $3 }')
   [ -f "$src" ] || { echo "build-wheel.sh: libexpat.so.1 not found for $so" >&2; exit 1; }

@@ -7,6 +7,7 @@ into a temporary folder; nothing is downloaded (pip --no-index / --no-build-isol
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -74,6 +75,50 @@ def installed(wheel, tmp_path_factory) -> Path:
     return root / "bin"
 
 
+#: Lists the installed package's modules as documentation, test and IDE tools do
+#: (pkgutil.walk_packages) and imports each one; prints what it found as JSON.
+WALK = """
+import importlib, json, pkgutil, sys
+import librunway
+names, failed = [], {}
+for m in pkgutil.walk_packages(librunway.__path__, "librunway."):
+    names.append(m.name)
+    try:
+        importlib.import_module(m.name)
+    except (Exception, SystemExit) as e:     # SystemExit: a module that runs a command
+        failed[m.name] = f"{type(e).__name__}: {e}"
+print(json.dumps({"package": librunway.__path__[0], "names": names, "failed": failed,
+                  "library": librunway.library_path()}))
+"""
+
+
+def walk_and_import(python: str, cwd: Path, env: dict[str, str]) -> dict:
+    p = subprocess.run([python, "-c", WALK], cwd=cwd, capture_output=True, text=True, env=env,
+                       timeout=120)
+    assert p.returncode == 0, p.stderr
+    return json.loads(p.stdout)
+
+
+def test_every_module_the_installed_package_lists_imports_and_the_library_is_its_own(installed,
+                                                                                    tmp_path):
+    """The library file inside the package is not a module: pkgutil (pdoc, Sphinx autosummary,
+    IDE indexers walk packages with it) lists only modules that import, and the session loads
+    the copy installed with the package, not the checkout's."""
+    walked = walk_and_import(str(installed / "python"), tmp_path, clean_env())
+    site = next((installed.parent / "lib").glob("python3*/site-packages"))
+    assert Path(walked["package"]) == site / "librunway", walked
+    assert "librunway.session" in walked["names"] and "librunway.cli" in walked["names"], walked
+    assert walked["failed"] == {}, walked
+    library = Path(walked["library"])
+    assert library.is_relative_to(site / "librunway") and not library.is_relative_to(REPO), walked
+    code = ("import librunway\ns = librunway.Session()\nprint(librunway.library_path())\n"
+            "s.close()")
+    p = subprocess.run([str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True,
+                       text=True, env=clean_env(), timeout=60)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == str(library)
+
+
 def test_the_wheel_is_platform_tagged_manylinux(wheel):
     m = re.fullmatch(r"librunway-[0-9.]+-py3-none-(manylinux_2_\d+_x86_64)\.whl", wheel.name)
     assert m, wheel.name
@@ -85,7 +130,7 @@ def test_the_wheel_is_platform_tagged_manylinux(wheel):
 
 def test_the_installed_library_needs_only_the_system_base_and_what_the_wheel_holds(installed):
     site = next((installed.parent / "lib").glob("python3*/site-packages"))
-    lib = site / "librunway" / "librunway.so"
+    lib = site / "librunway" / "_native" / "librunway.so"
     deps = ldd(lib)
     assert deps and not [d for d in deps if "not found" in d[1]], deps
     vendored = [n for n, where in deps if where and Path(where).resolve().is_relative_to(site)]
@@ -134,7 +179,7 @@ def test_pip_install_of_the_checkout_ships_the_built_library(tmp_path):
                         str(REPO / "bindings" / "python")],
                        capture_output=True, text=True, timeout=300, env=clean_env())
     assert p.returncode == 0, p.stderr
-    shipped = target / "librunway" / "librunway.so"
+    shipped = target / "librunway" / "_native" / "librunway.so"
     assert shipped.read_bytes() == (REPO / "build" / "librunway.so").read_bytes()
     assert (target / "bin" / "librunway").exists()                # the console script
     code = "import librunway; print(librunway.library_path(), librunway.version())"
@@ -142,6 +187,9 @@ def test_pip_install_of_the_checkout_ships_the_built_library(tmp_path):
                        text=True, timeout=60, env={**clean_env(), "PYTHONPATH": str(target)})
     assert p.returncode == 0, p.stderr
     assert p.stdout.split()[0] == str(shipped)
+    walked = walk_and_import(sys.executable, tmp_path, {**clean_env(), "PYTHONPATH": str(target)})
+    assert walked["failed"] == {}, walked
+    assert walked["library"] == str(shipped), walked
 
 
 def test_pip_install_of_a_checkout_without_a_build_runs_make_lib(tmp_path):
@@ -161,4 +209,4 @@ def test_pip_install_of_a_checkout_without_a_build_runs_make_lib(tmp_path):
                        capture_output=True, text=True, timeout=300, env=clean_env())
     assert p.returncode == 0, p.stderr
     assert (repo / "build" / "made-by-make").exists()                 # make lib ran
-    assert (target / "librunway" / "librunway.so").read_bytes() == LIBRARY.read_bytes()
+    assert (target / "librunway" / "_native" / "librunway.so").read_bytes() == LIBRARY.read_bytes()

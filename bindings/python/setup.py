@@ -1,9 +1,13 @@
 """Puts librunway.so inside the package when it is built, and tags the wheel for this platform.
 
+The library goes to ``librunway/_native/librunway.so``: a folder with no ``__init__.py``, so
+nothing that lists a package's modules (``pkgutil.walk_packages`` and the documentation, test
+and IDE tools built on it) takes the ``.so`` for an extension module of the package.
+
 ``pip install ./bindings/python`` (from a checkout) runs this: the library is taken from
-``$RUNWAY_LIBRARY`` when set, else from ``librunway/librunway.so`` if one was copied there, else
-from the checkout's ``build/librunway.so``; when there is none, ``make lib`` builds it first (a
-Swift toolchain is needed then). The wheel carries a binary, so it is tagged
+``$RUNWAY_LIBRARY`` when set, else from ``librunway/_native/librunway.so`` if one was copied
+there, else from the checkout's ``build/librunway.so``; when there is none, ``make lib`` builds
+it first (a Swift toolchain is needed then). The wheel carries a binary, so it is tagged
 ``py3-none-<platform>`` (``linux_x86_64`` here), never ``py3-none-any``; ``make wheel`` then
 makes it a manylinux wheel with auditwheel. Everything else is in pyproject.toml.
 """
@@ -26,6 +30,7 @@ except ImportError:                      # older: the wheel package's
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 NAME = "librunway.so"
+BUNDLED = os.path.join("librunway", "_native", NAME)   # inside the package (librunway/_lib.py)
 ENV = "RUNWAY_LIBRARY"
 
 
@@ -36,9 +41,9 @@ def find_library() -> str:
         if not os.path.isfile(explicit):
             sys.exit(f"librunway: {ENV}={explicit}: no such file")
         return explicit
-    beside = os.path.join(HERE, "librunway", NAME)
-    if os.path.isfile(beside):
-        return beside
+    copied = os.path.join(HERE, BUNDLED)
+    if os.path.isfile(copied):
+        return copied
     built = os.path.join(REPO, "build", NAME)
     if not os.path.isfile(built):
         if not os.path.isfile(os.path.join(REPO, "Package.swift")):
@@ -56,7 +61,7 @@ class BuildPyWithLibrary(build_py):
         shutil.rmtree(os.path.join(self.build_lib, "librunway"), ignore_errors=True)
         super().run()
         source = find_library()
-        target = os.path.join(self.build_lib, "librunway", NAME)
+        target = os.path.join(self.build_lib, BUNDLED)
         if os.path.abspath(source) != os.path.abspath(target):
             os.makedirs(os.path.dirname(target), exist_ok=True)
             shutil.copyfile(source, target)

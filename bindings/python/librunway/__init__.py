@@ -64,8 +64,8 @@ Errors are :class:`RunwayError` subclasses, one per library status
 Every function and method may be called from any thread.
 
 The shared library is found through :func:`load_library` or
-``$RUNWAY_LIBRARY`` (a path), then ``librunway.so`` beside this package (where
-the wheel and ``pip install ./bindings/python`` put it), then
+``$RUNWAY_LIBRARY`` (a path), then ``_native/librunway.so`` inside this package
+(where the wheel and ``pip install ./bindings/python`` put it), then
 ``<repo>/build/librunway.so`` (a checkout used in place), then the system
 loader.
 

@@ -36,6 +36,11 @@ ABI_VERSION = 1
 #: Environment variable naming the library file to load, tried first.
 LIBRARY_ENV = "RUNWAY_LIBRARY"
 LIBRARY_NAME = "librunway.so"
+#: The folder inside the package that holds the wheel's copy of the library. It has no
+#: ``__init__.py``, so ``pkgutil.iter_modules`` / ``walk_packages`` (and the tools built on them)
+#: do not take it for a subpackage, nor ``librunway.so`` in it for an extension module: a
+#: ``.so`` directly in the package would be listed as the submodule ``librunway.librunway``.
+BUNDLED_DIR = "_native"
 
 RUNWAY_OK = 0
 
@@ -154,7 +159,7 @@ def candidates() -> list[tuple[str, str]]:
     env = os.environ.get(LIBRARY_ENV)
     if env:
         found.append((f"${LIBRARY_ENV}", env))
-    found.append(("beside the package", os.path.join(here, LIBRARY_NAME)))
+    found.append(("inside the package", os.path.join(here, BUNDLED_DIR, LIBRARY_NAME)))
     found.append(("repository build folder",
                   os.path.normpath(os.path.join(here, "..", "..", "..", "build", LIBRARY_NAME))))
     system = ctypes.util.find_library("runway")
@@ -264,10 +269,11 @@ def lib() -> ctypes.CDLL:
     """The loaded library, loading it on first use.
 
     Search order: the file given to :func:`load` (``librunway.load_library``)
-    or ``$RUNWAY_LIBRARY`` (a path; if set it must load), then ``librunway.so``
-    beside this package (a wheel, or ``pip install ./bindings/python``, puts
-    it there), then ``<repo>/build/librunway.so`` (a source checkout used in
-    place), then the system loader (``librunway.so`` on its path). Raises
+    or ``$RUNWAY_LIBRARY`` (a path; if set it must load), then
+    ``_native/librunway.so`` inside this package (a wheel, or
+    ``pip install ./bindings/python``, puts it there), then
+    ``<repo>/build/librunway.so`` (a source checkout used in place), then the
+    system loader (``librunway.so`` on its path). Raises
     :class:`librunway.errors.LibraryError` listing every place tried.
     """
     global _lib, _path

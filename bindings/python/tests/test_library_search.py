@@ -1,5 +1,5 @@
 """Where the package finds librunway.so, in order: load_library(path) or $RUNWAY_LIBRARY,
-beside the package, the checkout's build/ folder, the system loader. Each case runs in a
+_native/ inside the package, the checkout's build/ folder, the system loader. Each case runs in a
 fresh interpreter on a copy of the package laid out as that case needs."""
 
 from __future__ import annotations
@@ -18,15 +18,16 @@ from conftest import PYTHON_DIR
 LIB = Path(librunway.library_path())
 
 
-def layout(root: Path, beside: bool = False, build: bool = False) -> Path:
+def layout(root: Path, inside: bool = False, build: bool = False) -> Path:
     """A copy of the package at root/repo/bindings/python/librunway (no librunway.so inside
-    unless `beside`), and root/repo/build/librunway.so when `build`; returns the folder to
-    put on sys.path."""
+    unless `inside`: then at _native/librunway.so, where the wheel has it), and
+    root/repo/build/librunway.so when `build`; returns the folder to put on sys.path."""
     python = root / "repo" / "bindings" / "python"
     shutil.copytree(PYTHON_DIR / "librunway", python / "librunway",
-                    ignore=shutil.ignore_patterns("__pycache__", "librunway.so"))
-    if beside:
-        shutil.copyfile(LIB, python / "librunway" / "librunway.so")
+                    ignore=shutil.ignore_patterns("__pycache__", "_native", "librunway.so"))
+    if inside:
+        (python / "librunway" / "_native").mkdir()
+        shutil.copyfile(LIB, python / "librunway" / "_native" / "librunway.so")
     if build:
         (root / "repo" / "build").mkdir()
         shutil.copyfile(LIB, root / "repo" / "build" / "librunway.so")
@@ -40,11 +41,11 @@ def where(path: Path, code: str = "print(librunway.library_path())", **env: str)
                           capture_output=True, text=True, timeout=60, cwd=path.parent)
 
 
-def test_beside_the_package_comes_before_the_build_folder(tmp_path):
-    path = layout(tmp_path, beside=True, build=True)
+def test_inside_the_package_comes_before_the_build_folder(tmp_path):
+    path = layout(tmp_path, inside=True, build=True)
     p = where(path)
     assert p.returncode == 0, p.stderr
-    assert p.stdout.strip() == str(path / "librunway" / "librunway.so")
+    assert p.stdout.strip() == str(path / "librunway" / "_native" / "librunway.so")
 
 
 def test_a_checkout_finds_its_build_folder(tmp_path):
@@ -54,7 +55,7 @@ def test_a_checkout_finds_its_build_folder(tmp_path):
 
 
 def test_the_environment_variable_comes_first_and_must_load(tmp_path):
-    path = layout(tmp_path, beside=True, build=True)
+    path = layout(tmp_path, inside=True, build=True)
     other = tmp_path / "elsewhere.so"
     shutil.copyfile(LIB, other)
     assert where(path, RUNWAY_LIBRARY=str(other)).stdout.strip() == str(other)
@@ -63,12 +64,12 @@ def test_the_environment_variable_comes_first_and_must_load(tmp_path):
 
 
 def test_load_library_is_explicit_and_one_per_process(tmp_path):
-    path = layout(tmp_path, beside=True)
+    path = layout(tmp_path, inside=True)
     other = tmp_path / "mine.so"
     shutil.copyfile(LIB, other)
     code = (f"print(librunway.load_library({str(other)!r})); print(librunway.library_path()); "
             f"librunway.load_library({str(other)!r}); "
-            f"librunway.load_library({str(path / 'librunway' / 'librunway.so')!r})")
+            f"librunway.load_library({str(path / 'librunway' / '_native' / 'librunway.so')!r})")
     p = where(path, code)
     assert p.stdout.split() == [str(other)] * 2
     assert p.returncode != 0 and "already loaded from" in p.stderr
@@ -86,4 +87,4 @@ def test_nothing_found_names_every_place_tried(tmp_path):
     if p.returncode == 0:
         pytest.skip("a librunway.so is on the system loader's path")
     assert "librunway.so not found" in p.stderr
-    assert "beside the package" in p.stderr and "repository build folder" in p.stderr
+    assert "inside the package" in p.stderr and "repository build folder" in p.stderr
