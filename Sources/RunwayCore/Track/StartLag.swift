@@ -9,7 +9,9 @@
 /// as converged `settleS` and `settleFixes` after the origin: moving once it has also moved
 /// `movingSettleS` with no step slower than the moving speed, standing when slower and not
 /// speeding up. A filter that speeds up has set off and is waited for (a runner who sets off
-/// 15–20 s after the first fix: at 20 s the filter still speeds up).
+/// 15–20 s after the first fix: at 20 s the filter still speeds up); a user's pause or a hold
+/// that closes the credit while it is waited for, the filter still slower, is a stand (a
+/// standing filter's speed rises at about every other step on noisy fixes).
 ///
 /// A runner who stands first and sets off later is the same start: when the filter stands at
 /// its origin once it has converged, the segment waits for its set-off (`waitsForSetOff`) and
@@ -104,8 +106,13 @@ public struct StartLag: Sendable {
         }
         guard open else { return 0 }
         // (Left in a hold or for Doppler while the filter moves: the segment has set off, its lag
-        // is lost; standing, it still waits.)
-        guard positionsOnly else { open = false; if v >= movingSpeedMps { waitsForSetOff = false }; return 0 }
+        // is lost; standing, it still waits, and standing once settled it waits for its set-off,
+        // as for a stand, even if this step sped up: the wait for a filter speeding up ends here.)
+        guard positionsOnly else {
+            open = false
+            if v >= movingSpeedMps { waitsForSetOff = false } else if t - o.t >= settleS, steps >= settleFixes { waitsForSetOff = true }
+            return 0
+        }
         integratedM += step.distanceM
         steps += 1
         if fromStand {
@@ -194,11 +201,20 @@ public struct StartLag: Sendable {
     /// credit to that leg now. Only while the filter moves (not slower than the moving speed)
     /// and the flight does not judge the runner `standing` (a standing receiver's wander is no
     /// lag); the credit closes either way, and a filter that moves ends the segment's wait for
-    /// a set-off, as when a hold closes the credit in `take`.
+    /// a set-off, as when a hold closes the credit in `take`. A filter that stands once settled
+    /// (`settleS` and `settleFixes` after the origin) makes the segment wait for its set-off,
+    /// as `take` judges a stand, even if its last step sped up (a standing filter's speed rises
+    /// at about every other step on noisy fixes: a user's pause just after the settle would
+    /// otherwise lose the set-off's lag after the resume).
     mutating func legEnds(filter: TrackFilter.Estimate, standing: Bool) -> Double {
         guard open, let o = origin else { return 0 }
         open = false
-        guard filter.speedMps >= movingSpeedMps else { return 0 }
+        // (Standing once settled is a stand, as at the step that would have judged it: the wait
+        // for a filter speeding up ends with the leg.)
+        guard filter.speedMps >= movingSpeedMps else {
+            if lastT - o.t >= settleS, steps >= settleFixes { waitsForSetOff = true }
+            return 0
+        }
         waitsForSetOff = false
         return standing ? 0 : missed(since: o, filter: filter, speedMps: filter.speedMps)
     }
