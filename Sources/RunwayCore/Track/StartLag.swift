@@ -5,13 +5,7 @@
 /// the first seconds, while that speed rises to the runner's, count short: about 0.9 s of running
 /// on a clean track at steady speed, 2.4 s from a standing start. Its position does not lag once
 /// it has converged, so the distance from the fix it started on to where it is then, less what
-/// the steps added meanwhile, is what the integration missed (`take` returns it once). It counts
-/// as converged `settleS` and `settleFixes` after the origin: moving once it has also moved
-/// `movingSettleS` with no step slower than the moving speed, standing when slower and not
-/// speeding up. A filter that speeds up has set off and is waited for (a runner who sets off
-/// 15–20 s after the first fix: at 20 s the filter still speeds up); a user's pause or a hold
-/// that closes the credit while it is waited for, the filter still slower, is a stand (a
-/// standing filter's speed rises at about every other step on noisy fixes).
+/// the steps added meanwhile, is what the integration missed (`take` returns it once).
 ///
 /// A runner who stands first and sets off later is the same start: when the filter stands at
 /// its origin once it has converged, the segment waits for its set-off (`waitsForSetOff`) and
@@ -50,9 +44,6 @@ public struct StartLag: Sendable {
     public var settleS: Double = 20
     /// Fixes after the origin before the filter counts as converged.
     public var settleFixes = 10
-    /// Seconds the filter must have moved (no step slower than the moving speed) before it
-    /// counts as converged moving: a set-off just before `settleS` is still speeding up then.
-    public var movingSettleS: Double = 12
     /// The most a credit can be, in seconds at the filtered speed.
     public var maxS: Double = 5
     /// Filtered speeds below this are standing still (`TrackFilter.Settings.movingSpeedMps`).
@@ -69,8 +60,6 @@ public struct StartLag: Sendable {
     var waitsForSetOff = false
     /// The filtered speed at the previous step.
     var lastSpeedMps = Double.nan
-    /// The latest step since the origin at which the filter was slower than the moving speed.
-    var slowT = -Double.infinity
     /// Where the silence before the latest restart began (the filter's last fix), and when
     /// (`silenceBegan`, read by `restarted`).
     var silenceStart = (lat: Double.nan, lon: Double.nan, t: Double.nan)
@@ -92,8 +81,7 @@ public struct StartLag: Sendable {
         let positionsOnly = cruising && fix.speed.isNaN, v = filter.speedMps
         // (Standing: slower than the moving speed, and not speeding up: a filter that sets off
         // speeds up from where it stood, on clean fixes from the first step.)
-        let speedsUp = v > lastSpeedMps
-        let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !speedsUp
+        let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !(v > lastSpeedMps)
         lastSpeedMps = v
         if filter.startedAt == t && !step.newSegment && origin != nil {
             return restarted(step, fix: fix, at: t, filter: filter, positionsOnly: positionsOnly, standing: standing)
@@ -101,54 +89,33 @@ public struct StartLag: Sendable {
         guard let o = origin, !step.newSegment, !follows else {
             let starts = step.newSegment || origin == nil
             if starts { waitsForSetOff = false }
-            begin(at: starts ? (fix.lat, fix.lon) : (filter.lat, filter.lon), t: t, filter: filter, fromStand: !starts, open: positionsOnly)
+            origin = starts ? (fix.lat, fix.lon, t) : (filter.lat, filter.lon, t)
+            fromStand = !starts
+            pathM = 0
+            last = (filter.lat, filter.lon)
+            integratedM = 0
+            steps = 0
+            open = positionsOnly
             return 0
         }
         guard open else { return 0 }
         // (Left in a hold or for Doppler while the filter moves: the segment has set off, its lag
-        // is lost; standing, it still waits, and standing once settled it waits for its set-off,
-        // as for a stand, even if this step sped up: the wait for a filter speeding up ends here.)
-        guard positionsOnly else {
-            open = false
-            if v >= movingSpeedMps { waitsForSetOff = false } else if t - o.t >= settleS, steps >= settleFixes { waitsForSetOff = true }
-            return 0
-        }
+        // is lost; standing, it still waits.)
+        guard positionsOnly else { open = false; if v >= movingSpeedMps { waitsForSetOff = false }; return 0 }
         integratedM += step.distanceM
         steps += 1
         if fromStand {
             pathM += Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: filter.lat, lon2: filter.lon)
             last = (filter.lat, filter.lon)
         }
-        if v < movingSpeedMps { slowT = t }
         guard t - o.t >= settleS, steps >= settleFixes else { return 0 }
-        // Converged standing: the segment waits for its set-off; a filter that speeds up sets
-        // off, and converges moving. Moving: once it has moved `movingSettleS` without a slower
-        // step. Moving while the flight still judges the runner standing: the credit waits for
-        // its judgement.
-        guard v >= movingSpeedMps else {
-            if !speedsUp {   // (its first follow: a set-off at the next step is credited from here)
-                waitsForSetOff = true
-                begin(at: (filter.lat, filter.lon), t: t, filter: filter, fromStand: true, open: true)
-            }
-            return 0
-        }
-        guard t - slowT >= movingSettleS, !standing else { return 0 }
+        // Converged standing: the segment waits for its set-off. Moving while the flight still
+        // judges the runner standing: the credit waits for its judgement.
+        guard v >= movingSpeedMps else { open = false; waitsForSetOff = true; return 0 }
+        guard !standing else { return 0 }
         open = false
         waitsForSetOff = false
         return missed(since: o, filter: filter, speedMps: v)
-    }
-
-    /// A new origin at `p` and `t`: nothing integrated since, the filter's track from its position.
-    @inline(__always)
-    private mutating func begin(at p: (lat: Double, lon: Double), t: Double, filter: TrackFilter.Estimate, fromStand: Bool, open: Bool) {
-        origin = (p.lat, p.lon, t)
-        self.fromStand = fromStand
-        pathM = 0
-        last = (filter.lat, filter.lon)
-        integratedM = 0
-        steps = 0
-        slowT = t
-        self.open = open
     }
 
     /// What the integration missed since the origin `o`, as the filter is now: the distance it
@@ -185,7 +152,11 @@ public struct StartLag: Sendable {
         // (By the chord from the fix, as a start's: the filter's first positions are the fixes',
         // noise and all, whose zig-zag along its track would be credited as lag, 7 m a silence
         // on fixes of 3 m noise. A segment that waits for its set-off waits on, from where it stands.)
-        begin(at: (fix.lat, fix.lon), t: t, filter: filter, fromStand: waitsForSetOff, open: positionsOnly)
+        origin = (fix.lat, fix.lon, t)
+        fromStand = waitsForSetOff
+        pathM = 0; last = (filter.lat, filter.lon)
+        integratedM = 0; steps = 0
+        open = positionsOnly
         return credit
     }
 
@@ -201,20 +172,11 @@ public struct StartLag: Sendable {
     /// credit to that leg now. Only while the filter moves (not slower than the moving speed)
     /// and the flight does not judge the runner `standing` (a standing receiver's wander is no
     /// lag); the credit closes either way, and a filter that moves ends the segment's wait for
-    /// a set-off, as when a hold closes the credit in `take`. A filter that stands once settled
-    /// (`settleS` and `settleFixes` after the origin) makes the segment wait for its set-off,
-    /// as `take` judges a stand, even if its last step sped up (a standing filter's speed rises
-    /// at about every other step on noisy fixes: a user's pause just after the settle would
-    /// otherwise lose the set-off's lag after the resume).
+    /// a set-off, as when a hold closes the credit in `take`.
     mutating func legEnds(filter: TrackFilter.Estimate, standing: Bool) -> Double {
         guard open, let o = origin else { return 0 }
         open = false
-        // (Standing once settled is a stand, as at the step that would have judged it: the wait
-        // for a filter speeding up ends with the leg.)
-        guard filter.speedMps >= movingSpeedMps else {
-            if lastT - o.t >= settleS, steps >= settleFixes { waitsForSetOff = true }
-            return 0
-        }
+        guard filter.speedMps >= movingSpeedMps else { return 0 }
         waitsForSetOff = false
         return standing ? 0 : missed(since: o, filter: filter, speedMps: filter.speedMps)
     }
