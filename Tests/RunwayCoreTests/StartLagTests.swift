@@ -190,13 +190,9 @@ extension StartLagTests {
         let (v, accel) = activity == .ride ? (6.0, 1.0) : (3.5, 1.5)
         let c = StartLagTests.autoPaused(activity)
         for seed in UInt64(1)...3 {
-            var rng = SeededRandom(seed: seed)
-            let lat0 = Double.random(in: -60...60, using: &rng), heading = Double.random(in: 0..<(2 * .pi), using: &rng)
-            let metresNorth = 111_250.0, metresEast = 111_320 * cos(lat0 * .pi / 180)
-            func noise() -> Double {   // (Box–Muller)
-                let u1 = 1 - Double.random(in: 0..<1, using: &rng), u2 = Double.random(in: 0..<1, using: &rng)
-                return 0.7 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-            }
+            var place = SeededStraight(seed: seed)
+            let (lat0, heading, metresNorth, metresEast) = (place.lat0, place.heading, place.metresNorth, place.metresEast)
+            func noise() -> Double { place.noise(0.7) }
             for pauseAfterS in [14.0, 16.0, 18.0] {
                 var d = Driver(c)
                 try d.phase(.start, 0)
@@ -326,16 +322,10 @@ extension StartLagTests {
             for pauseAt in [20.5, 21.5, 22.5, 23.5] {
                 let resumeAt = pauseAt + 20, setOff = resumeAt + 5
                 for seed in UInt64(31)...36 {
-                    var rng = SeededRandom(seed: seed)
-                    let lat0 = Double.random(in: -60...60, using: &rng), heading = Double.random(in: 0..<(2 * .pi), using: &rng)
-                    let metresNorth = 111_250.0, metresEast = 111_320 * cos(lat0 * .pi / 180)
-                    func noise() -> Double {   // (Box–Muller)
-                        let u1 = 1 - Double.random(in: 0..<1, using: &rng), u2 = Double.random(in: 0..<1, using: &rng)
-                        return 0.7 * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-                    }
-                    func at(_ path: Double) -> (lat: Double, lon: Double) {
-                        (lat0 + path * cos(heading) / metresNorth, 4 + path * sin(heading) / metresEast)
-                    }
+                    var place = SeededStraight(seed: seed)
+                    let (metresNorth, metresEast) = (place.metresNorth, place.metresEast)
+                    func noise() -> Double { place.noise(0.7) }
+                    func at(_ path: Double) -> (lat: Double, lon: Double) { place.at(path) }
                     var d = Driver(c)
                     try d.phase(.start, 0)
                     var path = 0.0, speed = 0.0, truth = 0.0
@@ -385,12 +375,8 @@ extension StartLagTests {
         c.autoLapM = 0
         for setOff in [10.0, 14.0, 18.0] {
             for seed in UInt64(41)...43 {
-                var rng = SeededRandom(seed: seed)
-                let lat0 = Double.random(in: -60...60, using: &rng), heading = Double.random(in: 0..<(2 * .pi), using: &rng)
-                let metresNorth = 111_250.0, metresEast = 111_320 * cos(lat0 * .pi / 180)
-                func at(_ path: Double) -> (lat: Double, lon: Double) {
-                    (lat0 + path * cos(heading) / metresNorth, 4 + path * sin(heading) / metresEast)
-                }
+                let place = SeededStraight(seed: seed)
+                func at(_ path: Double) -> (lat: Double, lon: Double) { place.at(path) }
                 var d = Driver(c)
                 try d.phase(.start, 0)
                 var path = 0.0, speed = 0.0, truth = 0.0
@@ -414,5 +400,32 @@ extension StartLagTests {
                 #expect(abs(error) < bound, "\(activity), set-off \(setOff) s, seed \(seed): \(d.snapshot.distanceM) m of \(truth) m")
             }
         }
+    }
+}
+
+/// A straight track in a seeded place (latitude within ±60°, longitude 4°) and heading, and the
+/// seeded white noise of its fixes (the same generator, after the place's two draws).
+struct SeededStraight {
+    var rng: SeededRandom
+    let lat0: Double, heading: Double
+    let metresNorth = 111_250.0, metresEast: Double
+
+    init(seed: UInt64) {
+        var rng = SeededRandom(seed: seed)
+        lat0 = Double.random(in: -60...60, using: &rng)
+        heading = Double.random(in: 0..<(2 * .pi), using: &rng)
+        metresEast = 111_320 * cos(lat0 * .pi / 180)
+        self.rng = rng
+    }
+
+    /// The point `path` metres along the heading from the start.
+    func at(_ path: Double) -> (lat: Double, lon: Double) {
+        (lat0 + path * cos(heading) / metresNorth, 4 + path * sin(heading) / metresEast)
+    }
+
+    /// The next draw of white noise of σ `sigma` metres (Box–Muller).
+    mutating func noise(_ sigma: Double) -> Double {
+        let u1 = 1 - Double.random(in: 0..<1, using: &rng), u2 = Double.random(in: 0..<1, using: &rng)
+        return sigma * (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
     }
 }
