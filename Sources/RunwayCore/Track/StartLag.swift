@@ -121,8 +121,12 @@ public struct StartLag: Sendable {
     /// What the integration missed since the origin `o`, as the filter is now: the distance it
     /// moved (from a stand along its track; from a start, the chord from its first fix) less
     /// the steps', at most `maxS` seconds at `speedMps` (its speed).
-    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter.Estimate, speedMps: Double) -> Double {
-        let moved = fromStand ? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: filter.lat, lon2: filter.lon)
+    /// `at` and `alongM`: measured at another point than the filter's, the distance to it from
+    /// the origin and, from a stand, the filter's track to it (`restarted`).
+    private func missed(since o: (lat: Double, lon: Double, t: Double), filter: TrackFilter.Estimate, speedMps: Double,
+                        at p: (lat: Double, lon: Double)? = nil, alongM: Double? = nil) -> Double {
+        let to = p ?? (filter.lat, filter.lon)
+        let moved = fromStand ? alongM ?? pathM : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: to.lat, lon2: to.lon)
         let missed = moved - integratedM
         return missed > 0 ? min(missed, speedMps * maxS) : 0
     }
@@ -144,10 +148,8 @@ public struct StartLag: Sendable {
         if open, positionsOnly, !standing, let o = origin, t > lastFix.t {
             // (At the fix before the silence: from the origin along the filter's track to it, or by
             // the chord from a start's first fix; the line across the silence is the sensor's.)
-            let moved = fromStand ? pathM + Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: lastFix.lat, lon2: lastFix.lon)
-                                  : Geodesy.distance(lat1: o.lat, lon1: o.lon, lat2: lastFix.lat, lon2: lastFix.lon)
-            let missed = moved - integratedM
-            credit = missed > 0 ? min(missed, step.distanceM / (t - lastFix.t) * maxS) : 0
+            credit = missed(since: o, filter: filter, speedMps: step.distanceM / (t - lastFix.t), at: (lastFix.lat, lastFix.lon),
+                            alongM: pathM + Geodesy.distance(lat1: last.lat, lon1: last.lon, lat2: lastFix.lat, lon2: lastFix.lon))
         }
         // (By the chord from the fix, as a start's: the filter's first positions are the fixes',
         // noise and all, whose zig-zag along its track would be credited as lag, 7 m a silence
