@@ -144,17 +144,19 @@ final class Session: @unchecked Sendable {
         locked {
             var nextUnknown = 0
             for item in batch {
+                var taken = false
                 do throws(RunwayError) {
                     try perform(item.request.get(), wallClock: now)
                     accepted += 1
-                    if nextUnknown < unknownKeys.count, unknownKeys[nextUnknown].line == item.line {
-                        warn(of: unknownKeys[nextUnknown].keys)
-                        nextUnknown += 1
-                    }
+                    taken = true
                 } catch {
                     driver.core.logRejection(error, events: &scratch)
                     if firstError == nil { firstError = (item.line, error) }
-                    if nextUnknown < unknownKeys.count, unknownKeys[nextUnknown].line == item.line { nextUnknown += 1 }
+                }
+                // (A refused line's unknown keys are passed over, not warned of.)
+                if nextUnknown < unknownKeys.count, unknownKeys[nextUnknown].line == item.line {
+                    if taken { warn(of: unknownKeys[nextUnknown].keys) }
+                    nextUnknown += 1
                 }
             }
             dispatch()

@@ -69,6 +69,26 @@ struct UnknownInputKeyTests {
         #expect(log(s) == [Self.warning("accuracy"), Self.warning("lng")])
     }
 
+    /// An empty key is a key no line reads too: warned of like any other, the line taken as it is.
+    @Test func anEmptyKeyIsWarnedOf() throws {
+        let plain = try CSession(), empty = try CSession()
+        for s in [plain, empty] { #expect(s.start(Self.t0) == RUNWAY_OK) }
+        for i in 0..<5 {
+            #expect(plain.push(Self.fix(i)) == RUNWAY_OK)
+            #expect(empty.push(Self.fix(i, ",\"\":1")) == RUNWAY_OK)
+        }
+        #expect(log(empty) == [Self.warning("")])
+        #expect(empty.summary() == plain.summary())
+    }
+
+    /// An unknown type is refused, and its message lists the types a host sends.
+    @Test func anUnknownTypeNamesTheTypesAHostSends() throws {
+        let s = try CSession()
+        #expect(s.push(#"{"type":"heart","bpm":150,"t":1700000000}"#) == RUNWAY_ERR_INPUT)
+        #expect(log(s, "error").last?.contains("unknown input type \"heart\" (expected fix, hr, cadence, altimeter, power, speed, start, pause, resume, lap or device_lap)") == true)
+        #expect(s.push(#"{"type":"location","lat":52,"lon":4,"t":1700000000}"#) == RUNWAY_OK)
+    }
+
     /// At most `UnknownKeyWarnings.limit` keys are warned of, then one line says further ones
     /// are not, then nothing: by single pushes and within one line of a batch.
     @Test func theWarningsAreBounded() throws {

@@ -80,7 +80,8 @@ public enum InputDecoder {
         var child = root.pointee.child
         while let c = child {
             child = c.pointee.next
-            guard let key = c.pointee.string, key[0] != 0 else { continue }
+            guard let key = c.pointee.string else { continue }
+            if key[0] == 0 { UnknownInputKeys.add(key, to: &unknown); continue }   // "" (no key[1] to read)
             let slot: Int
             switch (key[0], key[1]) {
             case (0x6C, 0x61) where strcmp(key, "lat") == 0: slot = InputFields.lat  // la

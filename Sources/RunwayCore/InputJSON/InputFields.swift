@@ -64,7 +64,7 @@ struct InputFields {
 }
 
 /// What an input object's `"type"` names (none: a fix).
-enum InputKind {
+enum InputKind: CaseIterable {
     case fix, hr, cadence, altimeter, power, speed, importReport
     /// A timer command in the stream (a recording's timer start before its first input, its
     /// stops and restarts): `runway_start`, `runway_pause` and `runway_resume` at the line's `t`.
@@ -93,23 +93,21 @@ enum InputKind {
         }
     }
 
-    /// The kind a `"type"` string names (nil: no type), or `.input` for an unknown one.
+    /// The kind a `"type"` string names (nil: no type; `location` is a fix too), or `.input` for
+    /// an unknown one. The names are `name`'s: one table for both ways.
     init(type: String?) throws(RunwayError) {
-        switch type {
-        case nil, "fix", "location": self = .fix
-        case "hr": self = .hr
-        case "cadence": self = .cadence
-        case "altimeter": self = .altimeter
-        case "power": self = .power
-        case "speed": self = .speed
-        case "import_report": self = .importReport
-        case "start": self = .start
-        case "pause": self = .pause
-        case "resume": self = .resume
-        case "lap": self = .lap
-        case "device_lap": self = .deviceLap
-        case let other?:
-            throw .input("unknown input type \"\(other.prefix(40))\" (expected fix, hr, cadence, altimeter, power, speed, start, pause, resume, lap or device_lap)")
+        guard let type, type != "location" else { self = .fix; return }
+        for kind in InputKind.allCases where kind.name == type {
+            self = kind
+            return
         }
+        throw .input("unknown input type \"\(type.prefix(40))\" (expected \(InputKind.expected))")
     }
+
+    /// The types a host sends, as the unknown type's message lists them (`import_report` is the
+    /// library's own line: it is read, but never asked for).
+    private static let expected: String = {
+        let names = allCases.filter { $0 != .importReport }.map(\.name)
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
+    }()
 }
