@@ -56,10 +56,10 @@ extension StillnessDetector {
     /// was slower than a walker since before the gap and at the fix after it (`judgeMoving`'s
     /// slow stretch goes on through it), so the line is a stop's wander as likely as a slow
     /// walk's. (A runner fast before the gap and slow after it may have stopped in it: its line
-    /// counts as before.) It is credited
-    /// with them when the stretch is movement (or a walker's step comes), dropped with them when
-    /// the window decides standing (a walker standing through a 28 s dropout: its 13.8 m of
-    /// wander counted with 6 s of moving time, and the leg's average speed then set the max).
+    /// counts as before.) It is credited with them when the stretch is movement (or a walker's
+    /// step comes), dropped with them when the window decides standing (a walker standing
+    /// through a 28 s dropout: its 13.8 m of wander counted with 6 s of moving time, and the
+    /// leg's average speed then set the max).
     private mutating func waitLine(of gap: GapCredit, distanceM: Double, movingS: Double) {
         guard distanceM > 0 else { return }
         var i = slow.count
