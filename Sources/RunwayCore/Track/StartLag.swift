@@ -89,13 +89,7 @@ public struct StartLag: Sendable {
         guard let o = origin, !step.newSegment, !follows else {
             let starts = step.newSegment || origin == nil
             if starts { waitsForSetOff = false }
-            origin = starts ? (fix.lat, fix.lon, t) : (filter.lat, filter.lon, t)
-            fromStand = !starts
-            pathM = 0
-            last = (filter.lat, filter.lon)
-            integratedM = 0
-            steps = 0
-            open = positionsOnly
+            begin(at: starts ? (fix.lat, fix.lon) : (filter.lat, filter.lon), t: t, filter: filter, fromStand: !starts, open: positionsOnly)
             return 0
         }
         guard open else { return 0 }
@@ -116,6 +110,18 @@ public struct StartLag: Sendable {
         open = false
         waitsForSetOff = false
         return missed(since: o, filter: filter, speedMps: v)
+    }
+
+    /// A new origin at `p` and `t`: nothing integrated since, the filter's track from its position.
+    @inline(__always)
+    private mutating func begin(at p: (lat: Double, lon: Double), t: Double, filter: TrackFilter.Estimate, fromStand: Bool, open: Bool) {
+        origin = (p.lat, p.lon, t)
+        self.fromStand = fromStand
+        pathM = 0
+        last = (filter.lat, filter.lon)
+        integratedM = 0
+        steps = 0
+        self.open = open
     }
 
     /// What the integration missed since the origin `o`, as the filter is now: the distance it
@@ -154,11 +160,7 @@ public struct StartLag: Sendable {
         // (By the chord from the fix, as a start's: the filter's first positions are the fixes',
         // noise and all, whose zig-zag along its track would be credited as lag, 7 m a silence
         // on fixes of 3 m noise. A segment that waits for its set-off waits on, from where it stands.)
-        origin = (fix.lat, fix.lon, t)
-        fromStand = waitsForSetOff
-        pathM = 0; last = (filter.lat, filter.lon)
-        integratedM = 0; steps = 0
-        open = positionsOnly
+        begin(at: (fix.lat, fix.lon), t: t, filter: filter, fromStand: waitsForSetOff, open: positionsOnly)
         return credit
     }
 
