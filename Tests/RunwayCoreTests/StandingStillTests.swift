@@ -232,3 +232,41 @@ extension StandingStillTests {
         }
     }
 }
+
+extension StandingStillTests {
+    /// A runner stops, and the receiver loses the sky a few seconds into the stand, before the
+    /// 20 s window can tell the stop from a slow walk (3 to 14 s in), for 20 to 45 s, with a
+    /// `gap_s` shorter than the dropout: the steps slower than a walker before it and the gap's
+    /// line are the stand's wander, as likely as a slow walk, and wait on through the gap for the
+    /// window to judge the fixes after it. Against the same stop without the dropout: within 1 m
+    /// and 1 s of moving time (measured: the same to 0.1 mm), and no max speed above the fastest
+    /// Doppler speed (run and walk with Doppler, auto-pause off so the figure is the standing
+    /// decision's; tuning and held-back trials). Before, the slow steps were credited once they
+    /// had waited 20 s by the clock (the window saw none of the dropout) and the line counted as
+    /// a slow walk's: 0.9 to 14.5 m and up to 9 s a stand, and the leg's average could then set
+    /// the max (receiver flight 275).
+    @Test(arguments: [Activity.run, .walk])
+    func aDropoutEarlyInAStandAddsNothing(activity: Activity) throws {
+        var config = EngineConfig(activity: activity)
+        config.autoPause.enabled = false
+        config.gapS = 8
+        let stopAtM = 600.0
+        for trial in Self.trials {
+            let run = Self.honest(trial, motion: Self.motion(activity), doppler: true) {
+                $0.laps = 0.25
+                $0.stops = [SimStop(atDistanceM: stopAtM, durationS: 150)]
+            }
+            guard let stopT = run.fixes.first(where: { $0.truePathM >= stopAtM })?.t else { Issue.record("no stop"); continue }
+            let plain = try Replay(run, config: config)
+            let fastestDoppler = run.fixes.map(\.speed).filter(\.isFinite).max() ?? 0
+            for (into, lostS) in [(3.0, 20.0), (6.0, 28.0), (10.0, 45.0), (14.0, 33.0)] {
+                let lost = (stopT + into)...(stopT + into + lostS)
+                let r = try Replay(run, config: config) { !lost.contains($0.t) }
+                let what = "\(activity), \(trial), lost \(into)–\(into + lostS) s into the stand"
+                #expect(abs(r.distance - plain.distance) < 1, "\(what): \(r.distance - plain.distance) m")
+                #expect(abs(r.core.movingS - plain.core.movingS) < 1, "\(what): \(r.core.movingS - plain.core.movingS) s")
+                #expect(r.core.maxSpeed <= fastestDoppler, "\(what): max \(r.core.maxSpeed) above \(fastestDoppler)")
+            }
+        }
+    }
+}
