@@ -2,16 +2,9 @@
 /// walker's speed, when the leg ends having moved, or when they moved without a break long enough.
 extension StillnessDetector {
     /// A gap credited in cruise: crossed at a walker's speed or more (`walked`), the runner moves
-    /// (the held steps before it are credited, as at any confirmation; while moving, the slow
-    /// steps waiting before it, as a step at a walker's speed credits them). Nil when nothing
-    /// changes.
+    /// (the held steps before it are credited, as at any confirmation). Nil when nothing changes.
     public mutating func crossed(_ gap: GapCredit) -> Judged? {
-        guard settings.enabled, !gap.held, walked(gap) else { return nil }
-        guard isStill else {
-            guard !slow.isEmpty else { return nil }
-            slowStretch = (.nan, 0, 0)
-            return Judged(step: Step(distanceM: 0, moving: false), credit: releaseSlow(before: .infinity))
-        }
+        guard settings.enabled, isStill, !gap.held, walked(gap) else { return nil }
         return confirmMoving()
     }
 
@@ -41,30 +34,9 @@ extension StillnessDetector {
         if walked(gap) { return (true, cruiseS) }
         let pace = paceMps > 0 && paceMps.isFinite ? paceMps : settings.movingDopplerMps
         let lineS = lineM > 0 && pace > 0 && gap.speedAcrossMps >= stillDoppler ? min(max(0, cruiseS), lineM / pace) : 0
-        guard settings.enabled else { return (true, lineS) }
-        if isStill {
-            holdLine(of: gap, distanceM: lineM, movingS: lineS)
-        } else if slowStretch.from < gap.lastT {   // (slow before the gap: NaN, none, is not)
-            waitLine(of: gap, distanceM: lineM, movingS: lineS)
-        } else {
-            return (true, lineS)
-        }
+        guard settings.enabled, isStill else { return (true, lineS) }
+        holdLine(of: gap, distanceM: lineM, movingS: lineS)
         return (false, 0)
-    }
-
-    /// Keeps a slow gap's line waiting with the slow steps while moving (`across`): the runner
-    /// was slower than a walker since before the gap and at the fix after it (`judgeMoving`'s
-    /// slow stretch goes on through it), so the line is a stop's wander as likely as a slow
-    /// walk's. (A runner fast before the gap and slow after it may have stopped in it: its line
-    /// counts as before.) It is credited with them when the stretch is movement (or a walker's
-    /// step comes), dropped with them when the window decides standing (a walker standing
-    /// through a 28 s dropout: its 13.8 m of wander counted with 6 s of moving time, and the
-    /// leg's average speed then set the max).
-    private mutating func waitLine(of gap: GapCredit, distanceM: Double, movingS: Double) {
-        guard distanceM > 0 else { return }
-        var i = slow.count
-        while i > 0, slow[i - 1].t > gap.at { i -= 1 }
-        slow.insert(Held(t: gap.at, d: distanceM, movingS: movingS, quiet: false, lineM: distanceM, lineS: movingS, from: gap.lastT), at: i)
     }
 
     /// Holds a slow gap's line with the stand's steps (`across`), with its moving time.

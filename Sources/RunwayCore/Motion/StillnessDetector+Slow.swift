@@ -7,15 +7,12 @@ extension StillnessDetector {
     /// 11 s and 1 to 5 m a stop. The waiting steps are credited by a step at a walker's speed,
     /// or once the slow stretch (since the last fix at a walker's speed) has lasted `endS` and is
     /// movement (`slowIsMovement`: a slow walk, which the window does not judge standing either,
-    /// or positions that move on); a step that has waited `windowS` of the window's fixes is
-    /// credited in any case (`waitedOut`).
+    /// or positions that move on); a step that has waited `windowS` is credited in any case.
     /// When the window decides standing, the waiting steps are dropped, and so is the slow step
     /// that decided.
     @inline(__always)
     mutating func judgeMoving(_ step: Step, doppler: Double, before: Double, at t: Double, dt: Double) -> Judged {
-        // (The fix after a gap is slow by its own Doppler speed: the one before is across the
-        // gap, whose line `across` judges.)
-        let slowStep = doppler < movingDoppler && (before < movingDoppler || step.newSegment)
+        let slowStep = !step.newSegment && doppler < movingDoppler && before < movingDoppler
         if windowLooksStill(at: t) {
             enterStill(at: t)
             return Judged(step: slowStep ? still(step) : step, credit: nil)
@@ -25,26 +22,12 @@ extension StillnessDetector {
             slowStretch = (.nan, 0, 0)
             return Judged(step: step, credit: slow.isEmpty ? nil : releaseSlow(before: .infinity))
         }
-        // (After a gap the stretch begins at its fix: the runner may have stopped in the gap.)
-        if slowStretch.from.isNaN { slowStretch = (step.newSegment ? t : t - max(0, dt), 0, 0) }
+        if slowStretch.from.isNaN { slowStretch = (t - max(0, dt), 0, 0) }
         slowStretch.dopplerSum += doppler
         slowStretch.fixes += 1
         if step.moving || step.distanceM > 0 { slow.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: false, from: t - max(0, dt))) }
         guard !slow.isEmpty else { return Judged(step: still(step), credit: nil) }
-        return Judged(step: still(step), credit: releaseSlow(before: slowIsMovement(at: t) ? .infinity : waitedOut(at: t)))
-    }
-
-    /// Before when a slow step has waited long enough to be credited in any case: `windowS`
-    /// before `t`, once the window has seen that long of fixes since it began (`windowSince`: it
-    /// starts over at a gap, so a stop's slow steps just before a dropout wait for the fixes
-    /// after it, not for the clock). Until then, the steps that waited through the whole epoch
-    /// before (from before `epochBefore`): a gap ended it before the window could judge them,
-    /// and a logger whose every fix follows a gap has no window to judge by; they are credited
-    /// an epoch late rather than dropped at the stop.
-    @inline(never)   // (slow steps only)
-    func waitedOut(at t: Double) -> Double {
-        let waited = t - settings.windowS
-        return windowSince <= waited ? waited : epochBefore.nextUp
+        return Judged(step: still(step), credit: releaseSlow(before: slowIsMovement(at: t) ? .infinity : t - settings.windowS))
     }
 
     /// Whether the slow stretch is movement, not a standing receiver's noise: over `endS` or

@@ -117,9 +117,6 @@ public struct StillnessDetector: Sendable {
     /// Whether the runner is judged standing.
     public internal(set) var isStill = true
     private(set) var window = Window()
-    /// When the window began (a gap's fix; −∞ from the leg's start), and when the one before it
-    /// began: the epochs `waitedOut` counts a slow step's wait by.
-    private(set) var windowSince = -Double.infinity, epochBefore = -Double.infinity
     var held: [Held] = []
 
     /// The moving time of the steps that wait (held while still, slow while moving): what a
@@ -159,7 +156,6 @@ public struct StillnessDetector: Sendable {
     public mutating func reset(still: Bool) {
         isStill = still
         window.removeAll()
-        (windowSince, epochBefore) = (-.infinity, -.infinity)
         held.removeAll(keepingCapacity: true)
         slow.removeAll(keepingCapacity: true)
         slowStretch = (.nan, 0, 0)
@@ -181,7 +177,7 @@ public struct StillnessDetector: Sendable {
     @inline(__always)
     mutating func judge(_ step: Step, fix: Fix, doppler: Double, at t: Double, dt: Double) -> Judged {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
-        if step.newSegment { startWindow(at: t) }   // no window across a gap
+        if step.newSegment { window.removeAll() }   // no window across a gap
         var s = sample(fix, at: t)
         s.d = step.distanceM
         s.doppler = doppler
@@ -249,7 +245,7 @@ public struct StillnessDetector: Sendable {
     /// (`positionsShowMovement`). A resume starts the window over (`reset`).
     mutating func observe(_ step: Step, fix: Fix, at t: Double) {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return }
-        if step.newSegment { startWindow(at: t) }
+        if step.newSegment { window.removeAll() }
         var s = sample(fix, at: t)
         s.d = step.distanceM
         window.append(s)
@@ -261,12 +257,6 @@ public struct StillnessDetector: Sendable {
     func positionsShowMovement(at t: Double) -> Bool {
         guard let last = window.samples.last else { return false }
         return positionsMoved(since: t - evidenceS(sigma: last.sigma), at: t)
-    }
-
-    /// A gap's fix: the window starts over from it (a new epoch).
-    private mutating func startWindow(at t: Double) {
-        window.removeAll()
-        (windowSince, epochBefore) = (t, windowSince)
     }
 
     func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
