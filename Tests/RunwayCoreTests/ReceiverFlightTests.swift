@@ -27,7 +27,10 @@ struct ReceiverFlightTests {
     ///   (1517, 1744).
     /// - max speed above the fastest Doppler speed: receiver flight 275: a walker
     ///   standing through a 33 s dropout (Doppler noise 0.5 m/s) whose line, 13.8 m, counted
-    ///   with 6 s of moving time; the leg's average then sets the max.
+    ///   with 6 s of moving time; the leg's average then sets the max. Making the slow steps
+    ///   wait through the dropout for the window's fixes mends it but loses walkers slower than
+    ///   the standing Doppler threshold under frequent dropouts: weigh a change by
+    ///   `SlowStepStudyTests`.
     /// - distance and moving time long: positions-only flights near their bound (844, 521: a
     ///   set-off's lag credited, long elsewhere), not traced further; 1530, long steps of a
     ///   moving positions-only track counted past their chords (bounding them costs the
