@@ -10,16 +10,22 @@ struct Replay {
     var paceSamples: [(t: Double, truth: Double, engine: Double)] = []
 
     /// `keep`: which of the run's fixes the receiver gives (the others lost: dropouts).
+    /// `lapEveryS`: when positive, a manual lap at the first fix every that many seconds.
     init(_ run: SimRun, config: EngineConfig = EngineConfig(), stopAtEnd: Bool = true, upTo: Int? = nil,
-         keep: (SimFix) -> Bool = { _ in true }) throws {
+         lapEveryS: Double = 0, keep: (SimFix) -> Bool = { _ in true }) throws {
         core = FlightComputer(config: config)
         let fixes = run.fixes.prefix(upTo ?? run.fixes.count).filter(keep)
         guard let first = fixes.first else { return }
         try core.command(.start, at: first.t, wallClock: .nan, events: &events)
         var history: [(t: Double, d: Double)] = []
+        var nextLap = first.t + lapEveryS
         for f in fixes {
             let fix = Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)
             try core.process(.fix(fix), wallClock: .nan, events: &events)
+            if lapEveryS > 0, f.t >= nextLap {
+                try core.lap(at: f.t, wallClock: .nan, events: &events)
+                nextLap += lapEveryS
+            }
             history.append((f.t, f.truePathM))
             if f.t - first.t >= 15, let back = history.last(where: { $0.t <= f.t - config.paceWindowS }) {
                 let truth = (f.truePathM - back.d) / (f.t - back.t)

@@ -28,29 +28,9 @@ struct SlowStepStudyTests {
         func line(_ name: String) -> String { "study \(name): \(n) cases, error sum \(error) m, |error| sum \(magnitude) m" }
     }
 
-    /// The flight's distance for `fixes` (started at the first, stopped at the last), with a
-    /// manual lap every `lapEveryS` seconds when it is positive.
-    static func distance(_ fixes: [SimFix], config: EngineConfig, lapEveryS: Double = 0) throws -> Double {
-        var core = FlightComputer(config: config)
-        var events: [Event] = []
-        guard let first = fixes.first, let last = fixes.last else { return 0 }
-        try core.command(.start, at: first.t, wallClock: .nan, events: &events)
-        var nextLap = first.t + lapEveryS
-        for f in fixes {
-            try core.process(.fix(Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)),
-                             wallClock: .nan, events: &events)
-            if lapEveryS > 0, f.t >= nextLap {
-                try core.lap(at: f.t, wallClock: .nan, events: &events)
-                nextLap += lapEveryS
-            }
-        }
-        try core.command(.stop, at: last.t, wallClock: .nan, events: &events)
-        return core.distance
-    }
-
-    /// `fixes` without those in seeded dropouts: `on` seconds of fixes, then `off` without.
-    static func withDropouts(_ fixes: [SimFix], on: ClosedRange<Int>, off: ClosedRange<Int>, seed: UInt64) -> [SimFix] {
-        guard let t0 = fixes.first?.t, let tn = fixes.last?.t else { return fixes }
+    /// Whether `f` is kept by seeded dropouts over `run`: `on` seconds of fixes, then `off` without.
+    static func dropouts(_ run: SimRun, on: ClosedRange<Int>, off: ClosedRange<Int>, seed: UInt64) -> (SimFix) -> Bool {
+        guard let t0 = run.fixes.first?.t, let tn = run.fixes.last?.t else { return { _ in true } }
         var r = SeededRandom(seed: seed)
         func draw(_ x: ClosedRange<Int>) -> Double { Double(x.lowerBound + Int(r.next() % UInt64(x.upperBound - x.lowerBound + 1))) }
         var lost: [ClosedRange<Double>] = []
@@ -61,7 +41,7 @@ struct SlowStepStudyTests {
             lost.append(t...(t + l - 1))
             t += l
         }
-        return fixes.filter { f in !lost.contains { $0.contains(f.t) } }
+        return { f in !lost.contains { $0.contains(f.t) } }
     }
 
     static func slowWalk(_ trial: SimTrial, v: Double, dopplerScale: Double, lengthS: Double) -> SimRun {
@@ -73,6 +53,7 @@ struct SlowStepStudyTests {
         }
     }
 
+    /// Plays each case through `Replay` (start at its first fix, stop at its last).
     @Test(.enabled(if: getenv("RUNWAY_SLOW_STEP_STUDY") != nil)) func study() throws {
         var walk = Totals(), stand = Totals(), stops = Totals()
         let patterns: [(ClosedRange<Int>, ClosedRange<Int>)] = [(10...10, 5...5), (15...15, 8...8), (20...20, 10...10),
@@ -87,8 +68,8 @@ struct SlowStepStudyTests {
                         config.gapS = gapS
                         config.autoPause.enabled = autoPause
                         for (pi, p) in patterns.enumerated() {
-                            let fixes = Self.withDropouts(run.fixes, on: p.0, off: p.1, seed: UInt64(7 + pi + 10 * ti))
-                            walk.add(try Self.distance(fixes, config: config, lapEveryS: autoPause ? 0 : 97) - truth)
+                            let keep = Self.dropouts(run, on: p.0, off: p.1, seed: UInt64(7 + pi + 10 * ti))
+                            walk.add(try Replay(run, config: config, lapEveryS: autoPause ? 0 : 97, keep: keep).distance - truth)
                         }
                     }
                 }
@@ -104,29 +85,30 @@ struct SlowStepStudyTests {
                         var config = EngineConfig(activity: activity)
                         config.gapS = 8
                         config.autoPause.enabled = autoPause
-                        let plain = try Self.distance(run.fixes, config: config)
+                        let plain = try Replay(run, config: config).distance
                         let cases: [[(Double, Double)]] = [
                             [(3, 10), (18, 10)], [(5, 12), (20, 15)], [(8, 9), (23, 12)], [(2, 9), (15, 9)], [(6, 10), (19, 30)],
                             [(3, 12)], [(6, 28)], [(10, 20)], [(-3, 12)], [(-6, 10), (8, 10)], [(1, 10), (14, 10), (27, 10)],
                         ]
                         for c in cases {
                             let lost = c.map { (stopT + $0.0)...(stopT + $0.0 + $0.1) }
-                            let fixes = run.fixes.filter { f in !lost.contains { $0.contains(f.t) } }
-                            stand.add(try Self.distance(fixes, config: config, lapEveryS: autoPause ? 0 : 45) - plain)
+                            let r = try Replay(run, config: config, lapEveryS: autoPause ? 0 : 45) { f in !lost.contains { $0.contains(f.t) } }
+                            stand.add(r.distance - plain)
                         }
                     }
                 }
             }
             for (v, ds) in [(0.6, 0.7), (0.5, 1.0), (1.0, 0.4)] {
                 let run = Self.slowWalk(trial, v: v, dopplerScale: ds, lengthS: 900)
-                let fixes = Self.withDropouts(run.fixes, on: 12...22, off: 6...14, seed: UInt64(50 + ti))
+                let keep = Self.dropouts(run, on: 12...22, off: 6...14, seed: UInt64(50 + ti))
+                let fixes = run.fixes.filter(keep)
                 var config = EngineConfig(activity: .walk)
                 config.gapS = 8
                 config.autoPause.enabled = false
-                for cut in stride(from: 200, to: min(fixes.count, 700), by: 7) {
-                    let kept = Array(fixes.prefix(cut))
-                    let truth = (kept.last?.truePathM ?? 0) - (kept.first?.truePathM ?? 0)
-                    stops.add(try Self.distance(kept, config: config) - truth)
+                for cut in stride(from: 200, to: min(fixes.count, 700), by: 7) {   // (stopped at the cut-th fix kept)
+                    let last = fixes[cut - 1]
+                    let r = try Replay(run, config: config) { $0.t <= last.t && keep($0) }
+                    stops.add(r.distance - (last.truePathM - (fixes.first?.truePathM ?? 0)))
                 }
             }
         }
