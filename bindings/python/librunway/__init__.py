@@ -80,8 +80,8 @@ import os
 
 from . import _lib
 from .errors import (ArgumentError, CallbackError, InputError, InternalError, JSONError,
-                     LibraryError, LimitError, NotFoundError, RunwayError, StateError,
-                     StoreError)
+                     LibraryError, LimitError, NotFoundError, RecordingNotFoundError, RunwayError,
+                     StateError, StoreError)
 from .format import (format_altitude, format_direction, format_distance, format_heading_tape,
                      format_pace, format_pace_tape, format_time)
 from .analysis import Flight, analyse
@@ -99,7 +99,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Session", "Subscription", "PollSubscription", "Event", "JSONInput",
-    "RunwayError", "ArgumentError", "JSONError", "InputError", "StateError",
+    "RunwayError", "ArgumentError", "JSONError", "InputError", "RecordingNotFoundError", "StateError",
     "NotFoundError", "StoreError", "InternalError", "LimitError", "CallbackError", "LibraryError",
     "format_pace", "format_pace_tape", "format_direction", "format_heading_tape",
     "format_time", "format_distance", "format_altitude",

@@ -31,7 +31,7 @@ from typing import Any, Optional, Union
 # Flight and its tables are in librunway.analysis_flight, re-exported here where they always were.
 from .analysis_flight import (LAP_COLUMNS, ROUTE_COLUMNS, _POLL_EVERY, _QUEUE_CAPACITY, Flight,
                               _iso, _pandas, _replay)
-from .errors import ArgumentError, InputError, RunwayError
+from .errors import ArgumentError, InputError, RecordingNotFoundError, RunwayError
 from .recording import (IMPORT_FORMATS, _read_recording_file, _start_replay, analyse_available,
                         analyse_recording, content_format, import_recording, replay_config,
                         replay_config_available, split_report)
@@ -86,6 +86,8 @@ def _read(source: Source, format: Optional[str]) -> tuple[bytes, str, Optional[s
             data = _read_recording_file(name, str(format or ext).lower())
         except InputError as e:
             raise InputError(f"{name}: {e}") from None
+        except FileNotFoundError:
+            raise RecordingNotFoundError(name) from None
         except OSError as e:
             raise InputError(f"{name}: {e.strerror or e}") from e
     else:
@@ -120,7 +122,8 @@ def analyse(source: Source, config: Union[Mapping[str, Any], str, bytes, None] =
 
     Raises:
         InputError: not a readable recording, or one without a timed point (a truncated FIT
-            file's message adds that ``salvage`` exists).
+            file's message adds that ``salvage`` exists); a path that does not exist is a
+            :class:`RecordingNotFoundError`, an ``InputError`` and a ``FileNotFoundError``.
         ArgumentError: an invalid config (one that is not a dict or a JSON object as text too).
         LibraryError: no usable librunway.
     """

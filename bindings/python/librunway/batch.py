@@ -296,7 +296,8 @@ def analyse(paths_or_glob: PathLike | Iterable[PathLike],
         whichever cluster (or none) computed them.
 
     Raises:
-        FileNotFoundError: a path (not a glob) does not exist.
+        librunway.RecordingNotFoundError: a path (not a glob) does not exist (a
+            ``FileNotFoundError`` and an ``InputError``, as :func:`librunway.analyse` raises).
         librunway.ArgumentError: ``config`` is not a valid session config.
         ValueError: ``config`` names ``clock`` (other than ``"replay"``) or ``store``.
         librunway.LibraryError: no usable librunway (here or on a worker).

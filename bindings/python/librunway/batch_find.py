@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Union
 
 from . import _glob
+from .errors import RecordingNotFoundError
 
 #: File name endings read as recordings when a directory or a glob is scanned.
 EXTENSIONS = {".gpx": "gpx", ".tcx": "tcx", ".fit": "fit"}
@@ -51,7 +52,8 @@ def find_recordings(paths_or_glob: PathLike | Iterable[PathLike]) -> list[str]:
     are sorted; a file named twice is listed once.
 
     Raises:
-        FileNotFoundError: a path that is not a glob does not exist.
+        librunway.RecordingNotFoundError: a path that is not a glob does not exist (a
+            ``FileNotFoundError`` and an ``InputError``, as :func:`librunway.analyse` raises).
     """
     if isinstance(paths_or_glob, (str, os.PathLike)):
         args = [paths_or_glob]
@@ -77,7 +79,7 @@ def find_recordings(paths_or_glob: PathLike | Iterable[PathLike]) -> list[str]:
                 elif _is_recording_name(match):
                     names.append(match)
         else:
-            raise FileNotFoundError(2, "No such file or directory", s)
+            raise RecordingNotFoundError(s)
         for name in names:
             key = os.path.abspath(name)
             if key not in seen:

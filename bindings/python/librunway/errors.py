@@ -35,6 +35,7 @@ __all__ = [
     "ArgumentError",
     "JSONError",
     "InputError",
+    "RecordingNotFoundError",
     "StateError",
     "NotFoundError",
     "StoreError",
@@ -94,6 +95,22 @@ class InputError(RunwayError):
     going backwards."""
 
     STATUS = 3
+
+
+class RecordingNotFoundError(InputError, FileNotFoundError):
+    """A recording's path does not exist: raised by :func:`librunway.analyse` and by
+    :func:`librunway.batch.analyse` (and :func:`librunway.batch.find_recordings`) alike.
+
+    Both an :class:`InputError` (status 3: what ``analyse`` raises for any file it cannot
+    read) and a :class:`FileNotFoundError` (``errno`` ENOENT, ``filename`` the path as
+    given), so ``except InputError`` and ``except FileNotFoundError`` (or ``OSError``)
+    each catch it, whichever call raised it."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(f"{path}: No such file or directory")
+        self.errno = 2
+        self.strerror = "No such file or directory"
+        self.filename = path
 
 
 class StateError(RunwayError):

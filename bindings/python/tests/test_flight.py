@@ -6,6 +6,7 @@ Uses the sample run (examples/data/city_run.gpx: 5 km, heart rate, one stop) and
 
 from __future__ import annotations
 
+import errno
 import json
 import struct
 import sys
@@ -113,6 +114,25 @@ def test_refusals_are_specific():
         librunway.analyse(SAMPLE.read_bytes()[:5000])                 # a cut GPX
     with pytest.raises(librunway.ArgumentError):
         librunway.analyse(SAMPLE, {"distance_filtre_m": 5})
+
+
+def test_a_missing_path_is_the_same_error_from_analyse_and_the_batch(tmp_path):
+    """One error for a recording that is not there, whichever call is given it: an InputError
+    (what analyse raises for any file it cannot read) that is also a FileNotFoundError (what a
+    batch over paths is caught with), naming the path. The batch raised FileNotFoundError
+    alone, analyse InputError alone: a script catching one missed the other's."""
+    from librunway import batch
+    missing = tmp_path / "nope.gpx"
+    for call in (librunway.analyse, batch.analyse, batch.find_recordings):
+        for caught in (librunway.InputError, FileNotFoundError):
+            with pytest.raises(caught) as e:
+                call(missing)
+            assert type(e.value) is librunway.RecordingNotFoundError, call
+            assert e.value.errno == errno.ENOENT and e.value.filename == str(missing)
+            assert e.value.status == librunway.InputError.STATUS and str(missing) in str(e.value)
+    # A batch with one missing path among good ones refuses the whole call before any work.
+    with pytest.raises(librunway.RecordingNotFoundError):
+        batch.analyse([SAMPLE, missing])
 
 
 def test_split_report_takes_only_a_trailing_report():
