@@ -2,9 +2,16 @@
 /// walker's speed, when the leg ends having moved, or when they moved without a break long enough.
 extension StillnessDetector {
     /// A gap credited in cruise: crossed at a walker's speed or more (`walked`), the runner moves
-    /// (the held steps before it are credited, as at any confirmation). Nil when nothing changes.
+    /// (the held steps before it are credited, as at any confirmation; while moving, the slow
+    /// steps carried across it, `carry`, and any waiting after them). Nil when nothing changes.
     public mutating func crossed(_ gap: GapCredit) -> Judged? {
-        guard settings.enabled, isStill, !gap.held, walked(gap) else { return nil }
+        guard settings.enabled, !gap.held, walked(gap) else { return nil }
+        guard isStill else {
+            guard isCarrying else { return nil }
+            slowStretch = (.nan, 0, 0)
+            carriedSince = .nan
+            return Judged(step: Step(distanceM: 0, moving: false), credit: releaseSlow(before: .infinity))
+        }
         return confirmMoving()
     }
 
@@ -29,14 +36,32 @@ extension StillnessDetector {
     /// while still is: movement confirmed with no quiet stretch since (a runner who set off in a
     /// tunnel after standing at a light, a hiker's sparse logger at the start of a leg) credits
     /// it with the held steps, with that time; otherwise it is dropped with them. Crossed at
-    /// standing noise's speed (`stillDopplerMps`) it is quiet.
+    /// standing noise's speed (`stillDopplerMps`) it is quiet. Crossed slower while moving with
+    /// the slow steps before it carried across it (`carry`: they read as a stand's), the line
+    /// waits with them (`waitLine`).
     mutating func across(_ gap: GapCredit, lineM: Double, cruiseS: Double, paceMps: Double) -> (counts: Bool, movingS: Double) {
         if walked(gap) { return (true, cruiseS) }
         let pace = paceMps > 0 && paceMps.isFinite ? paceMps : settings.movingDopplerMps
         let lineS = lineM > 0 && pace > 0 && gap.speedAcrossMps >= stillDoppler ? min(max(0, cruiseS), lineM / pace) : 0
-        guard settings.enabled, isStill else { return (true, lineS) }
+        guard settings.enabled else { return (true, lineS) }
+        guard isStill else {
+            guard isCarrying, gap.at <= carriedSince else { return (true, lineS) }
+            waitLine(of: gap, distanceM: lineM, movingS: lineS)
+            return (false, 0)
+        }
         holdLine(of: gap, distanceM: lineM, movingS: lineS)
         return (false, 0)
+    }
+
+    /// Keeps a slow gap's line waiting with the slow steps carried across it (`across`):
+    /// credited with them, with its time, when the fixes after it show movement; dropped with
+    /// them when the window decides standing (receiver flight 275: a stand's 9.6 m of wander
+    /// across a 28 s dropout).
+    private mutating func waitLine(of gap: GapCredit, distanceM: Double, movingS: Double) {
+        guard distanceM > 0 else { return }
+        var i = slow.count
+        while i > 0, slow[i - 1].t > gap.at { i -= 1 }
+        slow.insert(Held(t: gap.at, d: distanceM, movingS: movingS, quiet: false, lineM: distanceM, lineS: movingS, from: gap.lastT), at: i)
     }
 
     /// Holds a slow gap's line with the stand's steps (`across`), with its moving time.
@@ -63,13 +88,17 @@ extension StillnessDetector {
     /// stopped seconds after its runner set off keeps its metres;
     /// standing noise, far slower, is not credited. Nil when nothing is credited.
     /// While moving, the slow steps waiting (`judgeMoving`) are credited when their stretch is
-    /// movement (`slowIsMovement`), else dropped (a runner who stopped, then the flight).
+    /// movement (`slowIsMovement`), else dropped (a runner who stopped, then the flight); those
+    /// carried across a gap (`carry`) are credited, as they were at the gap before they waited
+    /// for the fixes after it: the leg ended before those could tell.
     public mutating func endLeg() -> Judged? {
         guard settings.enabled else { return nil }
         guard isStill else {
-            defer { slow.removeAll(keepingCapacity: true); slowStretch = (.nan, 0, 0) }
-            guard !slow.isEmpty, slowIsMovement(at: nil) else { return nil }
-            return Judged(step: Step(distanceM: 0, moving: false), credit: releaseSlow(before: .infinity))
+            defer { slow.removeAll(keepingCapacity: true); slowStretch = (.nan, 0, 0); carriedSince = .nan }
+            guard !slow.isEmpty else { return nil }
+            let bound = slowIsMovement(at: nil) ? .infinity : isCarrying ? carriedSince.nextUp : -.infinity
+            guard let credit = releaseSlow(before: bound) else { return nil }
+            return Judged(step: Step(distanceM: 0, moving: false), credit: credit)
         }
         guard let last = held.last else { return nil }
         let from = onsetIndex()

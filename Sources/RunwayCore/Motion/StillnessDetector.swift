@@ -21,7 +21,9 @@
 ///   a track too small to leave the radius).
 ///
 /// While moving, a step slower than a walker at both its fixes waits (`judgeMoving`): it is
-/// credited once its stretch is movement, and dropped when the window decides standing.
+/// credited once its stretch is movement, and dropped when the window decides standing. Across
+/// a gap, steps whose Doppler speeds read as standing noise wait on for the fixes after it
+/// (`carry`), with the gap's line.
 ///
 /// While still, the steps are held: they add no distance and no moving time. When movement is
 /// confirmed (or a gap is crossed at a walker's speed), the held steps since the movement began
@@ -128,6 +130,15 @@ public struct StillnessDetector: Sendable {
     /// they are in: its start (NaN: none), the sum of its Doppler speeds and their count.
     var slow: [Held] = []
     var slowStretch = (from: Double.nan, dopplerSum: 0.0, fixes: 0.0)
+    /// While moving, the slow steps carried across a gap (`carry`): the time of the fix after the
+    /// latest gap they wait through (NaN: none), and where the runner stood before the first of
+    /// those gaps (the mean position of its last `endS` of fixes, and their mean σ; x NaN: unknown).
+    var carriedSince = Double.nan
+    /// The sum and count of the Doppler speeds of the carried steps' slow stretches.
+    var carriedDoppler = (sum: 0.0, n: 0.0)
+    var carriedFrom = (x: Double.nan, y: 0.0, sigma: 0.0)
+    /// The mean position and σ of the last `endS` of fixes before the latest gap (x NaN: none).
+    var beforeGap = (x: Double.nan, y: 0.0, sigma: 0.0)
     /// The previous fix's Doppler speed (NaN: none).
     private var lastDoppler = Double.nan
     var anchor: (x: Double, y: Double)? = nil
@@ -159,6 +170,8 @@ public struct StillnessDetector: Sendable {
         held.removeAll(keepingCapacity: true)
         slow.removeAll(keepingCapacity: true)
         slowStretch = (.nan, 0, 0)
+        carriedSince = .nan
+        beforeGap.x = .nan
         lastDoppler = .nan
         anchor = nil
         movingFixes = 0
@@ -177,7 +190,7 @@ public struct StillnessDetector: Sendable {
     @inline(__always)
     mutating func judge(_ step: Step, fix: Fix, doppler: Double, at t: Double, dt: Double) -> Judged {
         guard settings.enabled, t.isFinite, fix.lat.isFinite, fix.lon.isFinite else { return Judged(step: step, credit: nil) }
-        if step.newSegment { window.removeAll() }   // no window across a gap
+        if step.newSegment { startOver() }   // no window across a gap
         var s = sample(fix, at: t)
         s.d = step.distanceM
         s.doppler = doppler
@@ -259,6 +272,18 @@ public struct StillnessDetector: Sendable {
         return positionsMoved(since: t - evidenceS(sigma: last.sigma), at: t)
     }
 
+    /// A gap's fix: the window starts over from it; where the fixes before the gap stood (the
+    /// mean of their last `endS`) is kept in `beforeGap`.
+    @inline(never)   // once a gap
+    private mutating func startOver() {
+        var x = 0.0, y = 0.0, sigma = 0.0, n = 0.0
+        if let last = window.samples.last?.t {
+            for s in window.samples where s.t >= last - settings.endS { x += s.x; y += s.y; sigma += s.sigma; n += 1 }
+        }
+        beforeGap = n > 0 ? (x / n, y / n, sigma / n) : (.nan, 0, 0)
+        window.removeAll()
+    }
+
     func still(_ step: Step) -> Step { Step(distanceM: 0, moving: false, newSegment: step.newSegment) }
 
     /// The fix on the local plane (re-centred when it is 20 km from the origin).
@@ -270,6 +295,8 @@ public struct StillnessDetector: Sendable {
         if abs(x) > 20_000 || abs(y) > 20_000 {
             window.shift(x: x, y: y)
             if let a = anchor { anchor = (a.x - x, a.y - y) }
+            carriedFrom.x -= x; carriedFrom.y -= y
+            beforeGap.x -= x; beforeGap.y -= y
             setOrigin(fix.lat, fix.lon)
             x = 0
             y = 0
@@ -375,6 +402,7 @@ public struct StillnessDetector: Sendable {
         held.removeAll(keepingCapacity: true)
         slow.removeAll(keepingCapacity: true)   // (the slow steps before it: the stop's)
         slowStretch = (.nan, 0, 0)
+        carriedSince = .nan
         var x = 0.0, y = 0.0, n = 0.0
         for s in window.samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
         anchor = n > 0 ? (x / n, y / n) : nil
