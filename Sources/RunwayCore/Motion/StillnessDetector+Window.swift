@@ -62,3 +62,38 @@ extension StillnessDetector {
         }
     }
 }
+
+/// What the window's positions show of movement beyond their accuracy.
+extension StillnessDetector {
+    /// The time over which positions of accuracy `sigma` show a walker: long enough for one at
+    /// `movingDopplerMps` to move further than a standing receiver wanders (`stillRadiusSigmas`
+    /// σ), with the window's ends averaged (`endS`); at least the window (`windowS`), no longer
+    /// than `maxEvidenceS`. The window keeps its fixes that long.
+    @inline(__always)
+    func evidenceS(sigma: Double) -> Double {
+        min(Self.maxEvidenceS, max(settings.windowS, settings.stillRadiusSigmas * sigma / settings.movingDopplerMps + settings.endS))
+    }
+
+    /// The longest the fixes are kept to show movement beyond their accuracy, seconds (fixes
+    /// coarser than about 80 m show a walker only by `movedRadiusSigmas` from the still point).
+    static let maxEvidenceS = 300.0
+
+    /// Whether the fixes since `from` (as far as the window keeps them) moved beyond what their
+    /// stated accuracy explains: the mean positions of their first and last `endS` further apart
+    /// than a standing receiver wanders (`stillRadiusSigmas` σ), or their scatter round their mean
+    /// wider than a standing receiver's (an RMS radius over √2 σ, σ an axis: laps of a tiny track).
+    @inline(never)   // off a runner's path
+    func positionsMoved(since from: Double, at t: Double) -> Bool {
+        guard let ends = window.ends(at: t, endS: settings.endS, from: from) else { return false }
+        if ends.distanceM > settings.stillRadiusSigmas * ends.meanSigmaM { return true }
+        var x = 0.0, y = 0.0, xx = 0.0, yy = 0.0, n = 0.0
+        guard let x0 = window.samples.last?.x, let y0 = window.samples.last?.y else { return false }
+        for s in window.samples where s.t >= from {
+            let dx = s.x - x0, dy = s.y - y0
+            x += dx; y += dy; xx += dx * dx; yy += dy * dy; n += 1
+        }
+        guard n >= 3 else { return false }
+        let spread = xx / n - (x / n) * (x / n) + yy / n - (y / n) * (y / n)
+        return spread > 2 * ends.meanSigmaM * ends.meanSigmaM
+    }
+}
