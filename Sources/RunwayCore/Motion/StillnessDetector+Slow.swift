@@ -25,7 +25,7 @@ extension StillnessDetector {
     @inline(__always)
     mutating func judgeMoving(_ step: Step, doppler: Double, before: Double, at t: Double, dt: Double) -> Judged {
         let slowStep = !step.newSegment && doppler < movingDoppler && before < movingDoppler
-        let moved = carriedSince.isFinite && isCarrying && carriedMoved()
+        let moved = isCarrying && carriedMoved()
         if windowLooksStill(at: t) {
             // (Unless the runner moved off since, or the Doppler speeds before and after the gap
             // together read as a slow walk: then the carried steps were movement.)
@@ -103,12 +103,9 @@ extension StillnessDetector {
     /// where the runner stood before the carried steps' first gap (`carriedFrom`) than a standing
     /// receiver wanders (`movedRadiusSigmas` σ): the carried steps were movement.
     func carriedMoved() -> Bool {
-        guard carriedFrom.x.isFinite, let last = window.samples.last?.t else { return false }
-        var x = 0.0, y = 0.0, sigma = 0.0, n = 0.0
-        for s in window.samples where s.t >= last - settings.endS { x += s.x; y += s.y; sigma += s.sigma; n += 1 }
-        guard n > 0 else { return false }
-        let dx = x / n - carriedFrom.x, dy = y / n - carriedFrom.y
-        return (dx * dx + dy * dy).squareRoot() > settings.movedRadiusSigmas * max(sigma / n, carriedFrom.sigma)
+        guard carriedFrom.x.isFinite, let last = window.samples.last?.t, let m = window.mean(since: last - settings.endS) else { return false }
+        let dx = m.x - carriedFrom.x, dy = m.y - carriedFrom.y
+        return (dx * dx + dy * dy).squareRoot() > settings.movedRadiusSigmas * max(m.sigma, carriedFrom.sigma)
     }
 
     /// Whether the slow stretch is movement, not a standing receiver's noise: over `endS` or

@@ -56,6 +56,14 @@ extension StillnessDetector {
             return ((dx * dx + dy * dy).squareRoot(), b.t / b.n - a.t / a.n, sigma / n)
         }
 
+        /// The mean position and mean σ of the samples from `t` on (their time `t` or later);
+        /// nil when there is none.
+        func mean(since t: Double) -> (x: Double, y: Double, sigma: Double)? {
+            var x = 0.0, y = 0.0, sigma = 0.0, n = 0.0
+            for s in samples where s.t >= t { x += s.x; y += s.y; sigma += s.sigma; n += 1 }
+            return n > 0 ? (x / n, y / n, sigma / n) : nil
+        }
+
         /// Moves every sample by (−x, −y) metres: the local plane's origin moved.
         mutating func shift(x: Double, y: Double) {
             for i in head..<storage.count { storage[i].x -= x; storage[i].y -= y }

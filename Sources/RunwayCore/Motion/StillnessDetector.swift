@@ -276,11 +276,7 @@ public struct StillnessDetector: Sendable {
     /// mean of their last `endS`) is kept in `beforeGap`.
     @inline(never)   // once a gap
     private mutating func startOver() {
-        var x = 0.0, y = 0.0, sigma = 0.0, n = 0.0
-        if let last = window.samples.last?.t {
-            for s in window.samples where s.t >= last - settings.endS { x += s.x; y += s.y; sigma += s.sigma; n += 1 }
-        }
-        beforeGap = n > 0 ? (x / n, y / n, sigma / n) : (.nan, 0, 0)
+        beforeGap = window.samples.last.flatMap { window.mean(since: $0.t - settings.endS) } ?? (.nan, 0, 0)
         window.removeAll()
     }
 
@@ -371,9 +367,7 @@ public struct StillnessDetector: Sendable {
         slow.removeAll(keepingCapacity: true)   // (the slow steps before it: the stop's)
         slowStretch = (.nan, 0, 0)
         carriedSince = .nan
-        var x = 0.0, y = 0.0, n = 0.0
-        for s in window.samples where s.t >= t - settings.endS { x += s.x; y += s.y; n += 1 }
-        anchor = n > 0 ? (x / n, y / n) : nil
+        anchor = window.mean(since: t - settings.endS).map { ($0.x, $0.y) }
         anchorT = t
         farFixes = 0
     }
