@@ -6,13 +6,14 @@ import RunwaySim
 struct Replay {
     var core: FlightComputer
     var events: [Event] = []
-    /// (fix time, true trailing-window speed, engine ground speed) after each fix, once 15 s into the run.
+    /// (fix time, true trailing-window speed, engine ground speed) after each fix, once 15 s into
+    /// the run; only when asked for (`pace`: a snapshot a fix is most of a debug replay's time).
     var paceSamples: [(t: Double, truth: Double, engine: Double)] = []
 
     /// `keep`: which of the run's fixes the receiver gives (the others lost: dropouts).
     /// `lapEveryS`: when positive, a manual lap at the first fix every that many seconds.
     init(_ run: SimRun, config: EngineConfig = EngineConfig(), stopAtEnd: Bool = true, upTo: Int? = nil,
-         lapEveryS: Double = 0, keep: (SimFix) -> Bool = { _ in true }) throws {
+         lapEveryS: Double = 0, pace: Bool = false, keep: (SimFix) -> Bool = { _ in true }) throws {
         core = FlightComputer(config: config)
         let fixes = run.fixes.prefix(upTo ?? run.fixes.count).filter(keep)
         guard let first = fixes.first else { return }
@@ -26,6 +27,7 @@ struct Replay {
                 try core.lap(at: f.t, wallClock: .nan, events: &events)
                 nextLap += lapEveryS
             }
+            guard pace else { continue }
             history.append((f.t, f.truePathM))
             if f.t - first.t >= 15, let back = history.last(where: { $0.t <= f.t - config.paceWindowS }) {
                 let truth = (f.truePathM - back.d) / (f.t - back.t)
@@ -169,7 +171,7 @@ struct AccuracyTests {
         // run is steady from 15 s after the start until the runner slows for the finish.
         for seed: UInt64 in 1...3 {
             let run = sim(seed: seed, lat: place.lat, lon: place.lon) { $0.paceVariation = 0 }
-            let errors = paceErrors(try Replay(run), until: run.finishT)
+            let errors = paceErrors(try Replay(run, pace: true), until: run.finishT)
             #expect(errors.count > 1000)
             #expect((errors.last ?? 1) < 0.05, "seed \(seed): worst current-pace error \((errors.last ?? 1) * 100)%")
         }
@@ -181,7 +183,7 @@ struct AccuracyTests {
         // median and the 90th percentile, not every sample. No linear unbiased estimator holds
         // ±5% at every sample from positions alone (benchmarks/pace_bound.py; docs/accuracy.md, "Measured").
         let run = sim(seed: 2, speed: false) { $0.paceVariation = 0 }
-        let errors = paceErrors(try Replay(run), until: run.finishT)
+        let errors = paceErrors(try Replay(run, pace: true), until: run.finishT)
         #expect(errors.count > 1000)
         #expect(errors[errors.count / 2] < 0.03, "median \(errors[errors.count / 2] * 100)%")
         #expect(errors[errors.count * 9 / 10] < 0.08, "90th percentile \(errors[errors.count * 9 / 10] * 100)%")
@@ -236,7 +238,7 @@ struct AccuracyTests {
         // on, no sample may be further off than the steady running's own worst.
         for seed: UInt64 in 1...3 {
             let run = sim(seed: seed, speed: false) { $0.paceVariation = 0 }
-            let replay = try Replay(run)
+            let replay = try Replay(run, pace: true)
             let t0 = run.fixes[0].t
             func errors(_ from: Double, _ to: Double) -> [Double] {
                 replay.paceSamples.filter { $0.truth > 0 && $0.t - t0 >= from && $0.t - t0 < to }
@@ -259,7 +261,7 @@ struct AccuracyTests {
         var early: [Double] = [], steady: [Double] = []
         for seed: UInt64 in 1...6 {
             let run = sim(seed: seed, speed: false) { $0.paceVariation = 0 }
-            let replay = try Replay(run)
+            let replay = try Replay(run, pace: true)
             let t0 = run.fixes[0].t
             let start = replay.paceSamples.filter { $0.truth > 0 && $0.t - t0 < 30 }
             #expect(start.count >= 14)
