@@ -7,7 +7,8 @@ struct Replay {
     var core: FlightComputer
     var events: [Event] = []
     /// (fix time, true trailing-window speed, engine ground speed) after each fix, once 15 s into
-    /// the run; only when asked for (`pace`: a snapshot a fix is most of a debug replay's time).
+    /// the run; only when asked for (`pace`: a snapshot a fix is about a tenth of a debug replay's
+    /// time).
     var paceSamples: [(t: Double, truth: Double, engine: Double)] = []
 
     /// `keep`: which of the run's fixes the receiver gives (the others lost: dropouts).
