@@ -91,7 +91,8 @@ test-rust: lib
 # and writes it to benchmarks/RESULTS.md (about 3 minutes; benchmarks/README.md has the method).
 # Fuzzing (Tests/fuzz/run.sh; RELIABILITY.md has the figures): libFuzzer + AddressSanitizer over
 # every input surface. `make test` replays each harness's regressions and runs it for 15 s;
-# `make fuzz` for FUZZ_SECONDS each (default 600), or FUZZ_RUNS executions each when given. Corpora grow in build/fuzz/corpus.
+# `make fuzz` for FUZZ_SECONDS each (default 600), or FUZZ_RUNS executions each when given.
+# Corpora grow in build/fuzz/corpus.
 # Concurrency stress (Tests/stress/run.sh; RELIABILITY.md): 8 pushers and 64 subscriber slots on one
 # session for 10 s plus negative controls; `make stress` runs the 60 s version. test-leaks: the
 # stress and the C host example under valgrind memcheck, 0 bytes definitely/indirectly lost.
