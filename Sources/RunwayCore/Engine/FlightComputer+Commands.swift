@@ -20,7 +20,7 @@ extension FlightComputer {
         if gapSetOff != nil { takeGapSetOff() }   // (on the fix after the gap, as the flush credits it)
         if let c = gaps.flush() { credit(c, &events) }   // the flight leaves cruise: as it is
         if !time.isNaN { advance(to: time) }
-        if phase == .cruise && (command == .pause || command == .stop) {
+        if phases.phase == .cruise && (command == .pause || command == .stop) {
             // (Every point kept so far takes its share: the last fix's may be of this very second.)
             if let moved = stillness.endLeg() { creditMovement(moved, before: .infinity) }
             endRawLeg()   // (filters off: the leg's latest fix the distance filter left out)
@@ -36,7 +36,7 @@ extension FlightComputer {
         legStart = nil   // a leg that ends before its first fix has no point
         if command == .stop { legEnd = nil; legEndSetOff = nil } else if command == .resume { legEnd?.resumed = true }
         speedSensor.legChanged()
-        clock.apply(command, at: time, phase: phase)
+        clock.apply(command, at: time, phase: phases.phase)
         if command == .resume { pace.reset() }
         pause.userCommand(command)
         alerts.resetHolds()
@@ -71,7 +71,7 @@ extension FlightComputer {
     /// line, pushed by a host that started the flight at its first line's time). Any other start
     /// after the start is a state error.
     public func check(_ command: PhaseCommand, at t: Double, wallClock: Double) throws(RunwayError) -> ResolvedCommand? {
-        if command == .start, t == clock.startT, phase != .preflight, phase != .touchdown { return nil }
+        if command == .start, t == clock.startT, phases.phase != .preflight, phases.phase != .touchdown { return nil }
         let next = try phases.check(command)
         return ResolvedCommand(next: next, t: try resolve(t, wallClock: wallClock, what: command.rawValue, optional: true))
     }
@@ -82,7 +82,7 @@ extension FlightComputer {
     /// it as one), so a host may start a replay with no time and push every line, a recording's
     /// start line too.
     public func givesPendingStartItsTime(_ command: PhaseCommand, at t: Double) -> Bool {
-        command == .start && t.isFinite && clock.startT.isNaN && phase != .preflight && phase != .touchdown
+        command == .start && t.isFinite && clock.startT.isNaN && phases.phase != .preflight && phases.phase != .touchdown
     }
 
     /// Ends the current lap now (a manual lap).
@@ -120,7 +120,7 @@ extension FlightComputer {
 
     /// Checks that a manual lap is allowed at `t` and returns its resolved time; changes nothing.
     public func checkLap(at t: Double, wallClock: Double) throws(RunwayError) -> Double {
-        guard phase == .cruise || phase == .holding else { throw .state("cannot lap in phase \(phase.rawValue)") }
+        guard phases.phase == .cruise || phases.phase == .holding else { throw .state("cannot lap in phase \(phases.phase.rawValue)") }
         let time = try resolve(t, wallClock: wallClock, what: "lap", optional: true)
         let at = time.isNaN ? now : time
         try lapStage.checkManual(progress(at: at), waits: lapWaits(at: at))
@@ -135,8 +135,8 @@ extension FlightComputer {
     /// strap alone laps when asked, not at the next command.)
     func lapWaits(at t: Double) -> Bool {
         let measured = lastAccepted != nil || speedSensor.hasSamples
-        return gaps.isWaiting || legEnd != nil || (phase == .cruise && measured && t > lapStage.counter.latestT)
-            || (phase == .cruise && stillness.creditableSince < t)
+        return gaps.isWaiting || legEnd != nil || (phases.phase == .cruise && measured && t > lapStage.counter.latestT)
+            || (phases.phase == .cruise && stillness.creditableSince < t)
     }
 
     /// Whether the laps that wait wait also for steps the stillness stage holds from before the
@@ -153,7 +153,7 @@ extension FlightComputer {
     /// non-mutating call from the fix path copied it, 580 instructions a fix).
     @inline(never)
     mutating func heldBeforeWaitingLap() -> Bool {
-        phase == .cruise && stillness.creditableSince < lapStage.lapSinceFirstWaiting
+        phases.phase == .cruise && stillness.creditableSince < lapStage.lapSinceFirstWaiting
     }
 
     /// Advances the clock without a fix; emits a `tick` while cruising. After touchdown it
@@ -172,15 +172,15 @@ extension FlightComputer {
     /// Changes nothing.
     public func checkTick(at t: Double, wallClock: Double) throws(RunwayError) -> (t: Double, moves: Bool) {
         let time = try resolve(t, wallClock: wallClock, what: "tick", optional: true)
-        return (time, !time.isNaN && phase != .touchdown && phase != .preflight && !(time == now))
+        return (time, !time.isNaN && phases.phase != .touchdown && phases.phase != .preflight && !(time == now))
     }
 
     /// Applies a tick at its resolved time (`checkTick`).
     public mutating func tick(resolvedAt time: Double, events: inout [Event]) {
-        guard !time.isNaN, phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
+        guard !time.isNaN, phases.phase != .touchdown else { return }  // (replay clock before any input: nothing to advance)
         advance(to: time, measured: false)
-        guard phase == .cruise else { return }
-        events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phase)))
+        guard phases.phase == .cruise else { return }
+        events.append(Event(seq: eventLog.next(), t: time, body: .tick(elapsedS: elapsed, distanceM: distance, phase: phases.phase)))
     }
 
     func resolve(_ t: Double, wallClock: Double, what: String, optional: Bool = false) throws(RunwayError) -> Double {
@@ -196,10 +196,10 @@ extension FlightComputer {
     @inline(__always)
     mutating func advance(to t: Double, metricsToo: Bool = true, measured: Bool = true) {
         if measured {
-            sensors.advance(to: t, counting: phase == .cruise)
-            if metricsToo { metrics.advance(to: t, cruising: phase == .cruise) }
+            sensors.advance(to: t, counting: phases.phase == .cruise)
+            if metricsToo { metrics.advance(to: t, cruising: phases.phase == .cruise) }
         }
-        clock.advance(to: t, phase: phase, measured: measured)
+        clock.advance(to: t, phase: phases.phase, measured: measured)
     }
 
     mutating func changePhase(to next: FlightPhase, by: HoldReason?, at time: Double, _ events: inout [Event]) {

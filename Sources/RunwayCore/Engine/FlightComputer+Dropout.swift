@@ -15,7 +15,7 @@ extension FlightComputer {
             var counted = clock.cruiseTime(from: d.from, to: t)
             if phases.isAutoHeld, let held = clock.legs.finished.last?.end { counted += t - max(d.from, held) }
             let paused = max(0, 1 - counted / (t - d.from))
-            d.shortfallM = max(0, d.shortfallM + (phase == .cruise || phases.isAutoHeld ? 0 : step.distanceM) - paused * d.movedM)
+            d.shortfallM = max(0, d.shortfallM + (phases.phase == .cruise || phases.isAutoHeld ? 0 : step.distanceM) - paused * d.movedM)
             if !phases.isAutoHeld { owed += d.shortfallM }
         }
         return d
@@ -30,7 +30,7 @@ extension FlightComputer {
     @inline(never)
     mutating func creditStill(_ doubt: TrackFilter.Doubt, step: Step, cruiseDt: Double, at t: Double) {
         let missedS = min(doubt.stillS, clock.cruiseTime(from: doubt.from, to: t) - (step.moving ? cruiseDt : 0),
-                          clock.measuredElapsed(in: phase) - odometer.movingS - stillness.waitingMovingS)
+                          clock.measuredElapsed(in: phases.phase) - odometer.movingS - stillness.waitingMovingS)
         if missedS > 0 { odometer.credit(distanceM: 0, movingS: missedS); pause.cruised(movingS: missedS, at: t) }
     }
 
@@ -39,8 +39,8 @@ extension FlightComputer {
     /// flight counted; but for its share before a user's pause (`ended`, `takeLegEnd`).
     @inline(never)
     mutating func outsideCruise(_ step: Step, dt: Double, cruiseDt: Double, ended: (m: Double, s: Double)) {
-        track.notCruising((phase == .cruise ? dt - cruiseDt : dt) - ended.s)
-        if phase != .cruise { track.heldBack(step.distanceM - ended.m) }
+        track.notCruising((phases.phase == .cruise ? dt - cruiseDt : dt) - ended.s)
+        if phases.phase != .cruise { track.heldBack(step.distanceM - ended.m) }
     }
 
     /// The track filter doubted the standing speeds from `from` on (`TrackFilter.takeDoubt`), with

@@ -18,7 +18,7 @@ extension FlightComputer {
         let legSince = lapStage.lapSince > positionsSince ? lapStage.lapSince : positionsSince
         // (At the time of the input that credits the gap, a tick may have passed: the hold's
         // sample, and the phase event, are that input's, as they are without the tick.)
-        if phase == .cruise, let v = pause.crossedStanding(c, legSince: legSince) {
+        if phases.phase == .cruise, let v = pause.crossedStanding(c, legSince: legSince) {
             autoPause(v, at: clock.measuredNow, &events)
             if phases.isAutoHeld { return }
             standing = true   // a hold began before it: its slow samples may still pause it
@@ -26,7 +26,7 @@ extension FlightComputer {
         // (The points kept before now take the steps; the gap's own, kept at its end, too: a gap
         // credited as it is, by a command, is credited at that point's time.)
         var creditedM = 0.0
-        if phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: max(now, c.at.nextUp)) }
+        if phases.phase == .cruise, let moved = stillness.crossed(c) { creditMovement(moved, before: max(now, c.at.nextUp)) }
         if let from = pause.crossed(c, autoHeld: phases.isAutoHeld) {
             clock.creditHold(from: from, to: c.at)
             lapStage.retimeWaiting(elapsedAt)   // (the laps waiting: their cruise seconds at their times)
@@ -59,8 +59,8 @@ extension FlightComputer {
                 creditedM = distanceM
             }
         }
-        if phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
-        if phase == .cruise && !lapsWaitForHeld { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
+        if phases.phase == .cruise { pace.gapCredited(at: c.at, distanceM: distance, creditM: creditedM) }
+        if phases.phase == .cruise && !lapsWaitForHeld { lapStage.cut(progress(at: c.at), now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
     }
 
     /// The cruise seconds from `a` to `b` that speed samples did not measure: less the cruise in

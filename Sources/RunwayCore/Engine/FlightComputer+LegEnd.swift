@@ -165,11 +165,11 @@ extension FlightComputer {
         // pause), at least the cruise after their last sample, as a gap's line counts it.
         // (A leg with no fix of its own begins at its resume: the cruise before an earlier pause
         // after the fix was judged standing, or had none, when that pause kept no leg end.)
-        let end = phase == .cruise ? clock.cruiseSince : t
+        let end = phases.phase == .cruise ? clock.cruiseSince : t
         let s = unsensedCruise(from: e.from.isNaN ? e.t : e.from, to: end, sensed: legEndSensed, until: e.sensedUntil)
         // (A gap that waits: its credit counts both sides of the pause, and cuts the laps; a
         // set-off is judged when the gap is credited: `takeGapSetOff`.)
-        if phase == .cruise && gaps.waitingAt == t {
+        if phases.phase == .cruise && gaps.waitingAt == t {
             if let o = setOff, let gap = gaps.waiting, gap.distanceM > 0 { gapSetOff = GapSetOff(setOff: o, legEnd: e, cruiseAfterS: s, fix: fix, at: t) }
             return (0, 0)
         }
@@ -210,7 +210,7 @@ extension FlightComputer {
         p.elapsedS = clock.elapsed(in: .holding)   // (the cruise time before the current leg)
         p.t = e.pausedAt
         lapStage.cut(p, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events)
-        if phase == .cruise, clock.cruiseSince > e.pausedAt {
+        if phases.phase == .cruise, clock.cruiseSince > e.pausedAt {
             p.t = clock.cruiseSince
             lapStage.cut(p, now: now, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events)
         }

@@ -20,7 +20,7 @@ extension FlightComputer {
             if line > 0 { endedShare = ended.m / line }
         }
         var keeps = false
-        if phase == .cruise && accurate {
+        if phases.phase == .cruise && accurate {
             // A leg's first point is where the runner was at the command: the step from it
             // spans only cruise, whatever the hold without fixes before it, and continues the
             // segment that point began (a gap or not: raw accumulation counts its line).
@@ -33,10 +33,10 @@ extension FlightComputer {
             keeps = m.keep
             pace.push(t: t, distanceM: distance)
         }
-        pace.updateRaw(fixSpeedMps: fix.speed, cruising: phase == .cruise, at: t)
+        pace.updateRaw(fixSpeedMps: fix.speed, cruising: phases.phase == .cruise, at: t)
         // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
         if keeps { recorder.keep(point(of: fix, at: t)) }
-        return phase == .cruise && accurate
+        return phases.phase == .cruise && accurate
     }
 
     /// A raw step to a fix at `t` with its own `speed`: its distance (of a line from before a

@@ -21,7 +21,7 @@ extension FlightComputer {
     public var maxSpeed: Double { odometer.maxSpeedMps }
     public var filtered: FilterCounts { gate.filtered }
     /// Cruise seconds so far.
-    public var elapsed: Double { clock.elapsed(in: phase) }
+    public var elapsed: Double { clock.elapsed(in: phases.phase) }
     public var laps: LapCounter { lapStage.counter }
     public var elevation: ElevationTracker { elevationStage.tracker }
     public var endReason: String? { clock.endReason }
@@ -42,14 +42,14 @@ extension FlightComputer {
         if let gap = gaps.waiting, !gap.held { p.distanceM += gap.distanceM }
         guard !time.isNaN else { return p }
         p.t = time
-        p.elapsedS = clock.elapsed(at: time, in: phase)
+        p.elapsedS = clock.elapsed(at: time, in: phases.phase)
         return p
     }
 
     /// Lands an unfinished flight at its latest time with an end reason of its own (a flight
     /// recovered after its host died is finished as "recovered").
     public mutating func land(reason: String, events: inout [Event]) {
-        if phase != .touchdown && phase != .preflight {
+        if phases.phase != .touchdown && phases.phase != .preflight {
             try? command(.stop, at: .nan, wallClock: now, events: &events)
         }
         clock.endReason = reason

@@ -8,7 +8,7 @@ extension FlightComputer {
     /// faster than the profile's cap (filters on) measures nothing, with a warning the first time.
     mutating func sensorSpeed(_ mps: Double, at t: Double, _ events: inout [Event]) {
         let autoHeld = phases.isAutoHeld
-        guard phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
+        guard phases.phase == .cruise || autoHeld else { speedSensor.seen(at: t); return }
         guard !config.filters || mps <= config.speedCapMps else {
             speedSensor.seen(at: t)
             if speedSensor.noteTooFast() {
@@ -44,11 +44,11 @@ extension FlightComputer {
         }
         shown.sense(mps, at: t)
         if config.filters {
-            pace.update(at: t, phase: phase, dopplerMps: mps, filterSpeedMps: mps)
+            pace.update(at: t, phase: phases.phase, dopplerMps: mps, filterSpeedMps: mps)
         } else {
-            pace.updateRaw(fixSpeedMps: mps, cruising: phase == .cruise, at: t)
+            pace.updateRaw(fixSpeedMps: mps, cruising: phases.phase == .cruise, at: t)
         }
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
+        if phases.phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
         if config.filters { autoPause(mps, at: t, &events) }
         // (A sample that measured nothing, the first after a silence, is no progress of the
         // laps: a gap credited next may cover that silence, and its line is the laps' to share.)

@@ -99,7 +99,7 @@ public struct FlightComputer: Sendable {
         let t = try clock.resolve(validated.t, wallClock: wallClock, live: config.clock == .live, what: "input",
                                   notBefore: clock.inputFloor)
         // The record is complete at touchdown: what comes after it would change it.
-        guard phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
+        guard phases.phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
         let stamped = validated.input.withTime(t)
         if recorder.route.count >= config.maxRoutePoints, case .fix = stamped {
             try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
@@ -134,14 +134,14 @@ public struct FlightComputer: Sendable {
     @inline(__always)
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
         if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
-        let wasCruising = phase == .cruise
+        let wasCruising = phases.phase == .cruise
         advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
         switch input {
         case .fix(let fix): apply(fix, at: t, &events)
         case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
         case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
         case .sample(.altimeter(let metres, _)):
-            if phase == .cruise {
+            if phases.phase == .cruise {
                 elevationStage.barometric(alt: metres, at: t, distanceM: distance)
                 recorder.altitudes.barometric(alt: metres, at: t)
             }
@@ -149,7 +149,7 @@ public struct FlightComputer: Sendable {
         case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }
         // (The power alerts on the branch of an input with power only: no test for any other.)
-        if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phase == .cruise), alerts.watchesPower {
+        if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
             powerToJudgeAt = t
         }
         emitFlight(&events)
@@ -170,7 +170,7 @@ public struct FlightComputer: Sendable {
     mutating func judgePower(_ events: inout [Event]) {
         let t = powerToJudgeAt
         powerToJudgeAt = .infinity
-        guard phase == .cruise, pause.machine.slowSince == nil else { return }
+        guard phases.phase == .cruise, pause.machine.slowSince == nil else { return }
         if let alert = alerts.updatePower(t: t, powerW: metrics.power.current(at: t)) {
             events.append(Event(seq: eventLog.next(), t: t, body: .alert(alert)))
         }
@@ -199,21 +199,21 @@ public struct FlightComputer: Sendable {
             var keepFrom: (dx: Double, dy: Double)? = nil
             // (The share of the step before a user's pause after its first fix: counted here.)
             let ended = legEnd == nil ? (m: 0.0, s: 0.0) : takeLegEnd(lineM: step.distanceM, toward: fix, at: t, &events)
-            if phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt, ended: ended) }
-            positionsMeasure = phase == .cruise || phases.isAutoHeld
+            if phases.phase != .cruise || cruiseDt < dt { outsideCruise(step, dt: dt, cruiseDt: cruiseDt, ended: ended) }
+            positionsMeasure = phases.phase == .cruise || phases.isAutoHeld
             shown.show(fix)
             // What the filter's step left out (its lag after a start, a Doppler window's shortfall,
             // a dropout's), paid out no faster than the speed cap allows. (While auto-paused the
             // stillness detector judges nothing, its judgement is the one before: the credit waits
             // for the resume.)
-            let lagCredit = lag.take(step, fix: fix, at: t, filter: track.estimate, cruising: phase == .cruise || phases.isAutoHeld,
+            let lagCredit = lag.take(step, fix: fix, at: t, filter: track.estimate, cruising: phases.phase == .cruise || phases.isAutoHeld,
                                      standing: phases.isAutoHeld || stillness.settings.enabled && stillness.isStill)
             if lagCredit > 0 { track.credited(lagCredit) }
-            owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phase == .cruise,
+            owed += lagCredit + dopplerCheck.take(step, fix: fix, at: t, cruising: phases.phase == .cruise,
                                                   measuredBySpeed: track.lastStepMeasuredBySpeed, log: &eventLog)
             // A dropout's stretch the filter just doubted (rare): what its steps missed is owed.
             let doubt = track.doubt == nil ? nil : settleDoubt(step, at: t)
-            if phase == .cruise {
+            if phases.phase == .cruise {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
@@ -257,11 +257,11 @@ public struct FlightComputer: Sendable {
                 stillness.observe(step, fix: fix, at: t)   // (whether the positions move: `movementUnshown`)
                 if let doubt { doubted(from: doubt.from, shortfallM: doubt.shortfallM, at: t, &events) }
             }
-            pace.update(at: t, phase: phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
+            pace.update(at: t, phase: phases.phase, dopplerMps: fix.speed, filterSpeedMps: track.speedMps)
             // The point once the pace has taken the fix: it carries this fix's speed, not the one before.
             if let o = keepFrom {
                 recorder.keep(point(of: fix, at: t), fromLast: o)
-            } else if phase == .cruise && recorder.holds(speed: fix.speed) {
+            } else if phases.phase == .cruise && recorder.holds(speed: fix.speed) {
                 recorder.hold(point(of: fix, at: t))   // (kept if the next point's speed crosses a walker's)
             }
         }
@@ -270,7 +270,7 @@ public struct FlightComputer: Sendable {
             distanceAtPosition = distance
         }
         lastAccepted = GapResolver.LastFix(lat: fix.lat, lon: fix.lon, t: t)
-        if phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
+        if phases.phase == .cruise, pace.isMeasured { odometer.noteSpeed(pace.groundSpeedMps, at: clock.measuredNow) }
         if let step = measured {
             if let v = pause.takeGapSample() { autoPause(v, at: t, &events) }
             // Without Doppler speed (or with a standing one the positions belie: `doubtsSpeed`),
@@ -303,7 +303,7 @@ public struct FlightComputer: Sendable {
         if reanchored {
             // The previous anchor was junk: alone on the route, it goes (a flight the user
             // paused or stopped keeps its route as it was).
-            if phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
+            if phases.phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
             if gapSetOff != nil { takeGapSetOff(toward: fix, at: t) }   // (the fix after its gap was junk)
             if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
             eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
@@ -314,10 +314,10 @@ public struct FlightComputer: Sendable {
             // gap, and the set-off with it; else nothing bore that fix out, and the set-off goes.)
             if gapSetOff != nil { if gaps.bearsOut(fix, last: last) { takeGapSetOff() } else { gapSetOff = nil } }
             let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                      waits: phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
+                                      waits: phases.phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
                                       speedDoubted: track.doubtsSpeed)
             if let c = start.credit { credit(c, &events) }
-            if let j = start.junk, phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
+            if let j = start.junk, phases.phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
             gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause
             if start.waiting != nil { gapSensed = speedSensor.measuredSincePositioned }
             track.reset(at: dopplerCheck.trusted(fix), t: t)
@@ -345,7 +345,7 @@ public struct FlightComputer: Sendable {
     /// cruise, a manual lap that waited for a gap once none waits (nor a leg end).
     @inline(__always)
     mutating func lapsAndAlerts(at t: Double, _ events: inout [Event]) {
-        guard phase == .cruise else {
+        guard phases.phase == .cruise else {
             // (A lap that waited for a gap ending while held: nothing more comes before it.)
             if !gaps.isWaiting && legEnd == nil { lapStage.settle(lapProgress, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &eventLog, into: &events) }
             return
