@@ -141,5 +141,5 @@ demo: deps lib
 		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
-	rm -rf .build .build-fuzz .build-address .build-thread $(BUILD) dist bindings/python/build
+	rm -rf .build .build-address .build-thread $(BUILD) dist bindings/python/build
 	$(MAKE) -C examples/c clean

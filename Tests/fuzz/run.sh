@@ -3,8 +3,9 @@
 #
 #   Tests/fuzz/run.sh [--seconds N | --runs N] [--parallel P] [harness ...]
 #
-# Builds librunway.so with AddressSanitizer and coverage instrumentation (swift build
-# --build-path .build-fuzz, into build/fuzz/), tests the harnesses' JSON check
+# Builds librunway.so with AddressSanitizer and coverage instrumentation
+# (Tests/sanitize/build-lib.sh address, the build the C hosts' AddressSanitizer run uses too;
+# copied into build/fuzz/), tests the harnesses' JSON check
 # (json_check_test.c), builds the harnesses Tests/fuzz/fuzz_*.c with clang
 # -fsanitize=fuzzer,address, seeds each corpus (Tests/fuzz/seeds, the shared recordings in
 # ../shared/tracks when present, examples/data), replays the saved regressions
@@ -39,17 +40,10 @@ CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
 [[ -x "$CLANG" ]] || CLANG=clang   # the toolchain's own clang: its sanitizer runtime matches swiftc's
 
 mkdir -p "$out" "$out/crashes"
-echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage)"
-# Linked as the release library is (lld, the export list): the harnesses see only runway_*.
-lld="$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld"
-printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" >"$out/toolset.json"
-(cd "$root" && swift build -c release --product runway --build-path .build-fuzz --toolset "$out/toolset.json" \
-   -Xlinker --version-script="$root/scripts/librunway.map" \
-   -Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=edge,inline-8bit-counters,pc-table,trace-cmp \
-   -Xswiftc -DFUZZING -Xswiftc -static-stdlib \
-   2>&1 | grep -E "error|warning|Build" || true)
+echo "== fuzz: instrumented librunway.so (AddressSanitizer + coverage; Tests/sanitize/build-lib.sh)"
+lib="$("$root/Tests/sanitize/build-lib.sh" address)"
 # Replaced by rename, so a campaign still running keeps its own copy.
-cp "$root/.build-fuzz/release/librunway.so" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"
+cp "$lib" "$out/librunway.so.new" && mv -f "$out/librunway.so.new" "$out/librunway.so"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet HEAD -- Sources include Tests/fuzz 2>/dev/null || echo +dirty)"
 
 # The harnesses' JSON check itself first: one that accepted garbage would hide findings.

@@ -3,8 +3,9 @@
 #
 #   Tests/sanitize/run.sh address|thread [--stress-seconds N]
 #
-# Builds librunway.so with -sanitize=address (AddressSanitizer + LeakSanitizer) or -sanitize=thread
-# (ThreadSanitizer) into build/<sanitizer>/, then builds with clang -fsanitize=<same> and runs:
+# Builds librunway.so with -sanitize=address (AddressSanitizer + LeakSanitizer; the fuzzing build,
+# Tests/sanitize/build-lib.sh) or -sanitize=thread (ThreadSanitizer) into build/<sanitizer>/, then
+# builds with clang -fsanitize=<same> and runs:
 #   - Tests/c/abi_run.c (with the other Tests/c/abi_*.c), the C ABI end to end (threads,
 #     subscriptions, store);
 #   - examples/c/runway_host through examples/c/test.sh (generated and real recordings);
@@ -14,7 +15,7 @@
 set -euo pipefail
 
 san="${1:-}"
-case "$san" in address|thread) ;; *) sed -n '2,12p' "$0"; exit 2 ;; esac
+case "$san" in address|thread) ;; *) sed -n '2,14p' "$0"; exit 2 ;; esac
 shift
 stress_seconds=5
 while [[ $# -gt 0 ]]; do
@@ -28,20 +29,9 @@ mkdir -p "$out"
 CLANG="${CLANG:-$(dirname "$(readlink -f "$(command -v swiftc)")")/clang}"
 [[ -x "$CLANG" ]] || CLANG=clang   # the toolchain's clang: its sanitizer runtimes match swiftc's
 
-echo "== sanitize $san: librunway.so"
-# The Swift runtime is linked statically, as in the release, except under ThreadSanitizer: a
-# static runtime hides its lazy-initialisation locks (swift_once) from TSan's interceptors, which
-# then reports every lazy global as a race. That build is a test tool, never shipped.
-# That build cannot be loaded by a host without the toolchain's runtime libraries.
-# Both are linked as the release library is otherwise (lld, the export list): hosts see only runway_*.
-static=(-Xswiftc -static-stdlib)
-[[ "$san" == thread ]] && static=()
-lld="$(dirname "$(readlink -f "$(command -v swiftc)")")/ld.lld"
-printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" >"$out/toolset.json"
-(cd "$root" && swift build -c release --product runway --build-path ".build-$san" --toolset "$out/toolset.json" \
-   -Xlinker --version-script="$root/scripts/librunway.map" -Xswiftc -sanitize="$san" "${static[@]}" 2>&1 \
-   | grep -E "error|warning|Build" || true)
-cp "$root/.build-$san/release/librunway.so" "$out/librunway.so"
+echo "== sanitize $san: librunway.so (Tests/sanitize/build-lib.sh)"
+lib="$("$here/build-lib.sh" "$san")"
+cp "$lib" "$out/librunway.so"
 leaked="$(nm -D --defined-only "$out/librunway.so" | awk '$2 ~ /[TDBRVW]/ && $3 !~ /^runway_/' | wc -l)"
 if [[ "$leaked" != 0 ]]; then
   echo "sanitize $san: librunway.so exports $leaked symbols besides runway_*"; exit 1

@@ -84,7 +84,7 @@ extension FITReader {
             }
             if headerSize >= 14, let stored = load(b, start + 12, 2, bigEndian: false), stored != 0 {
                 let computed = crc(b, start..<(start + 12))
-                if computed != stored && verifiesCRC {
+                if computed != stored {
                     try header("corrupt \(what): header CRC \(hex(stored)) at byte \(start + 12) does not match its bytes (\(hex(computed)))")
                     return b.count
                 }
@@ -106,7 +106,7 @@ extension FITReader {
                 crcProblem = "truncated \(what): the file CRC at byte \(dataEnd) is missing (\(b.count - dataEnd) of 2 bytes are there)"
             } else if let stored = load(b, dataEnd, 2, bigEndian: false) {
                 let computed = crc(b, start..<dataEnd)
-                if computed != stored && verifiesCRC {
+                if computed != stored {
                     crcProblem = "corrupt \(what): file CRC \(hex(stored)) at byte \(dataEnd) does not match its data (\(hex(computed)))"
                 }
             }

@@ -186,14 +186,6 @@ enum FITReader {
         return v
     }
 
-    /// False only in the fuzzing build (`-DFUZZING`, Tests/fuzz/run.sh), where a CRC would stop
-    /// every mutation of a record at the door; the CRC is still computed there.
-    #if FUZZING
-    static let verifiesCRC = false
-    #else
-    static let verifiesCRC = true
-    #endif
-
     /// The FIT CRC-16 of `range` (the part inside `b`): the writer's CRC.
     static func crc(_ b: UnsafeRawBufferPointer, _ range: Range<Int>) -> UInt64 {
         let lo = max(0, range.lowerBound), hi = min(b.count, range.upperBound)
