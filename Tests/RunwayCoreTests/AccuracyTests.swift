@@ -10,23 +10,39 @@ struct Replay {
     /// the run; only when asked for (`pace`: a snapshot a fix is about a tenth of a debug replay's
     /// time).
     var paceSamples: [(t: Double, truth: Double, engine: Double)] = []
+    /// For each k of `checkpoints`, the distance after the run's first k fixes, in flight and
+    /// with the flight stopped there: what `Replay(run, upTo: k)` gives with `stopAtEnd` false
+    /// (`inFlight[k]`) and true (`stopped[k]`), from this one replay (the engine is a value: a
+    /// copy of it stops).
+    var inFlight: [Int: Double] = [:]
+    var stopped: [Int: Double] = [:]
 
     /// `keep`: which of the run's fixes the receiver gives (the others lost: dropouts).
     /// `lapEveryS`: when positive, a manual lap at the first fix every that many seconds.
     init(_ run: SimRun, config: EngineConfig = EngineConfig(), stopAtEnd: Bool = true, upTo: Int? = nil,
-         lapEveryS: Double = 0, pace: Bool = false, keep: (SimFix) -> Bool = { _ in true }) throws {
+         lapEveryS: Double = 0, pace: Bool = false, checkpoints: Set<Int> = [],
+         keep: (SimFix) -> Bool = { _ in true }) throws {
         core = FlightComputer(config: config)
-        let fixes = run.fixes.prefix(upTo ?? run.fixes.count).filter(keep)
-        guard let first = fixes.first else { return }
+        let fixes = run.fixes.prefix(upTo ?? run.fixes.count).enumerated().filter { keep($0.element) }
+        for k in checkpoints where k <= (fixes.first?.offset ?? Int.max) { (inFlight[k], stopped[k]) = (0, 0) }
+        guard let first = fixes.first?.element else { return }
         try core.command(.start, at: first.t, wallClock: .nan, events: &events)
         var history: [(t: Double, d: Double)] = []
         var nextLap = first.t + lapEveryS
-        for f in fixes {
+        for (j, (i, f)) in fixes.enumerated() {
             let fix = Fix(t: f.t, lat: f.lat, lon: f.lon, alt: f.alt, speed: f.speed, course: f.course, hAcc: f.hAcc)
             try core.process(.fix(fix), wallClock: .nan, events: &events)
             if lapEveryS > 0, f.t >= nextLap {
                 try core.lap(at: f.t, wallClock: .nan, events: &events)
                 nextLap += lapEveryS
+            }
+            // Up to the next kept fix, a prefix ends at this one.
+            let next = j + 1 < fixes.count ? fixes[j + 1].offset : Int.max
+            for k in checkpoints where k > i && k <= next {
+                inFlight[k] = core.distance
+                var copy = core, ignored: [Event] = []
+                try copy.command(.stop, at: f.t, wallClock: .nan, events: &ignored)
+                stopped[k] = copy.distance
             }
             guard pace else { continue }
             history.append((f.t, f.truePathM))
@@ -35,7 +51,7 @@ struct Replay {
                 paceSamples.append((f.t, truth, core.snapshot.groundSpeedMps))
             }
         }
-        if stopAtEnd, let last = fixes.last { try core.command(.stop, at: last.t, wallClock: .nan, events: &events) }
+        if stopAtEnd, let last = fixes.last?.element { try core.command(.stop, at: last.t, wallClock: .nan, events: &events) }
         events.removeAll()
     }
 
@@ -70,6 +86,23 @@ let places: [(lat: Double, lon: Double)] = [(52.37, 4.89), (-33.87, 151.21), (-1
 
 @Suite("Distance that survives GPS noise (simulated runs with known truth)")
 struct AccuracyTests {
+    /// The test helper's checkpoints: the same distances as replays cut at them, in flight and
+    /// stopped, with fixes lost before and across a checkpoint too.
+    @Test func aReplaysCheckpointsAreTheReplaysCutThere() throws {
+        let run = sim()
+        let t0 = run.fixes.first?.t ?? 0
+        let keep: (SimFix) -> Bool = { !(0...5).contains($0.t - t0) && !(300...340).contains($0.t - t0) }
+        let ks: Set<Int> = [0, 3, 7, 200, 301, 320, 345, run.fixes.count, run.fixes.count + 5]
+        let whole = try Replay(run, checkpoints: ks, keep: keep)
+        for k in ks {
+            let inFlight = try Replay(run, stopAtEnd: false, upTo: k, keep: keep).distance
+            let stopped = try Replay(run, upTo: k, keep: keep).distance
+            #expect(whole.inFlight[k] == inFlight && whole.stopped[k] == stopped,
+                    "\(k): \(String(describing: whole.inFlight[k])) \(String(describing: whole.stopped[k])), cut there \(inFlight) \(stopped)")
+        }
+        #expect(whole.stopped[run.fixes.count] == whole.distance)
+    }
+
     @Test func rawAccumulationOfNoisyFixesReadsFarTooLong() throws {
         var raw = EngineConfig()
         raw.filters = false

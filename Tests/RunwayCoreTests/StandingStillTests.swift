@@ -145,7 +145,6 @@ struct StandingStillTests {
             for (name, bound, change) in stands {
                 let run = Self.honest(trial, motion: Self.motion(activity), doppler: doppler, change)
                 let what = "\(activity) doppler \(doppler), \(trial), \(name)"
-                let on = try Replay(run, config: EngineConfig(activity: activity))
                 // What the stand added with the decision off: its distance across the standing
                 // fixes, from where the runner slowed below a walker's speed (steps slower than a
                 // walker at both ends wait for the decision, which drops them with the stand).
@@ -155,14 +154,14 @@ struct StandingStillTests {
                 }
                 guard var first = standing.first, let last = standing.last, last - first > 100 else { Issue.record("\(what): no stand"); continue }
                 while first > 0 && run.fixes[first - 1].trueSpeedMps < walker { first -= 1 }
-                let added = try Replay(run, config: off, stopAtEnd: false, upTo: last + 1).distance
-                    - (first > 0 ? try Replay(run, config: off, stopAtEnd: false, upTo: first + 1).distance : 0)
                 // The distances up to the finish's braking below a walker's speed, likewise.
                 let finish = (run.fixes.lastIndex { $0.trueSpeedMps >= walker } ?? run.fixes.count - 1) + 1
-                let onToFinish = try Replay(run, config: EngineConfig(activity: activity), upTo: finish)
-                let without = try Replay(run, config: off, upTo: finish)
-                #expect(onToFinish.distance <= without.distance + 0.5, "\(what): \(onToFinish.distance) m, \(without.distance) m with the decision off")
-                #expect(without.distance - onToFinish.distance <= added + 0.5, "\(what): \(onToFinish.distance) m, \(without.distance) m off, of which the stand \(added) m")
+                let on = try Replay(run, config: EngineConfig(activity: activity), checkpoints: [finish])
+                let offReplay = try Replay(run, config: off, checkpoints: [first + 1, last + 1, finish])
+                let added = try #require(offReplay.inFlight[last + 1]) - (first > 0 ? try #require(offReplay.inFlight[first + 1]) : 0)
+                let onToFinish = try #require(on.stopped[finish]), without = try #require(offReplay.stopped[finish])
+                #expect(onToFinish <= without + 0.5, "\(what): \(onToFinish) m, \(without) m with the decision off")
+                #expect(without - onToFinish <= added + 0.5, "\(what): \(onToFinish) m, \(without) m off, of which the stand \(added) m")
                 let extra = on.core.movingS - run.truthMovingS
                 #expect(extra - plainExtra < bound, "\(what): \(extra) s more than the truth, \(plainExtra) s without the stand")
             }
