@@ -64,11 +64,29 @@ wheel: lib
 	@./scripts/install-deps.sh
 	./scripts/build-wheel.sh dist
 
-test: deps lib test-swift test-c test-install test-example test-python test-rust test-callgrind test-fuzz test-sanitize test-stress test-leaks
+# The suites run one after another. One overlap: while the release library's host-side suites
+# run (test-hosts: C, install, example, Python, Rust, instruction counts; mostly one core), the
+# sanitizer libraries build beside them (sanitizer-libs: mostly one whole-module compilation at
+# a time). No two suites run at once.
+test: deps lib test-swift
+	$(MAKE) --no-print-directory -j2 test-hosts sanitizer-libs
+	$(MAKE) --no-print-directory test-fuzz test-sanitize test-stress test-leaks
 	@echo "suites: 11 passed, 0 failed"
 
+.PHONY: test-hosts sanitizer-libs
+test-hosts: lib
+	for t in test-c test-install test-example test-python test-rust test-callgrind; do \
+	  $(MAKE) --no-print-directory $$t || exit 1; done
+
+# The AddressSanitizer build (fuzzing and the C hosts under ASan), then the ThreadSanitizer one.
+sanitizer-libs:
+	./Tests/sanitize/build-lib.sh address >/dev/null
+	./Tests/sanitize/build-lib.sh thread >/dev/null
+
+# The engine and the simulator optimised, as the release is (Package.swift): the suite in about
+# 90 s instead of 300 s, its build as long.
 test-swift:
-	$(SWIFT) test
+	RUNWAY_OPTIMISED_TESTS=1 $(SWIFT) test
 
 test-c: lib
 	./Tests/c/run.sh
