@@ -22,8 +22,9 @@ struct AltimeterExportTests {
     static func flight(_ trial: SimTrial, gpsToo: Bool, samplesFrom: Double = 0) throws -> FlightComputer {
         var sim = trial.config(SimConfig())
         sim.altitudeSource = .barometric
+        sim.altitudeError = .barometric
         sim.hillShape = .sine
-        sim.altitudeAmplitudeM = 15
+        sim.altitudeAmplitudeM = 60
         let run = simulate(sim)
         var core = FlightComputer(config: EngineConfig())
         var events: [Event] = []
