@@ -1,11 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// RUNWAY_OPTIMISED_TESTS=1 (what `make test` sets): the engine and the simulator are compiled
-// optimised (-O) in the debug build the tests use, as the release is; the suite then runs in about
-// a third of the time (most of it replays simulated flights through the engine). Plain `swift
-// build` / `swift test` leave them unoptimised for debugging, and a package that depends on this
-// one never sees the flag.
+// RUNWAY_OPTIMISED_TESTS=1 (what `make test` sets, building in .build-tests): the engine and the
+// simulator are compiled optimised (-O) in the debug build the tests use, as the release is; the
+// suite then runs in about a third of the time (most of it replays simulated flights through the
+// engine). Plain `swift build` / `swift test` leave them unoptimised for debugging, and a package
+// that depends on this one never sees the flag.
 let optimised: [SwiftSetting] = Context.environment["RUNWAY_OPTIMISED_TESTS"] == "1" ? [.unsafeFlags(["-O"])] : []
 
 let package = Package(
