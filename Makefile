@@ -64,15 +64,13 @@ wheel: lib
 	@./scripts/install-deps.sh
 	./scripts/build-wheel.sh dist
 
-# The suites run one after another, with two overlaps of builds that use about one core: the
-# release library (lib: mostly one whole-module compilation) builds beside the Swift tests' build,
-# and the sanitizer libraries (sanitizer-libs, likewise) beside the release library's host-side
-# suites (test-hosts: C, install, example, Python, Rust, instruction counts; mostly one core).
-# No two suites run at once (the Swift suite starts after its build, which outlasts lib's).
-test: deps
-	$(MAKE) --no-print-directory -j2 lib test-swift
+# The suites run one after another. One overlap: while the release library's host-side suites
+# run (test-hosts: C, install, example, Python, Rust, instruction counts; mostly one core), the
+# sanitizer libraries build beside them (sanitizer-libs: mostly one whole-module compilation at a
+# time). No two suites run at once (the last four one at a time whatever make's -j).
+test: deps lib test-swift
 	$(MAKE) --no-print-directory -j2 test-hosts sanitizer-libs
-	$(MAKE) --no-print-directory test-fuzz test-sanitize test-stress test-leaks
+	$(MAKE) --no-print-directory -j1 test-fuzz test-sanitize test-stress test-leaks
 	@echo "suites: 11 passed, 0 failed"
 
 .PHONY: test-hosts sanitizer-libs
@@ -87,7 +85,7 @@ sanitizer-libs:
 
 # The engine and the simulator optimised, as the release is (Package.swift): the suite in about
 # 90 s instead of 300 s, its build as long. Built in .build-tests, so that it and a plain
-# `swift test` (unoptimised, in .build) do not rebuild each other, and beside lib.
+# `swift test` (unoptimised, in .build) do not rebuild each other.
 test-swift:
 	RUNWAY_OPTIMISED_TESTS=1 $(SWIFT) test --build-path .build-tests
 
@@ -162,5 +160,5 @@ demo: deps lib
 		--store $(BUILD)/demo/runway.db --export gpx,fit --out-dir $(BUILD)/demo
 
 clean:
-	rm -rf .build .build-tests .build-address .build-thread $(BUILD) dist bindings/python/build
+	rm -rf .build .build-tests .build-address .build-thread .build-fuzz $(BUILD) dist bindings/python/build
 	$(MAKE) -C examples/c clean

@@ -5,7 +5,7 @@ import PackageDescription
 // simulator are compiled optimised (-O) in the debug build the tests use, as the release is; the
 // suite then runs in about a third of the time (most of it replays simulated flights through the
 // engine). Plain `swift build` / `swift test` leave them unoptimised for debugging, and a package
-// that depends on this one never sees the flag.
+// that depends on this one does not get the flag (unless its own build sets the variable too).
 let optimised: [SwiftSetting] = Context.environment["RUNWAY_OPTIMISED_TESTS"] == "1" ? [.unsafeFlags(["-O"])] : []
 
 let package = Package(

@@ -13,7 +13,7 @@ struct Replay {
     /// For each k of `checkpoints`, the distance after the run's first k fixes, in flight and
     /// with the flight stopped there: what `Replay(run, upTo: k)` gives with `stopAtEnd` false
     /// (`inFlight[k]`) and true (`stopped[k]`), from this one replay (the engine is a value: a
-    /// copy of it stops).
+    /// copy of it stops). With `upTo` too, a k beyond it gives the state at `upTo`.
     var inFlight: [Int: Double] = [:]
     var stopped: [Int: Double] = [:]
 

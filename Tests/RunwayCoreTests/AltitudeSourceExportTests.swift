@@ -23,15 +23,16 @@ struct AltitudeSourceExportTests {
         return try result.get().report
     }
 
-    /// A simulated run over a 60 m sine hill (gain 120 m), its altitudes in its fixes from `source`
-    /// (the simulator's barometer, `SimAltitudeError.barometric`: 0.2 m of white noise and a slow
-    /// drift; its GPS: the default wander of metres), replayed with `fix_altitude` saying so.
+    /// A simulated run over a sine hill, its altitudes in its fixes from `source`, replayed with
+    /// `fix_altitude` saying so: the simulator's barometer (`SimAltitudeError.barometric`: 0.2 m
+    /// of white noise and a slow drift) over a 60 m hill (gain 120 m), or its GPS (the default
+    /// wander of metres) over a 15 m one.
     static func hillyFlight(_ trial: SimTrial, _ source: SimAltitudeSource) throws -> FlightComputer {
         var sim = trial.config(SimConfig())
         sim.altitudeSource = source
         if source == .barometric { sim.altitudeError = .barometric }
         sim.hillShape = .sine
-        sim.altitudeAmplitudeM = 60
+        sim.altitudeAmplitudeM = source == .barometric ? 60 : 15
         let run = simulate(sim)
         var config = EngineConfig()
         config.fixAltitude = source == .barometric ? .barometric : .gps

@@ -27,7 +27,7 @@ flags=(-Xswiftc -sanitize="$san")
                                    -Xswiftc -DFUZZING -Xswiftc -static-stdlib)
 (cd "$root" && swift build -c release --product runway --build-path ".build-$san" \
    --toolset "$root/build/$san/toolset.json" -Xlinker --version-script="$root/scripts/librunway.map" \
-   "${flags[@]}" 2>&1 | grep -E "error|warning|Build" >&2 || true)
+   "${flags[@]}" 2>&1 | { grep -E "error|warning|Build" >&2 || true; })   # (pipefail: swift's status)
 lib="$root/.build-$san/release/librunway.so"
 [[ -f "$lib" ]] || { echo "build-lib $san: no $lib" >&2; exit 1; }
 echo "$lib"
