@@ -28,10 +28,18 @@ struct AltimeterExportTests {
         return simulate(sim)
     }
 
+    /// The barometer's altitude at each fix's time in `run`.
+    static func barometer(_ run: SimRun) -> [Double: Double] {
+        Dictionary(run.fixes.map { ($0.t, $0.alt) }, uniquingKeysWith: { a, _ in a })
+    }
+
+    static func flight(_ trial: SimTrial, gpsToo: Bool, samplesFrom: Double = 0) throws -> FlightComputer {
+        try flight(run(trial), gpsToo: gpsToo, samplesFrom: samplesFrom)
+    }
+
     /// `AltitudeSourceExportTests.hillyFlight` with the barometer's altitudes as an altimeter
     /// sample before each fix, the fix's `alt` NaN or (`gpsToo`) `gpsAltitude`; `fix_altitude` gps.
-    static func flight(_ trial: SimTrial, gpsToo: Bool, samplesFrom: Double = 0) throws -> FlightComputer {
-        let run = Self.run(trial)
+    static func flight(_ run: SimRun, gpsToo: Bool, samplesFrom: Double = 0) throws -> FlightComputer {
         var core = FlightComputer(config: EngineConfig())
         var events: [Event] = []
         let first = try #require(run.fixes.first), last = try #require(run.fixes.last)
@@ -69,8 +77,8 @@ struct AltimeterExportTests {
     /// time), not the fix's GPS one 40 m above it.
     @Test func theRoutesAltitudesAreTheBarometers() throws {
         let run = Self.run(SimTrials.tuning[0])
-        let core = try Self.flight(SimTrials.tuning[0], gpsToo: true)
-        let barometer = Dictionary(run.fixes.map { ($0.t, $0.alt) }, uniquingKeysWith: { a, _ in a })
+        let core = try Self.flight(run, gpsToo: true)
+        let barometer = Self.barometer(run)
         let route = core.record.route
         #expect(route.count > 100)
         for i in 0..<route.count {
@@ -84,8 +92,9 @@ struct AltimeterExportTests {
     /// which the exports (saying `barometric`) leave out; the points after, the barometer's.
     @Test(arguments: [ExportFormat.gpx, .tcx, .fit])
     func gpsAltitudesBeforeTheFirstSampleAreLeftOut(_ format: ExportFormat) throws {
-        let core = try Self.flight(SimTrials.tuning[0], gpsToo: false, samplesFrom: 600)
-        let barometer = Dictionary(Self.run(SimTrials.tuning[0]).fixes.map { ($0.t, $0.alt) }, uniquingKeysWith: { a, _ in a })
+        let run = Self.run(SimTrials.tuning[0])
+        let core = try Self.flight(run, gpsToo: false, samplesFrom: 600)
+        let barometer = Self.barometer(run)
         let r = core.record
         #expect(r.altitudeSource == .barometric)
         #expect(r.altitudeSourceFromT.isFinite && r.altitudeSourceFromT > r.route.time(0))
