@@ -95,12 +95,26 @@ static int thread_count_settled(int want) {
   return n;
 }
 
+/* The process's thread count once it has stayed the same for 10 ms (20 reads 0.5 ms apart; at
+ * most a second): a thread of an earlier test still exiting is not counted as one that stays. */
+static int thread_count_steady(void) {
+  int n = thread_count();
+  for (int same = 0, i = 0; same < 20 && i < 2000; i++) {
+    struct timespec pause = {0, 500000};
+    nanosleep(&pause, NULL);
+    int m = thread_count();
+    same = m == n ? same + 1 : 0;
+    n = m;
+  }
+  return n;
+}
+
 /* No thread of a session outlives runway_session_close() or a runway_unsubscribe() called from
  * outside a callback: delivery threads are joined, not left to exit on their own. (Detached threads
  * still finishing after close would crash a host that unloads the library, and be counted here.) */
 void test_no_thread_outlives_its_session(void) {
-  int before = thread_count();
   for (int round = 0; round < 20; round++) {
+    int before = thread_count_steady();   /* (each round: once measured, an exiting thread failed all 20) */
     runway_session *s = NULL;
     if (!EXPECT(runway_session_open(NULL, &s), RUNWAY_OK)) return;
     sub_t subs[12];
