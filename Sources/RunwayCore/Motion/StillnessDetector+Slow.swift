@@ -22,11 +22,25 @@ extension StillnessDetector {
     /// `windowS` of fixes since without deciding standing (not by the clock: the gap's time is
     /// none of the window's); dropped when the window decides standing, unless the Doppler
     /// speeds before and after the gap together read as a slow walk (`carriedReadStanding`).
+    ///
+    /// A runner's every step (no gap, no slow step, no slow stretch, a window that does not look
+    /// still) is counted as it is, here; any other goes on in `judgeSlow` (its own function, so
+    /// that this stays small enough to be inlined in `judge`).
     @inline(__always)
     mutating func judgeMoving(_ step: Step, doppler: Double, before: Double, at t: Double, dt: Double) -> Judged {
         let slowStep = !step.newSegment && doppler < movingDoppler && before < movingDoppler
+        let stillFrom = windowStillFrom(at: t)
+        if stillFrom == nil, !slowStep, !step.newSegment, slowStretch.from.isNaN { return Judged(step: step, credit: nil) }
+        return judgeSlow(step, doppler: doppler, slowStep: slowStep, stillFrom: stillFrom, at: t, dt: dt)
+    }
+
+    /// The rest of `judgeMoving`, with what it found: whether the step is slow (`slowStep`), and
+    /// where the window's last `windowS` begin when its Doppler speeds do not rule out standing
+    /// (`stillFrom`, `windowStillFrom`).
+    @inline(never)
+    private mutating func judgeSlow(_ step: Step, doppler: Double, slowStep: Bool, stillFrom: Int?, at t: Double, dt: Double) -> Judged {
         let moved = isCarrying && carriedMoved()
-        if windowLooksStill(at: t) {
+        if let lead = stillFrom, windowEndsLookStill(from: lead, at: t) {
             // (Unless the runner moved off since, or the Doppler speeds before and after the gap
             // together read as a slow walk: then the carried steps were movement.)
             let credit = moved || isCarrying && !carriedReadStanding() ? releaseSlow(before: carriedSince.nextUp) : nil

@@ -205,16 +205,24 @@ public struct StillnessDetector: Sendable {
         let before = lastDoppler
         lastDoppler = doppler
         guard isStill else { return judgeMoving(step, doppler: doppler, before: before, at: t, dt: dt) }
+        return judgeStill(step, x: s.x, y: s.y, sigma: s.sigma, doppler: doppler, at: t, dt: dt)
+    }
+
+    /// A step while still (`judge`, its fix on the local plane at `x`, `y`, of position σ `sigma`):
+    /// held, or movement confirmed. (Its own function, as a runner's path in `judge` is small
+    /// enough for the optimiser to inline `judgeMoving`'s into it.)
+    @inline(never)
+    private mutating func judgeStill(_ step: Step, x: Double, y: Double, sigma: Double, doppler: Double, at t: Double, dt: Double) -> Judged {
         // Quiet: Doppler at standing noise, or without Doppler a step the filter did not move.
         let quiet = doppler.isNaN ? !step.moving && step.distanceM <= 0 : doppler < stillDoppler
         held.append(Held(t: t, d: step.distanceM, movingS: step.moving ? max(0, dt) : 0, quiet: quiet && !step.newSegment, from: t - max(0, dt)))
         guard let a = anchor else {
-            anchor = (s.x, s.y)
+            anchor = (x, y)
             anchorT = t
             return Judged(step: still(step), credit: nil)
         }
-        let dx = s.x - a.x, dy = s.y - a.y
-        let far = (dx * dx + dy * dy).squareRoot() > settings.movedRadiusSigmas * s.sigma
+        let dx = x - a.x, dy = y - a.y
+        let far = (dx * dx + dy * dy).squareRoot() > settings.movedRadiusSigmas * sigma
         farFixes = far ? farFixes + 1 : 0
         if movingFixes >= settings.confirmFixes || farFixes >= settings.confirmFixes || movedWithoutBreak(at: t) {
             var judged = confirmMoving()
@@ -222,12 +230,12 @@ public struct StillnessDetector: Sendable {
             return judged
         }
         // The still point follows the receiver's wander, not a runner walking off.
-        if (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * s.sigma {
+        if (dx * dx + dy * dy).squareRoot() <= settings.stillRadiusSigmas * sigma {
             let w = min(1, max(0, t - anchorT) / settings.anchorTauS)
             anchor = (a.x + w * dx, a.y + w * dy)
         }
         anchorT = t
-        trimHeld(at: t, sigma: s.sigma)
+        trimHeld(at: t, sigma: sigma)
         return Judged(step: still(step), credit: nil)
     }
 
@@ -316,19 +324,23 @@ public struct StillnessDetector: Sendable {
         scale = Geodesy.scales(latitude: lat)
     }
 
-    /// Whether the window's ends are within the wander of a standing receiver and its Doppler
-    /// (when every fix has one) is standing noise. (Once moving, the filter's steps moving on at a
+    /// Whether the window looks still is asked in two steps (`judgeMoving`): its Doppler speeds
+    /// (when every fix has one) are standing noise (`windowStillFrom`, the cheap tests a runner
+    /// fails at once, inlined in `judge`), and its ends are within the wander of a standing
+    /// receiver (`windowEndsLookStill`). (Once moving, the filter's steps moving on at a
     /// walker's speed say moving, as before: what set the runner moving was evidence the fixes
     /// moved beyond their accuracy, `movedWithoutBreak`, `AutoPause`'s `movementUnshown`.)
-    @inline(__always)   // called on the stored stage: no copy of it (or of the filter) a fix
-    func windowLooksStill(at t: Double) -> Bool {
+    /// Nil when the first tests rule standing out, else the index of the window's first sample
+    /// in the last `windowS`, where `windowEndsLookStill` goes on.
+    @inline(__always)   // in `judge`: a runner's every fix
+    func windowStillFrom(at t: Double) -> Int? {
         // (The window keeps more than `windowS` for fixes with a coarse accuracy: the last `windowS` judge.)
         let all = window.samples
         let since = t - settings.windowS
-        guard let lead = all.firstIndex(where: { $0.t >= since }) else { return false }
+        guard let lead = all.firstIndex(where: { $0.t >= since }) else { return nil }
         let samples = all[lead...]
         let first = samples[lead]
-        guard t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return false }
+        guard t - first.t >= settings.windowS * 0.9, samples.count >= 3 else { return nil }
         // The cheap tests first, each its own pass (a runner fails them at once).
         let n = Double(samples.count)
         if window.withoutDoppler == 0 {
@@ -337,13 +349,22 @@ public struct StillnessDetector: Sendable {
             var doppler = 0.0
             for s in samples {
                 doppler += s.doppler
-                if doppler / n >= stillDoppler { return false }
+                if doppler / n >= stillDoppler { return nil }
             }
         } else {
             var doppler = 0.0, withDoppler = 0
             for s in samples where !s.doppler.isNaN { doppler += s.doppler; withDoppler += 1 }
-            if withDoppler == samples.count, doppler / n >= stillDoppler { return false }
+            if withDoppler == samples.count, doppler / n >= stillDoppler { return nil }
         }
+        return lead
+    }
+
+    /// The rest of the window's stillness test, from the sample at `lead` (`windowStillFrom`): the
+    /// track filter's steps slower than a walker and the window's ends within a standing receiver's wander.
+    @inline(__always)   // no copy of the detector (in a mutating caller)
+    func windowEndsLookStill(from lead: Int, at t: Double) -> Bool {
+        let samples = window.samples[lead...]
+        let first = samples[lead]
         var stepped = 0.0
         for s in samples where s.t > first.t { stepped += s.d }
         if stepped / (t - first.t) >= movingDoppler { return false }   // laps of a tiny track
