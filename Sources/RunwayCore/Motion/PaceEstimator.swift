@@ -61,11 +61,14 @@ public struct PaceEstimator: Sendable {
     mutating func push(t: Double, distanceM d: Double) {
         if window.isEmpty { since = t }
         window.append(Sample(t: t, d: d))
-        while head < window.count - 2, window[head].t < t - windowS { head += 1 }
+        let from = t - windowS
+        var head = self.head   // (a local: not stored back on every point)
+        while head < window.count - 2, window[head].t < from { head += 1 }
         if head > 64 && head * 2 > window.count {
             window.removeFirst(head)
             head = 0
         }
+        self.head = head
     }
 
     /// Empties the window (the start, a resume, a gap).

@@ -1,6 +1,8 @@
 extension StillnessDetector {
     /// The last `windowS` seconds of samples, oldest first, without moving the array on every
-    /// fix: dropping the oldest advances `head`, and the storage is compacted now and then.
+    /// fix: dropping the oldest advances `head`, and the storage is compacted now and then (once
+    /// more than `compactAfter` samples are dropped, and they are over half of it: every few
+    /// hundred fixes, not every few dozen, for some 12 kB more storage).
     /// It also counts the samples whose Doppler speed is not a known, non-negative speed, so that
     /// the mean Doppler test can stop as soon as the answer is known when there are none.
     struct Window: Sendable {
@@ -25,17 +27,22 @@ extension StillnessDetector {
             if !(s.doppler >= 0) { withoutDoppler += 1 }
         }
 
+        /// The samples dropped from the front before the storage is compacted.
+        static let compactAfter = 256
+
         /// Drops the samples older than `t` (their time before it) from the front.
         @inline(__always)
         mutating func drop(before t: Double) {
+            var head = self.head   // (a local: not stored back on every sample)
             while head < storage.count, storage[head].t < t {
                 if !(storage[head].doppler >= 0) { withoutDoppler -= 1 }
                 head += 1
             }
-            if head > 32 && head * 2 > storage.count {
+            if head > Self.compactAfter && head * 2 > storage.count {
                 storage.removeFirst(head)
                 head = 0
             }
+            self.head = head
         }
 
         /// The window's two ends at `t` (of its samples from `from` on): the distance between the
