@@ -31,8 +31,15 @@ public struct PaceEstimator: Sendable {
     /// Seconds of the smoothing without Doppler speed.
     static let positionsOnlySmoothingS = 10.0
 
+    /// The window's points but the newest, oldest first from `head` (the points before it are
+    /// dropped, compacted away now and then); the newest is `newest` (nil: the window is empty,
+    /// and so is this). The newest is kept out of the array so that the speed `update` gives it
+    /// is no write to the array: no copy-on-write check a fix (the array is written once a point,
+    /// when the next one is pushed). Point `i` of the window (`head` up to `window.count`) is
+    /// `window[i]`, or `newest` at `window.count`.
     private var window: [Sample] = []
     private var head = 0
+    private var newest: Sample? = nil
     /// The current ground speed, m/s (NaN when unknown; 0 while holding).
     public private(set) var groundSpeedMps = Double.nan
     /// Whether `groundSpeedMps` is measured across the window (or, filters off, the fix's own
@@ -59,12 +66,13 @@ public struct PaceEstimator: Sendable {
     /// against a 10 s window) has its pace over its last step, not none.
     @inline(never)   // (its own function, the append inlined in it: the composer called the array's growth checks out of line)
     mutating func push(t: Double, distanceM d: Double) {
-        if window.isEmpty { since = t }
-        window.append(Sample(t: t, d: d))
+        if let last = newest { window.append(last) } else { since = t }
+        newest = Sample(t: t, d: d)
+        // (The window's points are `window.count` + 1: all but the last two may go.)
         let from = t - windowS
         var head = self.head   // (a local: not stored back on every point)
-        while head < window.count - 2, window[head].t < from { head += 1 }
-        if head > 64 && head * 2 > window.count {
+        while head < window.count - 1, window[head].t < from { head += 1 }
+        if head > 64 && head * 2 > window.count + 1 {
             window.removeFirst(head)
             head = 0
         }
@@ -74,6 +82,7 @@ public struct PaceEstimator: Sendable {
     /// Empties the window (the start, a resume, a gap).
     mutating func reset() {
         window.removeAll(keepingCapacity: true)
+        newest = nil
         head = 0
         measuredSinceReset = false
     }
@@ -96,6 +105,7 @@ public struct PaceEstimator: Sendable {
     /// it, so the credit is no burst of speed.
     mutating func shift(by d: Double) {
         for i in head..<window.count { window[i].d += d }
+        newest?.d += d
     }
 
     /// Metres credited to a stretch that ended at `t`, before the window's points after it (a
@@ -103,6 +113,7 @@ public struct PaceEstimator: Sendable {
     /// from): those points carry it, so the window measures their own progress only.
     mutating func shift(by d: Double, after t: Double) {
         for i in head..<window.count where window[i].t > t { window[i].d += d }
+        if let last = newest, last.t > t { newest?.d += d }
     }
 
     /// The fix after a gap joins the window when the gap is credited (`d`, the flight's distance
@@ -112,8 +123,9 @@ public struct PaceEstimator: Sendable {
     /// measures the gap's line. (Should a later point be in already, the points from `t` on take
     /// the credit instead.)
     mutating func gapCredited(at t: Double, distanceM d: Double, creditM: Double) {
-        guard let last = window.last, last.t >= t else { return push(t: t, distanceM: d) }
+        guard let last = newest, last.t >= t else { return push(t: t, distanceM: d) }
         for i in head..<window.count where window[i].t >= t { window[i].d += creditM }
+        newest?.d += creditM   // (its time `last.t`, at `t` or later)
     }
 
     /// Steps credited afterwards (movement confirmed after the runner seemed to stand): the
@@ -121,12 +133,13 @@ public struct PaceEstimator: Sendable {
     mutating func credit(_ steps: CreditedSteps) {
         guard !steps.isEmpty else { return }
         for i in head..<window.count { window[i].d += steps.distance(upTo: window[i].t) }
+        if let last = newest { newest?.d += steps.distance(upTo: last.t) }
     }
 
     /// Distance over time across the window; NaN with fewer than two fixes in it.
     @inline(__always)
     func windowSpeed() -> Double {
-        guard window.count - head >= 2, let last = window.last else { return .nan }
+        guard let last = newest, head < window.count else { return .nan }   // (two points or more)
         let first = window[head]
         let dt = last.t - first.t
         guard dt > 0 else { return .nan }
@@ -146,9 +159,8 @@ public struct PaceEstimator: Sendable {
     func measuredSpeeds() -> Double {
         var area = 0.0, time = 0.0, latest = Double.nan
         var previous = Sample(t: .nan, d: 0)
-        for i in head..<window.count {
-            let s = window[i]
-            guard !s.v.isNaN else { previous.v = .nan; continue }
+        func take(_ s: Sample) {
+            guard !s.v.isNaN else { previous.v = .nan; return }
             if !previous.v.isNaN, s.t > previous.t {
                 area += (previous.v + s.v) / 2 * (s.t - previous.t)
                 time += s.t - previous.t
@@ -156,6 +168,8 @@ public struct PaceEstimator: Sendable {
             previous = s
             latest = s.v
         }
+        for i in head..<window.count { take(window[i]) }
+        if let last = newest { take(last) }
         return time > 0 ? area / time : latest
     }
 
@@ -167,9 +181,9 @@ public struct PaceEstimator: Sendable {
         updatedAt = t
         measuredSinceReset = phase == .cruise
         guard phase == .cruise else { groundSpeedMps = phase == .holding ? 0 : .nan; return }
-        guard let last = window.last, window.count > head else { groundSpeedMps = .nan; return }
-        if last.t == t { window[window.count - 1].v = dopplerMps }   // (the point this fix pushed)
-        let span = last.t - window[head].t
+        guard let last = newest, head <= window.count else { groundSpeedMps = .nan; return }
+        if last.t == t { newest?.v = dopplerMps }   // (the point this fix pushed)
+        let span = last.t - (head < window.count ? window[head].t : last.t)
         let enough = dopplerMps.isNaN ? span > 0 && settled(at: t, dopplerMps: dopplerMps) : span >= windowS / 2
         // Until then, with Doppler speed the window's speeds; without, the filter's (from the
         // window's second point: one position says no speed). (Only then: the window's speeds
@@ -192,8 +206,8 @@ public struct PaceEstimator: Sendable {
     /// How long a speed holds after the fix or sample that measured it: the window's length, or
     /// its last step when longer (a recorder slower than the window: its pace is over that step).
     var holdsForS: Double {
-        guard window.count - head >= 2 else { return windowS }
-        return max(windowS, window[window.count - 1].t - window[window.count - 2].t)
+        guard let last = newest, head < window.count else { return windowS }   // (two points or more)
+        return max(windowS, last.t - window[window.count - 1].t)
     }
 
     /// Whether the speed still speaks for `now`: the fix or sample that updated it is no older
