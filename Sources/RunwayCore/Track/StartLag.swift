@@ -76,13 +76,25 @@ public struct StartLag: Sendable {
     /// waits for its set-off (`waitsForSetOff`), is one in cruise without Doppler after which the
     /// filter stands (slower than the moving speed, and not faster than the step before).
     /// `standing`: whether the flight judges the runner standing now.
-    @inline(__always)   // called on the stored stage: no copy of it a fix
+    /// (Out of line, short for most fixes, which take its first return: inlined, it grew the
+    /// flight's fix path until the inliner left other calls in it out of line, for no gain.)
+    @inline(never)
     mutating func take(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate, cruising: Bool, standing: Bool = false) -> Double {
         let positionsOnly = cruising && fix.speed.isNaN, v = filter.speedMps
         // (Standing: slower than the moving speed, and not speeding up: a filter that sets off
         // speeds up from where it stood, on clean fixes from the first step.)
         let follows = positionsOnly && waitsForSetOff && v < movingSpeedMps && !(v > lastSpeedMps)
         lastSpeedMps = v
+        // Most fixes: no credit open, and neither a new origin nor a restart (`follow` would
+        // return 0 for them; it is kept out of the way).
+        if !open && origin != nil && !step.newSegment && !follows && !(filter.startedAt == t) { return 0 }
+        return follow(step, fix: fix, at: t, filter: filter, v: v, positionsOnly: positionsOnly, follows: follows, standing: standing)
+    }
+
+    /// The rest of `take` (`v`: the filter's speed; `follows`: whether the origin follows it).
+    @inline(never)
+    private mutating func follow(_ step: Step, fix: Fix, at t: Double, filter: TrackFilter.Estimate, v: Double,
+                                 positionsOnly: Bool, follows: Bool, standing: Bool) -> Double {
         if filter.startedAt == t && !step.newSegment && origin != nil {
             return restarted(step, fix: fix, at: t, filter: filter, positionsOnly: positionsOnly, standing: standing)
         }
