@@ -39,9 +39,11 @@ public struct FixCadence: Sendable, Equatable {
     public mutating func hear(at t: Double) {
         guard !lastT.isNaN else { lastT = t; return }
         guard t > lastT else { return }
-        intervals[next] = t - lastT
-        next = next + 1 == FixCadence.remembered ? 0 : next + 1
-        count = min(count + 1, FixCadence.remembered)
+        // (`next` and `count` stay below `remembered`: no overflow to check; `& 7` keeps the
+        // index within the SIMD8's lanes where the compiler sees it, so no bounds check either.)
+        intervals[next & 7] = t - lastT
+        next = next &+ 1 == FixCadence.remembered ? 0 : next &+ 1
+        count = min(count &+ 1, FixCadence.remembered)
         lastT = t
     }
 
