@@ -106,7 +106,9 @@ extension TrackFilter {
             let x = degrees * Geodesy.degToRad
             return (sin(x), cos(x))
         }
-        let q = Int(degrees * (1.0 / 90) + 0.5)   // 0...4
+        // q = Int(v), 0...4, by comparison (the conversion's range checks cost more than these).
+        let v = degrees * (1.0 / 90) + 0.5
+        let q = v < 2 ? (v < 1 ? 0 : 1) : v < 3 ? 2 : v < 4 ? 3 : 4
         let x = (degrees - 90 * Double(q)) * Geodesy.degToRad
         let s = Geodesy.sine(x), c = Geodesy.cosine(x)
         switch q & 3 {
