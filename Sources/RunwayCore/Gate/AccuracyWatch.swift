@@ -43,13 +43,20 @@ public struct AccuracyWatch: Sendable {
     /// Filters on: follows the gate's judgement after it assessed `fix`.
     @inline(__always)
     mutating func filtered(_ fix: Fix, at t: Double, gate: inout FixGate, log: inout EventLog) {
-        if gate.accuracyWarningDue(at: t) {
-            log.note(.warning, "reduced accuracy for \(PFD.whole(warnAfterS)) s: h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(requiredM)) m; fixes not counted")
-        }
+        if gate.accuracyWarningDue(at: t) { noteReduced(fix, log: &log) }
         let was = reduced
         reduced = gate.accuracyIsBad
-        if was && !reduced {
-            log.note(.info, fix.hAcc.isNaN ? "accuracy restored: a fix without h_acc counts" : "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m")
-        }
+        if was && !reduced { noteRestored(fix, log: &log) }
+    }
+
+    // (The log lines, out of line: their text, built on every fix's path, cost every fix.)
+    @inline(never)
+    func noteReduced(_ fix: Fix, log: inout EventLog) {
+        log.note(.warning, "reduced accuracy for \(PFD.whole(warnAfterS)) s: h_acc \(PFD.whole(fix.hAcc)) m > \(PFD.whole(requiredM)) m; fixes not counted")
+    }
+
+    @inline(never)
+    func noteRestored(_ fix: Fix, log: inout EventLog) {
+        log.note(.info, fix.hAcc.isNaN ? "accuracy restored: a fix without h_acc counts" : "accuracy restored: h_acc \(PFD.whole(fix.hAcc)) m")
     }
 }

@@ -53,11 +53,16 @@ public struct GateStage: Sendable {
         let verdict = gate.assess(fix, at: t)
         accuracy.filtered(fix, at: t, gate: &gate, log: &log)
         profile.see(fix, at: t, verdict: verdict, log: &log)
-        if case .filtered(let reason) = verdict {
-            filtered[reason] += 1
-            log.note(.info, "filtered fix at t \(t): \(reason.rawValue)\(detail(reason, fix))")
-        }
+        if case .filtered(let reason) = verdict { noteFiltered(reason, fix, at: t, log: &log) }
         return verdict
+    }
+
+    /// Counts a filtered fix and notes it in the log. (Out of line: the log line's text, built
+    /// on every fix's path, cost every fix its registers and stack.)
+    @inline(never)
+    mutating func noteFiltered(_ reason: FixGate.Reason, _ fix: Fix, at t: Double, log: inout EventLog) {
+        filtered[reason] += 1
+        log.note(.info, "filtered fix at t \(t): \(reason.rawValue)\(detail(reason, fix))")
     }
 
     func detail(_ reason: FixGate.Reason, _ fix: Fix) -> String {

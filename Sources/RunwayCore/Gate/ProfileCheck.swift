@@ -45,6 +45,7 @@ public struct ProfileCheck: Sendable {
         last = (fix.lat, fix.lon, t)
     }
 
+    @inline(never)   // (rare, and its log line's text: kept out of every fix's path)
     mutating func refusedForSpeed(_ fix: Fix, at t: Double, log: inout EventLog) {
         guard let l = last, t > l.t else { streak = 0; return }
         let v = Geodesy.distance(lat1: l.lat, lon1: l.lon, lat2: fix.lat, lon2: fix.lon) / (t - l.t)
