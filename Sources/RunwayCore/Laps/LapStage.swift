@@ -31,11 +31,15 @@ public struct LapStage: Sendable {
     mutating func cut(_ p: LapProgress, now: Double, metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         counter.update(p, into: &completed)
         if !completed.isEmpty { emitCompleted(metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }   // (no call on a fix that cuts none)
-        if counter.autoLapsStopped && !warnedStopped {
-            warnedStopped = true
-            log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
-                       at: now, into: &events)
-        }
+        if counter.autoLapsStopped && !warnedStopped { warnStopped(now: now, log: &log, into: &events) }   // (once a flight: out of line)
+    }
+
+    /// Says once in the log that auto laps stopped at the limit.
+    @inline(never)
+    private mutating func warnStopped(now: Double, log: inout EventLog, into events: inout [Event]) {
+        warnedStopped = true
+        log.append(.warning, "auto laps stopped: the flight has \(counter.laps.count) laps, one less than the limit of \(LapCounter.maxLaps) (RUNWAY_MAX_LAPS); the rest of the flight is its final lap",
+                   at: now, into: &events)
     }
 
     /// Ends the current lap at `p` (a manual lap); false when there is nothing to lap.
@@ -80,6 +84,7 @@ public struct LapStage: Sendable {
     }
 
     /// Emits the laps `completed` holds and empties it.
+    @inline(never)   // (a lap's: kept off the fix path, `cut`)
     private mutating func emitCompleted(metrics: inout Metrics, sensors: inout SensorStats, odometer: inout Odometer, log: inout EventLog, into events: inout [Event]) {
         guard !completed.isEmpty else { return }
         for lap in completed { emit(lap, metrics: &metrics, sensors: &sensors, odometer: &odometer, log: &log, into: &events) }
