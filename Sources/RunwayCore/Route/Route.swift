@@ -38,6 +38,10 @@ public struct Route: Sendable {
     /// (no chunk for an empty route).
     private var chunks: [[Point]] = []
     public private(set) var count = 0
+    /// The last point's time (NaN for an empty route): kept beside the points, as the recorder
+    /// asks for it on nearly every fix (`RouteRecorder.lastKeptT`), where reading it from its
+    /// chunk took two bounds checks and two loads more.
+    private(set) var lastTime = Double.nan
     /// The index of the first point of each segment (a new one after a gap, a jump, a pause).
     public private(set) var segmentStarts: [Int] = []
 
@@ -77,6 +81,7 @@ public struct Route: Sendable {
         chunks[k].removeLast()
         if chunks[k].isEmpty { chunks.removeLast() }
         count -= 1
+        lastTime = count > 0 ? point(count - 1).t : .nan
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
     }
 
@@ -127,6 +132,7 @@ public struct Route: Sendable {
             appendChunk(p)
         }
         count += 1
+        lastTime = t
     }
 
     /// A new chunk holding `p` (the last one is full, or there is none): the first grows as an

@@ -21,7 +21,7 @@ public struct RouteRecorder: Sendable {
     /// The last kept point of the current leg (nil at the start of a leg).
     public private(set) var lastKept: Coordinate? = nil
     /// The time of the last kept point (the route's last; NaN before any).
-    public var lastKeptT: Double { route.count > 0 ? route.time(route.count - 1) : .nan }
+    public var lastKeptT: Double { route.lastTime }
     /// The bearing of the last line between kept points at least the distance filter long,
     /// degrees (NaN before one): worked out when read (a snapshot), from the offset `keep` stores.
     public var segmentBearing: Double { segmentOffset.dx.isNaN ? .nan : Geodesy.bearing(segmentOffset) }
@@ -124,19 +124,22 @@ public struct RouteRecorder: Sendable {
     /// A point whose own speed crosses `movingMps` from the last kept point's keeps the fix held
     /// since (`hold`) first, when the route has room for both.
     mutating func keep(_ p: RoutePoint, fromLast: (dx: Double, dy: Double) = (.nan, .nan)) {
-        var p = p
-        p.alt = altitudes.altitude(p.alt, at: p.t)   // (a held point kept first gets its own time's)
+        let alt = altitudes.altitude(p.alt, at: p.t)   // (a held point kept first gets its own time's)
         guard route.count < maxPoints else {
             refusedPoint = true
             return
         }
         var fromLast = fromLast
-        if let h = held {
-            held = nil
+        // (The held fix is read only when the speed crosses: a copy of it out of `held` on every
+        // point was ~20 instructions.)
+        if held != nil {
             if let was = keptMoving, p.deviceSpeedMps >= 0, (p.deviceSpeedMps >= movingMps) != was,
-               h.t > lastKeptT, h.t < p.t, route.count + 2 <= maxPoints {
+               let h = held, h.t > lastKeptT, h.t < p.t, route.count + 2 <= maxPoints {
+                held = nil
                 keep(h)
                 fromLast = (.nan, .nan)   // (measured from the point before it)
+            } else {
+                held = nil
             }
         }
         if let kept = lastKept {   // (a point kept for time alone, at a stop, leaves the heading as it was)
@@ -146,7 +149,7 @@ public struct RouteRecorder: Sendable {
         }
         lastKept = Coordinate(lat: p.lat, lon: p.lon)
         keptMoving = p.deviceSpeedMps >= 0 && !movingMps.isNaN ? p.deviceSpeedMps >= movingMps : nil
-        route.append(lat: p.lat, lon: p.lon, alt: p.alt, t: p.t, distanceM: p.distanceM,
+        route.append(lat: p.lat, lon: p.lon, alt: alt, t: p.t, distanceM: p.distanceM,
                      speedMps: p.speedMps, deviceSpeedMps: p.deviceSpeedMps, hr: p.hr, cadence: p.cadence, power: p.power)
     }
 
