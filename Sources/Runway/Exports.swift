@@ -258,7 +258,7 @@ public func runway_push_fix_impl(_ handle: SessionHandle?, _ fix: UnsafePointer<
                 s.reject(error)
                 throw error
             }
-            try s.process(.input(input))
+            try s.process(input)
         }
     }
 }

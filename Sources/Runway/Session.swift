@@ -123,6 +123,23 @@ final class Session: @unchecked Sendable {
         }
     }
 
+    /// `process(.input(input))` (the C entry's fix path: the input without the request's enum
+    /// around it, `FlightDriver.perform(_:wallClock:journal:events:)`).
+    @inline(__always)   // (into the entry: a fix goes from the C call straight to the driver)
+    func process(_ input: ValidatedInput) throws(RunwayError) {
+        let now = liveClock ? WallClock.now() : .nan
+        try locked { () throws(RunwayError) in
+            do throws(RunwayError) {
+                try perform(input, wallClock: now)
+            } catch {
+                driver.core.logRejection(error, events: &scratch)
+                dispatch()
+                throw error
+            }
+            dispatch()
+        }
+    }
+
     /// Logs a `warning` for each key of `keys` not warned of yet, as `unknownKeyWarnings` allows:
     /// the keys that no line reads of a line just taken. Under the lock, its events dispatched
     /// by the caller. Out of line: rare.
@@ -205,6 +222,20 @@ final class Session: @unchecked Sendable {
             return
         }
         try driver.perform(request, wallClock: now, journal: { (entry) throws(RunwayError) in
+            try store.append(entry, to: flightID)
+        }, events: &scratch)
+    }
+
+    /// `perform(.input(input))`, the input without the request's enum.
+    @inline(__always)
+    private func perform(_ input: ValidatedInput, wallClock now: Double) throws(RunwayError) {
+        guard !closed else { throw RunwayError(.state, "the session is closing (runway_session_close): no input or command") }
+        // Compared, not bound, on the common path: binding would retain both.
+        guard store != nil, flightID != nil, let store, let flightID else {
+            try driver.perform(input, wallClock: now, events: &scratch)
+            return
+        }
+        try driver.perform(input, wallClock: now, journal: { (entry) throws(RunwayError) in
             try store.append(entry, to: flightID)
         }, events: &scratch)
     }

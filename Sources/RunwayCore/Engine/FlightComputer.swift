@@ -100,13 +100,21 @@ public struct FlightComputer: Sendable {
                                   notBefore: clock.inputFloor)
         // The record is complete at touchdown: what comes after it would change it.
         guard phases.phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
-        let stamped = validated.input.withTime(t)
-        if recorder.route.count >= config.maxRoutePoints, case .fix = stamped {
-            try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
+        // A fix is stamped and run as itself (`runFix`): wrapped again as an `Input` for `run`,
+        // each wrap and unwrap copied its 88 bytes.
+        guard case .fix(var fix) = validated.input else {
+            let stamped = validated.input.withTime(t)
+            try journal?(stamped)
+            run(stamped, at: t, &events)
             return
         }
-        try journal?(stamped)
-        run(stamped, at: t, &events)
+        fix.t = t   // (`Input.withTime`)
+        if recorder.route.count >= config.maxRoutePoints {
+            try processOnFullRoute(.fix(fix), at: t, events: &events, journal: journal)
+            return
+        }
+        try journal?(.fix(fix))
+        runFix(fix, at: t, &events)
     }
 
     /// The route is full: whether this fix adds a point depends on the whole pipeline, so it
@@ -133,11 +141,15 @@ public struct FlightComputer: Sendable {
 
     @inline(__always)
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
+        if case .fix(let fix) = input {
+            runFix(fix, at: t, &events)
+            return
+        }
         if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
         let wasCruising = phases.phase == .cruise
         advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
         switch input {
-        case .fix(let fix): apply(fix, at: t, &events)
+        case .fix: break   // (above)
         case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
         case .sample(.cadence(let spm, _)): sensors.cadence(spm, at: t)
         case .sample(.altimeter(let metres, _)):
@@ -150,6 +162,20 @@ public struct FlightComputer: Sendable {
         }
         // (The power alerts on the branch of an input with power only: no test for any other.)
         if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
+            powerToJudgeAt = t
+        }
+        emitFlight(&events)
+    }
+
+    /// `run` for a fix, the same steps in the same order (the fix passed as itself).
+    @inline(__always)
+    mutating func runFix(_ fix: Fix, at t: Double, _ events: inout [Event]) {
+        if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
+        let wasCruising = phases.phase == .cruise
+        advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
+        apply(fix, at: t, &events)
+        // (The power alerts on the branch of an input with power only: no test for any other.)
+        if metrics.take(.fix(fix), at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
             powerToJudgeAt = t
         }
         emitFlight(&events)

@@ -49,13 +49,7 @@ public struct FlightDriver: Sendable {
                                  events: inout [Event]) throws(RunwayError) {
         switch request {
         case .input(let input):
-            guard let journal else {
-                try core.process(input, wallClock: wallClock, events: &events)
-                return
-            }
-            try core.process(input, wallClock: wallClock, events: &events) { (stamped) throws(RunwayError) in
-                try journal(.input(stamped))
-            }
+            try perform(input, wallClock: wallClock, journal: journal, events: &events)
         case .command(let command, let t):
             if core.givesPendingStartItsTime(command, at: t) {
                 // The input the start waits for: its time is the start's, as a tick's would be.
@@ -79,6 +73,20 @@ public struct FlightDriver: Sendable {
             let tick = try core.checkTick(at: t, wallClock: wallClock)
             if tick.moves { try journal?(.tick(t: tick.t)) }
             core.tick(resolvedAt: tick.t, events: &events)
+        }
+    }
+
+    /// Performs `.input(input)` (the request without its enum: the C entry's fix path, where
+    /// `perform(_:)`'s switch and its copies of the request were ~100 instructions a fix).
+    @inlinable
+    public mutating func perform(_ input: ValidatedInput, wallClock: Double, journal: Journal? = nil,
+                                 events: inout [Event]) throws(RunwayError) {
+        guard let journal else {
+            try core.process(input, wallClock: wallClock, events: &events)
+            return
+        }
+        try core.process(input, wallClock: wallClock, events: &events) { (stamped) throws(RunwayError) in
+            try journal(.input(stamped))
         }
     }
 
