@@ -102,19 +102,18 @@ public struct FlightComputer: Sendable {
         guard phases.phase != .touchdown else { throw .state("input refused: the flight has landed (touchdown); a session is one flight") }
         // A fix is stamped and run as itself (`runFix`): wrapped again as an `Input` for `run`,
         // each wrap and unwrap copied its 88 bytes.
-        guard case .fix(var fix) = validated.input else {
-            let stamped = validated.input.withTime(t)
+        let stamped = validated.input.withTime(t)
+        guard case .fix(let fix) = stamped else {
             try journal?(stamped)
             run(stamped, at: t, &events)
             return
         }
-        fix.t = t   // (`Input.withTime`)
         if recorder.route.count >= config.maxRoutePoints {
-            try processOnFullRoute(.fix(fix), at: t, events: &events, journal: journal)
+            try processOnFullRoute(stamped, at: t, events: &events, journal: journal)
             return
         }
-        try journal?(.fix(fix))
-        runFix(fix, at: t, &events)
+        try journal?(stamped)
+        runFix(fix, stamped, at: t, &events)
     }
 
     /// The route is full: whether this fix adds a point depends on the whole pipeline, so it
@@ -142,7 +141,7 @@ public struct FlightComputer: Sendable {
     @inline(__always)
     mutating func run(_ input: Input, at t: Double, _ events: inout [Event]) {
         if case .fix(let fix) = input {
-            runFix(fix, at: t, &events)
+            runFix(fix, input, at: t, &events)
             return
         }
         if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
@@ -169,13 +168,13 @@ public struct FlightComputer: Sendable {
 
     /// `run` for a fix, the same steps in the same order (the fix passed as itself).
     @inline(__always)
-    mutating func runFix(_ fix: Fix, at t: Double, _ events: inout [Event]) {
+    mutating func runFix(_ fix: Fix, _ input: Input, at t: Double, _ events: inout [Event]) {
         if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
         let wasCruising = phases.phase == .cruise
         advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
         apply(fix, at: t, &events)
         // (The power alerts on the branch of an input with power only: no test for any other.)
-        if metrics.take(.fix(fix), at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
+        if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
             powerToJudgeAt = t
         }
         emitFlight(&events)
