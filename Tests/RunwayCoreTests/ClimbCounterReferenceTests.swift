@@ -6,7 +6,8 @@ import Testing
 /// pointers, no compaction), on random irregular series: equal times, long gaps, missing
 /// altitudes and distances, windows of one sample, a distance window shorter than the time
 /// window, the window changed mid-series (a fix's vertical accuracy), restarts (a change of
-/// source) and settles in the middle.
+/// source) and settles in the middle; each extreme's stretch is found by scanning the means
+/// themselves (no stack, no running sums).
 @Suite("ClimbCounter: the incremental means against a brute-force model")
 struct ClimbCounterReferenceTests {
     /// SplitMix64, so a failure reproduces.
@@ -30,9 +31,46 @@ struct ClimbCounterReferenceTests {
         var head = 0
         var doneGain = 0.0, doneLoss = 0.0, direction = 0, lastLevel = Double.nan
         var running = Double.nan, runningLevel = Double.nan
-        var low = Double.nan, high = Double.nan, lowLevel = Double.nan, highLevel = Double.nan
+        var low = Double.nan, high = Double.nan
         var lead = Double.nan
         var gainM = 0.0, lossM = 0.0
+        /// Every box mean counted since the restart and its middle mean (index k at k - 1).
+        var means: [(x: Double, level: Double, n: Int)] = []
+        var upper = ModelStretch(sign: 1), lower = ModelStretch(sign: -1)
+
+        /// A stretch by the rule, from the means themselves: the extreme; the stretch the means
+        /// after `start` up to `end`.
+        struct ModelStretch {
+            let sign: Double
+            var best = -Double.infinity, start = 0, end = 0, closed = false, bestN = 1
+            init(sign: Double) { self.sign = sign }
+            mutating func begin(_ i: Int, _ means: [(x: Double, level: Double, n: Int)]) {
+                best = -.infinity; start = i - 1; end = i - 1; closed = false
+                add(i, means, scale: 0)
+            }
+            mutating func add(_ i: Int, _ means: [(x: Double, level: Double, n: Int)], scale: Double) {
+                let v = sign * means[i - 1].x, n = Double(means[i - 1].n)
+                if v > best {
+                    best = v; closed = false; end = i; bestN = means[i - 1].n
+                    let margin = scale * (2 / n).squareRoot()
+                    if let j = (start + 1 ... i).last(where: { sign * means[$0 - 1].x < best - margin }) { start = max(start, j) }
+                } else if !closed {
+                    if v < best - scale * (1 / Double(bestN) + 1 / n).squareRoot() { closed = true } else { end = i }
+                }
+            }
+            func level(_ means: [(x: Double, level: Double, n: Int)]) -> Double {
+                end > start ? means[start ..< end].reduce(0) { $0 + $1.level } / Double(end - start) : .nan
+            }
+        }
+
+        /// Each sample's squared distance from the line through its neighbours (in time, within
+        /// the spans), over 1 + α² + β², summed since the restart, and how many.
+        var squares = 0.0, differences = 0
+        /// Twice σ, σ² the mean of those; 0 before `noiseMinimum` of them.
+        var scale: Double {
+            guard differences >= ClimbCounter.noiseMinimum else { return 0 }
+            return ClimbCounter.spreadZ * (squares / Double(differences)).squareRoot()
+        }
 
         mutating func configure(windowS: Double, windowM: Double, thresholdM: Double) {
             self.windowS = max(0, windowS); self.windowM = max(0, windowM); self.thresholdM = max(0, thresholdM)
@@ -53,6 +91,15 @@ struct ClimbCounterReferenceTests {
             guard alt.isFinite else { return }
             let d = distanceM.isFinite ? distanceM : (samples.last?.d ?? 0)
             samples.append((t, d, alt))
+            if samples.count >= 3 {
+                let a = samples[samples.count - 3], b = samples[samples.count - 2], c = samples[samples.count - 1]
+                if c.t - a.t <= ClimbCounter.noiseSpanS, abs(c.d - a.d) <= ClimbCounter.noiseSpanM {
+                    let f = c.t > a.t ? (b.t - a.t) / (c.t - a.t) : 0.5
+                    let off = b.alt - (1 - f) * a.alt - f * c.alt
+                    squares += off * off / (1 + (1 - f) * (1 - f) + f * f)
+                    differences += 1
+                }
+            }
             while samples.count - head > 1, t - samples[head].t >= windowS || d - samples[head].d >= windowM { head += 1 }
             lead = latest.isFinite ? latest : .nan
             count(box, level: middle)
@@ -88,24 +135,36 @@ struct ClimbCounterReferenceTests {
 
         mutating func count(_ x: Double, level: Double) {
             let threshold = max(thresholdM, 1e-9)
+            let m = scale
+            means.append((x, level, window.count))
+            let i = means.count
             switch direction {
             case 1:
-                if x > running { running = x; runningLevel = level } else if running - x >= threshold {
+                if x > running { running = x }
+                if running - x >= threshold {
                     doneGain += max(0, runningLevel - lastLevel)
-                    lastLevel = runningLevel; running = x; runningLevel = level; direction = -1
+                    lastLevel = runningLevel; running = x; direction = -1
+                    lower.begin(i, means); runningLevel = lower.level(means)
+                } else {
+                    upper.add(i, means, scale: m); runningLevel = upper.level(means)
                 }
             case -1:
-                if x < running { running = x; runningLevel = level } else if x - running >= threshold {
+                if x < running { running = x }
+                if x - running >= threshold {
                     doneLoss += max(0, lastLevel - runningLevel)
-                    lastLevel = runningLevel; running = x; runningLevel = level; direction = 1
+                    lastLevel = runningLevel; running = x; direction = 1
+                    upper.begin(i, means); runningLevel = upper.level(means)
+                } else {
+                    lower.add(i, means, scale: m); runningLevel = lower.level(means)
                 }
             default:
-                if !(x >= low) { low = x; lowLevel = level }
-                if !(x <= high) { high = x; highLevel = level }
+                if !(x >= low) { low = x }
+                if !(x <= high) { high = x }
+                upper.add(i, means, scale: m); lower.add(i, means, scale: m)
                 if high - low >= threshold {
                     direction = x == high ? 1 : -1
-                    lastLevel = direction == 1 ? lowLevel : highLevel
-                    running = x; runningLevel = level
+                    lastLevel = direction == 1 ? lower.level(means) : upper.level(means)
+                    running = x; runningLevel = direction == 1 ? upper.level(means) : lower.level(means)
                 }
             }
         }

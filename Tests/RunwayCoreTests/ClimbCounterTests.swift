@@ -15,6 +15,46 @@ struct ClimbCounterTests {
         #expect(c.gainM == 10 && c.lossM == 12)
     }
 
+    /// A run of five 12 m hills at 3 m/s (flat 90 s, up 120 s, a top of 60 s, down 120 s), its
+    /// altitude a barometer's: every second with white noise of σ 0.3 m, on the barometer's
+    /// window (60 m or 60 s, threshold 1 m). Read at the highest and lowest box means, each top
+    /// and valley keeps the noise that lay furthest out there; read over the stretch that the
+    /// noise measured on the samples explains, the gain is the climb's. The same flights thinned
+    /// to every second sample (the route's points of an export, read back) measure the same noise
+    /// and widen the margin for their shorter means: the same gain.
+    @Test func aNoisyBarometersGainIsTheClimbsAtAnyRate() {
+        func profile(_ t: Double) -> Double {
+            let phase = t.truncatingRemainder(dividingBy: 390), hills = (t / 390).rounded(.down)
+            guard hills < 5 else { return 0 }
+            switch phase {
+            case ..<90: return 0
+            case ..<210: return (phase - 90) * 0.1
+            case ..<270: return 12
+            default: return 12 - (phase - 270) * 0.1
+            }
+        }
+        func gain(seed: UInt64, every step: Int) -> Double {
+            var c = ClimbCounter(), rng = ClimbCounterReferenceTests.SplitMix(state: seed)
+            c.configure(windowS: 60, windowM: 60, thresholdM: 1)
+            for i in 0..<2100 {
+                // (a sum of 12 uniforms less 6: nearly Gaussian, σ 1)
+                let e = (0..<12).reduce(0.0) { s, _ in s + rng.unit() } - 6
+                guard i % step == 0 else { continue }
+                c.add(alt: profile(Double(i)) + 0.3 * e, t: Double(i), distanceM: 3 * Double(i))
+            }
+            c.settle()
+            return c.gainM
+        }
+        var full = 0.0, thinned = 0.0
+        for seed in 1...20 as ClosedRange<UInt64> {
+            let g = gain(seed: seed, every: 1), h = gain(seed: seed, every: 2)
+            full += g / 20; thinned += h / 20
+            #expect(abs(h - g) <= 0.02 * g, "seed \(seed): \(g) m every second, \(h) m every 2 s")
+        }
+        #expect(abs(full - 60) <= 0.6, "mean gain \(full) m every second")
+        #expect(abs(thinned - 60) <= 0.6, "mean gain \(thinned) m every 2 s")
+    }
+
     @Test func aClimbCountsWholeOnceOverTheThresholdAndNeverInSteps() {
         var c = ClimbCounterTests.counter()
         var t = 0.0

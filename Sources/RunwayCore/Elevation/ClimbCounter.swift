@@ -3,12 +3,12 @@
 /// reference), likewise a descent from peak to valley.
 ///
 /// Two means of the same samples: the turns are found on a trailing box mean (the samples of the
-/// last `windowS` seconds, and of the last `windowM` metres when that is shorter), and each
-/// extreme's level is the mean of the middle of that window (`innerShare` trimmed from each end,
-/// by time) at the sample where the box mean made the extreme. The mean of GPS altitude over a
-/// few minutes does not wander by the threshold, so noise makes no turn; the shorter middle mean
-/// flattens a hill's top less (a step of the stepped profile whose flat is shorter than the
-/// window: −3.7 % on the box mean alone, 0 % on the middle's). Both lag by half the window.
+/// last `windowS` seconds, and of the last `windowM` metres when that is shorter), and the levels
+/// are read on the mean of the middle of that window (`innerShare` trimmed from each end, by
+/// time). The mean of GPS altitude over a few minutes does not wander by the threshold, so noise
+/// makes no turn; the shorter middle mean flattens a hill's top less (a step of the stepped
+/// profile whose flat is shorter than the window: −3.7 % on the box mean alone, 0 % on the
+/// middle's). Both lag by half the window.
 ///
 ///     var c = ClimbCounter()
 ///     c.configure(windowS: 0, windowM: .infinity, thresholdM: 3)
@@ -16,15 +16,39 @@
 ///     c.gainM   // 10: 10 → 20, the dip to 11 is under the threshold
 ///     c.lossM   // 12: 20 → 8
 ///
+/// An extreme's level is not the middle mean at the one sample where the box mean made the
+/// extreme: that is the sample whose noise happened to lie furthest out (highest on a top,
+/// lowest in a valley), so every extreme read there is biased outward, and gain too high. It is
+/// the average of the middle means over the stretch of samples round it whose box means lie
+/// within what noise explains of the extreme: no further inside it than twice the standard
+/// deviation of their difference (`spreadZ`; σ·√(1/m + 1/n) for means of m and n samples). The
+/// stretch is contiguous: from after the last box mean before the extreme beyond the margin to
+/// before the first such after it. Kept incrementally (`Stretch`): O(1) amortised a sample.
+///
+/// The noise σ is measured on the samples themselves, whatever their rate: each sample's
+/// distance from the line through its two neighbours in time, when the three lie within
+/// `noiseSpanM` metres and `noiseSpanS` seconds (a slope cancels out; a hill bends by centimetres
+/// over 20 m), has variance σ²(1 + α² + β²) for the line's weights α, β of the neighbours
+/// (σ²·3/2 at an even rate); σ² is the mean of those squares so scaled. Samples every 1.7 s (a
+/// barometric flight's route points, exported and read back) measure the σ that every second
+/// does, and their shorter means get a wider margin: the same flight's gain either way. Until
+/// `noiseMinimum` such triples are measured the noise is not trusted (ten samples say little,
+/// and clean altitudes jagged by the terrain read as noise): each extreme then reads at its own
+/// mean, as clean altitudes always do (σ 0: a stretch of the one sample), and as samples too
+/// far apart do (a bike's every 7 s, 50 m: a hill's curvature would read as noise). A
+/// barometer's white noise (0.2 m, 20 samples a window) gives a margin of 0.13 m between full
+/// windows. A drift slower than the window is no noise by this measure (nothing in the samples
+/// tells it from the terrain), so its wander over a long flat top is still read near its highest.
+///
 /// A climb in progress counts as soon as the box mean is `thresholdM` above its valley, at the
-/// middle mean's rise since the valley, lagging by half the window; `gainM` never goes down (a
-/// climb counted on a peak that the box mean then passes counts on to the new peak). Nothing
-/// measures a climb ahead of the means while it goes on: a quick altitude's noise at a hill's top
-/// would stay in the count (the published gain cannot go back), +3 % on a run of three laps of
-/// 30 m ramps with GPS-like altitude error. `settle()` ends the count at the end of the flight:
-/// the last half window, which the lagging means have not reached, is counted on shorter and
-/// shorter means, then measured to the latest quickly smoothed altitude (see there). A plain
-/// value: samples in time (and distance) order.
+/// rise of its running top's level (its stretch's, so far) over the valley's, lagging by half the
+/// window; `gainM` never goes down (a climb counted on a peak that the box mean then passes
+/// counts on to the new peak). Nothing measures a climb ahead of the means while it goes on: a
+/// quick altitude's noise at a hill's top would stay in the count (the published gain cannot go
+/// back), +3 % on a run of three laps of 30 m ramps with GPS-like altitude error. `settle()`
+/// ends the count at the end of the flight: the last half window, which the lagging means have
+/// not reached, is counted on shorter and shorter means, then measured to the latest quickly
+/// smoothed altitude (see there). A plain value: samples in time (and distance) order.
 struct ClimbCounter: Sendable {
     /// The window and threshold in use (set by the source's trust, see ElevationTracker).
     private(set) var windowS = 0.0, windowM = Double.infinity, thresholdM = 3.0
@@ -32,12 +56,23 @@ struct ClimbCounter: Sendable {
     /// Gain and loss of the climbs and descents that have ended (turned by the threshold).
     private var doneGain = 0.0, doneLoss = 0.0
     /// The direction (+1 climbing, −1 descending, 0 not yet known), the last confirmed extreme's
-    /// level, and the running extreme since it: the box mean's (`running`, which turns) and the
-    /// middle mean's at the same sample (`runningLevel`, which counts). Before the first turn,
-    /// the range of box means seen (`low`, `high`) and their levels.
+    /// level, and the running extreme since it: the box mean's (`running`, which turns) and its
+    /// level (`runningLevel`, which counts: the stretch's, see `Stretch`). Before the first
+    /// turn, the range of box means seen (`low`, `high`).
     private var direction = 0, lastLevel = Double.nan
     private var running = Double.nan, runningLevel = Double.nan
-    private var low = Double.nan, high = Double.nan, lowLevel = Double.nan, highLevel = Double.nan
+    private var low = Double.nan, high = Double.nan
+    /// The stretches round the running highest box mean (`upper`: climbing, and before the first
+    /// turn) and lowest (`lower`: descending, and before the first turn).
+    private var upper = Stretch(sign: 1), lower = Stretch(sign: -1)
+    /// The means counted since the window began (`restart`), and the sum of their middle means.
+    private var counted = 0, levelSum = 0.0
+    /// The altitude's noise: the last two samples (time, distance, altitude), the sum of the
+    /// squared distances of samples from their neighbours' line, scaled to σ², and how many
+    /// (see `noiseSpanM`).
+    private var previous = (t: Double.nan, d: Double.nan, alt: Double.nan)
+    private var beforePrevious = (t: Double.nan, d: Double.nan, alt: Double.nan)
+    private var noiseSum = 0.0, noiseCount = 0
     /// The latest quickly smoothed altitude: `settle()` measures the climb in progress to it.
     private var lead = Double.nan
     /// The window: samples in `samples[head...]`, their sum; its middle in
@@ -61,6 +96,136 @@ struct ClimbCounter: Sendable {
 
     /// The share of the window that the end of the flight is still averaged over (see `settle`).
     static let tailShare = 0.1
+
+    /// How many standard deviations of the difference of two independent box means a box mean
+    /// may lie inside its extreme and still be read as the extreme's level (see `Stretch`).
+    static let spreadZ = 2.0
+
+    /// The widest triple of samples, metres and seconds, whose middle's distance from the line
+    /// through the other two is read as noise (see the type's comment): over 20 m a hill's
+    /// curvature reads as a few centimetres; 7 s and 100 m apart on a bike, as 0.3 m or more
+    /// (a real ride, fitparse__2015-10-13: its tops then read averaged with the samples either
+    /// side, 16.8 % under the device's ascent instead of 9.2 %).
+    static let noiseSpanM = 20.0, noiseSpanS = 5.0
+
+    /// How many triples measure the noise before it is trusted.
+    static let noiseMinimum = 30
+
+    /// `spreadZ` times the altitude's white noise σ (see `noiseSpanM`), from the sum of the
+    /// scaled squares and their count; a mean of m samples and one of n then differ by noise of
+    /// σ·√(1/m + 1/n). 0 until `noiseMinimum` triples are measured: each extreme reads at its own
+    /// mean. (Worked out only where a margin is needed: most samples need none.)
+    @inline(__always)
+    static func noiseScale(sum: Double, count: Int) -> Double {
+        count >= noiseMinimum ? spreadZ * (sum / Double(count)).squareRoot() : 0
+    }
+
+    /// The running extreme of the box mean on one side (`sign` +1: the highest, −1: the lowest)
+    /// and the stretch of means round it that noise could have put there: from after the last
+    /// mean before the extreme that lies further inside it than the margin, up to before the
+    /// first such mean after it. Its level is the average of the middle means over the stretch.
+    /// The margin, `scale`·√(1/m + 1/n) for means of m and n samples: at a new extreme (which
+    /// cuts the stretch's start) with the new extreme's n for both, after it with the extreme's
+    /// and the later mean's. A stretch's start only moves forward.
+    struct Stretch: Sendable {
+        let sign: Double
+        /// The extreme, as `sign` × box mean.
+        private var best = -Double.infinity
+        /// The means since the stretch's start that no later mean lies below (as `sign` × mean,
+        /// rising), each with its index and the level sum through it, in `lows[bottom..<top]`
+        /// (the storage past `top` is spare: a push overwrites, no array shrinks or moves per
+        /// mean): a new extreme cuts the stretch after the last of them further inside than the
+        /// margin. Every one of them is at most `best`.
+        private var lows: [Low] = []
+        private var bottom = 0, top = 0
+        struct Low: Sendable {
+            var v: Double, index: Int, sum: Double
+        }
+        /// The stretch: the means after `startIndex` up to `endIndex`, and the level sums
+        /// through each; `closed` once a mean after the extreme left the margin.
+        private var startIndex = 0, startSum = 0.0, endIndex = 0, endSum = 0.0
+        private var closed = false
+        /// The samples in the extreme's box mean.
+        private var bestSamples = 1.0
+        /// The average of the middle means over the stretch (NaN before any mean), worked out
+        /// whenever the stretch changes.
+        private(set) var level = Double.nan
+
+        init(sign: Double) { self.sign = sign }
+
+        /// The stretch now ends at the `index`th mean, the level sum through it.
+        @inline(__always)
+        private mutating func end(at index: Int, sum: Double) {
+            endIndex = index; endSum = sum
+            level = endIndex > startIndex ? (endSum - startSum) / Double(endIndex - startIndex) : .nan
+        }
+
+        /// Puts `low` on the deque at `k` (`bottom` ≤ `k` ≤ `top`; the ones from `k` on are gone).
+        @inline(__always)
+        private mutating func push(_ low: Low, at k: Int) {
+            if k < lows.count { lows[k] = low } else { lows.append(low) }
+            top = k + 1
+        }
+
+        /// Starts over with the mean `x`, the `index`th, the level sums before it and through it.
+        @inline(never)
+        mutating func begin(_ x: Double, samples n: Int, index: Int, sumBefore: Double, sum: Double) {
+            best = -.infinity
+            bottom = 0; top = 0
+            startIndex = index - 1; startSum = sumBefore
+            add(x, samples: n, index: index, sum: sum, noiseSum: 0, noiseCount: 0)
+        }
+
+        /// Adds the `index`th mean `x`, of `n` samples, with the level sum through it; the noise
+        /// measured so far (see `noiseScale`).
+        @inline(__always)
+        mutating func add(_ x: Double, samples n: Int, index: Int, sum: Double, noiseSum: Double, noiseCount: Int) {
+            let v = sign * x
+            if v > best {
+                extend(v, samples: n, index: index, sum: sum, noiseSum: noiseSum, noiseCount: noiseCount)
+                return
+            }
+            // The means no longer lowest since go (a mean equal to this one too: it is later).
+            var k = top
+            while k > bottom, lows[k - 1].v >= v { k -= 1 }
+            if k == bottom { bottom = 0; k = 0 }   // (none left: the storage starts over)
+            push(Low(v: v, index: index, sum: sum), at: k)
+            if !closed {
+                let inverse = 1 / Double(max(n, 1))
+                let scale = ClimbCounter.noiseScale(sum: noiseSum, count: noiseCount)
+                let margin = scale > 0 ? scale * (1 / bestSamples + inverse).squareRoot() : 0
+                if v < best - margin { closed = true } else { end(at: index, sum: sum) }
+            }
+        }
+
+        /// A new extreme `v`: the stretch's start moves past the means further inside it than the
+        /// margin, and it ends here.
+        @inline(never)
+        private mutating func extend(_ v: Double, samples n: Int, index: Int, sum: Double, noiseSum: Double, noiseCount: Int) {
+            // (Every mean on the deque is at most the old extreme, so under `v`: none goes from
+            // its end.)
+            let inverse = 1 / Double(max(n, 1))
+            best = v
+            bestSamples = Double(max(n, 1))
+            closed = false
+            let scale = ClimbCounter.noiseScale(sum: noiseSum, count: noiseCount)
+            let margin = scale > 0 ? scale * (2 * inverse).squareRoot() : 0
+            // (The new mean itself is not below the margin: only the older ones are looked at.)
+            while bottom < top, lows[bottom].v < best - margin {
+                startIndex = lows[bottom].index; startSum = lows[bottom].sum
+                bottom += 1
+            }
+            if bottom == top {
+                bottom = 0; top = 0
+            } else if bottom > 64 && bottom * 2 > top {
+                for i in bottom..<top { lows[i - bottom] = lows[i] }
+                top -= bottom
+                bottom = 0
+            }
+            push(Low(v: v, index: index, sum: sum), at: top)
+            end(at: index, sum: sum)
+        }
+    }
 
     /// Ends the flight's count: the trailing means lag by half their window, so the altitude of
     /// the last half window has not been measured yet (the last climb of a run that ends 4
@@ -123,12 +288,30 @@ struct ClimbCounter: Sendable {
         self.thresholdM = max(0, thresholdM)
     }
 
+    /// Measures the noise on the sample before `alt`: its distance from the line through its
+    /// neighbours in time (both weights ½ at one time), squared and scaled to σ², when the three
+    /// lie within `noiseSpanM` and `noiseSpanS` (see there).
+    @inline(__always)
+    private mutating func measureNoise(t: Double, d: Double, alt: Double) {
+        // (Before two samples the times are NaN: no triple.)
+        if t - beforePrevious.t <= Self.noiseSpanS, abs(d - beforePrevious.d) <= Self.noiseSpanM {
+            let span = t - beforePrevious.t
+            let after = span > 0 ? (previous.t - beforePrevious.t) / span : 0.5, before = 1 - after
+            let off = previous.alt - before * beforePrevious.alt - after * alt
+            noiseSum += off * off / (1 + before * before + after * after)
+            noiseCount += 1
+        }
+        beforePrevious = previous
+        previous = (t, d, alt)
+    }
+
     /// Adds an altitude; `latest` is the quickly smoothed altitude at the same moment (NaN: none),
     /// which `settle()` measures the climb in progress to.
     @inline(__always)
     mutating func add(alt: Double, t: Double, distanceM: Double, latest: Double = .nan) {
         guard alt.isFinite else { return }
         let d = distanceM.isFinite ? distanceM : (samples.last?.d ?? 0)
+        measureNoise(t: t, d: d, alt: alt)
         samples.append((t, d, alt))
         sum += alt
         while samples.count - head > 1, t - samples[head].t >= windowS || d - samples[head].d >= windowM {
@@ -163,37 +346,75 @@ struct ClimbCounter: Sendable {
         doneGain = gainM
         doneLoss = lossM
         direction = 0; lastLevel = .nan; running = .nan; runningLevel = .nan
-        low = .nan; high = .nan; lowLevel = .nan; highLevel = .nan; lead = .nan
+        low = .nan; high = .nan; lead = .nan
+        upper = Stretch(sign: 1); lower = Stretch(sign: -1)
+        counted = 0; levelSum = 0
+        previous = (.nan, .nan, .nan); beforePrevious = (.nan, .nan, .nan); noiseSum = 0; noiseCount = 0
         if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
         head = 0; innerHead = 0; innerEnd = 0
         sum = 0; innerSum = 0
     }
 
     /// Counts the box mean `x` (which turns) with the middle mean `level` at the same sample
-    /// (which each extreme counts at).
+    /// (which the extremes' stretches average).
     @inline(__always)
     private mutating func count(_ x: Double, level: Double) {
         let threshold = max(thresholdM, 1e-9)   // a threshold of 0 still needs a turn to turn
+        let n = samples.count - head
+        let sumBefore = levelSum
+        counted += 1
+        levelSum += level
         switch direction {
         case 1:
-            if x > running { running = x; runningLevel = level } else if running - x >= threshold {
-                doneGain += max(0, runningLevel - lastLevel)
-                lastLevel = runningLevel; running = x; runningLevel = level; direction = -1
+            if x > running { running = x }
+            if running - x >= threshold {
+                turn(x, samples: n, sumBefore: sumBefore)
+            } else {
+                upper.add(x, samples: n, index: counted, sum: levelSum, noiseSum: noiseSum, noiseCount: noiseCount)
+                runningLevel = upper.level
             }
         case -1:
-            if x < running { running = x; runningLevel = level } else if x - running >= threshold {
-                doneLoss += max(0, lastLevel - runningLevel)
-                lastLevel = runningLevel; running = x; runningLevel = level; direction = 1
+            if x < running { running = x }
+            if x - running >= threshold {
+                turn(x, samples: n, sumBefore: sumBefore)
+            } else {
+                lower.add(x, samples: n, index: counted, sum: levelSum, noiseSum: noiseSum, noiseCount: noiseCount)
+                runningLevel = lower.level
             }
         default:
-            if !(x >= low) { low = x; lowLevel = level }
-            if !(x <= high) { high = x; highLevel = level }
-            if high - low >= threshold {
-                // The first turn: the range seen so far says which way the first climb went.
-                direction = x == high ? 1 : -1
-                lastLevel = direction == 1 ? lowLevel : highLevel
-                running = x; runningLevel = level
-            }
+            countBeforeTurn(x, samples: n, threshold: threshold)
+        }
+    }
+
+    /// The box mean `x` turned the climb (or descent) in progress: it ends at the running
+    /// extreme's level, and the stretch of the other side starts at `x`.
+    @inline(never)
+    private mutating func turn(_ x: Double, samples n: Int, sumBefore: Double) {
+        if direction == 1 {
+            doneGain += max(0, runningLevel - lastLevel)
+            lastLevel = runningLevel; running = x; direction = -1
+            lower.begin(x, samples: n, index: counted, sumBefore: sumBefore, sum: levelSum)
+            runningLevel = lower.level
+        } else {
+            doneLoss += max(0, lastLevel - runningLevel)
+            lastLevel = runningLevel; running = x; direction = 1
+            upper.begin(x, samples: n, index: counted, sumBefore: sumBefore, sum: levelSum)
+            runningLevel = upper.level
+        }
+    }
+
+    /// Before the first turn: both stretches, and the range of box means seen.
+    @inline(never)
+    private mutating func countBeforeTurn(_ x: Double, samples n: Int, threshold: Double) {
+        if !(x >= low) { low = x }
+        if !(x <= high) { high = x }
+        upper.add(x, samples: n, index: counted, sum: levelSum, noiseSum: noiseSum, noiseCount: noiseCount)
+        lower.add(x, samples: n, index: counted, sum: levelSum, noiseSum: noiseSum, noiseCount: noiseCount)
+        if high - low >= threshold {
+            // The first turn: the range seen so far says which way the first climb went.
+            direction = x == high ? 1 : -1
+            lastLevel = direction == 1 ? lower.level : upper.level
+            running = x; runningLevel = direction == 1 ? upper.level : lower.level
         }
     }
 }

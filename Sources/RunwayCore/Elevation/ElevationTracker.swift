@@ -16,8 +16,9 @@ import Glibc
 ///    (this smoothed altitude is the one shown, and behind grade and vertical speed);
 /// 3. counts **gain and loss from extreme to extreme** (`ClimbCounter`): the turns on a trailing
 ///    box mean of the altitude whose length is set by how far the source is trusted, each
-///    extreme's level on the middle 80 % of that window: a climb from the last valley to the next
-///    peak counts whole once it exceeds the threshold. GPS altitude wanders
+///    extreme's level on the middle 80 % of that window, averaged over the stretch round the
+///    extreme that the altitude's measured noise explains: a climb from the last valley to the
+///    next peak counts whole once it exceeds the threshold. GPS altitude wanders
 ///    (σ 3 m over a minute or more), so it is averaged over `gpsWindowS` (300 s) scaled by the
 ///    fix's stated vertical accuracy against 3 m (`v_acc`; 3 m when absent, at most twice
 ///    that), with a threshold of twice `hysteresisM` scaled alike (6 m at 3 m; never under a
