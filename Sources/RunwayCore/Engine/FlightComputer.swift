@@ -144,9 +144,7 @@ public struct FlightComputer: Sendable {
             runFix(fix, input, at: t, &events)
             return
         }
-        if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
-        let wasCruising = phases.phase == .cruise
-        advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
+        let wasCruising = begin(at: t, &events)
         switch input {
         case .fix: break   // (above)
         case .sample(.heartRate(let bpm, _)): sensors.heartRate(bpm, at: t)
@@ -159,20 +157,30 @@ public struct FlightComputer: Sendable {
         case .sample(.power): break   // a metric's (below)
         case .sample(.speed(let mps, _)): sensorSpeed(mps, at: t, &events)
         }
-        // (The power alerts on the branch of an input with power only: no test for any other.)
-        if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
-            powerToJudgeAt = t
-        }
-        emitFlight(&events)
+        end(input, at: t, wasCruising: wasCruising, &events)
     }
 
-    /// `run` for a fix, the same steps in the same order (the fix passed as itself).
+    /// `run` for a fix (`input`), the fix passed as itself.
     @inline(__always)
     mutating func runFix(_ fix: Fix, _ input: Input, at t: Double, _ events: inout [Event]) {
+        let wasCruising = begin(at: t, &events)
+        apply(fix, at: t, &events)
+        end(input, at: t, wasCruising: wasCruising, &events)
+    }
+
+    /// What every input does first: the power of a second that is over is judged, and the flight
+    /// advances to `t`. Returns whether it was in cruise before the input.
+    @inline(__always)
+    private mutating func begin(at t: Double, _ events: inout [Event]) -> Bool {
         if powerToJudgeAt < t { judgePower(&events) }   // (its second is over: judged as it ended)
         let wasCruising = phases.phase == .cruise
-        advance(to: t, metricsToo: false)   // the metrics take the clock with the input, below
-        apply(fix, at: t, &events)
+        advance(to: t, metricsToo: false)   // the metrics take the clock with the input (`end`)
+        return wasCruising
+    }
+
+    /// What every input does last: the metrics take it, and the flight's state goes out.
+    @inline(__always)
+    private mutating func end(_ input: Input, at t: Double, wasCruising: Bool, _ events: inout [Event]) {
         // (The power alerts on the branch of an input with power only: no test for any other.)
         if metrics.take(input, at: t, cruisingBefore: wasCruising, cruisingAfter: phases.phase == .cruise), alerts.watchesPower {
             powerToJudgeAt = t
