@@ -51,12 +51,12 @@ struct AltitudeSourceExportTests {
     /// How far the gain of a flight's export, analysed again, is from the flight's (a fraction):
     /// the file holds the route's points (one every `distance_filter_m` or so), not every fix, and
     /// the barometric climb counter's 60 m / 60 s means over fewer points differ a little. Up to
-    /// 2.0 % measured, as much in the FIT export (which said where its altitudes came from before
-    /// GPX and TCX did): sample-activity 292.3 m, 286.3 m from GPX or TCX, 292.1 m from FIT (286.5 m
-    /// before its records without a position carried the altimeter's altitude); ELEMNT 289.8 m,
-    /// 289.1 m and 289.1 m; the simulated seed 2 120.45 m, 120.59 m from GPX or TCX and 120.53 m
-    /// from FIT (the same when the altitudes come as altimeter samples, `AltimeterExportTests`).
-    /// Read as GPS altitudes, GPX and TCX gave about half (the ELEMNT ride's 137.7 m); the
+    /// 2.0 % measured: sample-activity 290.6 m, 284.9 m from GPX or TCX, 290.0 m from FIT (its
+    /// records without a position carry the altimeter's altitude); the 2015 Edge 200 ride 59.9 m,
+    /// 58.9 m from GPX or TCX; ELEMNT 288.8 m, 288.2 m and 288.3 m; the fenix 2 run 69.9 m, 69.3 m;
+    /// the simulated seed 2 120.22 m, 120.39 m from GPX or TCX and 120.33 m from FIT (the same when
+    /// the altitudes come as altimeter samples, `AltimeterExportTests`).
+    /// Read as GPS altitudes, GPX and TCX gave about half (the ELEMNT ride's 141.4 m of 288.8); the
     /// simulated flights 4.6 % less (114.3–114.7 m: the 300 s mean flattens the hill's top).
     static let routeTolerance = 0.025
 
