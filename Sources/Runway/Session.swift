@@ -215,29 +215,30 @@ final class Session: @unchecked Sendable {
     /// no subscription would see the events.
     @inline(__always)   // (a fix's path: no call between the entry and the driver)
     private func perform(_ request: FlightDriver.Request, wallClock now: Double) throws(RunwayError) {
-        guard !closed else { throw RunwayError(.state, "the session is closing (runway_session_close): no input or command") }
-        // Compared, not bound, on the common path: binding would retain both.
-        guard store != nil, flightID != nil, let store, let flightID else {
-            try driver.perform(request, wallClock: now, events: &scratch)
-            return
+        try drive { (driver, journal, events) throws(RunwayError) in
+            try driver.perform(request, wallClock: now, journal: journal, events: &events)
         }
-        try driver.perform(request, wallClock: now, journal: { (entry) throws(RunwayError) in
-            try store.append(entry, to: flightID)
-        }, events: &scratch)
     }
 
     /// `perform(.input(input))`, the input without the request's enum.
     @inline(__always)
     private func perform(_ input: ValidatedInput, wallClock now: Double) throws(RunwayError) {
+        try drive { (driver, journal, events) throws(RunwayError) in
+            try driver.perform(input, wallClock: now, journal: journal, events: &events)
+        }
+    }
+
+    /// Runs `body` on the driver with the journal to the store (nil: none) and the scratch
+    /// events, unless the session is closing (`perform`).
+    @inline(__always)
+    private func drive(_ body: (inout FlightDriver, FlightDriver.Journal?, inout [Event]) throws(RunwayError) -> Void) throws(RunwayError) {
         guard !closed else { throw RunwayError(.state, "the session is closing (runway_session_close): no input or command") }
         // Compared, not bound, on the common path: binding would retain both.
         guard store != nil, flightID != nil, let store, let flightID else {
-            try driver.perform(input, wallClock: now, events: &scratch)
+            try body(&driver, nil, &scratch)
             return
         }
-        try driver.perform(input, wallClock: now, journal: { (entry) throws(RunwayError) in
-            try store.append(entry, to: flightID)
-        }, events: &scratch)
+        try body(&driver, { (entry) throws(RunwayError) in try store.append(entry, to: flightID) }, &scratch)
     }
 
     /// A clock tick (the ticker's or the host's), journaled when it moves the clock: elapsed

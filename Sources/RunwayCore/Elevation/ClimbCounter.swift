@@ -32,10 +32,14 @@
 /// (σ²·3/2 at an even rate); σ² is the mean of those squares so scaled. Samples every 1.7 s (a
 /// barometric flight's route points, exported and read back) measure the σ that every second
 /// does, and their shorter means get a wider margin: the same flight's gain either way. Until
-/// `noiseMinimum` such triples are measured the noise is not trusted (ten samples say little,
-/// and clean altitudes jagged by the terrain read as noise): each extreme then reads at its own
-/// mean, as clean altitudes always do (σ 0: a stretch of the one sample), and as samples too
-/// far apart do (a bike's every 7 s, 50 m: a hill's curvature would read as noise). A
+/// `noiseMinimum` such triples are measured since the source began the noise is not trusted
+/// (ten samples say little, and clean altitudes jagged by the terrain read as noise): each
+/// extreme then reads at its own mean, as it does with samples too far apart to measure any (a
+/// bike's every 7 s, 100 m: a hill's curvature would read as noise). Clean altitudes measure
+/// centimetres at the terrain's bends: their stretches are the extreme and the means equal to it
+/// or within those centimetres. The measure is a plain mean of squares: an altitude spike that
+/// the altitude gate lets through (up to 10 m + 5 m/s) widens the margins until enough samples
+/// dilute it (a known limit; a robust measure such as a median of the squares would not). A
 /// barometer's white noise (0.2 m, 20 samples a window) gives a margin of 0.13 m between full
 /// windows. A drift slower than the window is no noise by this measure (nothing in the samples
 /// tells it from the terrain), so its wander over a long flat top is still read near its highest.

@@ -39,7 +39,7 @@ public struct FixCadence: Sendable, Equatable {
     public mutating func hear(at t: Double) {
         guard !lastT.isNaN else { lastT = t; return }
         guard t > lastT else { return }
-        // (`next` and `count` stay below `remembered`: no overflow to check; `& 7` keeps the
+        // (`next` stays below `remembered` and `count` at most it: no overflow to check; `& 7` keeps the
         // index within the SIMD8's lanes where the compiler sees it, so no bounds check either.)
         intervals[next & 7] = t - lastT
         next = next &+ 1 == FixCadence.remembered ? 0 : next &+ 1
