@@ -184,4 +184,26 @@ extension FlightComputer {
         p.deviceSpeedMps = shown.speed   // (the latest accepted fix's)
         return p
     }
+
+    /// The route is full: whether this fix adds a point depends on the whole pipeline, so it
+    /// runs on a copy, kept only when it added none (the copy shares the route's storage).
+    @inline(never)
+    mutating func processOnFullRoute(_ stamped: Input, at t: Double, events: inout [Event],
+                                     journal: ((Input) throws(RunwayError) -> Void)?) throws(RunwayError) {
+        var trial = self
+        trial.recorder.refusedPoint = false
+        let mark = events.count
+        trial.run(stamped, at: t, &events)
+        do throws(RunwayError) {
+            if trial.recorder.refusedPoint {
+                let name = config.maxRoutePoints == EngineConfig.maxRoutePointsLimit ? "RUNWAY_MAX_ROUTE_POINTS" : "the config's max_route_points"
+                throw .limit("fix refused: the route is full (\(route.count) points, the limit of \(config.maxRoutePoints) points, \(name)); fixes that add no point are still accepted")
+            }
+            try journal?(stamped)
+        } catch {
+            events.removeSubrange(mark...)
+            throw error
+        }
+        self = trial
+    }
 }
