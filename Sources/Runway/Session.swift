@@ -108,34 +108,34 @@ final class Session: @unchecked Sendable {
     /// warned of once the line is taken.
     @inline(__always)   // (into each entry: a fix goes from the C call straight to the driver)
     func process(_ request: FlightDriver.Request, unknownKeys: Unmanaged<UnknownInputKeys>? = nil) throws(RunwayError) {
-        let now = liveClock ? WallClock.now() : .nan
-        try locked { () throws(RunwayError) in
-            do throws(RunwayError) {
-                try perform(request, wallClock: now)
-            } catch {
-                unknownKeys?.release()
-                driver.core.logRejection(error, events: &scratch)
-                dispatch()
-                throw error
-            }
-            if let unknownKeys { warn(of: unknownKeys.takeRetainedValue()) }
-            dispatch()
-        }
+        try logged({ (now) throws(RunwayError) in try perform(request, wallClock: now) },
+                   refused: { unknownKeys?.release() },
+                   taken: { if let unknownKeys { warn(of: unknownKeys.takeRetainedValue()) } })
     }
 
     /// `process(.input(input))` (the C entry's fix path: the input without the request's enum
     /// around it, `FlightDriver.perform(_:wallClock:journal:events:)`).
     @inline(__always)   // (into the entry: a fix goes from the C call straight to the driver)
     func process(_ input: ValidatedInput) throws(RunwayError) {
+        try logged({ (now) throws(RunwayError) in try perform(input, wallClock: now) })
+    }
+
+    /// One input's frame: under the lock, `body` at the wall clock's time; a refusal is logged
+    /// (after `refused`), dispatched and rethrown, else `taken` runs and the events are dispatched.
+    @inline(__always)
+    private func logged(_ body: (Double) throws(RunwayError) -> Void,
+                        refused: () -> Void = {}, taken: () -> Void = {}) throws(RunwayError) {
         let now = liveClock ? WallClock.now() : .nan
         try locked { () throws(RunwayError) in
             do throws(RunwayError) {
-                try perform(input, wallClock: now)
+                try body(now)
             } catch {
+                refused()
                 driver.core.logRejection(error, events: &scratch)
                 dispatch()
                 throw error
             }
+            taken()
             dispatch()
         }
     }
