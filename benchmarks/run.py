@@ -10,8 +10,10 @@ Environment: BENCH_BIN (default build/bench) holds the C harnesses, RUNWAY_LIBRA
 (default build/librunway.so), RUNWAY_BENCH_TMP scratch files (default /tmp/runway-bench),
 BENCH_QUICK=1 shrinks every workload (a smoke test of the harnesses; the figures mean little).
 
-`run.py --only fanout` runs one step (here row 4) and replaces only its rows (and its note) in the
+`run.py --only fanout` runs one step (rows 4) and replaces only its rows (and its note) in the
 RESULTS.md that is there, saying so under the header; the other rows keep their figures.
+`run.py --only callgrind` likewise re-counts the instructions (rows 7 and 7s: deterministic, so
+a busy machine gives the same figures).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from run_steps import (bench_batch, bench_callgrind, bench_fanout, bench_ingest,
                        bench_one_call, bench_python, bench_store, gpxpy_version, librunway_has)
 
 
-STEPS = {"fanout": ("4", "bench_fanout")}
+STEPS = {"fanout": (("4",), "bench_fanout"), "callgrind": (("7", "7s"), "bench_callgrind")}
 
 
 def main() -> int:
@@ -86,7 +88,7 @@ def main() -> int:
 
 def only(step: str) -> int:
     """Runs one step and replaces its rows, its note and the met/missed count in RESULTS.md."""
-    key, fn = STEPS[step]
+    keys, fn = STEPS[step]
     if not RESULTS.exists():
         print(f"{RESULTS} is missing: run every benchmark first", file=sys.stderr)
         return 2
@@ -96,21 +98,25 @@ def only(step: str) -> int:
     globals()[fn](t, ctx)
     fresh = notes(t, ctx)
     lines = RESULTS.read_text().splitlines()
-    prefix = f"| {key} |"
-    rows = [i for i, line in enumerate(lines) if line.startswith(prefix)]
-    if not rows:
-        print(f"RESULTS.md has no row {key}", file=sys.stderr)
-        return 2
-    mine = [line for line in t.markdown().splitlines() if line.startswith(prefix)]
-    lines[rows[0]:rows[-1] + 1] = mine
+    mine: list[str] = []
+    for key in keys:
+        prefix = f"| {key} |"
+        rows = [i for i, line in enumerate(lines) if line.startswith(prefix)]
+        if not rows:
+            print(f"RESULTS.md has no row {key}", file=sys.stderr)
+            return 2
+        fresh_rows = [line for line in t.markdown().splitlines() if line.startswith(prefix)]
+        lines[rows[0]:rows[-1] + 1] = fresh_rows
+        mine += fresh_rows
     table = [line for line in lines if re.match(r"^\| \d", line)]
     met = sum(1 for line in table if line.endswith("| met |"))
     missed = sum(1 for line in table if line.endswith("| **MISSED** |"))
-    stamp = (f"Row {key} re-measured alone (`benchmarks/run.py --only {step}`, {time.time() - started:.0f} s) — "
+    label = ("Row " if len(keys) == 1 else "Rows ") + " and ".join(keys)
+    stamp = (f"{label} re-measured alone (`benchmarks/run.py --only {step}`, {time.time() - started:.0f} s) — "
              f"{machine()}.")
     out, done = [], False
     for line in lines:
-        if line.startswith(f"Row {key} re-measured alone"):
+        if line.startswith(f"{label} re-measured alone"):
             continue
         if re.match(r"^\d+ targets met, \d+ missed\.$", line):
             line = f"{met} targets met, {missed} missed."
@@ -119,13 +125,18 @@ def only(step: str) -> int:
             out += ["", stamp]
             done = True
     text = "\n".join(out)
-    # The step's note (its paragraph under "Where the time goes"): replaced, or dropped once met.
+    # The fan-out step's note (its paragraph under "Where the time goes"): replaced, or dropped once met.
+    if step != "fanout":
+        RESULTS.write_text(text.rstrip("\n") + "\n")
+        print("\n".join(mine))
+        log(f"{label} of {RESULTS.relative_to(ROOT)} replaced in {time.time() - started:.0f} s")
+        return 0
     old_note = re.compile(r"\n\*Struct path with one subscriber[^\n]*\n")
     new_note = "".join(f"\n{n}\n" for n in fresh if n.startswith("*Struct path with one subscriber"))
     text = old_note.sub(lambda _: new_note, text) if old_note.search(text) else text.rstrip("\n") + "\n" + new_note
     RESULTS.write_text(text.rstrip("\n") + "\n")
     print("\n".join(mine))
-    log(f"rows {key} of {RESULTS.relative_to(ROOT)} replaced in {time.time() - started:.0f} s")
+    log(f"{label} of {RESULTS.relative_to(ROOT)} replaced in {time.time() - started:.0f} s")
     return 0
 
 
