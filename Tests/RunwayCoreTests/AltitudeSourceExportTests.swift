@@ -56,8 +56,9 @@ struct AltitudeSourceExportTests {
     /// 58.9 m from GPX or TCX; ELEMNT 288.8 m, 288.2 m and 288.3 m; the fenix 2 run 69.9 m, 69.3 m;
     /// the simulated seed 2 120.22 m, 120.39 m from GPX or TCX and 120.33 m from FIT (the same when
     /// the altitudes come as altimeter samples, `AltimeterExportTests`).
-    /// Read as GPS altitudes, GPX and TCX gave about half (the ELEMNT ride's 141.4 m of 288.8); the
-    /// simulated flights 4.6 % less (114.3–114.7 m: the 300 s mean flattens the hill's top).
+    /// Read as GPS altitudes (the element taken out), GPX and TCX give about half (the ELEMNT ride's
+    /// 141.4 m of 288.8); the simulated tuning flights 4.1–4.3 % less (113.9–115.0 m of
+    /// 119.0–120.2: the 300 s mean flattens the hill's top).
     static let routeTolerance = 0.025
 
     @Test(arguments: [ExportFormat.gpx, .tcx, .fit])
