@@ -337,7 +337,13 @@ public struct FlightComputer: Sendable {
             if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
             // (A speed sensor measured a silence of the fixes after the filter's last fix: the
             // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
-            step = speedSensor.silenceMeasuredUntil > track.lastT ? restartTrack(at: fix, t: t) : track.update(dopplerCheck.trusted(fix), t: t)
+            if speedSensor.silenceMeasuredUntil > track.lastT {
+                step = restartTrack(at: fix, t: t)
+            } else {
+                // (The fix itself while its Doppler speed is trusted: the filter took `trusted`'s
+                // value, a copy of the fix made on every fix, 88 bytes copied twice.)
+                step = dopplerCheck.prefersPositions ? track.update(dopplerCheck.trusted(fix), t: t) : track.update(fix, t: t)
+            }
         }
         return step
     }
