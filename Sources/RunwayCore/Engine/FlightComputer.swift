@@ -302,8 +302,12 @@ public struct FlightComputer: Sendable {
 
     /// Where positions begin to measure the current leg: its start or resume, or where speed
     /// samples measured it up to when later (NaN outside cruise).
+    /// (`max(cruiseSince, measuredUntil)` as the standard library's, `y >= x ? y : x`: NaN when
+    /// `cruiseSince` is, the comparison false for it. A test for NaN before `max` compiled to
+    /// two selects on every fix.)
     var positionsSince: Double {
-        clock.cruiseSince.isNaN ? .nan : max(clock.cruiseSince, speedSensor.measuredUntil)
+        let since = clock.cruiseSince, measured = speedSensor.measuredUntil
+        return measured >= since ? measured : since
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
