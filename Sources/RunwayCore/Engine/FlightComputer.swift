@@ -311,45 +311,50 @@ public struct FlightComputer: Sendable {
     }
 
     /// The gate, then the track filter or the gap stage: the fix's `Step`, nil when filtered.
+    /// (A re-anchor's and a gap's fix go on out of line, `reanchor`, `segmentAfterGap`: with them
+    /// here, the fix was copied into this function's frame on every fix, for them.)
     @inline(__always)
     mutating func measure(_ fix: Fix, at t: Double, _ events: inout [Event]) -> Step? {
         guard case .accept(let newSegment, let reanchored) = gate.assess(fix, at: t, log: &eventLog) else { return nil }
-        let step: Step
-        if reanchored {
-            // The previous anchor was junk: alone on the route, it goes (a flight the user
-            // paused or stopped keeps its route as it was).
-            if phases.phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
-            if gapSetOff != nil { takeGapSetOff(toward: fix, at: t) }   // (the fix after its gap was junk)
-            if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
-            eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
-            track.reset(at: dopplerCheck.trusted(fix), t: t)
-            step = .segmentStart
-        } else if newSegment, let last = lastAccepted {
-            // (Another gap: its fix bears the one after the waiting gap out, which credits that
-            // gap, and the set-off with it; else nothing bore that fix out, and the set-off goes.)
-            if gapSetOff != nil { if gaps.bearsOut(fix, last: last) { takeGapSetOff() } else { gapSetOff = nil } }
-            let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                      waits: phases.phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
-                                      speedDoubted: track.doubtsSpeed)
-            if let c = start.credit { credit(c, &events) }
-            if let j = start.junk, phases.phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
-            gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause
-            if start.waiting != nil { gapSensed = speedSensor.measuredSincePositioned }
-            track.reset(at: dopplerCheck.trusted(fix), t: t)
-            step = start.step
-        } else {
-            if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
-            // (A speed sensor measured a silence of the fixes after the filter's last fix: the
-            // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
-            if speedSensor.silenceMeasuredUntil > track.lastT {
-                step = restartTrack(at: fix, t: t)
-            } else {
-                // (The fix itself while its Doppler speed is trusted: the filter took `trusted`'s
-                // value, a copy of the fix made on every fix, 88 bytes copied twice.)
-                step = dopplerCheck.prefersPositions ? track.update(dopplerCheck.trusted(fix), t: t) : track.update(fix, t: t)
-            }
-        }
-        return step
+        if reanchored { return reanchor(on: fix, at: t, &events) }
+        if newSegment, let last = lastAccepted { return segmentAfterGap(fix, last: last, at: t, &events) }
+        if gaps.isWaiting { confirmGap(by: fix, at: t, &events) }
+        // (A speed sensor measured a silence of the fixes after the filter's last fix: the
+        // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
+        if speedSensor.silenceMeasuredUntil > track.lastT { return restartTrack(at: fix, t: t) }
+        // (The fix itself while its Doppler speed is trusted: the filter took `trusted`'s value, a
+        // copy of the fix made on every fix.)
+        return dopplerCheck.prefersPositions ? track.update(dopplerCheck.trusted(fix), t: t) : track.update(fix, t: t)
+    }
+
+    /// The gate re-anchored on `fix`: the previous anchor was junk, and the segment starts over.
+    @inline(never)   // (rare: kept out of the fix path)
+    mutating func reanchor(on fix: Fix, at t: Double, _ events: inout [Event]) -> Step {
+        // The previous anchor was junk: alone on the route, it goes (a flight the user
+        // paused or stopped keeps its route as it was).
+        if phases.phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
+        if gapSetOff != nil { takeGapSetOff(toward: fix, at: t) }   // (the fix after its gap was junk)
+        if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
+        eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
+        track.reset(at: dopplerCheck.trusted(fix), t: t)
+        return .segmentStart
+    }
+
+    /// A gap or a jump precedes `fix` (the last accepted fix before it `last`): the gap stage's step.
+    @inline(never)   // (rare: kept out of the fix path)
+    mutating func segmentAfterGap(_ fix: Fix, last: GapResolver.LastFix, at t: Double, _ events: inout [Event]) -> Step {
+        // (Another gap: its fix bears the one after the waiting gap out, which credits that
+        // gap, and the set-off with it; else nothing bore that fix out, and the set-off goes.)
+        if gapSetOff != nil { if gaps.bearsOut(fix, last: last) { takeGapSetOff() } else { gapSetOff = nil } }
+        let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
+                                  waits: phases.phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
+                                  speedDoubted: track.doubtsSpeed)
+        if let c = start.credit { credit(c, &events) }
+        if let j = start.junk, phases.phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
+        gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause
+        if start.waiting != nil { gapSensed = speedSensor.measuredSincePositioned }
+        track.reset(at: dopplerCheck.trusted(fix), t: t)
+        return start.step
     }
 
     /// A fix that agrees with the one after the waiting gap confirms it (`GapResolver.confirmed`),
