@@ -228,14 +228,7 @@ public struct FlightComputer: Sendable {
                 // A step that began before the leg (a start or resume between its fixes) counts
                 // the leg's share of its line (`legShare`), as its moving time counts the leg's time.
                 var cruiseStep = step
-                if cruiseDt < dt || legStart != nil {   // (a leg's first step: the fix as the Doppler check trusts it)
-                    let trusted = dopplerCheck.trusted(fix)
-                    if cruiseDt < dt {
-                        cruiseStep.distanceM = min(step.distanceM * FlightComputer.legShare(of: step.distanceM, speed: trusted.speed, legS: cruiseDt, stepS: dt),
-                                                   step.distanceM - ended.m)
-                    }
-                    if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: trusted, at: t) } }
-                }
+                if cruiseDt < dt || legStart != nil { cruiseStep = legsFirstStep(step, fix: fix, dt: dt, cruiseDt: cruiseDt, endedM: ended.m, at: t) }
                 // (A standing speed the positions belie is the filtered speed here too, as for
                 // auto-pause: a leg resumed while the speed is out moves.)
                 let judged = stillness.judge(cruiseStep, fix: fix, doppler: track.doubtsSpeed ? track.speedMps : fix.speed, at: t, dt: cruiseDt)
@@ -298,6 +291,21 @@ public struct FlightComputer: Sendable {
         }
         lapsAndAlerts(at: t, &events)
         gate.heard(at: t)
+    }
+
+    /// A leg's first step in cruise (`apply`: a start or resume between its fixes, `cruiseDt` <
+    /// `dt`, or a leg whose start point waits, `legStart`), with the fix as the Doppler check
+    /// trusts it: the leg's share of the step, and the leg's start point.
+    @inline(never)   // (once a leg: inline, the fix as trusted was copied into `apply`'s frame on every fix)
+    mutating func legsFirstStep(_ step: Step, fix: Fix, dt: Double, cruiseDt: Double, endedM: Double, at t: Double) -> Step {
+        var cruiseStep = step
+        let trusted = dopplerCheck.trusted(fix)
+        if cruiseDt < dt {
+            cruiseStep.distanceM = min(step.distanceM * FlightComputer.legShare(of: step.distanceM, speed: trusted.speed, legS: cruiseDt, stepS: dt),
+                                       step.distanceM - endedM)
+        }
+        if legStart != nil { if step.newSegment { legStart = nil } else { keepLegStart(toward: trusted, at: t) } }
+        return cruiseStep
     }
 
     /// Where positions begin to measure the current leg: its start or resume, or where speed
