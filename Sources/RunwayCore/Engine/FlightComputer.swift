@@ -331,9 +331,13 @@ public struct FlightComputer: Sendable {
         // filter starts over at this one, `TrackFilter.restart`. Not a pause's backlog.)
         if speedSensor.silenceMeasuredUntil > track.lastT { return restartTrack(at: fix, t: t) }
         // (The fix itself while its Doppler speed is trusted: the filter took `trusted`'s value, a
-        // copy of the fix made on every fix.)
-        return dopplerCheck.prefersPositions ? track.update(dopplerCheck.trusted(fix), t: t) : track.update(fix, t: t)
+        // copy of the fix made on every fix; `updateTrusted` makes it once positions are preferred.)
+        return dopplerCheck.prefersPositions ? updateTrusted(fix, at: t) : track.update(fix, t: t)
     }
+
+    /// The track filter's step to `fix` as the Doppler check trusts it, once it prefers the positions.
+    @inline(never)   // (inline, the copy of the fix it makes was made in `measure`'s frame on every fix)
+    mutating func updateTrusted(_ fix: Fix, at t: Double) -> Step { track.update(dopplerCheck.trusted(fix), t: t) }
 
     /// The gate re-anchored on `fix`: the previous anchor was junk, and the segment starts over.
     @inline(never)   // (rare: kept out of the fix path)
