@@ -81,9 +81,17 @@ struct ClimbCounter: Sendable {
     private var lead = Double.nan
     /// The window: samples in `samples[head...]`, their sum; its middle in
     /// `samples[innerHead..<innerEnd]`, their sum.
+    ///
+    /// The samples before `origin` are let go of (see `add`): the sums are worked out afresh
+    /// whenever that happens (no drift from long running sums), but the storage drops them only
+    /// once there are `dropMinimum` of them and twice as many as are kept: the live samples are
+    /// moved to the front of the array (a memmove of the whole window) every few thousand
+    /// samples instead of every sixty-odd, for at most `dropMinimum` samples (96 kB) more, or
+    /// twice the window, held.
     private var samples: [(t: Double, d: Double, alt: Double)] = []
-    private var head = 0, innerHead = 0, innerEnd = 0
+    private var origin = 0, head = 0, innerHead = 0, innerEnd = 0
     private var sum = 0.0, innerSum = 0.0
+    static let dropMinimum = 4096
 
     /// Total climb, metres: ended climbs, and the climb in progress once above the threshold,
     /// never decreasing (see `add`).
@@ -218,13 +226,20 @@ struct ClimbCounter: Sendable {
         lead = latest.isFinite ? latest : .nan
         count(sum / Double(samples.count - head), level: innerMean())
         publish()
-        let first = min(head, innerHead)
-        if first > 64 && first * 2 > samples.count {
-            samples.removeFirst(first)
-            head -= first; innerHead -= first; innerEnd -= first
+        // The samples before both means are let go of once they are more than 64 and than the
+        // ones after them (counted from `origin`: the sums are worked out afresh at the very
+        // samples, over the very samples, as when they went from the array at once).
+        let first = min(head, innerHead) - origin
+        if first > 64 && first * 2 > samples.count - origin {
+            origin += first
             // (No drift from long running sums.)
             sum = samples[head...].reduce(0) { $0 + $1.alt }
             innerSum = samples[innerHead..<innerEnd].reduce(0) { $0 + $1.alt }
+            if origin >= Self.dropMinimum && origin > 2 * (samples.count - origin) {
+                samples.removeFirst(origin)
+                head -= origin; innerHead -= origin; innerEnd -= origin
+                origin = 0
+            }
         }
     }
 
@@ -248,7 +263,7 @@ struct ClimbCounter: Sendable {
         counted = 0; levelSum = 0
         previous = (.nan, .nan, .nan); beforePrevious = (.nan, .nan, .nan); noiseSum = 0; noiseCount = 0
         if !samples.isEmpty { samples.removeAll(keepingCapacity: true) }
-        head = 0; innerHead = 0; innerEnd = 0
+        origin = 0; head = 0; innerHead = 0; innerEnd = 0
         sum = 0; innerSum = 0
     }
 

@@ -101,7 +101,8 @@ public struct ElevationTracker: Sendable {
     /// The smoothing's weight of the last interval between samples, and that interval (s).
     private var decayDt = Double.nan, decayForDt = 0.0
     /// The trust in GPS altitude the climb counter was last configured for (its bits: the
-    /// settings are a function of them), from the fix's vertical accuracy.
+    /// settings are a function of them), from the fix's vertical accuracy; −∞ (no trust a fix
+    /// gives) before any and since a barometric sample configured it.
     private var configuredTrust = -Double.infinity
     private var byDistance: Trail
     private var byTime: Trail
@@ -149,7 +150,7 @@ public struct ElevationTracker: Sendable {
         if t - lastBaroT <= baroPreferenceS { return }
         // (The same trust, the same settings: every vertical accuracy of 6 m or more is trusted alike.)
         let trust = vAcc >= 0 ? min(vAcc / Self.gpsVerticalAccuracyM, 2) : 1   // NaN fails: 1
-        if trust.bitPattern != configuredTrust.bitPattern || source != .gps {
+        if trust.bitPattern != configuredTrust.bitPattern {   // (a barometric sample resets it: see there)
             configuredTrust = trust
             climbs.configure(windowS: Self.gpsWindowS * trust, windowM: .infinity,
                              thresholdM: max(hysteresisM / 3, 2 * hysteresisM * trust))
@@ -167,6 +168,9 @@ public struct ElevationTracker: Sendable {
         guard alt.isFinite, t.isFinite, t >= lastT else { return }
         lastBaroT = t
         climbs.configure(windowS: Self.barometricWindowS, windowM: Self.barometricWindowM, thresholdM: hysteresisM / 3)
+        // The next GPS altitude configures the counter for GPS again (a source that is not GPS
+        // has been configured by this, and only this, since the GPS settings were).
+        configuredTrust = -.infinity
         ingest(alt: alt, t: t, distanceM: distanceM, from: .barometric)
     }
 
