@@ -161,7 +161,8 @@ struct ClimbCounter: Sendable {
         while samples.count - head > 1, newest - samples[head + 1].t >= keep {
             sum -= samples[head].alt
             head += 1
-            count(sum / Double(samples.count - head), level: innerMean())
+            let n = samples.count - head
+            count(sum / Double(n), level: innerMean(), samples: n)
         }
     }
     /// The window's mean, metres (NaN before any sample).
@@ -179,8 +180,10 @@ struct ClimbCounter: Sendable {
             innerSum += samples[innerEnd].alt
             innerEnd += 1
         }
-        while innerHead < innerEnd, innerHead < head || samples[innerHead].t < oldest + cut {
-            innerSum -= samples[innerHead].alt
+        while innerHead < innerEnd {
+            let sample = samples[innerHead]   // (read once: one bounds check)
+            guard innerHead < head || sample.t < oldest + cut else { break }
+            innerSum -= sample.alt
             innerHead += 1
         }
         let n = innerEnd - innerHead
@@ -219,12 +222,15 @@ struct ClimbCounter: Sendable {
         measureNoise(t: t, d: d, alt: alt)
         samples.append((t, d, alt))
         sum += alt
-        while samples.count - head > 1, t - samples[head].t >= windowS || d - samples[head].d >= windowM {
-            sum -= samples[head].alt
+        while samples.count - head > 1 {
+            let oldest = samples[head]   // (read once: one bounds check)
+            guard t - oldest.t >= windowS || d - oldest.d >= windowM else { break }
+            sum -= oldest.alt
             head += 1
         }
         lead = latest.isFinite ? latest : .nan
-        count(sum / Double(samples.count - head), level: innerMean())
+        let n = samples.count - head
+        count(sum / Double(n), level: innerMean(), samples: n)
         publish()
         // The samples before both means are let go of once they are more than 64 and than the
         // ones after them (counted from `origin`: the sums are worked out afresh at the very
@@ -267,12 +273,11 @@ struct ClimbCounter: Sendable {
         sum = 0; innerSum = 0
     }
 
-    /// Counts the box mean `x` (which turns) with the middle mean `level` at the same sample
-    /// (which the extremes' stretches average).
+    /// Counts the box mean `x` (which turns) of the window's `n` samples with the middle mean
+    /// `level` at the same sample (which the extremes' stretches average).
     @inline(__always)
-    private mutating func count(_ x: Double, level: Double) {
+    private mutating func count(_ x: Double, level: Double, samples n: Int) {
         let threshold = max(thresholdM, 1e-9)   // a threshold of 0 still needs a turn to turn
-        let n = samples.count - head
         let sumBefore = levelSum
         counted += 1
         levelSum += level
