@@ -307,6 +307,10 @@ public struct ElevationTracker: Sendable {
         private var start = 0, count = 0
         /// The oldest point and the tip (while `count` > 0).
         private var first = Point(x: 0, y: 0), last = Point(x: 0, y: 0)
+        /// The x of the point before the tip (while `count` ≥ 2), which every push compares the
+        /// tip's with: kept as a push appends (the old tip's), not read from the ring. Neither a
+        /// new tip in the tip's place nor a drop of the oldest (of 3 or more) changes it.
+        private var beforeTipX = 0.0
 
         init(spacing: Double) { self.spacing = spacing }
 
@@ -340,9 +344,10 @@ public struct ElevationTracker: Sendable {
                 append(p)
                 return
             }
-            if count >= 2, last.x - ring[slot(count - 2)].x < spacing {
+            if count >= 2, last.x - beforeTipX < spacing {
                 ring[slot(count - 1)] = p
             } else {
+                beforeTipX = last.x
                 append(p)
             }
             // Drop points older than the newest one that is still `span` behind the tip.
