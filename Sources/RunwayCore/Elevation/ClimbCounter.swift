@@ -85,13 +85,13 @@ struct ClimbCounter: Sendable {
     /// The samples before `origin` are let go of (see `add`): the sums are worked out afresh
     /// whenever that happens (no drift from long running sums), but the storage drops them only
     /// once there are `dropMinimum` of them and twice as many as are kept: the live samples are
-    /// moved to the front of the array (a memmove of the whole window) every few thousand
-    /// samples instead of every sixty-odd, for at most `dropMinimum` samples (96 kB) more, or
+    /// moved to the front of the array (a memmove of the whole window) every thousand-odd
+    /// samples instead of every sixty-odd, for at most `dropMinimum` samples (24 kB) more, or
     /// twice the window, held.
     private var samples: [(t: Double, d: Double, alt: Double)] = []
     private var origin = 0, head = 0, innerHead = 0, innerEnd = 0
     private var sum = 0.0, innerSum = 0.0
-    static let dropMinimum = 4096
+    static let dropMinimum = 1024
 
     /// Total climb, metres: ended climbs, and the climb in progress once above the threshold,
     /// never decreasing (see `add`).
