@@ -11,7 +11,8 @@
 /// grown, moved or copied, so memory grows by the points stored, with no doubling array's old and
 /// new buffer side by side (the first chunk grows as an array does, up to the chunk's size, so a
 /// short route stays small). A copy of a route shares its chunks; appending to either copies the
-/// list of chunks and the last chunk only (copy-on-write), never the full ones.
+/// last chunk only (copy-on-write), and the list of full chunks when that one fills, never the
+/// full chunks themselves.
 public struct Route: Sendable {
     /// One stored point (32 bytes, no padding).
     public struct Point: Sendable, Equatable {
@@ -34,9 +35,12 @@ public struct Route: Sendable {
     static let chunkCapacity = 1 << chunkShift
     static let chunkMask = chunkCapacity - 1
 
-    /// The points, `chunkCapacity` a chunk: every chunk but the last full, the last not empty
-    /// (no chunk for an empty route).
-    private var chunks: [[Point]] = []
+    /// The points, `chunkCapacity` a chunk: the full chunks (`full`), then the last one (`tail`,
+    /// 1 up to `chunkCapacity` points; empty, with no storage, for an empty route). The last chunk
+    /// is kept apart from the list so that an append (one a kept fix) checks one array for
+    /// copy-on-write, not the list and then the chunk in it (two runtime calls and a bounds check).
+    private var full: [[Point]] = []
+    private var tail: [Point] = []
     public private(set) var count = 0
     /// The last point's time (NaN for an empty route): kept beside the points, as the recorder
     /// asks for it on nearly every fix (`RouteRecorder.lastKeptT`), where reading it from its
@@ -49,18 +53,23 @@ public struct Route: Sendable {
 
     /// Every point, in order, as one array: a copy made when read (O(n)), for tests; the library
     /// reads points by index (`point(_:)`, `last`).
-    var points: [Point] { chunks.flatMap { $0 } }
+    var points: [Point] { full.flatMap { $0 } + tail }
 
     /// The points the chunks have room for (memory allocated for points, in points).
-    var capacity: Int { chunks.reduce(0) { $0 + $1.capacity } }
+    var capacity: Int { full.reduce(tail.capacity) { $0 + $1.capacity } }
 
     /// Where each chunk's points are in memory (tests: a chunk neither moved nor copied keeps
     /// its address).
-    var chunkAddresses: [UInt] { chunks.map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } } }
+    var chunkAddresses: [UInt] {
+        (tail.isEmpty ? full : full + [tail]).map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
+    }
 
     /// Point `i` (0 ..< `count`).
     @inline(__always)
-    public func point(_ i: Int) -> Point { chunks[i >> Route.chunkShift][i & Route.chunkMask] }
+    public func point(_ i: Int) -> Point {
+        let k = i >> Route.chunkShift
+        return k < full.count ? full[k][i & Route.chunkMask] : tail[i & Route.chunkMask]
+    }
 
     /// The last point (nil for an empty route).
     public var last: Point? { count > 0 ? point(count - 1) : nil }
@@ -76,10 +85,9 @@ public struct Route: Sendable {
     /// Removes the last point (a junk fix discovered afterwards), and its segment if it empties.
     public mutating func removeLast() {
         guard count > 0 else { return }
-        let k = chunks.count - 1
-        keepRoom(k)
-        chunks[k].removeLast()
-        if chunks[k].isEmpty { chunks.removeLast() }
+        keepTailRoom()
+        tail.removeLast()
+        if tail.isEmpty { tail = full.popLast() ?? [] }   // (the last full chunk is the last one again)
         count -= 1
         lastTime = count > 0 ? point(count - 1).t : .nan
         while let last = segmentStarts.last, last >= count { segmentStarts.removeLast() }
@@ -94,17 +102,24 @@ public struct Route: Sendable {
     /// Sets point `i`'s cumulative distance (out of range: no-op).
     public mutating func setDistance(_ distanceM: Double, at i: Int) {
         guard i >= 0, i < count else { return }
-        keepRoom(i >> Route.chunkShift)
-        chunks[i >> Route.chunkShift][i & Route.chunkMask].dist = Route.metres(distanceM)
+        let k = i >> Route.chunkShift
+        if k < full.count {
+            full[k].reserveCapacity(k == 0 ? full[0].capacity : Route.chunkCapacity)   // (as `keepTailRoom`)
+            full[k][i & Route.chunkMask].dist = Route.metres(distanceM)
+        } else {
+            keepTailRoom()
+            tail[i & Route.chunkMask].dist = Route.metres(distanceM)
+        }
     }
 
-    /// Makes chunk `k` this route's own before a change in place, with the room it has: when a
-    /// copy shares it, Array's own copy for a subscript set or `removeLast` would have room for
+    /// Makes the last chunk this route's own before a change in place, with the room it has: when
+    /// a copy shares it, Array's own copy for a subscript set or `removeLast` would have room for
     /// its points only, and the appends after it would grow the last chunk as a doubling array
-    /// (moved, and past `chunkCapacity`). Unshared and with that room already: no-op.
+    /// (moved, and past `chunkCapacity`). Unshared and with that room already: no-op. (A full
+    /// chunk, `setDistance`: the same.)
     @inline(__always)
-    private mutating func keepRoom(_ k: Int) {
-        chunks[k].reserveCapacity(k == 0 ? chunks[0].capacity : Route.chunkCapacity)
+    private mutating func keepTailRoom() {
+        tail.reserveCapacity(full.isEmpty ? tail.capacity : Route.chunkCapacity)
     }
 
     /// A cumulative distance as stored: the Float at or below it (NaN stays NaN). Rounded down,
@@ -126,8 +141,8 @@ public struct Route: Sendable {
                       dist: Route.metres(distanceM), speed: Route.millimetres(speedMps), device: Route.millimetres(deviceSpeedMps),
                       pw: Route.watts(power),
                       hr: Route.byte(hr), cad: Route.byte(cadence))
-        if count >> Route.chunkShift < chunks.count {
-            chunks[chunks.count - 1].append(p)
+        if tail.count < Route.chunkCapacity {   // (an empty route's too: its first chunk)
+            tail.append(p)
         } else {
             appendChunk(p)
         }
@@ -135,14 +150,15 @@ public struct Route: Sendable {
         lastTime = t
     }
 
-    /// A new chunk holding `p` (the last one is full, or there is none): the first grows as an
-    /// array does; a later one is allocated at its full size, once.
+    /// A new last chunk holding `p` (the last one is full: it joins the full ones), allocated at
+    /// its full size, once. (The first chunk grows as an array does, in `append`.)
     @inline(never)
     private mutating func appendChunk(_ p: Point) {
         var chunk: [Point] = []
-        if !chunks.isEmpty { chunk.reserveCapacity(Route.chunkCapacity) }
+        chunk.reserveCapacity(Route.chunkCapacity)
         chunk.append(p)
-        chunks.append(chunk)
+        full.append(tail)
+        tail = chunk
     }
 
     /// Latitude and longitude in 1e-7° units, as stored.
