@@ -191,7 +191,7 @@ public struct Route: Sendable {
     @inline(__always)
     static func byte(_ v: Double) -> UInt8 {
         guard v.isFinite, v >= 0.5, v < 255.5 else { return 0 }
-        return UInt8(rounded(v))
+        return UInt8(truncatingIfNeeded: rounded(v))   // (1...255, as checked: no check again)
     }
 
     static let noPower: UInt16 = 0xFFFF
@@ -202,7 +202,7 @@ public struct Route: Sendable {
     static func millimetres(_ mps: Double) -> UInt16 {
         let v = mps * 1000
         guard v > -0.5, v < 65_534.5 else { return noSpeed }   // (false for NaN)
-        return UInt16(rounded(v))
+        return UInt16(truncatingIfNeeded: rounded(v))   // (0...65 534, as checked: no check again)
     }
 
     static func metres(_ mm: UInt16) -> Double { mm == noSpeed ? .nan : Double(mm) / 1000 }
@@ -211,17 +211,18 @@ public struct Route: Sendable {
     @inline(__always)
     static func watts(_ v: Double) -> UInt16 {
         guard v.isFinite, v > -0.5, v < 65_534.5 else { return noPower }
-        return UInt16(rounded(v))
+        return UInt16(truncatingIfNeeded: rounded(v))   // (0...65 534, as checked: no check again)
     }
 
     /// `v.rounded()` (half away from zero) as an integer, for -0.5 < `v` < 65 535.5 (the callers
     /// check): the fraction of such a value is exact, so this is the same integer without libm's
-    /// `round` call (as `quantise`).
+    /// `round` call (as `quantise`). (`&+`: `whole` is under 65 535, the compiler's overflow check
+    /// would test it again.)
     @inline(__always)
     static func rounded(_ v: Double) -> Int {
         let whole = Int(v)   // toward zero
         let fraction = v - Double(whole)
-        return fraction >= 0.5 ? whole + 1 : whole   // (v > -0.5: never a fraction of -0.5 or less)
+        return fraction >= 0.5 ? whole &+ 1 : whole   // (v > -0.5: never a fraction of -0.5 or less)
     }
 
     public func latitude(_ i: Int) -> Double { Double(point(i).latE7) / 1e7 }
@@ -238,7 +239,7 @@ public struct Route: Sendable {
         guard v > -2_147_483_647.5, v < 2_147_483_646.5 else { return 0 }   // rounded inside Int32's open range; false for NaN
         let whole = Int32(v)   // toward zero
         let fraction = v - Double(whole)
-        return fraction >= 0.5 ? whole + 1 : (fraction <= -0.5 ? whole - 1 : whole)
+        return fraction >= 0.5 ? whole &+ 1 : (fraction <= -0.5 ? whole &- 1 : whole)   // (|whole| < Int32.max, as checked: no overflow)
     }
 }
 
