@@ -96,16 +96,18 @@ def only(step: str) -> int:
     t = Table()
     ctx: dict = {}
     globals()[fn](t, ctx)
-    fresh = notes(t, ctx)
     lines = RESULTS.read_text().splitlines()
+    fresh_lines = t.markdown().splitlines()
     mine: list[str] = []
     for key in keys:
         prefix = f"| {key} |"
         rows = [i for i, line in enumerate(lines) if line.startswith(prefix)]
-        if not rows:
-            print(f"RESULTS.md has no row {key}", file=sys.stderr)
+        fresh_rows = [line for line in fresh_lines if line.startswith(prefix)]
+        if not rows or not fresh_rows:
+            # (A step that measured nothing, such as callgrind without valgrind, leaves RESULTS.md as it is.)
+            why = f"RESULTS.md has no row {key}" if not rows else f"the step gave no row {key}: {' / '.join(fresh_lines[2:]) or 'nothing'}"
+            print(f"{why}; RESULTS.md unchanged", file=sys.stderr)
             return 2
-        fresh_rows = [line for line in t.markdown().splitlines() if line.startswith(prefix)]
         lines[rows[0]:rows[-1] + 1] = fresh_rows
         mine += fresh_rows
     table = [line for line in lines if re.match(r"^\| \d", line)]
@@ -113,10 +115,12 @@ def only(step: str) -> int:
     missed = sum(1 for line in table if line.endswith("| **MISSED** |"))
     label = ("Row " if len(keys) == 1 else "Rows ") + " and ".join(keys)
     stamp = (f"{label} re-measured alone (`benchmarks/run.py --only {step}`, {time.time() - started:.0f} s) — "
-             f"{machine()}.")
+             f"{machine()}; the other rows, and the notes below, are the full run's.")
     out, done = [], False
     for line in lines:
         if line.startswith(f"{label} re-measured alone"):
+            if out and out[-1] == "":
+                out.pop()   # (with the blank line put before it)
             continue
         if re.match(r"^\d+ targets met, \d+ missed\.$", line):
             line = f"{met} targets met, {missed} missed."
@@ -125,15 +129,12 @@ def only(step: str) -> int:
             out += ["", stamp]
             done = True
     text = "\n".join(out)
-    # The fan-out step's note (its paragraph under "Where the time goes"): replaced, or dropped once met.
-    if step != "fanout":
-        RESULTS.write_text(text.rstrip("\n") + "\n")
-        print("\n".join(mine))
-        log(f"{label} of {RESULTS.relative_to(ROOT)} replaced in {time.time() - started:.0f} s")
-        return 0
-    old_note = re.compile(r"\n\*Struct path with one subscriber[^\n]*\n")
-    new_note = "".join(f"\n{n}\n" for n in fresh if n.startswith("*Struct path with one subscriber"))
-    text = old_note.sub(lambda _: new_note, text) if old_note.search(text) else text.rstrip("\n") + "\n" + new_note
+    if step == "fanout":
+        # The step's note (its paragraph under "Where the time goes"): replaced, or dropped once met.
+        fresh = notes(t, ctx)
+        old_note = re.compile(r"\n\*Struct path with one subscriber[^\n]*\n")
+        new_note = "".join(f"\n{n}\n" for n in fresh if n.startswith("*Struct path with one subscriber"))
+        text = old_note.sub(lambda _: new_note, text) if old_note.search(text) else text.rstrip("\n") + "\n" + new_note
     RESULTS.write_text(text.rstrip("\n") + "\n")
     print("\n".join(mine))
     log(f"{label} of {RESULTS.relative_to(ROOT)} replaced in {time.time() - started:.0f} s")

@@ -86,8 +86,8 @@ struct ClimbCounter: Sendable {
     /// whenever that happens (no drift from long running sums), but the storage drops them only
     /// once there are `dropMinimum` of them and twice as many as are kept: the live samples are
     /// moved to the front of the array (a memmove of the whole window) every thousand-odd
-    /// samples instead of every sixty-odd, for at most `dropMinimum` samples (24 kB) more, or
-    /// twice the window, held.
+    /// samples instead of every window's worth (or 65 samples, when the window holds fewer), for
+    /// at most `dropMinimum` samples (24 kB) more, or twice the window, held.
     private var samples: [(t: Double, d: Double, alt: Double)] = []
     private var origin = 0, head = 0, innerHead = 0, innerEnd = 0
     private var sum = 0.0, innerSum = 0.0

@@ -64,11 +64,13 @@ public struct Route: Sendable {
         (tail.isEmpty ? full : full + [tail]).map { $0.withUnsafeBufferPointer { UInt(bitPattern: $0.baseAddress) } }
     }
 
-    /// Point `i` (0 ..< `count`).
+    /// Point `i` (0 ..< `count`; outside it traps, as an array's subscript does: the tail is read
+    /// at `i` less the full chunks' points, not at `i`'s place in a chunk, which an index past the
+    /// route would alias).
     @inline(__always)
     public func point(_ i: Int) -> Point {
         let k = i >> Route.chunkShift
-        return k < full.count ? full[k][i & Route.chunkMask] : tail[i & Route.chunkMask]
+        return k < full.count ? full[k][i & Route.chunkMask] : tail[i - (full.count << Route.chunkShift)]
     }
 
     /// The last point (nil for an empty route).
@@ -104,7 +106,7 @@ public struct Route: Sendable {
         guard i >= 0, i < count else { return }
         let k = i >> Route.chunkShift
         if k < full.count {
-            full[k].reserveCapacity(k == 0 ? full[0].capacity : Route.chunkCapacity)   // (as `keepTailRoom`)
+            Route.keepRoom(&full[k], first: k == 0)
             full[k][i & Route.chunkMask].dist = Route.metres(distanceM)
         } else {
             keepTailRoom()
@@ -112,14 +114,19 @@ public struct Route: Sendable {
         }
     }
 
-    /// Makes the last chunk this route's own before a change in place, with the room it has: when
-    /// a copy shares it, Array's own copy for a subscript set or `removeLast` would have room for
-    /// its points only, and the appends after it would grow the last chunk as a doubling array
-    /// (moved, and past `chunkCapacity`). Unshared and with that room already: no-op. (A full
-    /// chunk, `setDistance`: the same.)
+    /// Makes the last chunk this route's own before a change in place, with the room it has
+    /// (`keepRoom`).
     @inline(__always)
-    private mutating func keepTailRoom() {
-        tail.reserveCapacity(full.isEmpty ? tail.capacity : Route.chunkCapacity)
+    private mutating func keepTailRoom() { Route.keepRoom(&tail, first: full.isEmpty) }
+
+    /// Makes `chunk` (the route's `first` when true) this route's own before a change in place,
+    /// with the room it has: when a copy shares it, Array's own copy for a subscript set or
+    /// `removeLast` would have room for its points only, and the appends after it would grow the
+    /// last chunk as a doubling array (moved, and past `chunkCapacity`). Unshared and with that
+    /// room already: no-op. (The first chunk grows as an array does: its room is what it has.)
+    @inline(__always)
+    private static func keepRoom(_ chunk: inout [Point], first: Bool) {
+        chunk.reserveCapacity(first ? chunk.capacity : Route.chunkCapacity)
     }
 
     /// A cumulative distance as stored: the Float at or below it (NaN stays NaN). Rounded down,
@@ -216,8 +223,8 @@ public struct Route: Sendable {
 
     /// `v.rounded()` (half away from zero) as an integer, for -0.5 < `v` < 65 535.5 (the callers
     /// check): the fraction of such a value is exact, so this is the same integer without libm's
-    /// `round` call (as `quantise`). (`&+`: `whole` is under 65 535, the compiler's overflow check
-    /// would test it again.)
+    /// `round` call (as `quantise`). (`&+`: `whole` is under 65 536, so the compiler's overflow
+    /// check would only test it again.)
     @inline(__always)
     static func rounded(_ v: Double) -> Int {
         let whole = Int(v)   // toward zero
@@ -239,7 +246,7 @@ public struct Route: Sendable {
         guard v > -2_147_483_647.5, v < 2_147_483_646.5 else { return 0 }   // rounded inside Int32's open range; false for NaN
         let whole = Int32(v)   // toward zero
         let fraction = v - Double(whole)
-        return fraction >= 0.5 ? whole &+ 1 : (fraction <= -0.5 ? whole &- 1 : whole)   // (|whole| < Int32.max, as checked: no overflow)
+        return fraction >= 0.5 ? whole &+ 1 : (fraction <= -0.5 ? whole &- 1 : whole)   // (-Int32.max ≤ whole < Int32.max, as checked: no overflow)
     }
 }
 
