@@ -339,44 +339,6 @@ public struct FlightComputer: Sendable {
     @inline(never)   // (inline, the copy of the fix it makes was made in `measure`'s frame on every fix)
     mutating func updateTrusted(_ fix: Fix, at t: Double) -> Step { track.update(dopplerCheck.trusted(fix), t: t) }
 
-    /// The gate re-anchored on `fix`: the previous anchor was junk, and the segment starts over.
-    @inline(never)   // (rare: kept out of the fix path)
-    mutating func reanchor(on fix: Fix, at t: Double, _ events: inout [Event]) -> Step {
-        // The previous anchor was junk: alone on the route, it goes (a flight the user
-        // paused or stopped keeps its route as it was).
-        if phases.phase == .cruise || phases.isAutoHeld, let a = lastAccepted { recorder.dropJunkAnchor(at: Coordinate(lat: a.lat, lon: a.lon)) }
-        if gapSetOff != nil { takeGapSetOff(toward: fix, at: t) }   // (the fix after its gap was junk)
-        if let c = gaps.reanchored(on: fix, at: t) { credit(c, &events) }
-        eventLog.note(.info, "gate re-anchored on consistent fixes; the previous anchor was an outlier")
-        track.reset(at: dopplerCheck.trusted(fix), t: t)
-        return .segmentStart
-    }
-
-    /// A gap or a jump precedes `fix` (the last accepted fix before it `last`): the gap stage's step.
-    @inline(never)   // (rare: kept out of the fix path)
-    mutating func segmentAfterGap(_ fix: Fix, last: GapResolver.LastFix, at t: Double, _ events: inout [Event]) -> Step {
-        // (Another gap: its fix bears the one after the waiting gap out, which credits that
-        // gap, and the set-off with it; else nothing bore that fix out, and the set-off goes.)
-        if gapSetOff != nil { if gaps.bearsOut(fix, last: last) { takeGapSetOff() } else { gapSetOff = nil } }
-        let start = gaps.gapEnded(at: fix, t: t, last: last, shownSpeed: shown.speed,
-                                  waits: phases.phase == .cruise || phases.isAutoHeld, inRhythm: gate.gapInRhythm,
-                                  speedDoubted: track.doubtsSpeed)
-        if let c = start.credit { credit(c, &events) }
-        if let j = start.junk, phases.phase == .cruise || phases.isAutoHeld { recorder.dropJunkFix(at: Coordinate(lat: j.lat, lon: j.lon), t: j.t) }
-        gaps.wait(start, autoHeld: phases.isAutoHeld, sensedUntil: speedSensor.measuredUntil)   // after the credit, which may auto-pause
-        if start.waiting != nil { gapSensed = speedSensor.measuredSincePositioned }
-        track.reset(at: dopplerCheck.trusted(fix), t: t)
-        return start.step
-    }
-
-    /// A fix that agrees with the one after the waiting gap confirms it (`GapResolver.confirmed`),
-    /// a set-off that waited for it first (`takeGapSetOff`).
-    @inline(never)   // once a gap, kept out of the fix path
-    mutating func confirmGap(by fix: Fix, at t: Double, _ events: inout [Event]) {
-        if gapSetOff != nil { takeGapSetOff() }
-        if let c = gaps.confirmed(by: fix, at: t) { credit(c, &events) }
-    }
-
     /// After a fix in cruise: auto laps (not while a gap waits, nor a pause's leg end: filters off,
     /// a fix too inaccurate to count leaves it waiting; nor while a manual lap waits for held
     /// steps from before it, `lapsWaitForHeld`), then the alerts (when any is on); outside
