@@ -21,6 +21,13 @@ public struct Fix: Sendable, Equatable {
         self.course = course; self.hAcc = hAcc; self.vAcc = vAcc; self.hr = hr; self.cadence = cadence
         self.power = power
     }
+
+    /// The stated horizontal accuracy, at least `floor` (`floor` without one, NaN): `max` as the
+    /// standard library's, `y >= x ? y : x`, the comparison false for NaN. (A test for NaN before
+    /// `max` compiled to two selects, a dozen instructions, on every fix.) The position σ of the
+    /// track filter and of the stillness detector.
+    @inline(__always)
+    func hAcc(atLeast floor: Double) -> Double { hAcc >= floor ? hAcc : floor }
 }
 
 public enum Sample: Sendable, Equatable {

@@ -308,11 +308,9 @@ public struct StillnessDetector: Sendable {
         return Sample(t: t, x: x, y: y, doppler: fix.speed, sigma: sigma(of: fix))
     }
 
-    /// The position σ a fix is judged by: its stated accuracy, at least `minSigmaM` (that without
-    /// one: `max` as the standard library's, `y >= x ? y : x`, the comparison false for NaN; a test
-    /// for NaN before `max` compiled to two selects on every fix).
+    /// The position σ a fix is judged by: its stated accuracy, at least `minSigmaM` (that without one).
     @inline(__always)
-    func sigma(of fix: Fix) -> Double { fix.hAcc >= settings.minSigmaM ? fix.hAcc : settings.minSigmaM }
+    func sigma(of fix: Fix) -> Double { fix.hAcc(atLeast: settings.minSigmaM) }
 
     /// Whether `metres` moved over `seconds` is what a standing receiver's wander explains, judged
     /// at `fix`'s σ: under `stillRadiusSigmas` σ, or slower than `movingDopplerMps` (a stretch

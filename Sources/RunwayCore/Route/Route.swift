@@ -110,7 +110,7 @@ public struct Route: Sendable {
             full[k][i & Route.chunkMask].dist = Route.metres(distanceM)
         } else {
             keepTailRoom()
-            tail[i & Route.chunkMask].dist = Route.metres(distanceM)
+            tail[i - (full.count << Route.chunkShift)].dist = Route.metres(distanceM)   // (as `point`)
         }
     }
 

@@ -15,13 +15,9 @@ extension TrackFilter {
         return cachedScales
     }
 
-    /// The fix's accuracy, at least `minPositionSigmaM` (that without one): `max` as the standard
-    /// library's (`y >= x ? y : x`), the comparison false for NaN. (A test for NaN before `max`
-    /// compiled to two selects, a dozen instructions, on every fix.)
+    /// The fix's accuracy, at least `minPositionSigmaM` (that without one).
     @inline(__always)
-    func positionSigma(_ fix: Fix) -> Double {
-        fix.hAcc >= settings.minPositionSigmaM ? fix.hAcc : settings.minPositionSigmaM
-    }
+    func positionSigma(_ fix: Fix) -> Double { fix.hAcc(atLeast: settings.minPositionSigmaM) }
 
     @inline(__always)
     mutating func predict(_ dt: Double) {
