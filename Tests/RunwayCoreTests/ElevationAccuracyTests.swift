@@ -82,11 +82,12 @@ struct ElevationAccuracyTests {
     /// the figure is over three laps (90 m of climbing, six turns). Each run ends 409 s past its
     /// last valley: the end of the flight must be counted (`ClimbCounter.settle`), or the last
     /// climb, still under the threshold on the lagging 300 s mean, is lost whole (it was: −23 %
-    /// held back). Measured: worst −13.2 % held back, 12.8 % tuning, mean −0.7 %. The spread of
-    /// one run is about 5 % (σ), so 15 % is about 2.5 σ: on three other sets of 60 seeds a shape
-    /// one sine of 180 runs read −20 % and one stepped +15.1 %, and ramps run +6 to +8 % high (the
-    /// max of a 300 s mean over a 330 s plateau picks the wander up), 14 of 180 beyond 15 %;
-    /// benchmarks/accuracy_figures.py prints those (`wide:`).
+    /// held back). Measured: tuning worst +12.5 %, mean +5.1 % (9 runs); held back worst −13.3 %,
+    /// mean −3.8 % (15 runs). The spread of one run is about 5 % (σ), so 15 % is about 2.5 σ: on
+    /// three other sets of 60 seeds a shape 8 of the 540 runs miss it (one sine of 180, −21.7 %;
+    /// 7 ramps of 180, worst +23.1 %: ramps run +3.7 to +5.4 % high on average, the highest
+    /// 300 s mean over a 330 s plateau picking the wander up; no stepped run);
+    /// benchmarks/accuracy_figures.py prints those (`wide:`), docs/accuracy.md has them.
     @Test func aGPSAltitudeGainsWithinFifteenPercentOverThreeLaps() throws {
         let outcomes = try ElevationAccuracyTests.outcomes(.gps, source: .gps, vAcc: false, laps: 3)
         let table = outcomes.map(\.description).joined(separator: "\n")
