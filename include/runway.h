@@ -267,7 +267,9 @@ runway_status runway_push_json(runway_session *s, const char *json);
  *  line was accepted, else the status of the first rejected line, whose
  *  message names its line number (1-based). A line longer than
  *  RUNWAY_MAX_INPUT_BYTES (its terminator not counted) is rejected with
- *  RUNWAY_ERR_LIMIT without being parsed; the batch itself has no size limit. */
+ *  RUNWAY_ERR_LIMIT without being parsed; the batch itself has no size limit.
+ *  buf may be NULL when len is 0; a len over PTRDIFF_MAX (as runway_import's and
+ *  runway_analyse's) is RUNWAY_ERR_ARGUMENT, nothing read. */
 runway_status runway_push_jsonl(runway_session *s, const char *buf, size_t len,
                                 size_t *accepted, size_t *rejected);
 
@@ -603,7 +605,9 @@ runway_status runway_flight_export(const char *store_path, const char *flight_id
  *  or bytes follow the last file's CRC. FIT records stamped in device system
  *  time (below 0x10000000) are placed by the file's timestamp_correlation,
  *  else by its first UTC timestamp (with a warning), else the file is refused
- *  (left out, with a warning, with ";salvage"). An unknown option is
+ *  (left out, with a warning, with ";salvage"). A timestamp no FIT date_time
+ *  (uint32) can hold, in a field declared wider, is read as invalid: its record
+ *  is untimed (counted in the report). An unknown option is
  *  RUNWAY_ERR_ARGUMENT. Without it a GPX or TCX file is RUNWAY_ERR_INPUT when
  *  it is not well-formed XML or a point cannot be read (a document that breaks
  *  off after its root element started, which salvage reads, says so: its

@@ -56,9 +56,9 @@ public func runway_import_impl(_ fmt: UnsafePointer<CChar>?, _ bytes: UnsafePoin
                                _ out: StringOut?, _ outLen: UnsafeMutablePointer<Int>?) -> runway_status {
     withStatus { () throws(RunwayError) in
         let (f, options) = try Importer.format(try required(fmt, "format"))
-        guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+        let all = try buffer(bytes, len, "bytes")
         guard let out else { throw RunwayError(.argument, "jsonl_out is NULL") }
-        let text = try Importer.jsonLines(UnsafeRawBufferPointer(start: bytes, count: len), as: f, options: options)
+        let text = try Importer.jsonLines(all, as: f, options: options)
         try giveBuffer(text, out, outLen)
     }
 }
@@ -96,9 +96,9 @@ func analyse(_ options: UnsafePointer<CChar>?, _ bytes: UnsafePointer<CChar>?, _
         throw JSONInput.tooLarge(n, "options", atLeast: true)
     }
     let parsed = try AnalysisOptions.parse(try string(options, "options"))
-    guard let bytes, len >= 0 else { throw RunwayError(.argument, "bytes is NULL") }
+    let all = try buffer(bytes, len, "bytes")
     guard let out else { throw RunwayError(.argument, "out is NULL") }
-    let analysis = try RecordingAnalysis.run(UnsafeRawBufferPointer(start: bytes, count: len), options: parsed)
+    let analysis = try RecordingAnalysis.run(all, options: parsed)
     return (parsed, analysis, out)
 }
 

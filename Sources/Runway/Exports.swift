@@ -60,6 +60,19 @@ func mallocString(_ bytes: UnsafeBufferPointer<UInt8>) throws(RunwayError) -> Un
     return p
 }
 
+/// A buffer argument: `len` bytes from `p` (`name` the pointer's name in the header). NULL is
+/// an argument error unless `len` is 0 and `emptyMayBeNull`; so is a `len` over PTRDIFF_MAX
+/// (a size_t that Swift reads as a negative Int: no buffer is that long).
+func buffer(_ p: UnsafePointer<CChar>?, _ len: Int, _ name: String,
+            emptyMayBeNull: Bool = false) throws(RunwayError) -> UnsafeRawBufferPointer {
+    guard len >= 0 else { throw RunwayError(.argument, "len \(UInt(bitPattern: len)) is over PTRDIFF_MAX: no buffer is that long") }
+    guard let p else {
+        if emptyMayBeNull && len == 0 { return UnsafeRawBufferPointer(start: nil, count: 0) }
+        throw RunwayError(.argument, "\(name) is NULL")
+    }
+    return UnsafeRawBufferPointer(start: p, count: len)
+}
+
 /// A JSON text argument (a config, options) as a String; nil for NULL. Invalid UTF-8 is
 /// `RUNWAY_ERR_JSON`, as in any JSON text: repaired, it would name other files and keys.
 func string(_ p: UnsafePointer<CChar>?, _ name: String) throws(RunwayError) -> String? {
@@ -184,11 +197,8 @@ public func runway_push_jsonl_impl(_ handle: SessionHandle?, _ buf: UnsafePointe
     rejected?.pointee = 0
     return withStatus { () throws(RunwayError) in
         let s = try session(handle)
-        guard let buf else {
-            if len == 0 { return }
-            throw RunwayError(.argument, "buf is NULL")
-        }
-        let all = UnsafeRawBufferPointer(start: buf, count: len)
+        let all = try buffer(buf, len, "buf", emptyMayBeNull: true)
+        guard let buf else { return }   // (0 bytes)
         var acceptedCount = 0, total = 0
         var firstError: (line: Int, error: RunwayError)? = nil
         var batch: [(line: Int, request: Result<FlightDriver.Request, RunwayError>)] = []

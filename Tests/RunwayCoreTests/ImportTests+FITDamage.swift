@@ -141,6 +141,39 @@ extension ImportTests {
         do { _ = try Importer.format("fit;repair") } catch { #expect(error.status == .argument) }
     }
 
+    /// A timestamp field declared with a 64-bit base type whose value no FIT `date_time` (uint32)
+    /// can hold is read as the invalid value: its record is untimed (reported) and sets no time
+    /// base. Before, a time of 2^63 − 1024 followed by compressed timestamp headers (each adds up
+    /// to 32 s) overflowed Int64 and trapped the host, and a time of −2^63 taken as a system time
+    /// overflowed when the first UTC time placed it (found by reading, helper-122).
+    @Test func aFITTimeNoDateTimeCanHoldIsInvalidNotATrap() throws {
+        let utc: UInt32 = 1_000_000_000
+        let epoch = 631_065_600.0
+        let position = FITFile.le(FITFile.semicircles(52)) + FITFile.le(FITFile.semicircles(4))
+        // Local 2: a record with a uint32 time and a position, the one well-timed fix.
+        let good: [UInt8] = [0x42, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]
+            + [0x02] + FITFile.le(utc) + position
+
+        // Local 0: time as uint64; local 1: a position only, timed by compressed headers
+        // (0xBF: local 1, offset 31; 0xA0: offset 0: each pair moves the time on by 32 s).
+        var late: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 8, 0x8F, 0, 4, 0x85, 1, 4, 0x85]
+            + [0x00] + FITFile.le(UInt64(0x7FFF_FFFF_FFFF_FC00)) + position
+        late += [0x41, 0, 0] + FITFile.le(UInt16(20)) + [2, 0, 4, 0x85, 1, 4, 0x85]
+        for _ in 0..<32 { late += [0xBF] + position + [0xA0] + position }
+        let compressed = try report(FITFile.wrap(late + good, headerSize: 14, fileCRC: true), as: .fit)
+        #expect(compressed.inputs.map(\.t) == [Double(utc) + epoch])
+        #expect(compressed.report.untimed == 65, "the uint64 record and the 64 compressed ones after it")
+
+        // Local 0: time as sint64 with a heart rate: −2^63 (not sint64's invalid value), then UTC.
+        let early: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [4, 253, 8, 0x8E, 0, 4, 0x85, 1, 4, 0x85, 3, 1, 0x02]
+            + [0x00] + FITFile.le(Int64.min) + position + [100]
+            + [0x00] + FITFile.le(Int64(utc)) + position + [100]
+        let system = try report(FITFile.wrap(early, headerSize: 14, fileCRC: true), as: .fit)
+        #expect(system.inputs.filter { if case .fix = $0 { true } else { false } }.map(\.t) == [Double(utc) + epoch])
+        #expect(system.report.untimed == 1)
+        #expect(!system.report.warnings.contains { $0.contains("system time") }, "\(system.report.warnings)")
+    }
+
     /// Records stamped in device system time (seconds since power-on, < 0x10000000) are placed by
     /// the file's timestamp_correlation, else by its first UTC timestamp, else refused.
     @Test func fitSystemTimeRecordsArePlacedByCorrelationOrTheFirstUTCTimeOrRefused() throws {

@@ -47,6 +47,32 @@ struct ABITests {
         runway_string_free_impl(nil)        // harmless
     }
 
+    /// A size_t length over PTRDIFF_MAX (read by Swift as a negative Int) is an argument error
+    /// that names it, for every call that takes a buffer and its length: no buffer is that long,
+    /// and nothing is read (`runway_push_jsonl` took it as 0 bytes, accepted).
+    @Test func aLengthOverPTRDIFFMaxIsAnArgumentError() throws {
+        let s = try CSession()
+        s.start(0)
+        let huge = Int(bitPattern: UInt.max)
+        var out: UnsafeMutablePointer<CChar>? = nil
+        var route: UnsafeMutablePointer<runway_route_point>? = nil
+        var n = 0, routeN = 0, accepted = 7, rejected = 7
+        let text = #"{"t":1,"lat":52,"lon":4}"#
+        let calls: [(String, () -> runway_status)] = [
+            ("push_jsonl", { text.withCString { runway_push_jsonl_impl(s.handle, $0, huge, &accepted, &rejected) } }),
+            ("import", { text.withCString { runway_import_impl("gpx", $0, huge, &out, &n) } }),
+            ("analyse", { text.withCString { runway_analyse_impl(nil, $0, huge, &out, &n) } }),
+            ("analyse_route", { text.withCString { runway_analyse_route_impl(nil, $0, huge, &out, &n, &route, &routeN) } }),
+        ]
+        for (name, call) in calls {
+            #expect(call() == RUNWAY_ERR_ARGUMENT, "\(name)")
+            #expect(lastError().contains("len 18446744073709551615 is over PTRDIFF_MAX"), "\(name): \(lastError())")
+            #expect(out == nil && route == nil, "\(name)")
+        }
+        #expect(accepted == 0 && rejected == 0)
+        #expect(field("distance_m", in: s.snapshot()) == 0)
+    }
+
     @Test func badInputChangesNoRunStateButIsLogged() throws {
         let s = try CSession(#"{"distance_filter_m":0}"#)
         s.start(0)

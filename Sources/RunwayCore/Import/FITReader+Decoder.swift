@@ -188,7 +188,7 @@ extension FITReader {
                 var offset = pos
                 for f in def.fields {
                     if f.number == 253 {
-                        if let v = value(b, offset, f, bigEndian: def.bigEndian), let t = Int64(exactly: v) { fieldTime = t }
+                        if let v = value(b, offset, f, bigEndian: def.bigEndian), let t = Int64(exactly: v), dateTimes.contains(t) { fieldTime = t }
                     } else if def.global == recordMessage {
                         record.set(f.number, value(b, offset, f, bigEndian: def.bigEndian))
                     } else if keepsFields, let v = value(b, offset, f, bigEndian: def.bigEndian) {

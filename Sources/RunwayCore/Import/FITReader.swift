@@ -61,6 +61,14 @@ enum FITReader {
     /// Timestamps below this are the device's "system time" (seconds since it powered on), not UTC.
     static let systemTimeLimit: Int64 = 0x1000_0000
 
+    /// The values a timestamp (field 253, a `date_time`: uint32, 0xFFFFFFFF invalid) can hold. A
+    /// file may declare the field with another base type (sint64, uint64); a value outside these
+    /// is read as the invalid value, as in a uint32 field: a record with no other time is untimed
+    /// (reported). The times then stay far inside Int64, so the compressed headers' and the
+    /// system times' arithmetic cannot overflow (a uint64 time of 2^63 − 1024 followed by
+    /// compressed headers trapped the host, as did a sint64 time of −2^63 among system times).
+    static let dateTimes: ClosedRange<Int64> = 0...0xFFFF_FFFE
+
     /// Message numbers read besides `record`.
     static let sessionMessage: UInt16 = 18, lapMessage: UInt16 = 19, sportMessage: UInt16 = 12, deviceInfoMessage: UInt16 = 23
     static let correlationMessage: UInt16 = 162, eventMessage: UInt16 = 21
