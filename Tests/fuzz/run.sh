@@ -71,7 +71,8 @@ seed() { # harness corpus-dir
       fi ;;
     import)
       # A first byte picks the format: 0 gpx, 1 tcx, 2 fit. Small whole files exported by the
-      # library (seeds/import), the shared recordings whole up to 16 KiB, larger GPX/TCX cut there
+      # library and one FIT file written by hand whose timestamps are 64-bit fields and compressed
+      # headers, a system time among them (seeds/import: wide-times.fit), the shared recordings whole up to 16 KiB, larger GPX/TCX cut there
       # (still good seeds for the XML paths; larger FIT files are left out, as a cut FIT file
       # stops at its header's size check).
       cp "$here/seeds/import/"* "$dir/"
