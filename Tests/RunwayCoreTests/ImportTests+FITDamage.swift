@@ -174,6 +174,19 @@ extension ImportTests {
         #expect(!system.report.warnings.contains { $0.contains("system time") }, "\(system.report.warnings)")
     }
 
+    /// A chained file's elements are removed by index from its first on, the rest in order: as a
+    /// filter of the whole array, on 2 000 random arrays and ascending index sets.
+    @Test func removingAFilesElementsKeepsTheOthersInOrder() {
+        var rng = RandomFlight.LCG(seed: 0x5245_4D56)
+        for _ in 0..<2000 {
+            var array = (0..<Int(rng.between(0, 40))).map { $0 * 10 }
+            let indices = array.indices.filter { _ in rng.chance(0.3) }
+            let expected = array.enumerated().filter { !indices.contains($0.offset) }.map(\.element)
+            FITReader.Decoder.remove(at: indices, from: &array)
+            #expect(array == expected, "\(indices)")
+        }
+    }
+
     /// Records stamped in device system time (seconds since power-on, < 0x10000000) are placed by
     /// the file's timestamp_correlation, else by its first UTC timestamp, else refused.
     @Test func fitSystemTimeRecordsArePlacedByCorrelationOrTheFirstUTCTimeOrRefused() throws {
@@ -278,6 +291,34 @@ extension ImportTests {
         placed.forEachLine { if case .command(let c, let t) = $0 { placedLines.append("\(c.rawValue) \(Int(t - epoch) - Int(t0))") } }
         #expect(placedLines == ["pause 10", "resume 20"], "the stop at system time 509, the second before the UTC record at t0 + 10")
         #expect(placed.report.warnings.first?.contains("1 timer event") == true, "\(placed.report.warnings)")
+
+        // In a chain, what a file stamped in system time and left out is its own: the chain's
+        // other files keep their timer events, and with salvage their records (each file's are
+        // removed from its first on, so a chain pays for each of its files once).
+        let systemStop = [0x01] + FITFile.le(UInt32(500)) + [0, stop]
+        let systemRecord = [0x00] + FITFile.le(UInt32(600)) + FITFile.le(FITFile.semicircles(52)) + FITFile.le(FITFile.semicircles(4))
+        func chain(_ middle: [UInt8], salvage: Bool) throws -> (lines: [String], warnings: [String]) {
+            let bytes = FITFile.wrap(definitions + record(0) + event(5, stop) + event(8, start) + record(10), headerSize: 14, fileCRC: true)
+                + FITFile.wrap(definitions + middle, headerSize: 12, fileCRC: true)
+                + FITFile.wrap(definitions + record(20) + event(25, stop) + event(28, start) + record(30), headerSize: 14, fileCRC: true)
+            let imported = try report(bytes, as: .fit, options: ImportOptions(salvage: salvage))
+            var lines: [String] = []
+            imported.forEachLine { line in
+                switch line {
+                case .input(let input): lines.append("fix \(Int(input.t - epoch) - Int(t0))")
+                case .command(let command, let t): lines.append("\(command.rawValue) \(Int(t - epoch) - Int(t0))")
+                case .lap(let t, _): lines.append("lap \(Int(t - epoch) - Int(t0))")
+                }
+            }
+            return (lines, imported.report.warnings)
+        }
+        let both = ["fix 0", "pause 5", "resume 8", "fix 10", "fix 20", "pause 25", "resume 28", "fix 30"]
+        let eventLeft = try chain(systemStop, salvage: false)
+        #expect(eventLeft.lines == both)
+        #expect(eventLeft.warnings.contains { $0.contains("1 timer event") && $0.contains("left out") }, "\(eventLeft.warnings)")
+        let recordLeft = try chain(systemStop + systemRecord, salvage: true)
+        #expect(recordLeft.lines == both)
+        #expect(recordLeft.warnings.contains { $0.contains("1 record and 1 timer event") && $0.hasSuffix("(salvage)") }, "\(recordLeft.warnings)")
 
         // A lap's start time in system time is placed the same way, else left out (not reported
         // as a time in 1990). Local 2: lap (timestamp, start_time).

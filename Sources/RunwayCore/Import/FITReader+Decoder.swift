@@ -243,9 +243,24 @@ extension FITReader {
         /// Leaves out this file's timer events and lap start times stamped in system time
         /// (nothing places them).
         mutating func dropSystemTimedEvents() {
-            let drop = Set(systemTimedEvents)
-            timerEvents = timerEvents.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+            Self.remove(at: systemTimedEvents, from: &timerEvents)
             for k in systemTimedLaps { laps[k][2] = nil }
+        }
+
+        /// Removes the elements at `indices` (ascending: this file's, as it appended them) from
+        /// `array`, the others keeping their order. Only the elements from the first index on
+        /// move, so a chain of files pays for its own: filtering the whole array for each file
+        /// (the earlier files' events and inputs too) cost files × elements, 137 s for a 2 MB
+        /// chain of 20 000 files after one of 200 000 timer events.
+        static func remove<T>(at indices: [Int], from array: inout [T]) {
+            guard let first = indices.first else { return }
+            var write = first, next = 0
+            for read in first..<array.count {
+                if next < indices.count && indices[next] == read { next += 1; continue }
+                array.swapAt(write, read)
+                write += 1
+            }
+            array.removeLast(array.count - write)
         }
 
         /// The message at `at` runs past the end of the data.
@@ -280,10 +295,9 @@ extension FITReader {
                 let message = "the \(what) stamps \(stamped) in device system time (seconds since power-on, below 0x10000000) and has no timestamp_correlation or UTC timestamp to place them"
                 guard salvage else { throw .input(message) }
                 // Salvage: the records (and timer events, lap starts) cannot be placed; they are left out.
-                let drop = Set(systemTimed)
-                inputs = inputs.enumerated().filter { !drop.contains($0.offset) }.map(\.element)
+                Self.remove(at: systemTimed, from: &inputs)
                 dropSystemTimedEvents()
-                report.unreadable += drop.count
+                report.unreadable += systemTimed.count
                 report.warnings.append(message + "; they were left out (salvage)")
                 return
             }
