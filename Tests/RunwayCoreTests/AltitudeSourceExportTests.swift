@@ -125,6 +125,11 @@ struct AltitudeSourceExportTests {
             (Self.gpxHead + #"><trk><extensions><r:altitude_source xmlns:r="https://librunway.dev/xmlschemas/1">barometric</r:altitude_source></extensions>"# + Self.point + "</trk></gpx>", .barometric),
             (Self.gpxHead + #"><trk><extensions xmlns:r="https://librunway.dev/xmlschemas/1"><r:altitude_source>gps</r:altitude_source></extensions>"# + Self.point + "</trk></gpx>", .gps),
             (Self.gpxHead + #"><trk><extensions><altitude_source xmlns="https://librunway.dev/xmlschemas/1">barometric</altitude_source></extensions>"# + Self.point + "</trk></gpx>", .barometric),
+            // An inner binding of the prefix shadows the outer one, and goes out of scope with its
+            // element: the root's librunway binding again for the next track's element.
+            (Self.gpxHead + " \(ns)><trk><extensions xmlns:runway=\"https://example.com/x\"><runway:altitude_source>barometric</runway:altitude_source></extensions>" + Self.point + "</trk></gpx>", nil),
+            (Self.gpxHead + #" xmlns:runway="https://example.com/x"><trk><extensions><runway:altitude_source xmlns:runway="https://librunway.dev/xmlschemas/1">gps</runway:altitude_source></extensions>"# + Self.point + "</trk></gpx>", .gps),
+            (Self.gpxHead + " \(ns)><trk><extensions xmlns:runway=\"https://example.com/x\"><runway:altitude_source>gps</runway:altitude_source></extensions>" + Self.point + "</trk><trk><extensions><runway:altitude_source>barometric</runway:altitude_source></extensions></trk></gpx>", .barometric),
             // A binding on a sibling is out of scope.
             (Self.gpxHead + #"><trk><extensions><x xmlns:runway="https://librunway.dev/xmlschemas/1"/><runway:altitude_source>barometric</runway:altitude_source></extensions>"# + Self.point + "</trk></gpx>", nil),
             // Elsewhere: the metadata's, a point's, deeper in the track's extensions.
