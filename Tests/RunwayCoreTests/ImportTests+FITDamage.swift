@@ -174,6 +174,24 @@ extension ImportTests {
         #expect(!system.report.warnings.contains { $0.contains("system time") }, "\(system.report.warnings)")
     }
 
+    /// A FIT file keeps at most RUNWAY_MAX_LAPS lap messages, and as many session messages (a
+    /// replay cannot lap more; a file of 1-byte messages kept 64 M laps, several GB), and says how
+    /// many more it had.
+    @Test func aFITFileKeepsAtMostMaxLapsLapAndSessionMessages() throws {
+        let utc: UInt32 = 1_000_000_000
+        let position = FITFile.le(FITFile.semicircles(52)) + FITFile.le(FITFile.semicircles(4))
+        let records: [UInt8] = [0x40, 0, 0] + FITFile.le(UInt16(20)) + [3, 253, 4, 0x86, 0, 4, 0x85, 1, 4, 0x85]
+            + [0x00] + FITFile.le(utc) + position + [0x00] + FITFile.le(utc + 10) + position
+        // Local 1: lap (19), local 2: session (18), no fields: a message is its header byte.
+        let laps: [UInt8] = [0x41, 0, 0] + FITFile.le(UInt16(19)) + [0] + Array(repeating: 0x01, count: LapCounter.maxLaps + 3)
+        let sessions: [UInt8] = [0x42, 0, 0] + FITFile.le(UInt16(18)) + [0] + Array(repeating: 0x02, count: LapCounter.maxLaps + 2)
+        let r = try report(FITFile.wrap(records + laps + sessions, headerSize: 14, fileCRC: true), as: .fit)
+        #expect(r.inputs.count == 2)
+        #expect(r.report.device?.laps.count == LapCounter.maxLaps)
+        #expect(r.report.warnings.contains { $0.hasPrefix("the FIT file has 3 more lap messages than the 50000 kept") }, "\(r.report.warnings)")
+        #expect(r.report.warnings.contains { $0.hasPrefix("the FIT file has 2 more session messages than the 50000 kept") }, "\(r.report.warnings)")
+    }
+
     /// A chained file's elements are removed by index from its first on, the rest in order: as a
     /// filter of the whole array, on 2 000 random arrays and ascending index sets.
     @Test func removingAFilesElementsKeepsTheOthersInOrder() {
