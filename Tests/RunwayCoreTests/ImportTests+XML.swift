@@ -177,6 +177,21 @@ extension ImportTests {
         for (a, b) in zip(inputs, expected) { #expect(same(a, b), "\(a) vs \(b)") }
     }
 
+    /// A TCX file keeps at most RUNWAY_MAX_LAPS `Lap`s (a replay cannot lap more; 64 MiB of
+    /// empty `Lap`s kept about 9 M, 1.6 GB) and says how many more it had.
+    @Test func aTCXFileKeepsAtMostMaxLapsLaps() throws {
+        let point = { (s: Int, lat: Double) in
+            "<Trackpoint><Time>2020-01-01T00:00:0\(s)Z</Time><Position><LatitudeDegrees>\(lat)</LatitudeDegrees><LongitudeDegrees>4</LongitudeDegrees></Position></Trackpoint>"
+        }
+        let tcx = #"<TrainingCenterDatabase><Activities><Activity><Lap StartTime="2020-01-01T00:00:00Z"><Track>"#
+            + point(0, 52) + point(5, 52.0001) + "</Track></Lap>"
+            + String(repeating: "<Lap/>", count: LapCounter.maxLaps + 1) + "</Activity></Activities></TrainingCenterDatabase>"
+        let r = try report(Array(tcx.utf8), as: .tcx)
+        #expect(r.inputs.count == 2)
+        #expect(r.report.device?.laps.count == LapCounter.maxLaps)
+        #expect(r.report.warnings.contains { $0.hasPrefix("the TCX file has 2 more Laps than the 50000 kept") }, "\(r.report.warnings)")
+    }
+
     @Test func aHalfPositionInTCXIsAnError() {
         let tcx = #"<TrainingCenterDatabase><Activities><Activity><Lap><Track><Trackpoint><Time>2020-01-01T00:00:00Z</Time>"#
             + "<Position><LatitudeDegrees>1</LatitudeDegrees></Position></Trackpoint></Track></Lap></Activity></Activities></TrainingCenterDatabase>"

@@ -8,14 +8,11 @@ extension FITReader {
         var report = ImportReport(format: .fit)
         /// Set once damage stopped a salvaging read.
         var stopped = false
-        /// The session and lap messages' fields, each kept up to `maxMessages` (`beyond`: how
-        /// many more the file had).
+        /// The session and lap messages' fields, each kept up to `ImportReport.maxDeviceLaps`
+        /// (`beyond`: how many more the file had).
         var sessions: [[UInt8: Double]] = []
         var laps: [[UInt8: Double]] = []
         var beyond = (sessions: 0, laps: 0)
-        /// The most lap (and session) messages kept: a flight's laps (RUNWAY_MAX_LAPS); a replay
-        /// cannot lap more. Without it a file of 1-byte lap messages kept 64 M laps, several GB.
-        static let maxMessages = LapCounter.maxLaps
         var sportFromSportMessage: Double? = nil
         /// The device's timer events, in file order: when (unix seconds) and whether it started.
         var timerEvents: [(t: Double, starts: Bool)] = []
@@ -220,10 +217,10 @@ extension FITReader {
                         report.tracks[report.tracks.count - 1].untimed += 1
                     }
                 case sessionMessage:
-                    guard sessions.count < Self.maxMessages else { beyond.sessions += 1; break }
+                    guard sessions.count < ImportReport.maxDeviceLaps else { beyond.sessions += 1; break }
                     sessions.append(values)
                 case lapMessage:
-                    guard laps.count < Self.maxMessages else { beyond.laps += 1; break }
+                    guard laps.count < ImportReport.maxDeviceLaps else { beyond.laps += 1; break }
                     if let start = values[2], start < Double(systemTimeLimit) { systemTimedLaps.append(laps.count) }
                     laps.append(values)
                 case eventMessage:
@@ -320,7 +317,7 @@ extension FITReader {
         /// The report with sport, activity and device totals, after every file was read.
         mutating func finish() -> ImportedRecording {
             for (count, noun) in [(beyond.laps, "lap"), (beyond.sessions, "session")] where count > 0 {
-                report.warnings.append("the FIT file has \(count) more \(noun) message\(count == 1 ? "" : "s") than the \(Self.maxMessages) kept (RUNWAY_MAX_LAPS, the laps a flight can hold): left out")
+                report.warnings.append("the FIT file has \(count) more \(noun) message\(count == 1 ? "" : "s") than the \(ImportReport.maxDeviceLaps) kept (RUNWAY_MAX_LAPS, the laps a flight can hold): left out")
             }
             let sportCode = sessions.lazy.compactMap { $0[5] }.first ?? sportFromSportMessage ?? laps.lazy.compactMap { $0[25] }.first
             // A sport is an enum byte; a field of another base type can hold any number (a fuzzed

@@ -64,6 +64,11 @@ public struct ImportReport: Sendable, Equatable {
     public var tracks: [Track] = []
     public var warnings: [String] = []
     public var device: DeviceTotals?
+    /// The most laps of the device an import keeps (FIT lap messages, and as many session
+    /// messages; TCX `Lap`s): a flight's laps (RUNWAY_MAX_LAPS), as a replay cannot lap more.
+    /// More are left out with a warning: a 64 MiB file of 1-byte FIT lap messages kept 64 M laps,
+    /// several GB.
+    public static let maxDeviceLaps = LapCounter.maxLaps
     /// The pause lines written: the device's timer stops (FIT timer events), or the file's
     /// segment breaks (GPX `trkseg`, TCX `Track`); see `ImportedRecording.timer`.
     public var pauses = 0

@@ -86,6 +86,8 @@ final class TCXReader: XMLStreamHandler {
     @exclusivity(unchecked) var laps = OpenStack<OpenLap>()
     /// Every lap's figures, in document order (filled as each ends).
     @exclusivity(unchecked) var lapResults: [OpenLap] = []
+    /// The `Lap`s past `ImportReport.maxDeviceLaps`, left out.
+    var lapsBeyond = 0
     /// The open trackpoints, innermost last.
     @exclusivity(unchecked) var points = OpenStack<OpenPoint>()
     /// The texts of the open trackpoints (errors, times or degrees that are not ones).
@@ -118,6 +120,7 @@ final class TCXReader: XMLStreamHandler {
             return false
         case .lap:
             guard !laps.isFull else { return false }
+            guard lapResults.count < ImportReport.maxDeviceLaps else { lapsBeyond += 1; return false }
             var lap = OpenLap(depth: depth, slot: lapResults.count)
             if let start = attributes.bytes("StartTime") { lap.totals.startT = RecordedText.unixTime(bytes: start) ?? .nan }
             lapResults.append(lap)
@@ -326,6 +329,9 @@ final class TCXReader: XMLStreamHandler {
     func finish(damage: String?) throws(RunwayError) -> ImportedRecording {
         try root.check("TCX")
         try collector.close(damage: damage, into: &report)
+        if lapsBeyond > 0 {
+            report.warnings.append("the TCX file has \(lapsBeyond) more Lap\(lapsBeyond == 1 ? "" : "s") than the \(ImportReport.maxDeviceLaps) kept (RUNWAY_MAX_LAPS, the laps a flight can hold): left out")
+        }
         var device = ImportReport.DeviceTotals()
         var lapPower: (weighted: Double, seconds: Double, max: Double) = (0, 0, .nan)
         for lap in lapResults {
