@@ -255,9 +255,8 @@ extension ImportTests {
         }
         func event(_ dt: Int, _ type: UInt8, event: UInt8 = 0) -> [UInt8] { [0x01] + FITFile.le(UInt32(Int(t0) + dt)) + [event, type] }
         let start: UInt8 = 0, stop: UInt8 = 1, stopAll: UInt8 = 4
-        /// Each line as its kind and its second after t0 ("fix 0", "pause 1").
-        func lines(_ data: [UInt8]) throws -> [String] {
-            let imported = try report(FITFile.wrap(definitions + data, headerSize: 14, fileCRC: true), as: .fit)
+        /// Each line of `imported` as its kind and its second after t0 ("fix 0", "pause 1").
+        func texts(_ imported: ImportedRecording) -> [String] {
             var lines: [String] = []
             imported.forEachLine { line in
                 switch line {
@@ -266,6 +265,11 @@ extension ImportTests {
                 case .lap(let t, _): lines.append("lap \(Int(t - epoch) - Int(t0))")
                 }
             }
+            return lines
+        }
+        func lines(_ data: [UInt8]) throws -> [String] {
+            let imported = try report(FITFile.wrap(definitions + data, headerSize: 14, fileCRC: true), as: .fit)
+            let lines = texts(imported)
             #expect(imported.report.inputs == lines.count)
             #expect(imported.report.pauses == imported.timer.filter { $0.command == .pause }.count)
             return lines
@@ -320,15 +324,7 @@ extension ImportTests {
                 + FITFile.wrap(definitions + middle, headerSize: 12, fileCRC: true)
                 + FITFile.wrap(definitions + record(20) + event(25, stop) + event(28, start) + record(30), headerSize: 14, fileCRC: true)
             let imported = try report(bytes, as: .fit, options: ImportOptions(salvage: salvage))
-            var lines: [String] = []
-            imported.forEachLine { line in
-                switch line {
-                case .input(let input): lines.append("fix \(Int(input.t - epoch) - Int(t0))")
-                case .command(let command, let t): lines.append("\(command.rawValue) \(Int(t - epoch) - Int(t0))")
-                case .lap(let t, _): lines.append("lap \(Int(t - epoch) - Int(t0))")
-                }
-            }
-            return (lines, imported.report.warnings)
+            return (texts(imported), imported.report.warnings)
         }
         let both = ["fix 0", "pause 5", "resume 8", "fix 10", "fix 20", "pause 25", "resume 28", "fix 30"]
         let eventLeft = try chain(systemStop, salvage: false)
