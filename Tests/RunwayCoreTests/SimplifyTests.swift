@@ -46,3 +46,27 @@ struct SimplifyTests {
         #expect(text.contains("\"route_simplified\":[["))
     }
 }
+
+extension SimplifyTests {
+    /// A zigzag whose farthest point is always at an end of the stretch (±3–4 m across, 1 m on
+    /// a point, the swing shrinking so that ties go to the first): plain RDP peels one point a
+    /// pass, n²/2 measurements (2·10^8 here, 5·10^11 at the route limit). With the depth bound
+    /// each point is measured at most `depthLimit` + log2(n) + 1 times, and no dropped point
+    /// lies farther than the tolerance from the line through the kept ones.
+    @Test func aZigzagIsSimplifiedInBoundedWorkAndWithinTheTolerance() {
+        let n = 20_000
+        let pts = (0..<n).map { i -> (Double, Double) in
+            let swing = (i % 2 == 0 ? 1.0 : -1.0) * (4 - 1e-4 * Double(i))
+            return (52 + degreesNorth(Double(i)), 4 + degreesEast(swing))
+        }
+        let r = route(pts)
+        var work = 0
+        let kept = Simplify.indices(of: r, toleranceM: 2, work: &work)
+        let bound = n * (Simplify.depthLimit + (Int.bitWidth - n.leadingZeroBitCount) + 1)   // (log2(n) + 1, rounded up)
+        #expect(work <= bound, "\(work) points measured, bound \(bound) (plain RDP: about \(n * n / 2))")
+        #expect(kept.first == 0 && kept.last == n - 1)
+        for (a, b) in zip(kept, kept.dropFirst()) where b > a + 1 {
+            #expect(Simplify.farthestPoint(r, a, b).1 <= 2 + 1e-9)
+        }
+    }
+}
