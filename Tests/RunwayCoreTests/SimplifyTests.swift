@@ -48,8 +48,8 @@ struct SimplifyTests {
 }
 
 extension SimplifyTests {
-    /// A zigzag whose farthest point is always at an end of the stretch (±3–4 m across, 1 m on
-    /// a point, the swing shrinking so that ties go to the first): plain RDP peels one point a
+    /// A zigzag whose farthest point is always at an end of the stretch (a swing of ±4 m shrinking
+    /// to ±2 m, so that ties go to the first; 1 m on a point): plain RDP peels one point a
     /// pass, n²/2 measurements (2·10^8 here, 5·10^11 at the route limit). With the depth bound
     /// each point is measured at most `depthLimit` + log2(n) + 1 times, and no dropped point
     /// lies farther than the tolerance from the line through the kept ones.
@@ -62,7 +62,7 @@ extension SimplifyTests {
         let r = route(pts)
         var work = 0
         let kept = Simplify.indices(of: r, toleranceM: 2, work: &work)
-        let bound = n * (Simplify.depthLimit + (Int.bitWidth - n.leadingZeroBitCount) + 1)   // (log2(n) + 1, rounded up)
+        let bound = n * (Simplify.depthLimit + (Int.bitWidth - n.leadingZeroBitCount) + 1)   // (⌊log2 n⌋ + 1 halvings, + 1)
         #expect(work <= bound, "\(work) points measured, bound \(bound) (plain RDP: about \(n * n / 2))")
         #expect(kept.first == 0 && kept.last == n - 1)
         for (a, b) in zip(kept, kept.dropFirst()) where b > a + 1 {

@@ -49,7 +49,8 @@ struct ABITests {
 
     /// A size_t length over PTRDIFF_MAX (read by Swift as a negative Int) is an argument error
     /// that names it, for every call that takes a buffer and its length: no buffer is that long,
-    /// and nothing is read (`runway_push_jsonl` took it as 0 bytes, accepted).
+    /// and nothing is read (`runway_push_jsonl` trapped on it in a debug build and, in a release
+    /// one, read nothing and returned RUNWAY_OK).
     @Test func aLengthOverPTRDIFFMaxIsAnArgumentError() throws {
         let s = try CSession()
         s.start(0)
